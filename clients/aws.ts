@@ -1,0 +1,42 @@
+import { S3Client, CreateBucketCommand, HeadBucketCommand } from '@aws-sdk/client-s3';
+import { SQSClient, CreateQueueCommand, GetQueueUrlCommand } from '@aws-sdk/client-sqs';
+import type { Config } from '../config';
+
+/** One S3 client per process. Non-AWS S3 servers need path style and checksums only when required. */
+export function createS3Client(cfg: Pick<Config, 'S3_ENDPOINT' | 'S3_REGION' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' | 'S3_FORCE_PATH_STYLE'>): S3Client {
+  return new S3Client({
+    region: cfg.S3_REGION,
+    endpoint: cfg.S3_ENDPOINT,
+    forcePathStyle: cfg.S3_FORCE_PATH_STYLE,
+    credentials: { accessKeyId: cfg.S3_ACCESS_KEY_ID, secretAccessKey: cfg.S3_SECRET_ACCESS_KEY },
+    ...(cfg.S3_ENDPOINT ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {}),
+  });
+}
+
+export function createSqsClient(cfg: Pick<Config, 'SQS_ENDPOINT' | 'S3_REGION' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY'>): SQSClient {
+  return new SQSClient({
+    region: cfg.S3_REGION,
+    endpoint: cfg.SQS_ENDPOINT,
+    credentials: { accessKeyId: cfg.S3_ACCESS_KEY_ID, secretAccessKey: cfg.S3_SECRET_ACCESS_KEY },
+  });
+}
+
+export async function ensureBucket(s3: S3Client, bucket: string): Promise<void> {
+  try {
+    await s3.send(new HeadBucketCommand({ Bucket: bucket }));
+  } catch {
+    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  }
+}
+
+export async function ensureQueue(sqs: SQSClient, name: string): Promise<string> {
+  try {
+    const r = await sqs.send(new GetQueueUrlCommand({ QueueName: name }));
+    if (r.QueueUrl) return r.QueueUrl;
+  } catch {
+    /* create below */
+  }
+  const r = await sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: { VisibilityTimeout: '30' } }));
+  if (!r.QueueUrl) throw new Error(`could not create queue ${name}`);
+  return r.QueueUrl;
+}

@@ -1,0 +1,46 @@
+import type { Config } from '../../config';
+import { createAuth, type PlatformAuth } from './auth';
+import { createCatalogueApi } from './catalogue';
+import { createDataImportApi } from './data-import';
+import { createHttp } from './http';
+import { createTariffChecker, type TariffChecker } from './tariffs';
+import type { FetchLike, PlatformLogger } from './transport';
+
+export type PlatformClientConfig = Pick<
+  Config,
+  | 'PLATFORM_BASE_URL'
+  | 'PLATFORM_V2_BASE_URL'
+  | 'PLATFORM_GRAPHQL_URL'
+  | 'PLATFORM_AUTH_MODE'
+  | 'PLATFORM_API_KEY'
+  | 'PLATFORM_ORGANIZATION_SECRET_KEY'
+  | 'PLATFORM_HTTP_TIMEOUT_MS'
+>;
+
+export interface PlatformClientDeps {
+  auth?: PlatformAuth;
+  fetch?: FetchLike;
+  logger?: PlatformLogger;
+}
+
+/**
+ * The one way the pipeline talks to the platform. Base URLs come from configuration only, so the
+ * same client serves a real tenant and the sandbox.
+ */
+export function createPlatformClient(cfg: PlatformClientConfig, deps: PlatformClientDeps = {}) {
+  // Resolved at call time (not import time) so tests and instrumentation can replace the global.
+  const fetchImpl: FetchLike = deps.fetch ?? ((input, init) => fetch(input, init));
+  const auth = deps.auth ?? createAuth(cfg, { fetch: fetchImpl, logger: deps.logger });
+  const http = createHttp(cfg, { fetch: fetchImpl, logger: deps.logger, auth });
+  const catalogue = createCatalogueApi(http, cfg.PLATFORM_BASE_URL);
+  return {
+    ...createDataImportApi(http, cfg.PLATFORM_V2_BASE_URL),
+    ...catalogue,
+    /** A fresh tariff checker with its own cache (keep one per run per worker). */
+    tariffCatalogue(): TariffChecker {
+      return createTariffChecker(catalogue);
+    },
+  };
+}
+
+export type PlatformClient = ReturnType<typeof createPlatformClient>;

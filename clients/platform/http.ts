@@ -1,0 +1,65 @@
+import type { Config } from '../../config';
+import type { PlatformAuth } from './auth';
+import { errorForStatus, PLATFORM_ERROR_CODES, PlatformFinalError, type PlatformClientError } from './errors';
+import { send, type FetchLike, type PlatformLogger, type RawResponse, type SendRequest } from './transport';
+import { pathOf } from './url';
+
+export type HttpConfig = Pick<Config, 'PLATFORM_HTTP_TIMEOUT_MS'>;
+
+export interface HttpDeps {
+  fetch: FetchLike;
+  logger?: PlatformLogger;
+  /** Required for authenticated requests; public catalogue requests go without credentials. */
+  auth?: PlatformAuth;
+}
+
+export interface HttpRequest extends SendRequest {
+  authenticated: boolean;
+}
+
+export interface PlatformHttp {
+  /**
+   * Sends a request. Throws for transport failures, 429, 408 and 5xx (transient) and for a
+   * repeated 401 or a 403 (final); every other status is returned for the endpoint to interpret.
+   */
+  request(req: HttpRequest): Promise<RawResponse>;
+  /** The error for a status the endpoint does not expect. */
+  unexpected(req: SendRequest, res: RawResponse): PlatformClientError;
+}
+
+export function createHttp(cfg: HttpConfig, deps: HttpDeps): PlatformHttp {
+  const transport = { fetch: deps.fetch, timeoutMs: cfg.PLATFORM_HTTP_TIMEOUT_MS, logger: deps.logger };
+
+  function authFailed(req: SendRequest, status: number): PlatformFinalError {
+    return new PlatformFinalError(PLATFORM_ERROR_CODES.authFailed, { method: req.method, path: pathOf(req.url), status });
+  }
+
+  async function attempt(req: HttpRequest): Promise<{ res: RawResponse; credential?: string }> {
+    if (!req.authenticated) return { res: await send(transport, req) };
+    if (!deps.auth) throw authFailed(req, 0);
+    const credential = await deps.auth.header();
+    const res = await send(transport, { ...req, headers: { ...req.headers, Authorization: credential } });
+    return { res, credential };
+  }
+
+  function unexpected(req: SendRequest, res: RawResponse): PlatformClientError {
+    return errorForStatus({ method: req.method, path: pathOf(req.url), status: res.status }, res.headers.get('retry-after'));
+  }
+
+  return {
+    unexpected,
+    async request(req) {
+      let { res, credential } = await attempt(req);
+      if (res.status === 401 && deps.auth) {
+        // JWTs expire between our expiry check and the platform's: renew once and repeat.
+        deps.logger?.debug({ method: req.method, path: pathOf(req.url) }, 'platform answered 401; renewing credentials');
+        deps.auth.invalidate(credential);
+        ({ res } = await attempt(req));
+        if (res.status === 401) throw authFailed(req, 401);
+      }
+      if (res.status === 401 || res.status === 403) throw authFailed(req, res.status);
+      if (res.status === 429 || res.status === 408 || res.status >= 500) throw unexpected(req, res);
+      return res;
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { getConfig } from '../config';
+import { createLogger } from '../clients/logger';
+import { createCodec } from './data-converter';
+import { createCodecServer } from './server';
+
+/** Runs the codec server alone: `npx tsx codec/main.ts`. Loopback only (see README). */
+async function main(): Promise<void> {
+  const cfg = getConfig();
+  const logger = createLogger('codec-server', { level: cfg.LOG_LEVEL });
+  const codec = createCodec(cfg, { logger });
+  const server = createCodecServer({
+    codec,
+    authToken: cfg.CODEC_AUTH_TOKEN,
+    uiOrigin: new URL(cfg.TEMPORAL_UI_URL).origin,
+    logger,
+  });
+  const { url } = await server.listen(cfg.CODEC_PORT);
+  logger.info({ url, keyId: codec.currentKeyId }, `point the UI at it: temporal server start-dev --ui-codec-endpoint ${url}`);
+
+  const stop = (signal: string) => {
+    logger.info({ signal }, 'codec server stopping');
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  const code = err && typeof err === 'object' && 'code' in err ? String((err as { code: unknown }).code) : 'codec_start_failed';
+  process.stderr.write(`codec server failed to start [${code}]: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,176 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { parse as parseDotenv } from 'dotenv';
+
+/**
+ * The one configuration schema. Every environment variable the project reads is declared here,
+ * and docker-compose.yml may only use names from it (a test checks). Values never come from code
+ * defaults when they are secrets.
+ */
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const rate = (fallback: number) => z.coerce.number().min(0).max(1).default(fallback);
+const optionalString = z.string().min(1).optional();
+
+export const configSchema = z.object({
+  KRAKEN_MIGRATE_MODE: z.enum(['development', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().default('.data'),
+
+  // Postgres: ledger, legacy source, events inbox, sandbox state. Unset = embedded Postgres.
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'a postgres:// or postgresql:// connection URL')
+    .optional(),
+  PG_PORT: port(54329),
+  PG_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+
+  // Temporal
+  TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().default('kraken-migrate'),
+  TEMPORAL_UI_URL: z.string().default('http://127.0.0.1:8233'),
+  TEMPORAL_PORT: port(7233),
+  TEMPORAL_UI_PORT: port(8233),
+  TEMPORAL_CLI_PATH: optionalString,
+  TEMPORAL_TLS: bool(false),
+  TEMPORAL_TLS_CERT_PATH: optionalString,
+  TEMPORAL_TLS_KEY_PATH: optionalString,
+  TEMPORAL_TLS_CA_PATH: optionalString,
+  TEMPORAL_TLS_SERVER_NAME: optionalString,
+  TEMPORAL_API_KEY: optionalString,
+
+  // S3: the platform's document bucket (staging target) and where legacy documents live.
+  S3_ENDPOINT: optionalString,
+  S3_PORT: port(4566),
+  S3_REGION: z.string().default('eu-west-2'),
+  S3_ACCESS_KEY_ID: z.string().default('local'),
+  S3_SECRET_ACCESS_KEY: z.string().default('local'),
+  S3_FORCE_PATH_STYLE: bool(true),
+  PLATFORM_BUCKET: z.string().default('kraken-platform-documents'),
+  SOURCE_DOCUMENTS_DIR: z.string().default('.data/source-documents'),
+  MULTIPART_THRESHOLD_BYTES: z.coerce.number().int().min(5 * 1024 * 1024).default(8 * 1024 * 1024),
+
+  // SQS: where the platform's EventBridge rule delivers events. Unset = local queue.
+  SQS_ENDPOINT: optionalString,
+  EVENTS_QUEUE_URL: optionalString,
+  EVENTS_QUEUE_NAME: z.string().default('kraken-data-import-events'),
+
+  // The platform (a real tenant, or the sandbox).
+  PLATFORM_BASE_URL: z.string().default('http://127.0.0.1:8800/v1/'),
+  PLATFORM_V2_BASE_URL: z.string().default('http://127.0.0.1:8800/v2/'),
+  PLATFORM_GRAPHQL_URL: z.string().default('http://127.0.0.1:8800/v1/graphql/'),
+  PLATFORM_AUTH_MODE: z.enum(['token', 'jwt']).default('jwt'),
+  PLATFORM_API_KEY: optionalString,
+  PLATFORM_ORGANIZATION_SECRET_KEY: optionalString,
+  PLATFORM_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(50),
+  PLATFORM_HTTP_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  IMPORT_SUPPLIER_CODE: z.string().default('DEMO-SUPPLIER'),
+  PHONE_DEFAULT_REGION: z.string().length(2).default('GB'),
+
+  // Outcome wait: how long to wait for an event before polling import status.
+  OUTCOME_EVENT_WAIT_SECONDS: z.coerce.number().positive().default(60),
+  OUTCOME_POLL_MAX_SECONDS: z.coerce.number().positive().default(6 * 3600),
+
+  // Events receiver
+  EVENTS_PORT: port(8801),
+  EVENTS_WEBHOOK_SECRET: optionalString,
+  EVENTS_MAX_BODY_BYTES: z.coerce.number().int().positive().default(256 * 1024),
+
+  // Payload encryption (Temporal data converter) and the UI codec server.
+  CODEC_KEYS: optionalString,
+  CODEC_KEY_FILE: optionalString,
+  CODEC_PORT: port(8802),
+  CODEC_AUTH_TOKEN: optionalString,
+
+  // The platform sandbox (only used when the project runs it)
+  SANDBOX_PORT: port(8800),
+  SANDBOX_PROCESSING_DELAY_MS: z.coerce.number().int().min(0).default(500),
+  SANDBOX_FAULT_5XX_RATE: rate(0),
+  SANDBOX_FAULT_429_RATE: rate(0),
+  SANDBOX_FAULT_RETRY_AFTER_SECONDS: z.coerce.number().int().min(0).default(1),
+  SANDBOX_FAULT_DROP_CONNECTION_RATE: rate(0),
+  SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).default(0),
+  SANDBOX_LATENCY_JITTER_MS: z.coerce.number().int().min(0).default(0),
+  SANDBOX_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
+  SANDBOX_EVENT_DROP_RATE: rate(0),
+  SANDBOX_EVENT_DUPLICATE_RATE: rate(0),
+  SANDBOX_EVENT_DELAY_MS: z.coerce.number().int().min(0).default(0),
+  SANDBOX_EVENT_REORDER: bool(false),
+  SANDBOX_EVENT_WEBHOOK_URL: optionalString,
+  SANDBOX_SEED: z.coerce.number().int().default(1),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  readonly code = 'config_invalid';
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads `.env` (if any) under the environment: the environment wins. */
+export function loadEnv(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): Record<string, string | undefined> {
+  const file = path.join(cwd, '.env');
+  const fromFile = fs.existsSync(file) ? parseDotenv(fs.readFileSync(file)) : {};
+  // Empty strings count as unset so `FOO=` in a shell does not fail a regex.
+  const merged: Record<string, string | undefined> = { ...fromFile };
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '') merged[k] = v;
+  return merged;
+}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const known = Object.keys(configSchema.shape);
+  const subset: Record<string, string | undefined> = {};
+  for (const k of known) if (env[k] !== undefined && env[k] !== '') subset[k] = env[k];
+  const result = configSchema.safeParse(subset);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((i) => {
+        const name = String(i.path[0] ?? '?');
+        const shown = SECRET_NAMES.has(name) ? '(hidden)' : JSON.stringify(subset[name]);
+        return `${name}=${shown}: ${i.message}`;
+      }),
+    );
+  }
+  const cfg = result.data;
+  if (cfg.KRAKEN_MIGRATE_MODE === 'production' && !cfg.CODEC_KEYS && !cfg.CODEC_KEY_FILE) {
+    throw new ConfigError(['CODEC_KEYS or CODEC_KEY_FILE: required in production mode (payload encryption keys)']);
+  }
+  return cfg;
+}
+
+let cached: Config | undefined;
+export function getConfig(): Config {
+  cached ??= parseConfig(loadEnv());
+  return cached;
+}
+
+/** Names whose values are secrets: masked in `config print`, logs and errors. */
+export const SECRET_NAMES = new Set([
+  'DATABASE_URL',
+  'TEMPORAL_API_KEY',
+  'S3_SECRET_ACCESS_KEY',
+  'PLATFORM_API_KEY',
+  'PLATFORM_ORGANIZATION_SECRET_KEY',
+  'EVENTS_WEBHOOK_SECRET',
+  'CODEC_KEYS',
+  'CODEC_AUTH_TOKEN',
+]);
+
+export function maskedConfig(cfg: Config): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(cfg)) {
+    if (v === undefined) continue;
+    if (k === 'DATABASE_URL' && typeof v === 'string') out[k] = v.replace(/:\/\/([^:@/]+):([^@]*)@/, '://$1:***@');
+    else out[k] = SECRET_NAMES.has(k) ? '***' : v;
+  }
+  return out;
+}

@@ -1,0 +1,37 @@
+import path from 'node:path';
+import { runner } from 'node-pg-migrate';
+
+/**
+ * Applies one component's migrations (SQL files, node-pg-migrate format) with its own
+ * migrations table, so the ledger, legacy source, inbox and sandbox evolve independently.
+ */
+export async function migrate(databaseUrl: string, component: { dir: string; table: string; schema?: string }): Promise<string[]> {
+  const applied = await runner({
+    databaseUrl,
+    dir: path.resolve(component.dir),
+    migrationsTable: component.table,
+    migrationsSchema: component.schema,
+    createMigrationsSchema: true,
+    schema: component.schema ?? 'public',
+    createSchema: true,
+    direction: 'up',
+    count: Infinity,
+    checkOrder: true,
+    log: () => {},
+    noLock: false,
+  });
+  return applied.map((m) => m.name);
+}
+
+/** Every component's migrations, in dependency order. */
+export const COMPONENTS = {
+  ledger: { dir: 'db/migrations', table: 'pgmigrations', schema: 'migrate' },
+  legacy: { dir: 'source/migrations', table: 'pgmigrations', schema: 'legacy' },
+  sandbox: { dir: 'sandbox/migrations', table: 'pgmigrations', schema: 'sandbox' },
+} as const;
+
+export async function migrateAll(databaseUrl: string, root = process.cwd()): Promise<void> {
+  for (const c of Object.values(COMPONENTS)) {
+    await migrate(databaseUrl, { ...c, dir: path.join(root, c.dir) });
+  }
+}

@@ -1,0 +1,113 @@
+import { isValidPhoneNumber } from 'libphonenumber-js/max';
+import type { CountryCode } from 'libphonenumber-js';
+
+/**
+ * Field-level format predicates. Pure and allocation-light: they run on every field of every
+ * payload, so no Date parsing of strings that fail the cheap shape test.
+ */
+
+export type { CountryCode };
+export const DEFAULT_PHONE_REGION: CountryCode = 'GB';
+
+const DATE_SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const UTC_DATETIME_SHAPE = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(\.\d{1,6})?Z$/;
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/** `YYYY-MM-DD` naming a day that exists (2023-02-30 does not). */
+export function isCalendarDate(value: string): boolean {
+  const m = DATE_SHAPE.exec(value);
+  if (!m) return false;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+/** `YYYY-MM-DDTHH:MM:SS[.ffffff]Z`: the payload convention is UTC with the `Z` marker. */
+export function isUtcDateTime(value: string): boolean {
+  const m = UTC_DATETIME_SHAPE.exec(value);
+  return m !== null && isCalendarDate(m[1]);
+}
+
+/** The calendar day of a date or UTC datetime string, for comparisons; undefined if neither. */
+export function dayOf(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  if (value.length === 10) return isCalendarDate(value) ? value : undefined;
+  return isUtcDateTime(value) ? value.slice(0, 10) : undefined;
+}
+
+/** Today's date in UTC as `YYYY-MM-DD`. */
+export function todayUtc(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/**
+ * Decimal strings as the spec's `format: decimal` patterns describe them, but with at least one
+ * digit (the spec's own pattern would accept "" and "-"). Cached per precision.
+ */
+const decimalPatterns = new Map<string, RegExp>();
+export function decimalPattern(integerDigits: number, fractionDigits: number): RegExp {
+  const key = `${integerDigits}.${fractionDigits}`;
+  let re = decimalPatterns.get(key);
+  if (!re) {
+    re = new RegExp(
+      `^-?(?:\\d{1,${integerDigits}}(?:\\.\\d{0,${fractionDigits}})?|\\.\\d{1,${fractionDigits}})$`,
+    );
+    decimalPatterns.set(key, re);
+  }
+  return re;
+}
+
+export function isDecimalString(value: string, integerDigits = 10, fractionDigits = 10): boolean {
+  return decimalPattern(integerDigits, fractionDigits).test(value);
+}
+
+/**
+ * UK postcode (outward + inward code), case-insensitive, optional single space, surrounding
+ * whitespace ignored: the platform normalises, so `w1f9de` is accepted. GIR 0AA is the one
+ * non-geographic exception kept.
+ */
+const UK_POSTCODE = /^(?:[A-Z]{1,2}\d[A-Z\d]?|GIR) ?\d[A-Z]{2}$/;
+export function isUkPostcode(value: string): boolean {
+  const v = value.trim().toUpperCase();
+  return UK_POSTCODE.test(v) && (!v.startsWith('GIR') || v.replace(' ', '') === 'GIR0AA');
+}
+
+/** A phone number valid for the migration's region (international `+` numbers for any region). */
+export function isValidPhone(value: string, region: CountryCode = DEFAULT_PHONE_REGION): boolean {
+  try {
+    return isValidPhoneNumber(value, region);
+  } catch {
+    return false;
+  }
+}
+
+/** A warm home discount tax year, `2017/18`: consecutive years. */
+export function isTaxYear(value: string): boolean {
+  const m = /^(\d{4})\/(\d{2})$/.exec(value);
+  return m !== null && (Number(m[1]) + 1) % 100 === Number(m[2]);
+}
+
+/** Adds whole days to a calendar date string (UTC arithmetic, no DST). */
+export function addDays(date: string, days: number): string {
+  const t = Date.parse(`${date}T00:00:00Z`) + days * 86_400_000;
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+const MPAN_PRIMES = [3, 5, 7, 13, 17, 19, 23, 29, 31, 37, 41, 43];
+/** A 13-digit MPAN core whose last digit is the industry check digit. */
+export function isMpanCore(value: string): boolean {
+  if (!/^\d{13}$/.test(value)) return false;
+  let total = 0;
+  for (let i = 0; i < 12; i++) total += (value.charCodeAt(i) - 48) * MPAN_PRIMES[i];
+  return (total % 11) % 10 === value.charCodeAt(12) - 48;
+}
+
+/** An MPRN: 6 to 10 digits. */
+export function isMprn(value: string): boolean {
+  return /^\d{6,10}$/.test(value);
+}

@@ -1,0 +1,67 @@
+import { type EnergyAccount, type ScheduleAccountCreation, accountSchemasFor } from './account';
+import { collectDocumentPaths } from './document-path';
+import { resolveDocumentPath } from './document-path';
+import { type ValidationError, issuesToValidationErrors, sortErrors, validationError } from './errors';
+import { type CountryCode, DEFAULT_PHONE_REGION, todayUtc } from './formats';
+import { accountRuleErrors, taskParamsRuleErrors } from './rules';
+
+export interface ValidateOptions {
+  /** Region phone numbers without a `+` prefix are read in; default 'GB'. */
+  defaultRegion?: CountryCode;
+  /** `YYYY-MM-DD` used for "in the future" and "on supply" rules; default: today (UTC) of `now`. */
+  today?: string;
+  /** The current instant, for the schedule window rules; default: the clock. */
+  now?: Date;
+  /** Check document paths locally (`invalid_document_path`); default true. */
+  checkDocumentPaths?: boolean;
+}
+
+export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: ValidationError[] };
+
+const PARSE_OPTIONS = { reportInput: true } as const;
+
+function prefixed(errors: ValidationError[], prefix: string): ValidationError[] {
+  return prefix === '' ? errors : errors.map((e) => ({ ...e, attr: e.attr === '' ? prefix : `${prefix}.${e.attr}` }));
+}
+
+function documentPathErrors(payload: unknown): ValidationError[] {
+  if (typeof payload !== 'object' || payload === null) return [];
+  const errors: ValidationError[] = [];
+  for (const ref of collectDocumentPaths(payload as EnergyAccount)) {
+    const resolved = resolveDocumentPath('', ref.path);
+    if (!resolved.ok) errors.push(validationError(resolved.code, ref.attr, resolved.detail));
+  }
+  return errors;
+}
+
+/** Cross-field and local checks of one account payload; attrs relative to the payload. */
+function accountLevelErrors(payload: unknown, opts: ValidateOptions): ValidationError[] {
+  const today = opts.today ?? todayUtc(opts.now);
+  const errors = accountRuleErrors(payload, { today });
+  if (opts.checkDocumentPaths !== false) errors.push(...documentPathErrors(payload));
+  return errors;
+}
+
+/** Validates a bare EnergyAccount payload. Every error is returned, sorted by attr. */
+export function validateAccount(payload: unknown, opts: ValidateOptions = {}): ValidationResult<EnergyAccount> {
+  const { energyAccountSchema } = accountSchemasFor(opts.defaultRegion ?? DEFAULT_PHONE_REGION);
+  const parsed = energyAccountSchema.safeParse(payload, PARSE_OPTIONS);
+  const errors = parsed.success ? [] : issuesToValidationErrors(parsed.error.issues);
+  errors.push(...accountLevelErrors(payload, opts));
+  if (parsed.success && errors.length === 0) return { ok: true, value: parsed.data };
+  return { ok: false, errors: sortErrors(errors) };
+}
+
+/** Validates a full `{payload, task_params}` schedule request; payload attrs are prefixed `payload.`. */
+export function validateScheduleRequest(body: unknown, opts: ValidateOptions = {}): ValidationResult<ScheduleAccountCreation> {
+  const { scheduleAccountCreationSchema } = accountSchemasFor(opts.defaultRegion ?? DEFAULT_PHONE_REGION);
+  const parsed = scheduleAccountCreationSchema.safeParse(body, PARSE_OPTIONS);
+  const errors = parsed.success ? [] : issuesToValidationErrors(parsed.error.issues);
+  if (typeof body === 'object' && body !== null) {
+    const { payload, task_params } = body as { payload?: unknown; task_params?: unknown };
+    errors.push(...prefixed(accountLevelErrors(payload, opts), 'payload'));
+    errors.push(...taskParamsRuleErrors(task_params, { now: opts.now ?? new Date() }));
+  }
+  if (parsed.success && errors.length === 0) return { ok: true, value: parsed.data };
+  return { ok: false, errors: sortErrors(errors) };
+}

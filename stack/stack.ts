@@ -1,0 +1,229 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { parseConfig, type Config } from '../config';
+import { createS3Client, createSqsClient, ensureBucket, ensureQueue } from '../clients/aws';
+import { migrateAll } from '../db/migrate';
+import { assertPortFree, freePort, startProcess, waitForPort, type ManagedProcess } from './child-process';
+import { startLocalAws } from './fauxqs';
+import { startPostgres } from './postgres';
+import { loadOrCreateDevSecrets } from './secrets';
+import { provisionTemporalCli } from './temporal-cli';
+import { startTemporalDevServer } from './temporal-server';
+
+const ROOT = path.resolve(__dirname, '..');
+
+/** What tools and tests need to reach a running stack; written to `<DATA_DIR>/stack.json`. No secrets. */
+export const stackInfoSchema = z.object({
+  temporalUiUrl: z.string(),
+  temporalAddress: z.string(),
+  temporalNamespace: z.string(),
+  databaseUrl: z.string(),
+  s3Endpoint: z.string(),
+  sqsEndpoint: z.string(),
+  eventsQueueUrl: z.string(),
+  platformBucket: z.string(),
+  sandboxUrl: z.string(),
+  eventsUrl: z.string(),
+  codecUrl: z.string(),
+  dataDir: z.string(),
+  workerPids: z.array(z.number()),
+  startedAt: z.string(),
+});
+export type StackInfo = z.infer<typeof stackInfoSchema>;
+
+export interface StackOptions {
+  /** Environment the stack is configured from (process.env plus .env by default). */
+  env: Record<string, string | undefined>;
+  /** Pick free ports instead of the configured ones (tests). */
+  freePorts?: boolean;
+  /** How many worker processes to start (0: none; tests may run their own). */
+  workers?: number;
+  log?: (line: string) => void;
+}
+
+export interface RunningStack {
+  info: StackInfo;
+  /** Environment for processes and clients that should talk to this stack (includes secrets). */
+  env: Record<string, string>;
+  config: Config;
+  startWorker(extraEnv?: Record<string, string>): Promise<ManagedProcess>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Brings up the embedded stack: Postgres (or DATABASE_URL), S3 + SQS on loopback (or S3_ENDPOINT /
+ * SQS_ENDPOINT), the Temporal dev server, the platform sandbox, the events receiver, the codec server
+ * and workers. Everything it starts is stopped by `stop()`, in reverse order.
+ */
+export async function startStack(opts: StackOptions): Promise<RunningStack> {
+  const log = opts.log ?? (() => {});
+  const base = parseConfig(opts.env);
+  const dataDir = path.resolve(ROOT, base.DATA_DIR);
+  const logDir = path.join(dataDir, 'logs');
+  fs.mkdirSync(logDir, { recursive: true });
+  const stops: Array<() => Promise<void>> = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch((e) => log(`stop failed: ${(e as Error).message}`));
+    stops.length = 0;
+  };
+
+  try {
+    const port = async (configured: number, what: string) => {
+      if (opts.freePorts) return freePort();
+      await assertPortFree(configured, what);
+      return configured;
+    };
+    const secrets = loadOrCreateDevSecrets(dataDir);
+    const ports = {
+      temporal: await port(base.TEMPORAL_PORT, 'Temporal gRPC (TEMPORAL_PORT)'),
+      temporalUi: await port(base.TEMPORAL_UI_PORT, 'Temporal Web UI (TEMPORAL_UI_PORT)'),
+      pg: base.DATABASE_URL ? 0 : await port(base.PG_PORT, 'embedded Postgres (PG_PORT)'),
+      aws: base.S3_ENDPOINT && base.SQS_ENDPOINT ? 0 : await port(base.S3_PORT, 'local S3/SQS (S3_PORT)'),
+      sandbox: await port(base.SANDBOX_PORT, 'platform sandbox (SANDBOX_PORT)'),
+      events: await port(base.EVENTS_PORT, 'events receiver (EVENTS_PORT)'),
+      codec: await port(base.CODEC_PORT, 'codec server (CODEC_PORT)'),
+    };
+
+    log('starting Postgres');
+    const pg = await startPostgres({ databaseUrl: base.DATABASE_URL, dataDir: path.join(dataDir, 'postgres'), port: ports.pg, log });
+    stops.push(pg.stop);
+    await migrateAll(pg.url, ROOT);
+
+    let s3Endpoint = base.S3_ENDPOINT;
+    let sqsEndpoint = base.SQS_ENDPOINT;
+    if (!s3Endpoint || !sqsEndpoint) {
+      log('starting local S3/SQS');
+      const aws = await startLocalAws({ port: ports.aws, logDir });
+      stops.push(() => aws.proc.stop());
+      s3Endpoint ??= aws.endpoint;
+      sqsEndpoint ??= aws.endpoint;
+    }
+
+    const env: Record<string, string> = {
+      ...stringEnv(opts.env),
+      ...secrets,
+      DATA_DIR: dataDir,
+      DATABASE_URL: pg.url,
+      S3_ENDPOINT: s3Endpoint,
+      SQS_ENDPOINT: sqsEndpoint,
+      TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
+      TEMPORAL_UI_URL: `http://127.0.0.1:${ports.temporalUi}`,
+      SANDBOX_PORT: String(ports.sandbox),
+      EVENTS_PORT: String(ports.events),
+      CODEC_PORT: String(ports.codec),
+      PLATFORM_BASE_URL: `http://127.0.0.1:${ports.sandbox}/v1/`,
+      PLATFORM_V2_BASE_URL: `http://127.0.0.1:${ports.sandbox}/v2/`,
+      PLATFORM_GRAPHQL_URL: `http://127.0.0.1:${ports.sandbox}/v1/graphql/`,
+      SANDBOX_EVENT_WEBHOOK_URL: `http://127.0.0.1:${ports.events}/events/eventbridge`,
+    };
+    let config = parseConfig(env);
+    const s3 = createS3Client(config);
+    await ensureBucket(s3, config.PLATFORM_BUCKET);
+    const queueUrl = config.EVENTS_QUEUE_URL ?? (await ensureQueue(createSqsClient(config), config.EVENTS_QUEUE_NAME));
+    env.EVENTS_QUEUE_URL = queueUrl;
+    config = parseConfig(env);
+
+    const services = await startInProcessServices(config, log);
+    stops.push(services.stop);
+
+    const cli = provisionTemporalCli({ root: ROOT });
+    if (cli.kind !== 'binary') throw new Error('no Temporal CLI binary: set TEMPORAL_CLI_PATH or install Go (see README)');
+    log(`starting Temporal dev server (${cli.path})`);
+    const temporal = await startTemporalDevServer({
+      cliPath: cli.path,
+      port: ports.temporal,
+      uiPort: ports.temporalUi,
+      dbFile: path.join(dataDir, 'temporal.db'),
+      logDir,
+      codecEndpoint: services.codecUrl,
+      namespace: config.TEMPORAL_NAMESPACE,
+    });
+    stops.push(() => temporal.proc.stop());
+
+    const workers: ManagedProcess[] = [];
+    const startWorker = async (extraEnv: Record<string, string> = {}) => {
+      const n = workers.length + 1;
+      const logFile = path.join(logDir, `worker-${n}.log`);
+      const proc = startProcess({
+        name: `worker ${n}`,
+        command: process.execPath,
+        args: [require.resolve('tsx/cli'), path.join(ROOT, 'workers', 'main.ts')],
+        env: { ...process.env, ...env, ...extraEnv },
+        cwd: ROOT,
+        logFile,
+      });
+      workers.push(proc);
+      stops.push(() => proc.stop('SIGTERM', 15_000));
+      await waitForWorkerReady(logFile, proc);
+      return proc;
+    };
+    for (let i = 0; i < (opts.workers ?? 1); i++) await startWorker();
+
+    const info: StackInfo = {
+      temporalUiUrl: temporal.uiUrl,
+      temporalAddress: temporal.address,
+      temporalNamespace: config.TEMPORAL_NAMESPACE,
+      databaseUrl: maskUrl(pg.url),
+      s3Endpoint,
+      sqsEndpoint,
+      eventsQueueUrl: queueUrl,
+      platformBucket: config.PLATFORM_BUCKET,
+      sandboxUrl: services.sandboxUrl,
+      eventsUrl: services.eventsUrl,
+      codecUrl: services.codecUrl,
+      dataDir,
+      workerPids: workers.map((w) => w.pid),
+      startedAt: new Date().toISOString(),
+    };
+    fs.writeFileSync(path.join(dataDir, 'stack.json'), JSON.stringify(info, null, 2));
+    return {
+      info,
+      env,
+      config,
+      startWorker,
+      async stop() {
+        await stopAll();
+        fs.rmSync(path.join(dataDir, 'stack.json'), { force: true });
+      },
+    };
+  } catch (e) {
+    await stopAll();
+    throw e;
+  }
+}
+
+/** The sandbox, events receiver and codec server run inside the stack's own process. */
+async function startInProcessServices(config: Config, log: (l: string) => void) {
+  const { startServices } = await import('./services');
+  return startServices(config, log);
+}
+
+async function waitForWorkerReady(logFile: string, proc: ManagedProcess): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    const text = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
+    if (text.includes('"msg":"worker ready"')) return;
+    if (proc.child.exitCode !== null) throw new Error(`${proc.name} exited before it was ready:\n${text.split('\n').slice(-20).join('\n')}`);
+    if (Date.now() > deadline) throw new Error(`${proc.name} not ready after 180 s (see ${logFile})`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function stringEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+export function maskUrl(url: string): string {
+  return url.replace(/:\/\/([^:@/]+):([^@]*)@/, '://$1:***@');
+}
+
+export function readStackInfo(dataDir: string): StackInfo | undefined {
+  const file = path.join(dataDir, 'stack.json');
+  if (!fs.existsSync(file)) return undefined;
+  return stackInfoSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+}
+
+export { waitForPort };

@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config';
+
+// Temporal's native bridge is not worker-thread safe: forks only. Stack start-up (Temporal,
+// Postgres, S3) takes tens of seconds on 2 cores, hence the long hook timeout. Unit tests need
+// no services; end-to-end tests share one stack brought up by the global setup.
+export default defineConfig({
+  test: {
+    pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 60_000 },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/setup/global-stack.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

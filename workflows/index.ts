@@ -1,0 +1,3 @@
+// The workflow bundle's entry point: every workflow type the workers register.
+export { accountImportWorkflow } from './account-import';
+export { migrationRunWorkflow } from './migration-run';

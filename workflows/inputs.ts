@@ -1,0 +1,114 @@
+import { z } from 'zod';
+
+/**
+ * Workflow inputs, outputs and messages. Small by design: references and summaries only, never an
+ * account payload (personal data stays in Postgres). Workflow code imports these as types only;
+ * clients validate with the schemas before starting anything.
+ */
+
+export const sourceSpecSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('postgres') }),
+  z.object({ kind: z.literal('file'), path: z.string().min(1) }),
+]);
+export type SourceSpecRef = z.infer<typeof sourceSpecSchema>;
+
+export const selectionSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('all'), limit: z.number().int().positive().optional() }),
+  /** Accounts listed in a file the run reads page by page (one external account number a line). */
+  z.object({ kind: z.literal('list'), path: z.string().min(1) }),
+  z.object({ kind: z.literal('failed_of_run'), runId: z.string().min(1), codes: z.array(z.string()).optional() }),
+]);
+export type Selection = z.infer<typeof selectionSchema>;
+
+export const scheduleWindowSchema = z.object({
+  start: z.string().optional(),
+  end: z.string().optional(),
+  /** Used when `end` is absent: end = start + hours (the platform allows at most 4 days). */
+  hours: z.number().positive().max(96).default(24),
+});
+export type ScheduleWindow = z.infer<typeof scheduleWindowSchema>;
+
+export const timingsSchema = z.object({
+  /** How long to wait for the outcome event before polling the import-status endpoint. */
+  eventWaitSeconds: z.number().positive().default(60),
+  /** Longest time an account waits for its outcome, polling with backoff. */
+  pollMaxSeconds: z.number().positive().default(6 * 3600),
+  /** How often a paused run or waiting account rechecks the supplier status without a signal. */
+  supplierRecheckSeconds: z.number().positive().default(60),
+});
+export type Timings = z.infer<typeof timingsSchema>;
+
+export const runTotalsSchema = z.object({
+  enumerated: z.number().int().default(0),
+  dispatched: z.number().int().default(0),
+  completed: z.number().int().default(0),
+  failed: z.number().int().default(0),
+  notAttempted: z.number().int().default(0),
+  alreadyCompletedElsewhere: z.number().int().default(0),
+  failedByCode: z.record(z.string(), z.number().int()).default({}),
+  outcomeSources: z.record(z.string(), z.number().int()).default({}),
+});
+export type RunTotals = z.infer<typeof runTotalsSchema>;
+
+export const migrationRunInputSchema = z.object({
+  runId: z.string().min(1),
+  supplierCode: z.string().min(1),
+  source: sourceSpecSchema,
+  selection: selectionSchema,
+  dryRun: z.boolean().default(false),
+  concurrency: z.number().int().min(1).max(500).default(50),
+  pageSize: z.number().int().min(1).max(1000).default(200),
+  window: scheduleWindowSchema.default({ hours: 24 }),
+  timings: timingsSchema.default({ eventWaitSeconds: 60, pollMaxSeconds: 6 * 3600, supplierRecheckSeconds: 60 }),
+  /** Carried across continue-as-new. */
+  state: z
+    .object({
+      cursor: z.string().optional(),
+      exhausted: z.boolean(),
+      buffer: z.array(z.string()),
+      inFlight: z.array(z.string()),
+      totals: runTotalsSchema,
+      paused: z.boolean(),
+      cancelled: z.boolean(),
+      completeSupplier: z.boolean(),
+    })
+    .optional(),
+});
+export type MigrationRunInput = z.input<typeof migrationRunInputSchema>;
+export type MigrationRunArgs = z.infer<typeof migrationRunInputSchema>;
+export type RunState = NonNullable<MigrationRunArgs['state']>;
+
+export const accountImportInputSchema = z.object({
+  runId: z.string(),
+  runWorkflowId: z.string().optional(),
+  supplierCode: z.string(),
+  externalAccountNumber: z.string(),
+  source: sourceSpecSchema,
+  dryRun: z.boolean(),
+  window: scheduleWindowSchema,
+  timings: timingsSchema,
+});
+export type AccountImportInput = z.infer<typeof accountImportInputSchema>;
+
+export const accountOutcomeSchema = z.object({
+  externalAccountNumber: z.string(),
+  outcome: z.enum(['completed', 'failed', 'not_attempted']),
+  stage: z.string(),
+  code: z.string().optional(),
+  attr: z.string().optional(),
+  accountNumber: z.string().optional(),
+  source: z.enum(['event', 'poll', 'already_imported', 'local', 'platform_response']).optional(),
+});
+export type AccountOutcome = z.infer<typeof accountOutcomeSchema>;
+
+/** What the events router signals to a waiting account workflow. */
+export const importEventSignalSchema = z.object({
+  eventId: z.string(),
+  type: z.string(),
+  identifier: z.string().optional(),
+  errorCode: z.string().optional(),
+});
+export type ImportEventSignal = z.infer<typeof importEventSignalSchema>;
+
+export const SUPPLIER_STATUSES = ['ONGOING', 'PAUSED', 'COMPLETE'] as const;
+export type SupplierStatus = (typeof SUPPLIER_STATUSES)[number];

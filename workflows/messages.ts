@@ -1,0 +1,36 @@
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { AccountOutcome, ImportEventSignal, RunTotals, SupplierStatus } from './inputs';
+
+// Defined once, imported by workflows, the events router and the CLI.
+
+/** Events router → account workflow: the platform reported the outcome of the scheduled import. */
+export const importEventSignal = defineSignal<[ImportEventSignal]>('importEvent');
+/** Run → waiting account workflows, and operator → run: the supplier's status changed. */
+export const supplierStatusSignal = defineSignal<[{ status: SupplierStatus }]>('supplierStatus');
+/** Account → run: this account has its outcome (at-least-once; the run dedupes). */
+export const accountFinishedSignal = defineSignal<[AccountOutcome]>('accountFinished');
+/** Account → run: the platform refused the account because the supplier is not ongoing. */
+export const supplierNotOngoingSignal = defineSignal<[{ externalAccountNumber: string }]>('supplierNotOngoing');
+
+export const pauseRun = defineUpdate<RunProgress, [{ reason?: string }]>('pause');
+export const resumeRun = defineUpdate<RunProgress, []>('resume');
+/** Stops dispatching; accounts in flight finish; the rest are recorded as not attempted. */
+export const cancelRun = defineUpdate<RunProgress, [{ reason?: string }]>('cancel');
+
+export interface RunProgress {
+  runId: string;
+  supplierCode: string;
+  dryRun: boolean;
+  state: 'running' | 'paused' | 'waiting_on_supplier' | 'draining' | 'cancelled' | 'completed';
+  inFlight: number;
+  totals: RunTotals;
+  exhausted: boolean;
+}
+export const runProgressQuery = defineQuery<RunProgress>('progress');
+
+export interface AccountProgress {
+  stage: string;
+  waitingOnSupplier: boolean;
+  outcome?: AccountOutcome;
+}
+export const accountProgressQuery = defineQuery<AccountProgress>('accountProgress');
