@@ -71,6 +71,8 @@ export const configSchema = z.object({
   PLATFORM_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(50),
   PLATFORM_HTTP_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   IMPORT_SUPPLIER_CODE: z.string().default('DEMO-SUPPLIER'),
+  /** The supplier's document root on the platform (the operator tells you; the sandbox seeds the same). */
+  IMPORT_SUPPLIER_DOCUMENT_ROOT: z.string().default('migrations/demo-supplier'),
   PHONE_DEFAULT_REGION: z.string().length(2).default('GB'),
 
   // Outcome wait: how long to wait for an event before polling import status.

@@ -9,7 +9,6 @@ import type { CountryCode } from 'libphonenumber-js';
 export type { CountryCode };
 export const DEFAULT_PHONE_REGION: CountryCode = 'GB';
 
-const DATE_SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const UTC_DATETIME_SHAPE = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(\.\d{1,6})?Z$/;
 
 function daysInMonth(year: number, month: number): number {
@@ -17,13 +16,22 @@ function daysInMonth(year: number, month: number): number {
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
-/** `YYYY-MM-DD` naming a day that exists (2023-02-30 does not). */
+function digitsAt(value: string, from: number, count: number): number {
+  let n = 0;
+  for (let i = from; i < from + count; i++) {
+    const d = value.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
+/** `YYYY-MM-DD` naming a day that exists (2023-02-30 does not). Hand-rolled: it runs on every date field. */
 export function isCalendarDate(value: string): boolean {
-  const m = DATE_SHAPE.exec(value);
-  if (!m) return false;
-  const year = Number(m[1]);
-  const month = Number(m[2]);
-  const day = Number(m[3]);
+  if (value.length !== 10 || value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45) return false;
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 5, 2);
+  const day = digitsAt(value, 8, 2);
   return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 }
 
@@ -40,9 +48,18 @@ export function dayOf(value: unknown): string | undefined {
   return isUtcDateTime(value) ? value.slice(0, 10) : undefined;
 }
 
-/** Today's date in UTC as `YYYY-MM-DD`. */
-export function todayUtc(now: Date = new Date()): string {
-  return now.toISOString().slice(0, 10);
+let cachedMinute = -1;
+let cachedToday = '';
+/** Today's date in UTC as `YYYY-MM-DD` (memoised per minute for the clock's own reading). */
+export function todayUtc(now?: Date): string {
+  if (now) return now.toISOString().slice(0, 10);
+  const ms = Date.now();
+  const minute = Math.floor(ms / 60_000);
+  if (minute !== cachedMinute) {
+    cachedMinute = minute;
+    cachedToday = new Date(ms).toISOString().slice(0, 10);
+  }
+  return cachedToday;
 }
 
 /**

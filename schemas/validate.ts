@@ -1,6 +1,6 @@
+import type { z } from 'zod';
 import { type EnergyAccount, type ScheduleAccountCreation, accountSchemasFor } from './account';
-import { collectDocumentPaths } from './document-path';
-import { resolveDocumentPath } from './document-path';
+import { collectDocumentPaths, resolveDocumentPath } from './document-path';
 import { type ValidationError, issuesToValidationErrors, sortErrors, validationError } from './errors';
 import { type CountryCode, DEFAULT_PHONE_REGION, todayUtc } from './formats';
 import { accountRuleErrors, taskParamsRuleErrors } from './rules';
@@ -18,7 +18,16 @@ export interface ValidateOptions {
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: ValidationError[] };
 
-const PARSE_OPTIONS = { reportInput: true } as const;
+/**
+ * The fast path parses without `reportInput`; only a failing payload is parsed again with it, so
+ * issues can tell a missing field (`required`) from a null one (`null`).
+ */
+function parseWithInputs<T extends z.ZodType>(schema: T, value: unknown): { data?: z.output<T>; errors: ValidationError[] } {
+  const fast = schema.safeParse(value);
+  if (fast.success) return { data: fast.data, errors: [] };
+  const slow = schema.safeParse(value, { reportInput: true });
+  return { errors: slow.success ? [] : issuesToValidationErrors(slow.error.issues) };
+}
 
 function prefixed(errors: ValidationError[], prefix: string): ValidationError[] {
   return prefix === '' ? errors : errors.map((e) => ({ ...e, attr: e.attr === '' ? prefix : `${prefix}.${e.attr}` }));
@@ -45,23 +54,21 @@ function accountLevelErrors(payload: unknown, opts: ValidateOptions): Validation
 /** Validates a bare EnergyAccount payload. Every error is returned, sorted by attr. */
 export function validateAccount(payload: unknown, opts: ValidateOptions = {}): ValidationResult<EnergyAccount> {
   const { energyAccountSchema } = accountSchemasFor(opts.defaultRegion ?? DEFAULT_PHONE_REGION);
-  const parsed = energyAccountSchema.safeParse(payload, PARSE_OPTIONS);
-  const errors = parsed.success ? [] : issuesToValidationErrors(parsed.error.issues);
+  const { data, errors } = parseWithInputs(energyAccountSchema, payload);
   errors.push(...accountLevelErrors(payload, opts));
-  if (parsed.success && errors.length === 0) return { ok: true, value: parsed.data };
+  if (data !== undefined && errors.length === 0) return { ok: true, value: data };
   return { ok: false, errors: sortErrors(errors) };
 }
 
 /** Validates a full `{payload, task_params}` schedule request; payload attrs are prefixed `payload.`. */
 export function validateScheduleRequest(body: unknown, opts: ValidateOptions = {}): ValidationResult<ScheduleAccountCreation> {
   const { scheduleAccountCreationSchema } = accountSchemasFor(opts.defaultRegion ?? DEFAULT_PHONE_REGION);
-  const parsed = scheduleAccountCreationSchema.safeParse(body, PARSE_OPTIONS);
-  const errors = parsed.success ? [] : issuesToValidationErrors(parsed.error.issues);
+  const { data, errors } = parseWithInputs(scheduleAccountCreationSchema, body);
   if (typeof body === 'object' && body !== null) {
     const { payload, task_params } = body as { payload?: unknown; task_params?: unknown };
     errors.push(...prefixed(accountLevelErrors(payload, opts), 'payload'));
     errors.push(...taskParamsRuleErrors(task_params, { now: opts.now ?? new Date() }));
   }
-  if (parsed.success && errors.length === 0) return { ok: true, value: parsed.data };
+  if (data !== undefined && errors.length === 0) return { ok: true, value: data };
   return { ok: false, errors: sortErrors(errors) };
 }

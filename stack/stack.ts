@@ -10,6 +10,7 @@ import { startPostgres } from './postgres';
 import { loadOrCreateDevSecrets } from './secrets';
 import { provisionTemporalCli } from './temporal-cli';
 import { startTemporalDevServer } from './temporal-server';
+import { startCodecService, startPlatformServices } from './services';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -124,8 +125,8 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
     env.EVENTS_QUEUE_URL = queueUrl;
     config = parseConfig(env);
 
-    const services = await startInProcessServices(config, log);
-    stops.push(services.stop);
+    const codec = await startCodecService(config);
+    stops.push(codec.stop);
 
     const cli = provisionTemporalCli({ root: ROOT });
     if (cli.kind !== 'binary') throw new Error('no Temporal CLI binary: set TEMPORAL_CLI_PATH or install Go (see README)');
@@ -136,10 +137,15 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
       uiPort: ports.temporalUi,
       dbFile: path.join(dataDir, 'temporal.db'),
       logDir,
-      codecEndpoint: services.codecUrl,
+      codecEndpoint: codec.url,
       namespace: config.TEMPORAL_NAMESPACE,
     });
     stops.push(() => temporal.proc.stop());
+
+    // The sandbox, events receiver and codec server run inside the stack's own process.
+    log('starting the platform sandbox and the events receiver');
+    const services = await startPlatformServices(config, s3);
+    stops.push(services.stop);
 
     const workers: ManagedProcess[] = [];
     const startWorker = async (extraEnv: Record<string, string> = {}) => {
@@ -171,7 +177,7 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
       platformBucket: config.PLATFORM_BUCKET,
       sandboxUrl: services.sandboxUrl,
       eventsUrl: services.eventsUrl,
-      codecUrl: services.codecUrl,
+      codecUrl: codec.url,
       dataDir,
       workerPids: workers.map((w) => w.pid),
       startedAt: new Date().toISOString(),
@@ -193,11 +199,6 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
   }
 }
 
-/** The sandbox, events receiver and codec server run inside the stack's own process. */
-async function startInProcessServices(config: Config, log: (l: string) => void) {
-  const { startServices } = await import('./services');
-  return startServices(config, log);
-}
 
 async function waitForWorkerReady(logFile: string, proc: ManagedProcess): Promise<void> {
   const deadline = Date.now() + 180_000;

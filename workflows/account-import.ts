@@ -101,7 +101,7 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
   };
 
   // 1. Prepare: the payload is written to the ledger; history only sees the summary.
-  const prepared = await main.prepareAccount({ ...ref, workflowId: workflowInfo().workflowId });
+  const prepared = await main.prepareAccount({ ...ref, source: input.source, workflowId: workflowInfo().workflowId });
   if (!prepared.ok) {
     return finish({ externalAccountNumber: ext, outcome: 'failed', stage: prepared.stage, code: prepared.code, attr: prepared.attr, source: 'local' });
   }

@@ -10,9 +10,9 @@ import {
   startChild,
   upsertSearchAttributes,
   workflowInfo,
-  WorkflowExecutionAlreadyStartedError,
   WorkflowIdReusePolicy,
 } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { MainActivities } from '../activities/types';
 import { accountImportWorkflow } from './account-import';
 import { accountWorkflowId } from './ids';

@@ -1,16 +1,22 @@
-import type { z } from 'zod';
-import {
-  listEnvelopeSchema,
-  productDetailSchema,
-  productSchema,
-  standardUnitRateSchema,
-  type Product,
-  type ProductDetail,
-  type StandardUnitRate,
-} from './pending-schemas';
+import { z } from 'zod';
+import { listEnvelopeSchema, productSchema, standardUnitRateSchema, type Product, type StandardUnitRate } from '../../schemas/catalogue';
 import { PLATFORM_ERROR_CODES, PlatformFinalError } from './errors';
 import type { HttpRequest, PlatformHttp } from './http';
 import { joinUrl, pathOf, segment } from './url';
+
+/** Region key (`_A`…`_P`) → payment method (`direct_debit_monthly`, `varying`, …) → tariff. */
+const tariffsByRegionSchema = z.record(z.string(), z.record(z.string(), z.looseObject({ code: z.string().min(1) })));
+
+/**
+ * `GET products/<code>/`: a product plus its tariffs by region, in the public catalogue's shape.
+ * Only the tables the tariff checker reads are declared.
+ */
+export const productDetailSchema = productSchema.extend({
+  single_register_electricity_tariffs: tariffsByRegionSchema.optional(),
+  dual_register_electricity_tariffs: tariffsByRegionSchema.optional(),
+  single_register_gas_tariffs: tariffsByRegionSchema.optional(),
+});
+export type ProductDetail = z.infer<typeof productDetailSchema>;
 
 export interface ListProductsParams {
   brand?: string;

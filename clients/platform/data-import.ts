@@ -1,6 +1,6 @@
 import type { ScheduleAccountCreation, EnergyAccount } from '../../schemas/account';
 import { parsePlatformErrorBody, PLATFORM_CODES, type PlatformError, type ValidationError } from '../../schemas/errors';
-import { importStatusResponseSchema, type ImportStatusResponse } from './pending-schemas';
+import { importStatusResponseSchema, type ImportStatusResponse } from '../../schemas/import-status';
 import { PLATFORM_ERROR_CODES, PlatformFinalError } from './errors';
 import type { HttpRequest, PlatformHttp } from './http';
 import type { RawResponse } from './transport';

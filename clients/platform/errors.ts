@@ -84,6 +84,8 @@ export function parseRetryAfter(value: string | null | undefined, now: number = 
   const v = value.trim();
   if (v === '') return undefined;
   if (/^\d+$/.test(v)) return Number(v) * 1000;
+  // Anything else numeric-looking (`-1`, `1.5`) is malformed, not a date.
+  if (/^[+-]?[\d.]/.test(v)) return undefined;
   const at = Date.parse(v);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - now);

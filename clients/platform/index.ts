@@ -1,7 +1,7 @@
 export { createPlatformClient, type PlatformClient, type PlatformClientConfig, type PlatformClientDeps } from './client';
 export { createAuth, jwtExpiryMs, type PlatformAuth, type AuthConfig, type AuthDeps } from './auth';
 export type { ScheduleResult, ValidateResult, ScheduleOptions } from './data-import';
-export type { ListProductsParams, Period } from './catalogue';
+export { productDetailSchema, type ListProductsParams, type Period, type ProductDetail } from './catalogue';
 export { createTariffChecker, parseTariffCode, type TariffChecker, type TariffCodeParts } from './tariffs';
 export {
   PLATFORM_ERROR_CODES,
@@ -13,4 +13,5 @@ export {
 } from './errors';
 export { USER_AGENT, type FetchLike, type PlatformLogger } from './transport';
 export { joinUrl } from './url';
-export type { ImportStatusResponse, Product, ProductDetail, StandardUnitRate } from './pending-schemas';
+export type { ImportStatusResponse } from '../../schemas/import-status';
+export type { Product, StandardUnitRate } from '../../schemas/catalogue';

@@ -1,5 +1,4 @@
-import type { CatalogueApi } from './catalogue';
-import type { ProductDetail } from './pending-schemas';
+import type { CatalogueApi, ProductDetail } from './catalogue';
 
 export type Fuel = 'electricity' | 'gas';
 

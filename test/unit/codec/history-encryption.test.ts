@@ -138,8 +138,18 @@ describe('Temporal history encryption (real dev server)', () => {
             { timeout: 60_000 },
           )
         ).stdout;
-      expect(await show([])).not.toContain(MARKER);
-      expect(await show(['--codec-endpoint', url, '--codec-auth', 'Bearer cli-token'])).toContain(MARKER);
+      // `-o json` prints proto3-JSON: payload metadata and data stay base64.
+      const firstInput = (out: string) => {
+        const started = (JSON.parse(out) as { events: Array<Record<string, any>> }).events[0];
+        const payload = started.workflowExecutionStartedEventAttributes.input.payloads[0] as { metadata: Record<string, string>; data: string };
+        return { encoding: Buffer.from(payload.metadata.encoding, 'base64').toString(), data: Buffer.from(payload.data, 'base64').toString() };
+      };
+      const raw = firstInput(await show([]));
+      expect(raw.encoding).toBe('binary/encrypted');
+      expect(raw.data).not.toContain(MARKER);
+      const decoded = firstInput(await show(['--codec-endpoint', url, '--codec-auth', 'Bearer cli-token']));
+      expect(decoded.encoding).toBe('json/plain');
+      expect(JSON.parse(decoded.data)).toEqual({ customerName: MARKER });
     } finally {
       await server.close();
     }

@@ -1,0 +1,87 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { resolveDocumentPath } from '../schemas/document-path';
+import type { DocumentRef } from '../source/types';
+
+export type StageOneResult =
+  | { ok: true; key: string; sha256: string; size: number; action: 'uploaded' | 'already_present' }
+  | { ok: false; code: string; attr: string; detail: string };
+
+/**
+ * Puts one legacy document into the platform bucket at `<supplier root>/<payload path>`.
+ * Idempotent: an object already there with the same checksum is left alone. Large files go up in
+ * parts (lib-storage), so a retry after a crash re-sends at most one file.
+ */
+export async function stageDocument(opts: {
+  s3: S3Client;
+  bucket: string;
+  documentRoot: string;
+  sourceDir: string;
+  doc: DocumentRef;
+  partSizeBytes: number;
+  onProgress?: (loaded: number) => void;
+}): Promise<StageOneResult> {
+  const { doc } = opts;
+  const resolved = resolveDocumentPath(opts.documentRoot, doc.payloadPath);
+  if (!resolved.ok) return { ok: false, code: resolved.code, attr: doc.attr, detail: resolved.detail };
+
+  // The source path is ours to read: it must stay inside the source folder too.
+  const sourceRoot = path.resolve(opts.sourceDir);
+  const file = path.resolve(sourceRoot, doc.sourcePath);
+  if (!file.startsWith(sourceRoot + path.sep)) {
+    return { ok: false, code: 'invalid_document_path', attr: doc.attr, detail: 'source document path escapes the source folder' };
+  }
+  let size: number;
+  try {
+    size = (await fs.promises.stat(file)).size;
+  } catch {
+    // The platform would reject the account for the same reason once it checks the bucket.
+    return { ok: false, code: 'path_does_not_exist_in_file_store', attr: doc.attr, detail: `source document ${doc.sourcePath} is missing` };
+  }
+  const sha256 = await sha256File(file);
+
+  const existing = await headObject(opts.s3, opts.bucket, resolved.key);
+  if (existing && existing.sha256 === sha256 && existing.size === size) {
+    return { ok: true, key: resolved.key, sha256, size, action: 'already_present' };
+  }
+  const upload = new Upload({
+    client: opts.s3,
+    params: {
+      Bucket: opts.bucket,
+      Key: resolved.key,
+      Body: fs.createReadStream(file),
+      ContentType: doc.contentType,
+      Metadata: { sha256 },
+    },
+    partSize: opts.partSizeBytes,
+    queueSize: 2,
+    leavePartsOnError: false,
+  });
+  if (opts.onProgress) upload.on('httpUploadProgress', (p) => opts.onProgress?.(p.loaded ?? 0));
+  await upload.done();
+  return { ok: true, key: resolved.key, sha256, size, action: 'uploaded' };
+}
+
+async function headObject(s3: S3Client, bucket: string, key: string): Promise<{ sha256?: string; size?: number } | undefined> {
+  try {
+    const r = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+    return { sha256: r.Metadata?.sha256, size: r.ContentLength };
+  } catch (e) {
+    const status = (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    if (status === 404 || (e as Error).name === 'NotFound') return undefined;
+    throw e;
+  }
+}
+
+export function sha256File(file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const hash = crypto.createHash('sha256');
+    fs.createReadStream(file)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('error', reject)
+      .on('end', () => resolve(hash.digest('hex')));
+  });
+}

@@ -1,0 +1,226 @@
+import type { Pool } from '../clients/db';
+import type { AccountOutcome, MigrationRunArgs, RunTotals, SupplierStatus } from '../workflows/inputs';
+import type { AttemptRef } from './types';
+
+export interface LedgerError {
+  stage: string;
+  code: string;
+  attr?: string;
+  detail?: string;
+  sourceField?: string;
+}
+
+/**
+ * The ledger's reads and writes. Every write is idempotent (activities retry): an outcome is set
+ * once per attempt and never overwritten, so each account ends with exactly one recorded outcome.
+ */
+export function createLedger(pool: Pool) {
+  return {
+    async registerRun(input: MigrationRunArgs): Promise<void> {
+      const parent = input.selection.kind === 'failed_of_run' ? input.selection.runId : null;
+      await pool.query(
+        `insert into migrate.runs (run_id, supplier_code, dry_run, source, selection, parent_run_id, concurrency)
+         values ($1, $2, $3, $4, $5, $6, $7) on conflict (run_id) do nothing`,
+        [input.runId, input.supplierCode, input.dryRun, JSON.stringify(input.source), JSON.stringify(input.selection), parent, input.concurrency],
+      );
+    },
+
+    async finishRun(runId: string, status: string, totals: RunTotals): Promise<void> {
+      await pool.query(`update migrate.runs set status = $2, totals = $3, finished_at = coalesce(finished_at, now()) where run_id = $1`, [
+        runId,
+        status,
+        JSON.stringify(totals),
+      ]);
+    },
+
+    async openAttempt(ref: AttemptRef, workflowId: string): Promise<{ alreadyFinished: boolean }> {
+      const r = await pool.query(
+        `insert into migrate.account_attempts (run_id, external_account_number, supplier_code, dry_run, workflow_id)
+         values ($1, $2, $3, $4, $5)
+         on conflict (run_id, external_account_number) do update set updated_at = now()
+         returning outcome`,
+        [ref.runId, ref.externalAccountNumber, ref.supplierCode, ref.dryRun, workflowId],
+      );
+      return { alreadyFinished: r.rows[0]?.outcome != null };
+    },
+
+    async setStage(ref: AttemptRef, stage: string): Promise<void> {
+      await pool.query(
+        `update migrate.account_attempts set stage = $3, updated_at = now() where run_id = $1 and external_account_number = $2 and outcome is null`,
+        [ref.runId, ref.externalAccountNumber, stage],
+      );
+    },
+
+    async markScheduled(ref: AttemptRef): Promise<void> {
+      // The first try's time is kept: an event for it may arrive while a retry is under way.
+      await pool.query(
+        `update migrate.account_attempts set scheduled_at = coalesce(scheduled_at, now()), stage = 'schedule', updated_at = now()
+         where run_id = $1 and external_account_number = $2`,
+        [ref.runId, ref.externalAccountNumber],
+      );
+    },
+
+    /** Replaces the errors of one stage (a retried activity writes them again). */
+    async replaceErrors(ref: AttemptRef, stage: string, errors: LedgerError[]): Promise<void> {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        await client.query(`delete from migrate.account_errors where run_id = $1 and external_account_number = $2 and stage = $3`, [
+          ref.runId,
+          ref.externalAccountNumber,
+          stage,
+        ]);
+        if (errors.length > 0) {
+          await client.query(
+            `insert into migrate.account_errors (run_id, external_account_number, stage, code, attr, detail, source_field)
+             select $1, $2, $3, e.code, e.attr, e.detail, e.source_field
+             from jsonb_to_recordset($4::jsonb) as e(code text, attr text, detail text, source_field text)`,
+            [
+              ref.runId,
+              ref.externalAccountNumber,
+              stage,
+              JSON.stringify(errors.map((e) => ({ code: e.code, attr: e.attr ?? '', detail: e.detail ?? '', source_field: e.sourceField ?? null }))),
+            ],
+          );
+        }
+        await client.query('commit');
+      } catch (e) {
+        await client.query('rollback').catch(() => {});
+        throw e;
+      } finally {
+        client.release();
+      }
+    },
+
+    async storePayload(ref: AttemptRef, request: unknown, documents: unknown[]): Promise<void> {
+      await pool.query(
+        `insert into migrate.account_payloads (run_id, external_account_number, request, documents) values ($1, $2, $3, $4)
+         on conflict (run_id, external_account_number) do update set request = excluded.request, documents = excluded.documents, created_at = now()`,
+        [ref.runId, ref.externalAccountNumber, JSON.stringify(request), JSON.stringify(documents)],
+      );
+    },
+
+    async loadPayload<T = unknown, D = unknown>(ref: AttemptRef): Promise<{ request: T; documents: D[] }> {
+      const r = await pool.query(`select request, documents from migrate.account_payloads where run_id = $1 and external_account_number = $2`, [
+        ref.runId,
+        ref.externalAccountNumber,
+      ]);
+      if (r.rowCount === 0) throw Object.assign(new Error(`no stored payload for ${ref.runId}/${ref.externalAccountNumber}`), { code: 'payload_missing' });
+      return r.rows[0];
+    },
+
+    async recordDocument(ref: AttemptRef, key: string, sha256: string, size: number, action: 'uploaded' | 'already_present'): Promise<void> {
+      await pool.query(
+        `insert into migrate.documents_staged (run_id, external_account_number, object_key, sha256, size_bytes, action) values ($1, $2, $3, $4, $5, $6)
+         on conflict (run_id, external_account_number, object_key) do update set sha256 = excluded.sha256, size_bytes = excluded.size_bytes, action = excluded.action, staged_at = now()`,
+        [ref.runId, ref.externalAccountNumber, key, sha256, size, action],
+      );
+    },
+
+    /** Sets the attempt's outcome unless one is already recorded; returns whether this call set it. */
+    async recordOutcome(ref: AttemptRef, o: AccountOutcome): Promise<boolean> {
+      const r = await pool.query(
+        `update migrate.account_attempts
+            set outcome = $3, outcome_source = $4, error_code = $5, error_attr = $6, platform_account_number = $7,
+                stage = $8, finished_at = now(), updated_at = now()
+          where run_id = $1 and external_account_number = $2 and outcome is null`,
+        [ref.runId, ref.externalAccountNumber, o.outcome, o.source ?? null, o.code ?? null, o.attr ?? null, o.accountNumber ?? null, o.stage],
+      );
+      return (r.rowCount ?? 0) > 0;
+    },
+
+    async recordedOutcomes(runId: string, externalAccountNumbers: string[]): Promise<AccountOutcome[]> {
+      const r = await pool.query(
+        `select external_account_number, outcome, stage, error_code, error_attr, platform_account_number, outcome_source
+           from migrate.account_attempts where run_id = $1 and external_account_number = any($2) and outcome is not null`,
+        [runId, externalAccountNumbers],
+      );
+      return r.rows.map(rowToOutcome);
+    },
+
+    /** The platform account number an earlier run recorded for this account, if any. */
+    async earlierCompletion(supplierCode: string, ext: string): Promise<string | undefined> {
+      const r = await pool.query(
+        `select platform_account_number from migrate.account_attempts
+          where supplier_code = $1 and external_account_number = $2 and outcome = 'completed' and not dry_run
+          order by finished_at desc limit 1`,
+        [supplierCode, ext],
+      );
+      return r.rows[0]?.platform_account_number ?? undefined;
+    },
+
+    async insertNotAttempted(runId: string, supplierCode: string, dryRun: boolean, accounts: string[], code: string, workflowIdOf: (ext: string) => string): Promise<number> {
+      if (accounts.length === 0) return 0;
+      const r = await pool.query(
+        `insert into migrate.account_attempts (run_id, external_account_number, supplier_code, dry_run, workflow_id, stage, outcome, outcome_source, error_code, finished_at)
+         select $1, ext, $2, $3, wf, 'guard', 'not_attempted', 'local', $4, now()
+           from unnest($5::text[], $6::text[]) as t(ext, wf)
+         on conflict (run_id, external_account_number) do nothing`,
+        [runId, supplierCode, dryRun, code, accounts, accounts.map(workflowIdOf)],
+      );
+      return r.rowCount ?? 0;
+    },
+
+    /** Failed or not-attempted accounts of a run, in pages (keyset on the account number). */
+    async failedAccounts(runId: string, codes: string[] | undefined, after: string | undefined, limit: number): Promise<string[]> {
+      const r = await pool.query(
+        `select external_account_number from migrate.account_attempts
+          where run_id = $1 and outcome in ('failed', 'not_attempted')
+            and ($2::text[] is null or error_code = any($2))
+            and ($3::text is null or external_account_number > $3)
+          order by external_account_number limit $4`,
+        [runId, codes && codes.length > 0 ? codes : null, after ?? null, limit],
+      );
+      return r.rows.map((row) => row.external_account_number as string);
+    },
+
+    async supplier(supplierCode: string): Promise<{ status: SupplierStatus; documentRoot: string } | undefined> {
+      const r = await pool.query(`select status, document_root from migrate.supplier_status where supplier_code = $1`, [supplierCode]);
+      return r.rows[0] ? { status: r.rows[0].status, documentRoot: r.rows[0].document_root } : undefined;
+    },
+
+    async setSupplier(supplierCode: string, fields: { status?: SupplierStatus; documentRoot?: string; reason?: string; updatedBy: string }): Promise<void> {
+      await pool.query(
+        `insert into migrate.supplier_status (supplier_code, status, document_root, reason, updated_by)
+         values ($1, coalesce($2, 'ONGOING'), coalesce($3, ''), $4, $5)
+         on conflict (supplier_code) do update set
+           status = coalesce($2, migrate.supplier_status.status),
+           document_root = coalesce($3, migrate.supplier_status.document_root),
+           reason = $4, updated_by = $5, updated_at = now()`,
+        [supplierCode, fields.status ?? null, fields.documentRoot ?? null, fields.reason ?? null, fields.updatedBy],
+      );
+    },
+
+    async setSupplierIfAbsent(supplierCode: string, documentRoot: string): Promise<void> {
+      await pool.query(
+        `insert into migrate.supplier_status (supplier_code, status, document_root, updated_by) values ($1, 'ONGOING', $2, 'stack')
+         on conflict (supplier_code) do nothing`,
+        [supplierCode, documentRoot],
+      );
+    },
+
+    /** The platform refused an account for the supplier: pause our mirror unless the operator already changed it. */
+    async learnSupplierNotOngoing(supplierCode: string): Promise<void> {
+      await pool.query(
+        `update migrate.supplier_status set status = 'PAUSED', reason = 'platform answered import_supplier_migration_not_ongoing',
+                updated_by = 'platform', updated_at = now()
+          where supplier_code = $1 and status = 'ONGOING'`,
+        [supplierCode],
+      );
+    },
+  };
+}
+
+export type Ledger = ReturnType<typeof createLedger>;
+
+export function rowToOutcome(row: Record<string, unknown>): AccountOutcome {
+  return {
+    externalAccountNumber: String(row.external_account_number),
+    outcome: row.outcome as AccountOutcome['outcome'],
+    stage: String(row.stage),
+    ...(row.error_code ? { code: String(row.error_code) } : {}),
+    ...(row.error_attr ? { attr: String(row.error_attr) } : {}),
+    ...(row.platform_account_number ? { accountNumber: String(row.platform_account_number) } : {}),
+    ...(row.outcome_source ? { source: row.outcome_source as AccountOutcome['source'] } : {}),
+  };
+}

@@ -1,0 +1,34 @@
+import { realisticAccount } from '../schemas/fixtures';
+import { validateAccount } from '../schemas/validate';
+
+/**
+ * Throughput of validateAccount on the realistic fixture (2 meter points, 12 readings), one core.
+ * Warms up first so the figure reflects steady state, not JIT start-up.
+ */
+export function benchValidation(opts: { seconds?: number } = {}): { payloadsPerSecond: number; payloads: number; seconds: number } {
+  const seconds = opts.seconds ?? 2;
+  const payload = realisticAccount();
+  const first = validateAccount(payload);
+  if (!first.ok) throw new Error(`fixture does not validate: ${JSON.stringify(first.errors)}`);
+
+  const warmUntil = performance.now() + Math.min(500, seconds * 250);
+  while (performance.now() < warmUntil) validateAccount(payload);
+
+  let payloads = 0;
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  let now = start;
+  while (now < end) {
+    for (let i = 0; i < 100; i++) validateAccount(payload);
+    payloads += 100;
+    now = performance.now();
+  }
+  const elapsed = (now - start) / 1000;
+  return { payloadsPerSecond: Math.round(payloads / elapsed), payloads, seconds: elapsed };
+}
+
+if (require.main === module) {
+  const seconds = Number(process.argv[2] ?? 3);
+  const r = benchValidation({ seconds });
+  console.log(`validateAccount: ${r.payloadsPerSecond} payloads/s (${r.payloads} in ${r.seconds.toFixed(2)} s)`);
+}

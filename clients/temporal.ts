@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import { Client, Connection, type ConnectionOptions } from '@temporalio/client';
+import { NativeConnection, type NativeConnectionOptions } from '@temporalio/worker';
+import type { Config } from '../config';
+import { createDataConverter } from '../codec/data-converter';
+
+/**
+ * Connection settings for a local dev server, a self-hosted cluster (TLS / mTLS) or Temporal Cloud
+ * (mTLS or API key), all from configuration.
+ */
+export function temporalConnectionOptions(cfg: Config): Pick<ConnectionOptions, 'address' | 'tls' | 'apiKey'> {
+  const mtls = cfg.TEMPORAL_TLS_CERT_PATH && cfg.TEMPORAL_TLS_KEY_PATH;
+  const tlsOn = cfg.TEMPORAL_TLS || Boolean(mtls) || Boolean(cfg.TEMPORAL_API_KEY);
+  return {
+    address: cfg.TEMPORAL_ADDRESS,
+    ...(tlsOn
+      ? {
+          tls: {
+            ...(cfg.TEMPORAL_TLS_SERVER_NAME ? { serverNameOverride: cfg.TEMPORAL_TLS_SERVER_NAME } : {}),
+            ...(cfg.TEMPORAL_TLS_CA_PATH ? { serverRootCACertificate: fs.readFileSync(cfg.TEMPORAL_TLS_CA_PATH) } : {}),
+            ...(mtls ? { clientCertPair: { crt: fs.readFileSync(cfg.TEMPORAL_TLS_CERT_PATH!), key: fs.readFileSync(cfg.TEMPORAL_TLS_KEY_PATH!) } } : {}),
+          },
+        }
+      : {}),
+    ...(cfg.TEMPORAL_API_KEY ? { apiKey: cfg.TEMPORAL_API_KEY } : {}),
+  };
+}
+
+export async function connectClient(cfg: Config): Promise<Client> {
+  const connection = await Connection.connect({ ...temporalConnectionOptions(cfg), connectTimeout: '10s' });
+  return new Client({ connection, namespace: cfg.TEMPORAL_NAMESPACE, dataConverter: createDataConverter(cfg) });
+}
+
+export async function connectWorker(cfg: Config): Promise<NativeConnection> {
+  return NativeConnection.connect(temporalConnectionOptions(cfg) as NativeConnectionOptions);
+}

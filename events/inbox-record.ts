@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import type { ParsedEvent } from '../schemas/events';
+import type { MatchStatus } from './types';
+
+/**
+ * Pure mapping from a parsed delivery to the row `migrate.inbox` keeps. No I/O here so the
+ * dedupe and routing keys can be tested on their own.
+ */
+
+/** Event types an account workflow waits on, and which attempts they can belong to. */
+const ROUTABLE: Record<string, { dryRun: boolean | null }> = {
+  'data_import.import_process.complete': { dryRun: false },
+  'data_import.import_process.error': { dryRun: false },
+  'data_import.import_process.dry_run_complete': { dryRun: true },
+  'data_import.import_process.dry_run_error': { dryRun: true },
+  // A cancelled schedule window says nothing about dry run vs real: either attempt may own it.
+  'data_import.import_process.cancelled': { dryRun: null },
+};
+export const ROUTABLE_EVENT_TYPES = Object.keys(ROUTABLE);
+
+/** undefined = not routed to account workflows; null = dry-run or real. */
+export function attemptClassOf(eventType: string): { dryRun: boolean | null } | undefined {
+  return ROUTABLE[eventType];
+}
+
+export interface InboxRecord {
+  eventId: string;
+  dedupeKey: string;
+  eventType: string;
+  payloadVersion: string | null;
+  externalIdentifier: string | null;
+  identifier: string | null;
+  errorCode: string | null;
+  raw: unknown;
+  matchStatus: MatchStatus;
+  note: string | null;
+}
+
+export function sha256Hex(body: string | Buffer): string {
+  return createHash('sha256').update(body).digest('hex');
+}
+
+/** The envelope id; without one, a deterministic id from the body so a redelivery still dedupes. */
+export function eventIdOf(value: unknown, rawText: string): string {
+  const id = value && typeof value === 'object' ? (value as Record<string, unknown>).id : undefined;
+  if (typeof id === 'string' && id.trim() !== '') return id;
+  return `sha256:${sha256Hex(rawText)}`;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+function detailOf(value: unknown): Record<string, unknown> {
+  const d = value && typeof value === 'object' ? (value as Record<string, unknown>).detail : undefined;
+  return d && typeof d === 'object' && !Array.isArray(d) ? (d as Record<string, unknown>) : {};
+}
+
+/**
+ * Same platform event delivered under two envelope ids: type + account + what distinguishes one
+ * outcome from another (new account number, error code, or the expired window).
+ */
+export function dedupeKeyOf(eventType: string, externalIdentifier: string | null, detail: Record<string, unknown>): string {
+  const discriminator = str(detail.identifier) ?? str(detail.error_code) ?? str(detail.expiry_window_end) ?? '';
+  return [eventType, externalIdentifier ?? '', discriminator].join('|');
+}
+
+export function toInboxRecord(parsed: ParsedEvent, value: unknown, rawText: string): InboxRecord {
+  const eventId = eventIdOf(value, rawText);
+  const detail = detailOf(value);
+  const externalIdentifier = str(detail.external_identifier) ?? str(detail.import_process_external_identifier);
+  if (parsed.kind === 'unknown') {
+    // Kept for the report, never routed; the id alone dedupes it.
+    return {
+      eventId,
+      dedupeKey: `unknown|${eventId}`,
+      eventType: parsed.type ?? '(none)',
+      payloadVersion: str(detail.version) ?? str(detail.payload_version),
+      externalIdentifier,
+      identifier: str(detail.identifier),
+      errorCode: str(detail.error_code),
+      raw: value,
+      matchStatus: 'unknown_type',
+      note: `unknown_type: ${parsed.reason}`,
+    };
+  }
+  const d = parsed.detail as Record<string, unknown>;
+  return {
+    eventId,
+    dedupeKey: dedupeKeyOf(parsed.type, externalIdentifier, d),
+    eventType: parsed.type,
+    payloadVersion: parsed.version,
+    externalIdentifier,
+    identifier: str(d.identifier),
+    errorCode: str(d.error_code),
+    raw: value,
+    matchStatus: 'pending',
+    note: null,
+  };
+}

@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { isoSeconds } from '../time';
+
+/**
+ * `data_import.import_process.*` events (v1 payloads of the event catalogue) in the EventBridge
+ * envelope. The catalogue gives every event a type and a payload version: the type goes in
+ * `detail-type` (what EventBridge rules match on) and again in `detail.event_type`, the version in
+ * `detail.version`, the catalogue payload in `detail.payload`.
+ */
+export const IMPORT_EVENT_TYPES = {
+  complete: 'data_import.import_process.complete',
+  error: 'data_import.import_process.error',
+  dry_run_complete: 'data_import.import_process.dry_run_complete',
+  dry_run_error: 'data_import.import_process.dry_run_error',
+  cancelled: 'data_import.import_process.cancelled',
+} as const;
+export type ImportEventType = (typeof IMPORT_EVENT_TYPES)[keyof typeof IMPORT_EVENT_TYPES];
+
+export const PAYLOAD_VERSION = 'v1';
+
+const base = { resource_type: z.string(), external_identifier: z.string() };
+export const importEventPayloadSchemas = {
+  [IMPORT_EVENT_TYPES.complete]: z.object({ ...base, identifier: z.string() }),
+  [IMPORT_EVENT_TYPES.error]: z.object({ ...base, error_code: z.string(), error_detail: z.string() }),
+  [IMPORT_EVENT_TYPES.dry_run_complete]: z.object({ ...base }),
+  [IMPORT_EVENT_TYPES.dry_run_error]: z.object({ ...base, error_code: z.string(), error_detail: z.string() }),
+  [IMPORT_EVENT_TYPES.cancelled]: z.object({ ...base, expiry_window_end: z.string() }),
+} as const;
+export type ImportEventPayload<T extends ImportEventType> = z.infer<(typeof importEventPayloadSchemas)[T]>;
+
+export const eventEnvelopeSchema = z.object({
+  version: z.literal('0'),
+  id: z.uuid(),
+  'detail-type': z.string(),
+  source: z.string(),
+  account: z.string().regex(/^\d{12}$/),
+  time: z.string(),
+  region: z.string(),
+  resources: z.array(z.string()),
+  detail: z.object({
+    event_type: z.string(),
+    version: z.string(),
+    payload: z.record(z.string(), z.unknown()),
+  }),
+});
+export type EventEnvelope = z.infer<typeof eventEnvelopeSchema>;
+
+export interface EnvelopeContext {
+  source: string;
+  account: string;
+  region: string;
+}
+
+export function buildEnvelope<T extends ImportEventType>(type: T, payload: ImportEventPayload<T>, ctx: EnvelopeContext, nowMs: number): EventEnvelope {
+  const checked = importEventPayloadSchemas[type].parse(payload) as Record<string, unknown>;
+  return {
+    version: '0',
+    id: randomUUID(),
+    'detail-type': type,
+    source: ctx.source,
+    account: ctx.account,
+    time: isoSeconds(nowMs),
+    region: ctx.region,
+    resources: [],
+    detail: { event_type: type, version: PAYLOAD_VERSION, payload: checked },
+  };
+}

@@ -1,0 +1,137 @@
+import fc from 'fast-check';
+import { parsePhoneNumberWithError } from 'libphonenumber-js/max';
+import { describe, expect, it } from 'vitest';
+import { resolveDocumentPath } from '../../../schemas/document-path';
+import { isCalendarDate, isUtcDateTime, isValidPhone } from '../../../schemas/formats';
+
+const RUNS = { numRuns: 300 };
+
+describe('dates (property)', () => {
+  const day = fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true });
+
+  it('every real calendar date formats to YYYY-MM-DD, is accepted, and parses back to the same day', () => {
+    fc.assert(
+      fc.property(day, (d) => {
+        const text = d.toISOString().slice(0, 10);
+        expect(isCalendarDate(text)).toBe(true);
+        expect(new Date(`${text}T00:00:00Z`).toISOString().slice(0, 10)).toBe(text);
+      }),
+      RUNS,
+    );
+  });
+
+  it('a day past the end of its month is rejected', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 9999 }), fc.integer({ min: 1, max: 12 }), (year, month) => {
+        // Day 0 of the next month is the last day of this one; setUTCFullYear keeps years < 100 literal.
+        const end = new Date(0);
+        end.setUTCFullYear(year, month, 0);
+        const length = end.getUTCDate();
+        const pad = (n: number, w: number) => String(n).padStart(w, '0');
+        expect(isCalendarDate(`${pad(year, 4)}-${pad(month, 2)}-${pad(length, 2)}`)).toBe(true);
+        expect(isCalendarDate(`${pad(year, 4)}-${pad(month, 2)}-${pad(length + 1, 2)}`)).toBe(false);
+      }),
+      RUNS,
+    );
+  });
+
+  it('every UTC instant written as YYYY-MM-DDTHH:MM:SSZ is accepted; with an offset it is not', () => {
+    fc.assert(
+      fc.property(day, (d) => {
+        const text = d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+        expect(isUtcDateTime(text)).toBe(true);
+        expect(isUtcDateTime(text.replace(/Z$/, '+00:00'))).toBe(false);
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('phone numbers (property)', () => {
+  // UK mobiles 071xx–073xx are all allocated ranges: national and international forms agree.
+  const ukMobile = fc.tuple(fc.constantFrom('71', '72', '73'), fc.stringMatching(/^\d{8}$/)).map(([p, rest]) => `0${p}${rest}`);
+
+  it('a valid national UK mobile is valid in GB and in its +44 form from any region', () => {
+    fc.assert(
+      fc.property(ukMobile, fc.constantFrom('GB', 'FR', 'US', 'DE') as fc.Arbitrary<'GB' | 'FR' | 'US' | 'DE'>, (national, region) => {
+        expect(isValidPhone(national, 'GB')).toBe(true);
+        expect(isValidPhone(`+44${national.slice(1)}`, region)).toBe(true);
+        expect(parsePhoneNumberWithError(national, 'GB').number).toBe(`+44${national.slice(1)}`);
+      }),
+      RUNS,
+    );
+  });
+
+  it('strings without enough digits are never valid', () => {
+    fc.assert(fc.property(fc.string({ maxLength: 12 }).filter((s) => (s.match(/\d/g) ?? []).length < 7), (s) => {
+      expect(isValidPhone(s)).toBe(false);
+    }), RUNS);
+  });
+});
+
+describe('document paths (property)', () => {
+  const segment = fc.stringMatching(/^[A-Za-z0-9_-][A-Za-z0-9._ -]{0,15}$/).filter((s) => s !== '.' && s !== '..' && !s.includes('..'));
+  const root = fc.array(fc.stringMatching(/^[a-z0-9-]{1,8}$/), { minLength: 1, maxLength: 3 }).map((r) => r.join('/'));
+
+  it('any generated safe path resolves under the root, with or without a trailing slash on the root', () => {
+    fc.assert(
+      fc.property(root, fc.array(segment, { minLength: 1, maxLength: 5 }), fc.boolean(), (r, segs, slash) => {
+        const result = resolveDocumentPath(slash ? `${r}/` : r, `/${segs.join('/')}`);
+        expect(result).toEqual({ ok: true, key: `${r}/${segs.join('/')}` });
+      }),
+      RUNS,
+    );
+  });
+
+  it('any path whose .. segments climb above its start is rejected, plain or percent-encoded', () => {
+    fc.assert(
+      fc.property(root, fc.array(segment, { maxLength: 3 }), fc.integer({ min: 1, max: 4 }), fc.array(segment, { minLength: 1, maxLength: 2 }), (r, down, extra, tail) => {
+        const ups = Array(down.length + extra).fill('..');
+        const path = `/${[...down, ...ups, ...tail].join('/')}`;
+        const plain = resolveDocumentPath(r, path);
+        expect(plain).toMatchObject({ ok: false, code: 'invalid_document_path' });
+        const encoded = resolveDocumentPath(r, path.replaceAll('..', '%2e%2E'));
+        expect(encoded).toMatchObject({ ok: false, code: 'invalid_document_path' });
+      }),
+      RUNS,
+    );
+  });
+
+  it('.. that stays inside the root is normalised away', () => {
+    fc.assert(
+      fc.property(root, segment, segment, (r, a, b) => {
+        expect(resolveDocumentPath(r, `/${a}/../${b}`)).toEqual({ ok: true, key: `${r}/${b}` });
+      }),
+      RUNS,
+    );
+  });
+
+  it('any control character or backslash anywhere is rejected', () => {
+    const bad = fc.oneof(fc.integer({ min: 0, max: 31 }).map((c) => String.fromCharCode(c)), fc.constant('\u007f'), fc.constant('\\'));
+    fc.assert(
+      fc.property(segment, bad, segment, (a, c, b) => {
+        expect(resolveDocumentPath('r/s', `/${a}${c}${b}.pdf`)).toMatchObject({ ok: false, code: 'invalid_document_path' });
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('resolveDocumentPath examples', () => {
+  it.each([
+    ['r/s', '/a/b.pdf', 'r/s/a/b.pdf'],
+    ['r/s/', '/a/b.pdf', 'r/s/a/b.pdf'],
+    ['r/s', '//a/./b.pdf', 'r/s/a/b.pdf'],
+  ])('%s + %s → %s', (r, p, key) => expect(resolveDocumentPath(r, p)).toEqual({ ok: true, key }));
+
+  it.each([
+    ['', 'empty'],
+    ['a/b.pdf', 'no leading slash'],
+    ['/a/', 'a folder'],
+    ['/', 'no file'],
+    ['/../b.pdf', 'escape'],
+    ['/a%2fb.pdf', 'encoded slash'],
+    ['/a\u0000.pdf', 'NUL'],
+    ['/a\\b.pdf', 'backslash'],
+  ])('rejects %j (%s)', (p) => expect(resolveDocumentPath('r/s', p)).toMatchObject({ ok: false, code: 'invalid_document_path' }));
+});

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { energyAccountSchema, scheduleAccountCreationSchema } from '../../../schemas/account';
+import { exampleScheduleRequest, realisticAccount } from '../../../schemas/fixtures';
+import { validateAccount, validateScheduleRequest } from '../../../schemas/validate';
+import { exampleOf } from './spec';
+
+// The examples were written in 2019: judge "future"/"past" rules against that day.
+const EXAMPLE_DAY = '2019-08-05';
+
+describe("the spec's own examples", () => {
+  it('parses the v2 schedule example wrapped into {payload, task_params}', () => {
+    const payload = exampleOf('/v2/data-import/accounts/');
+    const now = new Date('2019-08-05T10:00:00Z');
+    const body = {
+      payload,
+      task_params: { is_dry_run: true, schedule_window_start: '2019-08-05T11:00:00Z', schedule_window_end: '2019-08-06T11:00:00Z' },
+    };
+    expect(scheduleAccountCreationSchema.safeParse(body).success).toBe(true);
+    const result = validateScheduleRequest(body, { today: EXAMPLE_DAY, now });
+    expect(result.ok ? [] : result.errors).toEqual([]);
+  });
+
+  it('validates the v2 validate endpoint example (its body is the bare account)', () => {
+    const payload = exampleOf('/v2/data-import/accounts/validate/');
+    const result = validateAccount(payload, { today: EXAMPLE_DAY });
+    expect(result.ok ? [] : result.errors).toEqual([]);
+    expect(result.ok && result.value.supply_addresses?.[0].meter_points.map((m) => m.supply_type)).toEqual(['ELECTRICITY', 'GAS']);
+  });
+
+  it('keeps the example\'s ledgers, readings and document paths', () => {
+    const parsed = energyAccountSchema.parse(exampleOf('/v2/data-import/accounts/'));
+    expect(parsed.ledgers?.[0].current_statement_transactions?.map((t) => t.type)).toEqual(['REPAYMENT', 'PAYMENT']);
+    expect(parsed.notes?.[0].document_paths?.[0].document_path).toBe('/notes/1234/attachment.jpg');
+    expect(parsed.customers?.[0].mobile).toBe('07123456789');
+  });
+
+  it('rejects the bare example as a schedule request (the schema needs payload and task_params)', () => {
+    const result = validateScheduleRequest(exampleOf('/v2/data-import/accounts/'), { today: EXAMPLE_DAY });
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.errors).toContainEqual(expect.objectContaining({ code: 'required', attr: 'payload' }));
+      expect(result.errors).toContainEqual(expect.objectContaining({ code: 'required', attr: 'task_params' }));
+    }
+  });
+});
+
+describe('unknown fields', () => {
+  it('are stripped at every level, not passed through', () => {
+    const input: any = realisticAccount();
+    input.not_in_spec = 1;
+    input.customers[0].shoe_size = 42;
+    input.supply_addresses[0].meter_points[0].meters[0].registers[0].colour = 'red';
+    const result = validateAccount(input);
+    expect(result.ok).toBe(true);
+    if (result.ok) {
+      const value: any = result.value;
+      expect('not_in_spec' in value).toBe(false);
+      expect('shoe_size' in value.customers[0]).toBe(false);
+      expect('colour' in value.supply_addresses[0].meter_points[0].meters[0].registers[0]).toBe(false);
+    }
+  });
+
+  it('does not add spec defaults to omitted fields', () => {
+    const result = validateAccount(realisticAccount({ communication_preference: undefined }));
+    expect(result.ok && 'communication_preference' in result.value && result.value.communication_preference !== undefined).toBe(false);
+  });
+});
+
+describe('fixtures', () => {
+  it('realisticAccount is valid, with 2 meter points and 12 readings', () => {
+    const account = realisticAccount();
+    expect(validateAccount(account)).toMatchObject({ ok: true });
+    const points = account.supply_addresses!.flatMap((s) => s.meter_points);
+    expect(points.map((p) => p.supply_type)).toEqual(['ELECTRICITY', 'GAS']);
+    const readings = points
+      .flatMap((p) => p.meters ?? [])
+      .reduce((n, m) => n + (m.transfer_readings?.length ?? 0) + (m.reading_history?.length ?? 0), 0);
+    expect(readings).toBe(12);
+  });
+
+  it('exampleScheduleRequest is valid now', () => {
+    expect(validateScheduleRequest(exampleScheduleRequest())).toMatchObject({ ok: true });
+  });
+});

@@ -1,0 +1,77 @@
+import path from 'node:path';
+import { bundleWorkflowCode, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
+import { createS3Client } from '../clients/aws';
+import { createPool } from '../clients/db';
+import { createTemporalLogger, createLogger } from '../clients/logger';
+import { createPlatformClient } from '../clients/platform';
+import { connectClient, connectWorker } from '../clients/temporal';
+import { createDataConverter, FAILURE_CONVERTER_PATH } from '../codec/data-converter';
+import type { Config } from '../config';
+import { createActivities } from '../activities';
+import { PLATFORM_TASK_QUEUE } from '../workflows/task-queues';
+
+let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+/** Workflow code bundled once per process (webpack is slow); the failure converter goes in with it. */
+export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  bundle ??= bundleWorkflowCode({
+    workflowsPath: path.resolve(__dirname, '../workflows/index.ts'),
+    failureConverterPath: FAILURE_CONVERTER_PATH,
+    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => process.stderr.write(m + '\n'), log() {} } as never,
+  });
+  return bundle;
+}
+
+let runtimeInstalled = false;
+
+/**
+ * Two workers in one process: the main queue (workflows, ledger / source / S3 activities) and the
+ * platform queue, whose activities are rate limited across all workers by the server.
+ */
+export async function createWorkers(cfg: Config, opts: { identity?: string } = {}) {
+  const logger = createLogger('worker', { level: cfg.LOG_LEVEL });
+  if (!runtimeInstalled) {
+    Runtime.install({ logger: createTemporalLogger(logger) });
+    runtimeInstalled = true;
+  }
+  const pool = createPool(cfg.DATABASE_URL!, cfg.PG_POOL_MAX);
+  const s3 = createS3Client(cfg);
+  const platform = createPlatformClient(cfg, { logger });
+  let client: Promise<Client> | undefined;
+  const activities = createActivities({ pool, s3, platform, config: cfg, logger, temporal: () => (client ??= connectClient(cfg)) });
+  const connection = await connectWorker(cfg);
+  const dataConverter = createDataConverter(cfg, { logger });
+  const common = { connection, namespace: cfg.TEMPORAL_NAMESPACE, dataConverter, identity: opts.identity };
+  const main = await Worker.create({
+    ...common,
+    taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+    workflowBundle: await workflowBundle(),
+    activities: activities.main,
+    maxConcurrentActivityTaskExecutions: 50,
+    maxConcurrentWorkflowTaskExecutions: 40,
+    maxCachedWorkflows: 1000,
+  });
+  const platformWorker = await Worker.create({
+    ...common,
+    taskQueue: PLATFORM_TASK_QUEUE,
+    activities: activities.platform,
+    maxConcurrentActivityTaskExecutions: 50,
+    maxTaskQueueActivitiesPerSecond: cfg.PLATFORM_RATE_LIMIT_PER_SECOND,
+  });
+  return {
+    logger,
+    workers: [main, platformWorker],
+    async run() {
+      await Promise.all([main.run(), platformWorker.run()]);
+    },
+    shutdown() {
+      main.shutdown();
+      platformWorker.shutdown();
+    },
+    async close() {
+      await connection.close();
+      await pool.end();
+      if (client) await (await client).connection.close();
+    },
+  };
+}
