@@ -1,9 +1,8 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { resolveDocumentPath } from '../schemas/document-path';
+import { PATH_DOES_NOT_EXIST, sha256File, sourceFile } from '../source/documents';
 import type { DocumentRef } from '../source/types';
 
 export type StageOneResult =
@@ -29,18 +28,12 @@ export async function stageDocument(opts: {
   if (!resolved.ok) return { ok: false, code: resolved.code, attr: doc.attr, detail: resolved.detail };
 
   // The source path is ours to read: it must stay inside the source folder too.
-  const sourceRoot = path.resolve(opts.sourceDir);
-  const file = path.resolve(sourceRoot, doc.sourcePath);
-  if (!file.startsWith(sourceRoot + path.sep)) {
-    return { ok: false, code: 'invalid_document_path', attr: doc.attr, detail: 'source document path escapes the source folder' };
-  }
-  let size: number;
-  try {
-    size = (await fs.promises.stat(file)).size;
-  } catch {
-    // The platform would reject the account for the same reason once it checks the bucket.
-    return { ok: false, code: 'path_does_not_exist_in_file_store', attr: doc.attr, detail: `source document ${doc.sourcePath} is missing` };
-  }
+  const file = sourceFile(opts.sourceDir, doc.sourcePath);
+  if (!file) return { ok: false, code: 'invalid_document_path', attr: doc.attr, detail: 'source document path escapes the source folder' };
+  const stat = await fs.promises.stat(file).catch(() => undefined);
+  // The platform would reject the account for the same reason once it checks the bucket.
+  if (!stat?.isFile()) return { ok: false, code: PATH_DOES_NOT_EXIST, attr: doc.attr, detail: `source document ${doc.sourcePath} is missing` };
+  const size = stat.size;
   const sha256 = await sha256File(file);
 
   const existing = await headObject(opts.s3, opts.bucket, resolved.key);
@@ -74,14 +67,4 @@ async function headObject(s3: S3Client, bucket: string, key: string): Promise<{ 
     if (status === 404 || (e as Error).name === 'NotFound') return undefined;
     throw e;
   }
-}
-
-export function sha256File(file: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const hash = crypto.createHash('sha256');
-    fs.createReadStream(file)
-      .on('data', (chunk) => hash.update(chunk))
-      .on('error', reject)
-      .on('end', () => resolve(hash.digest('hex')));
-  });
 }

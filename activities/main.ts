@@ -225,7 +225,7 @@ export function createMainActivities(deps: MainActivityDeps): MainActivities {
 
   async function platformErrorDetail(ext: string, code: string): Promise<string> {
     const r = await deps.pool.query(
-      `select raw->'detail'->>'error_detail' as detail from migrate.inbox where external_identifier = $1 and error_code = $2 order by received_at desc limit 1`,
+      `select coalesce(raw->'detail'->'payload'->>'error_detail', raw->'detail'->>'error_detail') as detail from migrate.inbox where external_identifier = $1 and error_code = $2 order by received_at desc limit 1`,
       [ext, code],
     );
     return r.rows[0]?.detail ?? '';

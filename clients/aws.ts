@@ -2,6 +2,10 @@ import { S3Client, CreateBucketCommand, HeadBucketCommand } from '@aws-sdk/clien
 import { SQSClient, CreateQueueCommand, GetQueueUrlCommand } from '@aws-sdk/client-sqs';
 import type { Config } from '../config';
 
+// The SDK warns on every process start that releases after January 2027 will need Node 22; the
+// README says so once instead.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 /** One S3 client per process. Non-AWS S3 servers need path style and checksums only when required. */
 export function createS3Client(cfg: Pick<Config, 'S3_ENDPOINT' | 'S3_REGION' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' | 'S3_FORCE_PATH_STYLE'>): S3Client {
   return new S3Client({

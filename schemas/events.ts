@@ -123,6 +123,15 @@ function versionIn(detail: Record<string, unknown>): string | undefined {
 }
 
 /**
+ * Where the catalogue payload sits in `detail` is not documented: directly, or wrapped with its type
+ * and version (`{event_type, version, payload: {…}}`, as some buses publish). Accept both.
+ */
+function payloadOf(detail: Record<string, unknown>): unknown {
+  const inner = detail.payload;
+  return typeof inner === 'object' && inner !== null && !Array.isArray(inner) ? inner : detail;
+}
+
+/**
  * Parses one delivery (the envelope object, or its JSON text as an SQS body carries it).
  * Never throws.
  */
@@ -151,7 +160,7 @@ export function parseEvent(raw: unknown): ParsedEvent {
   const version = versionIn(envelope.data.detail) ?? suffixVersion ?? (known.length === 1 ? known[0] : undefined);
   if (version === undefined || !(version in versions)) return { kind: 'unknown', reason: 'unknown_version', type, raw };
 
-  const detail = versions[version].safeParse(envelope.data.detail);
+  const detail = versions[version].safeParse(payloadOf(envelope.data.detail));
   if (!detail.success) return { kind: 'unknown', reason: 'invalid_detail', type, raw };
 
   return {

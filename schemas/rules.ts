@@ -1,5 +1,5 @@
 import { type ValidationError, validationError } from './errors';
-import { dayOf, isTaxYear, isUkPostcode } from './formats';
+import { dayOf, isCalendarDate, isTaxYear, isUkPostcode } from './formats';
 
 /**
  * Cross-field rules from the spec's `x-validators`, with the spec's own codes. They run on the raw
@@ -18,8 +18,12 @@ type Path = ReadonlyArray<string | number>;
 type Emit = (code: string, path: Path, detail: string) => void;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const objects = (v: unknown): Array<[Obj, number]> =>
-  Array.isArray(v) ? v.flatMap((x, i) => (isObj(x) ? [[x, i] as [Obj, number]] : [])) : [];
+/** The object items of a list with their indexes (non-objects are the schema's business). */
+function objects(v: unknown): Array<[Obj, number]> {
+  const out: Array<[Obj, number]> = [];
+  if (Array.isArray(v)) for (let i = 0; i < v.length; i++) if (isObj(v[i])) out.push([v[i] as Obj, i]);
+  return out;
+}
 const isBlank = (v: unknown) => typeof v !== 'string' || v.trim() === '';
 const present = (v: unknown) => typeof v === 'string' && v.trim() !== '';
 /** A date-valued field: undefined when absent or unreadable, null when explicitly open-ended. */
@@ -38,8 +42,13 @@ function instant(v: unknown): number | undefined {
 
 /** `toKey`, if given, must be on or later than `fromKey`. */
 function endBeforeStart(o: Obj, fromKey: string, toKey: string, path: Path, emit: Emit) {
-  const from = instant(o[fromKey]);
-  const to = instant(o[toKey]);
+  const a = o[fromKey];
+  const b = o[toKey];
+  if (typeof a !== 'string' || typeof b !== 'string') return;
+  // Two dates compare as strings; anything involving a datetime compares as instants.
+  const bothDates = a.length === 10 && b.length === 10;
+  const from = bothDates ? (isCalendarDate(a) ? a : undefined) : instant(a);
+  const to = bothDates ? (isCalendarDate(b) ? b : undefined) : instant(b);
   if (from !== undefined && to !== undefined && to < from) {
     emit('start_date_later_than_end_date', [...path, toKey], `${toKey} must be on or after ${fromKey}.`);
   }

@@ -1,19 +1,11 @@
-import { defaultMapping, platformTariffCode } from './mapping';
+import { catalogueTariffCodes } from '../sandbox/catalogue';
 
 /**
- * The platform tariff codes the generator may use for clean accounts. The one place that knows
- * where the platform catalogue comes from.
- * TODO(switch): once sandbox/catalogue.ts exists, replace the body with
- *   `return new Set(catalogueTariffCodes());` (import { catalogueTariffCodes } from '../sandbox/catalogue').
+ * The platform tariff codes the generator may use for clean accounts: the platform sandbox's
+ * catalogue. The one place that knows where the catalogue comes from (a real tenant's would be
+ * read from `GET /v1/products/`). Legacy tariffs mapped to codes outside it (OLDFIX-19-*, a
+ * product the platform never had) feed the `unknown_tariff_code` defect.
  */
-const REGIONS = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'J', 'K', 'L', 'M', 'N', 'P'];
-const RETIRED = new Set(['FIX-12M-19-03']);
-
 export function knownTariffCodes(): Set<string> {
-  const m = defaultMapping();
-  return new Set(
-    Object.values(m.tariffs)
-      .filter((t) => !RETIRED.has(t.product_code))
-      .flatMap((t) => REGIONS.map((r) => platformTariffCode(t, r))),
-  );
+  return new Set(catalogueTariffCodes());
 }

@@ -170,7 +170,8 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
       temporalUiUrl: temporal.uiUrl,
       temporalAddress: temporal.address,
       temporalNamespace: config.TEMPORAL_NAMESPACE,
-      databaseUrl: maskUrl(pg.url),
+      // The embedded server's local password is no secret; a given DATABASE_URL's is.
+      databaseUrl: pg.embedded ? pg.url : maskUrl(pg.url),
       s3Endpoint,
       sqsEndpoint,
       eventsQueueUrl: queueUrl,

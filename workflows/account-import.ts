@@ -1,4 +1,5 @@
 import {
+  ActivityFailure,
   ApplicationFailure,
   condition,
   getExternalWorkflowHandle,
@@ -15,13 +16,14 @@ import { PLATFORM_TASK_QUEUE } from './task-queues';
 import { KmAccount, KmErrorCode, KmKind, KmOutcome, KmRunId, KmStage, KmSupplier } from './search-attributes';
 
 // Ledger, source and S3 work: retried until it works, except for the errors that say it never will.
+// Short start-to-close timeouts: a crashed worker's activities are retried elsewhere within seconds.
 const main = proxyActivities<MainActivities>({
-  startToCloseTimeout: '2 minutes',
+  startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 },
 });
 const documents = proxyActivities<MainActivities>({
   startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '1 minute',
+  heartbeatTimeout: '20 seconds',
   retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 10 },
 });
 const local = proxyLocalActivities<MainActivities>({
@@ -32,7 +34,7 @@ const local = proxyLocalActivities<MainActivities>({
 // with backoff for up to a day; the activity marks final answers non-retryable.
 const platform = proxyActivities<PlatformActivities>({
   taskQueue: PLATFORM_TASK_QUEUE,
-  startToCloseTimeout: '2 minutes',
+  startToCloseTimeout: '45 seconds',
   scheduleToCloseTimeout: '24 hours',
   retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: ['PlatformFinalError'] },
 });
@@ -100,61 +102,73 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
     return o;
   };
 
-  // 1. Prepare: the payload is written to the ledger; history only sees the summary.
-  const prepared = await main.prepareAccount({ ...ref, source: input.source, workflowId: workflowInfo().workflowId });
-  if (!prepared.ok) {
-    return finish({ externalAccountNumber: ext, outcome: 'failed', stage: prepared.stage, code: prepared.code, attr: prepared.attr, source: 'local' });
+  try {
+    return await importAccount();
+  } catch (e) {
+    if (outcome || !(e instanceof ActivityFailure)) throw e;
+    // An activity gave up (retries exhausted or a non-retryable error): the account still gets its
+    // one recorded outcome, with the failure's type as the code.
+    const cause = e.cause instanceof ApplicationFailure ? e.cause : undefined;
+    return finish({ externalAccountNumber: ext, outcome: 'failed', stage, code: cause?.type ?? 'activity_failed', source: 'local' });
   }
 
-  // 2. Documents must be in the platform bucket before the platform checks their paths.
-  if (prepared.documentCount > 0) {
-    setStage('documents');
-    const staged = await documents.stageDocuments(ref);
-    if (!staged.ok) {
-      return finish({ externalAccountNumber: ext, outcome: 'failed', stage: 'documents', code: staged.code, attr: staged.attr, source: 'local' });
+  async function importAccount(): Promise<AccountOutcome> {
+    // 1. Prepare: the payload is written to the ledger; history only sees the summary.
+    const prepared = await main.prepareAccount({ ...ref, source: input.source, workflowId: workflowInfo().workflowId });
+    if (!prepared.ok) {
+      return finish({ externalAccountNumber: ext, outcome: 'failed', stage: prepared.stage, code: prepared.code, attr: prepared.attr, source: 'local' });
     }
-  }
 
-  // 3-4. Guard and schedule. A platform refusal for the supplier parks the account until resumed.
-  for (;;) {
-    setStage('guard');
-    const guard = await waitForOngoingSupplier();
-    if (guard === 'COMPLETE') {
-      return finish({ externalAccountNumber: ext, outcome: 'not_attempted', stage: 'guard', code: 'import_supplier_migration_not_ongoing', source: 'local' });
+    // 2. Documents must be in the platform bucket before the platform checks their paths.
+    if (prepared.documentCount > 0) {
+      setStage('documents');
+      const staged = await documents.stageDocuments(ref);
+      if (!staged.ok) {
+        return finish({ externalAccountNumber: ext, outcome: 'failed', stage: 'documents', code: staged.code, attr: staged.attr, source: 'local' });
+      }
     }
-    setStage('schedule');
-    const scheduled = await platform.scheduleAccountCreation({ ...ref, window: input.window });
-    if (scheduled.kind === 'accepted') break;
-    if (scheduled.kind === 'already_imported') {
-      return finish({ externalAccountNumber: ext, outcome: 'completed', stage: 'schedule', accountNumber: scheduled.accountNumber, source: 'already_imported' });
-    }
-    if (scheduled.kind === 'validation_failed') {
-      return finish({ externalAccountNumber: ext, outcome: 'failed', stage: 'schedule', code: scheduled.code, attr: scheduled.attr, source: 'platform_response' });
-    }
-    // supplier_not_ongoing: tell the run, then wait like any account of a paused supplier.
-    await local.recordSupplierNotOngoing({ supplierCode: input.supplierCode });
-    supplierStatus = 'PAUSED';
-    if (input.runWorkflowId) await getExternalWorkflowHandle(input.runWorkflowId).signal(supplierNotOngoingSignal, { externalAccountNumber: ext });
-  }
 
-  // 5. Await the outcome: an event (maybe one that arrived before we got here), else poll.
-  setStage('await');
-  const early = await local.findInboxEvent(ref);
-  if (early && event === undefined && wanted.includes(early.type)) event = early;
-  if (event === undefined) await condition(() => event !== undefined, `${input.timings.eventWaitSeconds} seconds`);
-  if (event !== undefined) return finish(fromEvent(ext, event));
-
-  const deadline = Date.now() + input.timings.pollMaxSeconds * 1000;
-  let delaySeconds = 5;
-  for (;;) {
-    const status = await platform.getImportStatus(ref);
-    const polled = fromStatus(ext, status, input.dryRun);
-    if (polled) return finish(polled);
-    if (await condition(() => event !== undefined, `${delaySeconds} seconds`)) return finish(fromEvent(ext, event!));
-    if (Date.now() > deadline) {
-      return finish({ externalAccountNumber: ext, outcome: 'failed', stage: 'await', code: 'outcome_timeout', source: 'poll' });
+    // 3-4. Guard and schedule. A platform refusal for the supplier parks the account until resumed.
+    for (;;) {
+      setStage('guard');
+      const guard = await waitForOngoingSupplier();
+      if (guard === 'COMPLETE') {
+        return finish({ externalAccountNumber: ext, outcome: 'not_attempted', stage: 'guard', code: 'import_supplier_migration_not_ongoing', source: 'local' });
+      }
+      setStage('schedule');
+      const scheduled = await platform.scheduleAccountCreation({ ...ref, window: input.window });
+      if (scheduled.kind === 'accepted') break;
+      if (scheduled.kind === 'already_imported') {
+        return finish({ externalAccountNumber: ext, outcome: 'completed', stage: 'schedule', accountNumber: scheduled.accountNumber, source: 'already_imported' });
+      }
+      if (scheduled.kind === 'validation_failed') {
+        return finish({ externalAccountNumber: ext, outcome: 'failed', stage: 'schedule', code: scheduled.code, attr: scheduled.attr, source: 'platform_response' });
+      }
+      // supplier_not_ongoing: tell the run, then wait like any account of a paused supplier.
+      await local.recordSupplierNotOngoing({ supplierCode: input.supplierCode });
+      supplierStatus = 'PAUSED';
+      if (input.runWorkflowId) await getExternalWorkflowHandle(input.runWorkflowId).signal(supplierNotOngoingSignal, { externalAccountNumber: ext });
     }
-    delaySeconds = Math.min(delaySeconds * 2, 300);
+
+    // 5. Await the outcome: an event (maybe one that arrived before we got here), else poll.
+    setStage('await');
+    const early = await local.findInboxEvent(ref);
+    if (early && event === undefined && wanted.includes(early.type)) event = early;
+    if (event === undefined) await condition(() => event !== undefined, `${input.timings.eventWaitSeconds} seconds`);
+    if (event !== undefined) return finish(fromEvent(ext, event));
+
+    const deadline = Date.now() + input.timings.pollMaxSeconds * 1000;
+    let delaySeconds = 5;
+    for (;;) {
+      const status = await platform.getImportStatus(ref);
+      const polled = fromStatus(ext, status, input.dryRun);
+      if (polled) return finish(polled);
+      if (await condition(() => event !== undefined, `${delaySeconds} seconds`)) return finish(fromEvent(ext, event!));
+      if (Date.now() > deadline) {
+        return finish({ externalAccountNumber: ext, outcome: 'failed', stage: 'await', code: 'outcome_timeout', source: 'poll' });
+      }
+      delaySeconds = Math.min(delaySeconds * 2, 300);
+    }
   }
 
   async function waitForOngoingSupplier(): Promise<'ONGOING' | 'COMPLETE'> {

@@ -1,0 +1,264 @@
+import type { Client } from '@temporalio/client';
+import { Command } from 'commander';
+import type { Pool } from '../../clients/db';
+import type { Config } from '../../config';
+import { runWorkflowId } from '../../workflows/ids';
+import { cancelRun, pauseRun, resumeRun, runProgressQuery, type RunProgress } from '../../workflows/messages';
+import { KmRunId, KmSupplier, KmKind } from '../../workflows/search-attributes';
+import { loadCliContext, withServices, workflowUiUrl } from '../context';
+import { EXIT, usageError } from '../errors';
+import { ledgerProgress, runRow, runRows } from '../ledger-queries';
+import { info, printJson, println, positiveInt, table } from '../output';
+import { describeRun, parseSelectionOptions, parseSourceOption, runHandle, startRun, withTimeout, type StartedRun } from '../runs';
+import { watchRun, type WatchResult } from '../watch';
+
+/** Watches a run and turns its ending into the exit code (0: every account completed). */
+export async function watchAndReport(client: Client, pool: Pool, runId: string): Promise<WatchResult> {
+  info(`Watching run ${runId} (Ctrl-C stops watching; the run continues in Temporal).`);
+  const r = await watchRun(client, pool, runId);
+  if (r.interrupted) {
+    info(`\nStopped watching. Run ${runId} continues; watch again with: kraken-migrate run watch ${runId}`);
+    process.exitCode = 130;
+    return r;
+  }
+  const o = r.ledger.outcomes;
+  println(`Run ${runId} ${r.final?.state ?? r.workflowStatus.toLowerCase()}: completed ${o.completed}, failed ${o.failed}, not attempted ${o.notAttempted}.`);
+  process.exitCode = r.allCompleted ? EXIT.ok : EXIT.failures;
+  return r;
+}
+
+function printStarted(started: StartedRun, json: boolean | undefined): void {
+  if (json) return printJson(started);
+  println(`Started run ${started.runId}`);
+  println(`Temporal UI: ${started.uiUrl}`);
+}
+
+async function runStatus(client: Client, pool: Pool, cfg: Config, runId: string) {
+  const desc = await describeRun(client, runId);
+  const [progress, row, ledger] = await Promise.all([
+    withTimeout(runHandle(client, runId).query(runProgressQuery), 5000),
+    runRow(pool, runId),
+    ledgerProgress(pool, runId, 10),
+  ]);
+  return {
+    runId,
+    workflowId: runWorkflowId(runId),
+    uiUrl: workflowUiUrl(cfg, runWorkflowId(runId)),
+    workflowStatus: desc.status.name,
+    startTime: desc.startTime.toISOString(),
+    closeTime: desc.closeTime?.toISOString() ?? null,
+    state: progress?.state ?? null,
+    supplierCode: row?.supplierCode ?? progress?.supplierCode ?? null,
+    dryRun: row?.dryRun ?? progress?.dryRun ?? null,
+    ledgerStatus: row?.status ?? null,
+    progress: progress ?? null,
+    outcomes: ledger.outcomes,
+    stagesInProgress: ledger.stagesInProgress,
+    stagesFailed: ledger.stagesFailed,
+    topErrors: ledger.topErrors,
+  };
+}
+
+async function executeControl(client: Client, runId: string, action: 'pause' | 'resume' | 'cancel', reason: string | undefined): Promise<RunProgress> {
+  const desc = await describeRun(client, runId);
+  if (desc.status.name !== 'RUNNING') throw usageError('run_not_running', `run ${runId} is ${desc.status.name.toLowerCase()}: nothing to ${action}`);
+  const h = runHandle(client, runId);
+  if (action === 'pause') return h.executeUpdate(pauseRun, { args: [{ reason }] });
+  if (action === 'resume') return h.executeUpdate(resumeRun, { args: [] });
+  return h.executeUpdate(cancelRun, { args: [{ reason }] });
+}
+
+export function runCommand(): Command {
+  const run = new Command('run').description('start, watch and steer migration runs');
+
+  run
+    .command('start')
+    .description('start a migration run (the run registers itself in the ledger)')
+    .option('--supplier <code>', 'import supplier code (default: IMPORT_SUPPLIER_CODE)')
+    .option('--source <source>', '"postgres" (the legacy schema) or a .jsonl file of legacy records', 'postgres')
+    .option('--limit <n>', 'migrate at most N accounts', positiveInt('--limit'))
+    .option('--accounts <file>', 'migrate the accounts listed in FILE (one external account number a line)')
+    .option('--dry-run', 'validate and schedule as a platform dry run; nothing is imported')
+    .option('--concurrency <n>', 'accounts in flight at once', positiveInt('--concurrency'), 50)
+    .option('--window-start <iso>', 'earliest time the platform may process the imports')
+    .option('--window-end <iso>', 'latest time the platform may process the imports')
+    .option('--run-id <id>', 'run id (default: run-YYYYMMDD-HHMMSS-xxxx)')
+    .option('--watch', 'then watch it until it ends (exit code as `run watch`)')
+    .option('--json', 'print {runId, workflowId, uiUrl}')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ kraken-migrate run start --supplier DEMO-SUPPLIER --limit 100 --watch
+  $ kraken-migrate run start --source legacy.jsonl --dry-run --json
+  $ kraken-migrate run start --accounts retry.txt --concurrency 20`,
+    )
+    .action(async (opts) => {
+      const ctx = loadCliContext();
+      const source = parseSourceOption(opts.source);
+      const selection = parseSelectionOptions({ limit: opts.limit, accounts: opts.accounts });
+      for (const [flag, v] of [['--window-start', opts.windowStart], ['--window-end', opts.windowEnd]] as const) {
+        if (v !== undefined && Number.isNaN(Date.parse(v))) throw usageError('invalid_window', `${flag} ${JSON.stringify(v)}: expected an ISO 8601 date-time`);
+      }
+      await withServices(ctx, async (s) => {
+        const client = await s.temporal();
+        const started = await startRun(client, ctx.cfg, {
+          runId: opts.runId,
+          supplierCode: opts.supplier ?? ctx.cfg.IMPORT_SUPPLIER_CODE,
+          source,
+          selection,
+          dryRun: Boolean(opts.dryRun),
+          concurrency: opts.concurrency,
+          window: opts.windowStart || opts.windowEnd ? { start: opts.windowStart, end: opts.windowEnd } : undefined,
+        });
+        printStarted(started, opts.json);
+        if (opts.watch) await watchAndReport(client, await s.db(), started.runId);
+      });
+    });
+
+  run
+    .command('watch <runId>')
+    .description('live progress until the run ends; exit 0 if every account completed, 1 otherwise')
+    .addHelpText(
+      'after',
+      `
+Ctrl-C stops watching only: the run keeps going in Temporal.
+When stdout is not a terminal, one progress line is printed every 5 seconds.
+
+Example:
+  $ kraken-migrate run watch run-20250601-120000-ab12`,
+    )
+    .action(async (runId: string) => {
+      const ctx = loadCliContext();
+      await withServices(ctx, async (s) => {
+        await watchAndReport(await s.temporal(), await s.db(), runId);
+      });
+    });
+
+  run
+    .command('status <runId>')
+    .description("a run's state: workflow status, progress, outcomes, stages, top errors")
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExample:\n  $ kraken-migrate run status run-20250601-120000-ab12 --json | jq .outcomes')
+    .action(async (runId: string, opts) => {
+      const ctx = loadCliContext();
+      await withServices(ctx, async (s) => {
+        const st = await runStatus(await s.temporal(), await s.db(), ctx.cfg, runId);
+        if (opts.json) return printJson(st);
+        println(`Run ${st.runId}  ${st.workflowStatus}${st.state ? ` (${st.state})` : ''}  supplier ${st.supplierCode ?? '?'}${st.dryRun ? '  dry run' : ''}`);
+        println(`Temporal UI: ${st.uiUrl}`);
+        println(`Started ${st.startTime}${st.closeTime ? `, closed ${st.closeTime}` : ''}`);
+        const o = st.outcomes;
+        println(`Accounts: completed ${o.completed}, failed ${o.failed}, not attempted ${o.notAttempted}, in progress ${o.inProgress}`);
+        if (st.progress) println(`Enumerated ${st.progress.totals.enumerated}${st.progress.exhausted ? '' : '+'}, dispatched ${st.progress.totals.dispatched}, in flight ${st.progress.inFlight}`);
+        if (Object.keys(st.stagesInProgress).length) println(`In progress by stage: ${Object.entries(st.stagesInProgress).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+        if (st.topErrors.length) println(`Top errors: ${st.topErrors.map((e) => `${e.code} ${e.count}`).join(', ')}`);
+      });
+    });
+
+  run
+    .command('list')
+    .description('recent runs (Temporal visibility + ledger)')
+    .option('--supplier <code>', 'only runs of this supplier')
+    .option('--limit <n>', 'at most N runs', positiveInt('--limit'), 20)
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExamples:\n  $ kraken-migrate run list\n  $ kraken-migrate run list --supplier DEMO-SUPPLIER --json')
+    .action(async (opts) => {
+      const ctx = loadCliContext();
+      await withServices(ctx, async (s) => {
+        const client = await s.temporal();
+        const supplier = opts.supplier ? ` AND KmSupplier = '${String(opts.supplier).replace(/'/g, "\\'")}'` : '';
+        const query = `(KmKind = 'run' OR KmKind = 'dry-run')${supplier}`;
+        const found: Array<{ runId: string; workflowId: string; status: string; kind: string; supplierCode: string; startTime: string; closeTime: string | null }> = [];
+        for await (const wf of client.workflow.list({ query, pageSize: opts.limit })) {
+          const sa = wf.typedSearchAttributes;
+          found.push({
+            runId: sa.get(KmRunId) ?? wf.workflowId.replace(/^migration-run\//, ''),
+            workflowId: wf.workflowId,
+            status: wf.status.name,
+            kind: sa.get(KmKind) ?? 'run',
+            supplierCode: sa.get(KmSupplier) ?? '',
+            startTime: wf.startTime.toISOString(),
+            closeTime: wf.closeTime?.toISOString() ?? null,
+          });
+          if (found.length >= opts.limit) break;
+        }
+        // Continue-as-new leaves several executions per run: keep the newest.
+        const runs = [...new Map(found.map((f) => [f.runId, f])).values()];
+        const rows = await runRows(await s.db(), runs.map((r) => r.runId));
+        const out = runs.map((r) => {
+          const row = rows.get(r.runId);
+          return { ...r, ledgerStatus: row?.status ?? null, totals: row?.totals ?? null, uiUrl: workflowUiUrl(ctx.cfg, r.workflowId) };
+        });
+        if (opts.json) return printJson(out);
+        if (out.length === 0) return println('No runs yet. Start one with: kraken-migrate run start --help');
+        const n = (t: Record<string, unknown> | null, k: string) => (t && typeof t[k] === 'number' ? String(t[k]) : '');
+        println(
+          table(
+            ['RUN', 'KIND', 'SUPPLIER', 'STATUS', 'STARTED', 'DONE', 'FAILED', 'N/A'],
+            out.map((r) => [r.runId, r.kind, r.supplierCode, r.ledgerStatus ?? r.status.toLowerCase(), r.startTime.slice(0, 19), n(r.totals, 'completed'), n(r.totals, 'failed'), n(r.totals, 'notAttempted')]),
+          ),
+        );
+      });
+    });
+
+  for (const action of ['pause', 'resume', 'cancel'] as const) {
+    const what = {
+      pause: 'stop dispatching new accounts (accounts in flight finish)',
+      resume: 'resume a paused run',
+      cancel: 'stop the run: accounts in flight finish, the rest are recorded as not attempted (run_cancelled)',
+    }[action];
+    const cmd = run
+      .command(`${action} <runId>`)
+      .description(what)
+      .option('--json', 'print the resulting progress as JSON')
+      .addHelpText('after', `\nExample:\n  $ kraken-migrate run ${action} run-20250601-120000-ab12${action === 'resume' ? '' : ' --reason "platform maintenance"'}`);
+    if (action !== 'resume') cmd.option('--reason <text>', 'why (kept in the run history)');
+    cmd.action(async (runId: string, opts) => {
+      const ctx = loadCliContext();
+      await withServices(ctx, async (s) => {
+        const p = await executeControl(await s.temporal(), runId, action, opts.reason);
+        if (opts.json) return printJson(p);
+        const t = p.totals;
+        println(`Run ${runId} is now ${p.state}: in flight ${p.inFlight}, completed ${t.completed}, failed ${t.failed}, not attempted ${t.notAttempted}.`);
+      });
+    });
+  }
+
+  run
+    .command('rerun-failed <runId>')
+    .description("start a new run over a run's failed and not-attempted accounts (same supplier and source)")
+    .option('--code <code...>', 'only accounts that failed with these error codes')
+    .option('--concurrency <n>', 'accounts in flight at once (default: as the original run)', positiveInt('--concurrency'))
+    .option('--run-id <id>', 'id of the new run')
+    .option('--watch', 'watch the new run until it ends')
+    .option('--json', 'print {runId, workflowId, uiUrl} of the new run')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ kraken-migrate run rerun-failed run-20250601-120000-ab12 --watch
+  $ kraken-migrate run rerun-failed run-20250601-120000-ab12 --code invalid_phone_number missing_meter_point`,
+    )
+    .action(async (runId: string, opts) => {
+      const ctx = loadCliContext();
+      await withServices(ctx, async (s) => {
+        const pool = await s.db();
+        const original = await runRow(pool, runId);
+        if (!original) throw usageError('run_not_found', `no run ${runId} in the ledger`);
+        const client = await s.temporal();
+        const started = await startRun(client, ctx.cfg, {
+          runId: opts.runId,
+          supplierCode: original.supplierCode,
+          source: original.source,
+          selection: { kind: 'failed_of_run', runId, ...(opts.code?.length ? { codes: opts.code as string[] } : {}) },
+          dryRun: original.dryRun,
+          concurrency: opts.concurrency ?? original.concurrency,
+        });
+        printStarted(started, opts.json);
+        if (opts.watch) await watchAndReport(client, pool, started.runId);
+      });
+    });
+
+  return run;
+}

@@ -1,0 +1,162 @@
+import os from 'node:os';
+import type { Client } from '@temporalio/client';
+import { Command, InvalidArgumentError } from 'commander';
+import { createLedger } from '../../activities/ledger';
+import type { Pool } from '../../clients/db';
+import { SUPPLIER_STATUSES, type SupplierStatus } from '../../workflows/inputs';
+import { supplierStatusSignal } from '../../workflows/messages';
+import { loadCliContext, withServices, type CliContext } from '../context';
+import { CliError, EXIT, usageError } from '../errors';
+import { printJson, println, table } from '../output';
+
+interface SupplierRow {
+  supplierCode: string;
+  status: SupplierStatus;
+  documentRoot: string;
+  reason: string | null;
+  updatedBy: string;
+  updatedAt: string;
+}
+
+async function supplierRows(pool: Pool, code?: string): Promise<SupplierRow[]> {
+  const r = await pool.query(
+    `select supplier_code, status, document_root, reason, updated_by, updated_at from migrate.supplier_status
+      where $1::text is null or supplier_code = $1 order by supplier_code`,
+    [code ?? null],
+  );
+  return r.rows.map((x) => ({
+    supplierCode: x.supplier_code,
+    status: x.status,
+    documentRoot: x.document_root,
+    reason: x.reason,
+    updatedBy: x.updated_by,
+    updatedAt: new Date(x.updated_at).toISOString(),
+  }));
+}
+
+const quote = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+/** Visibility query for the runs of a supplier that are still going. */
+export function runningRunsQuery(supplierCode: string): string {
+  return `KmKind = 'run' AND KmSupplier = ${quote(supplierCode)} AND ExecutionStatus = 'Running'`;
+}
+
+async function runningRuns(client: Client, supplierCode: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const wf of client.workflow.list({ query: runningRunsQuery(supplierCode) })) ids.push(wf.workflowId);
+  return ids;
+}
+
+const parseStatus = (v: string): SupplierStatus => {
+  const up = v.toUpperCase();
+  if (!(SUPPLIER_STATUSES as readonly string[]).includes(up)) throw new InvalidArgumentError(`expected one of ${SUPPLIER_STATUSES.join(', ')}`);
+  return up as SupplierStatus;
+};
+
+/** Rehearsals: changes the supplier's status on the platform sandbox too (never a real tenant). */
+async function setSandboxStatus(ctx: CliContext, code: string, status: SupplierStatus): Promise<void> {
+  const base = ctx.stack?.sandboxUrl;
+  if (!base) throw usageError('no_sandbox', '--sandbox needs a running dev stack (its sandbox URL is read from <DATA_DIR>/stack.json)');
+  const url = `${base.replace(/\/+$/, '')}/admin/suppliers/${encodeURIComponent(code)}`;
+  let res: Response;
+  try {
+    res = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status }) });
+  } catch (e) {
+    throw new CliError('sandbox_unreachable', `cannot reach the platform sandbox at ${base}: ${(e as Error).message}`, EXIT.unreachable);
+  }
+  if (!res.ok) throw new CliError('sandbox_refused', `sandbox answered ${res.status} to PUT ${url}: ${(await res.text()).slice(0, 200)}`, EXIT.failures);
+}
+
+export function supplierCommand(): Command {
+  const supplier = new Command('supplier').description("the operator's mirror of import-supplier state (status, document root)");
+  const who = `cli:${os.userInfo().username}`;
+
+  supplier
+    .command('list')
+    .description('every supplier the ledger knows')
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExample:\n  $ kraken-migrate supplier list --json')
+    .action(async (opts) => {
+      const ctx = loadCliContext();
+      await withServices(ctx, async (s) => {
+        const rows = await supplierRows(await s.db());
+        if (opts.json) return printJson(rows);
+        println(table(['SUPPLIER', 'STATUS', 'DOCUMENT ROOT', 'UPDATED', 'BY', 'REASON'], rows.map((r) => [r.supplierCode, r.status, r.documentRoot, r.updatedAt.slice(0, 19), r.updatedBy, r.reason ?? ''])));
+      });
+    });
+
+  supplier
+    .command('show <code>')
+    .description("one supplier's status, document root and running runs")
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExample:\n  $ kraken-migrate supplier show DEMO-SUPPLIER')
+    .action(async (code: string, opts) => {
+      const ctx = loadCliContext();
+      await withServices(ctx, async (s) => {
+        const [row] = await supplierRows(await s.db(), code);
+        if (!row) throw usageError('supplier_not_found', `no supplier ${code} in the ledger (set one with: kraken-migrate supplier set-root ${code} ROOT)`);
+        const runs = await runningRuns(await s.temporal(), code);
+        if (opts.json) return printJson({ ...row, runningRuns: runs });
+        println(`${row.supplierCode}: ${row.status}${row.reason ? ` (${row.reason})` : ''}`);
+        println(`document root: ${row.documentRoot || '(not set)'}`);
+        println(`updated ${row.updatedAt} by ${row.updatedBy}`);
+        println(`running runs: ${runs.length ? runs.join(', ') : 'none'}`);
+      });
+    });
+
+  supplier
+    .command('set-status <code>')
+    .description('set ONGOING, PAUSED or COMPLETE in the ledger and wake every running run of the supplier')
+    .argument('<status>', 'ONGOING | PAUSED | COMPLETE', parseStatus)
+    .option('--reason <text>', 'why (shown by supplier show)')
+    .option('--sandbox', 'rehearsal: also set it on the platform sandbox of the running dev stack')
+    .option('--json', 'machine-readable output')
+    .addHelpText(
+      'after',
+      `
+PAUSED makes runs wait (accounts in flight finish); ONGOING wakes them; COMPLETE ends them, recording
+the rest as not attempted.
+
+Examples:
+  $ kraken-migrate supplier set-status DEMO-SUPPLIER PAUSED --reason "platform maintenance"
+  $ kraken-migrate supplier set-status DEMO-SUPPLIER ONGOING`,
+    )
+    .action(async (code: string, status: SupplierStatus, opts) => {
+      const ctx = loadCliContext();
+      await withServices(ctx, async (s) => {
+        if (opts.sandbox) await setSandboxStatus(ctx, code, status);
+        await createLedger(await s.db()).setSupplier(code, { status, reason: opts.reason, updatedBy: who });
+        const client = await s.temporal();
+        const runs = await runningRuns(client, code);
+        const signalled: string[] = [];
+        for (const id of runs) {
+          try {
+            await client.workflow.getHandle(id).signal(supplierStatusSignal, { status });
+            signalled.push(id);
+          } catch {
+            // Closed between the query and the signal: nothing to wake.
+          }
+        }
+        if (opts.json) return printJson({ supplierCode: code, status, signalledRuns: signalled });
+        println(`${code} is now ${status}${opts.sandbox ? ' (ledger and sandbox)' : ''}; signalled ${signalled.length} running run(s)${signalled.length ? `: ${signalled.join(', ')}` : ''}.`);
+      });
+    });
+
+  supplier
+    .command('set-root <code> <root>')
+    .description("set the supplier's document root (where its documents go on the platform)")
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExample:\n  $ kraken-migrate supplier set-root DEMO-SUPPLIER migrations/demo-supplier')
+    .action(async (code: string, root: string, opts) => {
+      if (root.trim() === '' || root.startsWith('/') || root.includes('..')) throw usageError('invalid_document_root', `document root ${JSON.stringify(root)}: expected a relative path without '..'`);
+      const ctx = loadCliContext();
+      await withServices(ctx, async (s) => {
+        await createLedger(await s.db()).setSupplier(code, { documentRoot: root, updatedBy: who });
+        const [row] = await supplierRows(await s.db(), code);
+        if (opts.json) return printJson(row);
+        println(`${code}: document root ${row.documentRoot}, status ${row.status}`);
+      });
+    });
+
+  return supplier;
+}

@@ -1,0 +1,157 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Client } from '@temporalio/client';
+import { createPool, type Pool } from '../clients/db';
+import { connectClient } from '../clients/temporal';
+import { loadEnv, parseConfig, type Config } from '../config';
+import { devSecretsSchema, type DevSecrets } from '../stack/secrets';
+import { readStackInfo, type StackInfo } from '../stack/stack';
+import { unreachableError, usageError } from './errors';
+
+export const ROOT = path.resolve(__dirname, '..');
+type Env = Record<string, string | undefined>;
+
+/** Where the dev stack keeps its files; relative DATA_DIRs are read from the repository root, as the stack does. */
+export function dataDirOf(env: Env): string {
+  return path.resolve(ROOT, env.DATA_DIR && env.DATA_DIR !== '' ? env.DATA_DIR : '.data');
+}
+
+const isMasked = (url: string) => url.includes(':***@');
+const withSlash = (u: string) => (u.endsWith('/') ? u : `${u}/`);
+
+/**
+ * The environment a command runs with: what the operator set wins; anything unset is taken from a
+ * running dev stack (its endpoints in stack.json, its generated secrets in secrets.json, and the
+ * database URL the dev/demo command saved in cli-env.json because stack.json masks it).
+ */
+export function mergeStackEnv(env: Env, stack: StackInfo | undefined, secrets: Partial<DevSecrets> | undefined, saved: Env = {}): Env {
+  const fromStack: Env = {};
+  if (stack) {
+    const sandbox = withSlash(stack.sandboxUrl);
+    Object.assign(fromStack, {
+      TEMPORAL_ADDRESS: stack.temporalAddress,
+      TEMPORAL_NAMESPACE: stack.temporalNamespace,
+      TEMPORAL_UI_URL: stack.temporalUiUrl,
+      S3_ENDPOINT: stack.s3Endpoint,
+      SQS_ENDPOINT: stack.sqsEndpoint,
+      EVENTS_QUEUE_URL: stack.eventsQueueUrl,
+      PLATFORM_BUCKET: stack.platformBucket,
+      PLATFORM_BASE_URL: `${sandbox}v1/`,
+      PLATFORM_V2_BASE_URL: `${sandbox}v2/`,
+      PLATFORM_GRAPHQL_URL: `${sandbox}v1/graphql/`,
+      ...(isMasked(stack.databaseUrl) ? {} : { DATABASE_URL: stack.databaseUrl }),
+    });
+  }
+  const merged: Env = { ...env };
+  for (const source of [fromStack, secrets ?? {}, saved]) {
+    for (const [k, v] of Object.entries(source)) {
+      if ((merged[k] === undefined || merged[k] === '') && typeof v === 'string' && v !== '') merged[k] = v;
+    }
+  }
+  return merged;
+}
+
+export const CLI_ENV_FILE = 'cli-env.json';
+
+/** Saves what other CLI invocations need from a stack this process started (0600, like secrets.json). */
+export function saveCliEnv(dataDir: string, values: { DATABASE_URL?: string }): void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.writeFileSync(path.join(dataDir, CLI_ENV_FILE), JSON.stringify(values, null, 2), { mode: 0o600 });
+}
+
+function readJson(file: string): unknown {
+  try {
+    return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface CliContext {
+  cfg: Config;
+  env: Env;
+  dataDir: string;
+  /** The running dev stack this command talks to, when there is one and no override. */
+  stack?: StackInfo;
+}
+
+/** Config for a command: environment + .env, completed from a running dev stack. Throws ConfigError. */
+export function loadCliContext(base: Env = loadEnv()): CliContext {
+  const dataDir = dataDirOf(base);
+  let stack: StackInfo | undefined;
+  try {
+    stack = readStackInfo(dataDir);
+  } catch {
+    stack = undefined; // a half-written or stale stack.json must not break commands that do not need it
+  }
+  const secrets = devSecretsSchema.partial().safeParse(readJson(path.join(dataDir, 'secrets.json')));
+  const saved = readJson(path.join(dataDir, CLI_ENV_FILE));
+  // Only a running stack lends its secrets: a leftover dev data directory must not configure anything else.
+  const env = stack ? mergeStackEnv(base, stack, secrets.success ? secrets.data : undefined, isStringRecord(saved) ? saved : {}) : { ...base };
+  return { cfg: parseConfig(env), env, dataDir, stack };
+}
+
+function isStringRecord(v: unknown): v is Record<string, string> {
+  return typeof v === 'object' && v !== null && Object.values(v).every((x) => typeof x === 'string');
+}
+
+/** Lazily opened connections, closed together when the command ends. */
+export class Services {
+  private client?: Promise<Client>;
+  private pool?: Promise<Pool>;
+  constructor(readonly cfg: Config) {}
+
+  temporal(): Promise<Client> {
+    this.client ??= connectClient(this.cfg).catch((e: Error) => {
+      throw unreachableError('temporal_unreachable', `cannot reach Temporal at ${this.cfg.TEMPORAL_ADDRESS}: ${firstLine(e.message)}`);
+    });
+    return this.client;
+  }
+
+  db(): Promise<Pool> {
+    this.pool ??= (async () => {
+      const url = this.cfg.DATABASE_URL;
+      if (!url) {
+        throw usageError(
+          'database_url_missing',
+          'DATABASE_URL is not set and no running dev stack provides it (start one with `kraken-migrate dev`, or set DATABASE_URL=postgres://…)',
+        );
+      }
+      const pool = createPool(url, 4);
+      try {
+        await pool.query('select 1');
+      } catch (e) {
+        await pool.end().catch(() => {});
+        throw unreachableError('database_unreachable', `cannot reach Postgres at ${url.replace(/:\/\/([^:@/]+):([^@]*)@/, '://$1:***@')}: ${firstLine((e as Error).message)}`);
+      }
+      return pool;
+    })();
+    return this.pool;
+  }
+
+  async close(): Promise<void> {
+    const client = await this.client?.catch(() => undefined);
+    await client?.connection.close().catch(() => {});
+    const pool = await this.pool?.catch(() => undefined);
+    await pool?.end().catch(() => {});
+  }
+}
+
+/** Runs a command body with its services, always closing them. */
+export async function withServices<T>(ctx: CliContext, fn: (s: Services) => Promise<T>): Promise<T> {
+  const s = new Services(ctx.cfg);
+  try {
+    return await fn(s);
+  } finally {
+    await s.close();
+  }
+}
+
+export function firstLine(s: string): string {
+  return s.split('\n')[0];
+}
+
+/** Temporal UI link of a workflow execution (latest run). */
+export function workflowUiUrl(cfg: Pick<Config, 'TEMPORAL_UI_URL' | 'TEMPORAL_NAMESPACE'>, workflowId: string): string {
+  return `${cfg.TEMPORAL_UI_URL.replace(/\/+$/, '')}/namespaces/${encodeURIComponent(cfg.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}`;
+}

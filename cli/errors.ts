@@ -1,0 +1,43 @@
+import { ConfigError } from '../config';
+
+/** Exit codes, documented in cli/README.md. */
+export const EXIT = {
+  ok: 0,
+  /** A run ended with accounts not completed, or a file failed validation. */
+  failures: 1,
+  /** Bad arguments or configuration. */
+  usage: 2,
+  /** A service (Temporal, Postgres, the sandbox) could not be reached. */
+  unreachable: 3,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** An error the CLI reports as one line (no stack trace) with a stable code and exit code. */
+export class CliError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly exitCode: ExitCode = EXIT.usage,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+export const usageError = (code: string, message: string) => new CliError(code, message, EXIT.usage);
+export const unreachableError = (code: string, message: string) => new CliError(code, message, EXIT.unreachable);
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', 'EAI_AGAIN']);
+
+/** Maps any error to the lines to print and the exit code; pure so it can be tested. */
+export function describeError(e: unknown): { lines: string[]; exitCode: ExitCode } {
+  if (e instanceof ConfigError) return { lines: e.problems.map((p) => `config error: ${p}`), exitCode: EXIT.usage };
+  if (e instanceof CliError) return { lines: [`error [${e.code}]: ${e.message}`], exitCode: e.exitCode };
+  const err = e as { code?: unknown; message?: unknown };
+  const code = typeof err?.code === 'string' ? err.code : undefined;
+  const message = typeof err?.message === 'string' ? err.message : String(e);
+  if (code === 'port_in_use') return { lines: [`error [port_in_use]: ${message}`], exitCode: EXIT.usage };
+  if (code === 'database_unreachable') return { lines: [`error [database_unreachable]: ${message}`], exitCode: EXIT.usage };
+  if (code && NETWORK_CODES.has(code)) return { lines: [`error [${code}]: ${message}`], exitCode: EXIT.unreachable };
+  return { lines: [`error: ${message}`], exitCode: EXIT.failures };
+}

@@ -1,0 +1,83 @@
+import type { Pool } from '../clients/db';
+import { sourceSpecSchema, selectionSchema, type SourceSpecRef, type Selection } from '../workflows/inputs';
+
+/** Read-only ledger queries the CLI shows to operators (status, watch, list, rerun). */
+
+export interface RunRow {
+  runId: string;
+  supplierCode: string;
+  dryRun: boolean;
+  source: SourceSpecRef;
+  selection: Selection;
+  parentRunId: string | null;
+  concurrency: number;
+  status: string;
+  totals: Record<string, unknown>;
+  startedAt: string;
+  finishedAt: string | null;
+}
+
+export async function runRow(pool: Pool, runId: string): Promise<RunRow | undefined> {
+  const r = await pool.query(`select * from migrate.runs where run_id = $1`, [runId]);
+  return r.rows[0] ? toRunRow(r.rows[0]) : undefined;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function toRunRow(row: any): RunRow {
+  return {
+    runId: row.run_id,
+    supplierCode: row.supplier_code,
+    dryRun: row.dry_run,
+    source: sourceSpecSchema.parse(row.source),
+    selection: selectionSchema.parse(row.selection),
+    parentRunId: row.parent_run_id,
+    concurrency: row.concurrency,
+    status: row.status,
+    totals: row.totals ?? {},
+    startedAt: new Date(row.started_at).toISOString(),
+    finishedAt: row.finished_at ? new Date(row.finished_at).toISOString() : null,
+  };
+}
+
+export interface LedgerProgress {
+  outcomes: { completed: number; failed: number; notAttempted: number; inProgress: number };
+  /** Accounts still in progress, by the stage they are in. */
+  stagesInProgress: Record<string, number>;
+  /** Failed and not-attempted accounts by the stage they stopped at. */
+  stagesFailed: Record<string, number>;
+  topErrors: Array<{ code: string; count: number }>;
+}
+
+export async function ledgerProgress(pool: Pool, runId: string, topN = 5): Promise<LedgerProgress> {
+  const r = await pool.query(
+    `select coalesce(outcome, 'in_progress') as outcome, stage, count(*)::int as n
+       from migrate.account_attempts where run_id = $1 group by 1, 2`,
+    [runId],
+  );
+  const outcomes = { completed: 0, failed: 0, notAttempted: 0, inProgress: 0 };
+  const stagesInProgress: Record<string, number> = {};
+  const stagesFailed: Record<string, number> = {};
+  for (const row of r.rows as Array<{ outcome: string; stage: string; n: number }>) {
+    if (row.outcome === 'completed') outcomes.completed += row.n;
+    else if (row.outcome === 'failed') outcomes.failed += row.n;
+    else if (row.outcome === 'not_attempted') outcomes.notAttempted += row.n;
+    else outcomes.inProgress += row.n;
+    if (row.outcome === 'in_progress') stagesInProgress[row.stage] = (stagesInProgress[row.stage] ?? 0) + row.n;
+    else if (row.outcome !== 'completed') stagesFailed[row.stage] = (stagesFailed[row.stage] ?? 0) + row.n;
+  }
+  const e = await pool.query(
+    `select coalesce(error_code, 'unknown') as code, count(*)::int as n from migrate.account_attempts
+      where run_id = $1 and outcome in ('failed', 'not_attempted') group by 1 order by 2 desc, 1 limit $2`,
+    [runId, topN],
+  );
+  return { outcomes, stagesInProgress, stagesFailed, topErrors: e.rows.map((x: { code: string; n: number }) => ({ code: x.code, count: x.n })) };
+}
+
+/** Ledger rows for many runs at once (`run list`). */
+export async function runRows(pool: Pool, runIds: string[]): Promise<Map<string, RunRow>> {
+  const out = new Map<string, RunRow>();
+  if (runIds.length === 0) return out;
+  const r = await pool.query(`select * from migrate.runs where run_id = any($1)`, [runIds]);
+  for (const row of r.rows) out.set(row.run_id, toRunRow(row));
+  return out;
+}

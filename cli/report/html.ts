@@ -1,0 +1,161 @@
+import { runWorkflowId } from '../../workflows/ids';
+import type { ReportData } from './data';
+
+/**
+ * The run report as one self-contained HTML file (inline CSS, inline SVG, no script): people open it
+ * from an email or a share. Every value from the data goes through `escapeHtml`; source data may
+ * hold markup.
+ */
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(value: unknown): string {
+  return String(value ?? '').replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+}
+
+/** Temporal UI link of one execution; the id is URL-encoded, then the whole href is escaped. */
+export function uiLink(data: Pick<ReportData, 'temporalUiUrl' | 'namespace'>, workflowId: string): string {
+  return `${data.temporalUiUrl.replace(/\/+$/, '')}/namespaces/${encodeURIComponent(data.namespace)}/workflows/${encodeURIComponent(workflowId)}`;
+}
+
+const fmt = (n: number) => n.toLocaleString('en-GB');
+const pct = (n: number, d: number) => (d > 0 ? `${((100 * n) / d).toFixed(1)}%` : '–');
+
+/** Horizontal bar chart: one labelled bar per item, width proportional to its count. */
+export function horizontalBarChart(id: string, title: string, items: Array<{ label: string; count: number }>, colour: string): string {
+  if (items.length === 0) return `<figure class="chart"><figcaption>${escapeHtml(title)}</figcaption><p class="empty">None.</p></figure>`;
+  const rowH = 24;
+  const labelW = 260;
+  const barW = 360;
+  const max = Math.max(...items.map((i) => i.count), 1);
+  const height = items.length * rowH + 8;
+  const rows = items
+    .map((item, i) => {
+      const y = 4 + i * rowH;
+      const w = Math.max(2, Math.round((item.count / max) * barW));
+      const label = item.label.length > 38 ? `${item.label.slice(0, 37)}…` : item.label;
+      return (
+        `<g><title>${escapeHtml(item.label)}: ${item.count}</title>` +
+        `<text x="${labelW - 8}" y="${y + 16}" text-anchor="end" class="lbl">${escapeHtml(label)}</text>` +
+        `<rect class="bar" data-label="${escapeHtml(item.label)}" data-count="${item.count}" x="${labelW}" y="${y + 3}" width="${w}" height="${rowH - 8}" fill="${colour}" rx="2"></rect>` +
+        `<text x="${labelW + w + 6}" y="${y + 16}" class="val">${fmt(item.count)}</text></g>`
+      );
+    })
+    .join('');
+  return (
+    `<figure class="chart"><figcaption>${escapeHtml(title)}</figcaption>` +
+    `<svg id="${escapeHtml(id)}" data-chart="${escapeHtml(id)}" xmlns="http://www.w3.org/2000/svg" width="${labelW + barW + 70}" height="${height}" role="img" aria-label="${escapeHtml(title)}">${rows}</svg></figure>`
+  );
+}
+
+/** Vertical bars, one per minute with finished accounts (gaps shown as empty minutes). */
+export function throughputChart(points: Array<{ minute: string; count: number }>): string {
+  const title = 'Throughput: accounts finished per minute';
+  if (points.length === 0) return `<figure class="chart"><figcaption>${title}</figcaption><p class="empty">No account has finished yet.</p></figure>`;
+  const byMinute = new Map(points.map((p) => [Date.parse(p.minute), p.count]));
+  const first = Math.min(...byMinute.keys());
+  const last = Math.max(...byMinute.keys());
+  const minutes: Array<{ t: number; count: number }> = [];
+  // A long run is drawn at most 240 minutes wide; longer spans keep their busiest minutes in order.
+  for (let t = first; t <= last && minutes.length < 240; t += 60_000) minutes.push({ t, count: byMinute.get(t) ?? 0 });
+  const chartH = 160;
+  const barW = Math.max(3, Math.min(40, Math.floor(640 / minutes.length) - 2));
+  const max = Math.max(...minutes.map((m) => m.count), 1);
+  const left = 40;
+  const width = left + minutes.length * (barW + 2) + 10;
+  const bars = minutes
+    .map((m, i) => {
+      const h = Math.round((m.count / max) * chartH);
+      const x = left + i * (barW + 2);
+      const label = new Date(m.t).toISOString().slice(11, 16);
+      return `<g><title>${escapeHtml(label)} UTC: ${m.count}</title><rect class="bar" data-minute="${escapeHtml(new Date(m.t).toISOString())}" data-count="${m.count}" x="${x}" y="${10 + chartH - h}" width="${barW}" height="${h}" fill="#3b82f6"></rect></g>`;
+    })
+    .join('');
+  const axis =
+    `<line x1="${left - 2}" y1="${10 + chartH}" x2="${width}" y2="${10 + chartH}" stroke="#999"></line>` +
+    `<text x="${left - 6}" y="18" text-anchor="end" class="val">${max}</text><text x="${left - 6}" y="${10 + chartH}" text-anchor="end" class="val">0</text>` +
+    `<text x="${left}" y="${chartH + 28}" class="val">${escapeHtml(new Date(first).toISOString().slice(11, 16))} UTC</text>` +
+    `<text x="${width - 10}" y="${chartH + 28}" text-anchor="end" class="val">${escapeHtml(new Date(minutes[minutes.length - 1].t).toISOString().slice(11, 16))} UTC</text>`;
+  return `<figure class="chart"><figcaption>${title}</figcaption><svg id="throughput" data-chart="throughput" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${chartH + 36}" role="img" aria-label="${title}">${axis}${bars}</svg></figure>`;
+}
+
+const CSS = `
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:1100px;padding:0 1rem;color:#1f2937}
+h1{font-size:1.5rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #e5e7eb;padding-bottom:.3rem}
+.meta{color:#6b7280}.cards{display:flex;gap:1rem;flex-wrap:wrap;margin:1rem 0}
+.card{border:1px solid #e5e7eb;border-radius:6px;padding:.6rem 1rem;min-width:120px}.card b{display:block;font-size:1.4rem}
+.ok b{color:#15803d}.bad b{color:#b91c1c}.na b{color:#a16207}
+.charts{display:flex;flex-wrap:wrap;gap:2rem}.chart{margin:0}.chart figcaption{font-weight:600;margin-bottom:.4rem}
+svg .lbl,svg .val{font-size:12px;fill:#374151}.empty{color:#6b7280}
+table{border-collapse:collapse;width:100%;font-size:13px}th,td{border-bottom:1px solid #e5e7eb;padding:.35rem .5rem;text-align:left;vertical-align:top}
+th{background:#f9fafb}code{font-size:12px;background:#f3f4f6;padding:0 .2rem;border-radius:3px}ul.errs{margin:0;padding-left:1rem}
+`;
+
+const MAX_TABLE_ACCOUNTS = 2000;
+
+function inboxSection(inbox: ReportData['inbox']): string {
+  if (!inbox) return '';
+  const parts = Object.entries(inbox.byStatus)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${escapeHtml(k)} ${fmt(n)}`)
+    .join(' · ');
+  return `<p id="inbox" class="meta">Platform events received during the run: ${fmt(inbox.total)}${parts ? ` (${parts})` : ''}; deliveries rejected: ${fmt(inbox.rejected)}.</p>`;
+}
+
+export function renderReportHtml(data: ReportData): string {
+  const t = data.totals;
+  const accounts = new Map<string, ReportData['errors']>();
+  for (const e of data.errors) {
+    const list = accounts.get(e.externalAccountNumber) ?? [];
+    list.push(e);
+    accounts.set(e.externalAccountNumber, list);
+  }
+  const shown = [...accounts.entries()].slice(0, MAX_TABLE_ACCOUNTS);
+  const rows = shown
+    .map(([ext, errs]) => {
+      const first = errs[0];
+      const items = errs
+        .map(
+          (e) =>
+            `<li><code>${escapeHtml(e.code)}</code>${e.attr ? ` at <code>${escapeHtml(e.attr)}</code>` : ''}${e.detail ? `: ${escapeHtml(e.detail)}` : ''}` +
+            `${e.sourceField ? ` <span class="meta">(source: ${escapeHtml(e.sourceField)})</span>` : ''}</li>`,
+        )
+        .join('');
+      return (
+        `<tr><td><a class="wf" href="${escapeHtml(uiLink(data, first.workflowId))}" data-workflow-id="${escapeHtml(first.workflowId)}">${escapeHtml(ext)}</a></td>` +
+        `<td>${escapeHtml(first.outcome === 'not_attempted' ? 'not attempted' : first.outcome)}</td><td>${escapeHtml(first.stage)}</td><td><ul class="errs">${items}</ul></td></tr>`
+      );
+    })
+    .join('\n');
+  const more = accounts.size > shown.length ? `<p class="meta">Showing ${fmt(shown.length)} of ${fmt(accounts.size)} accounts: failed-accounts.csv has all of them.</p>` : '';
+  const card = (cls: string, label: string, n: number, extra = '') => `<div class="card ${cls}"><b>${fmt(n)}</b>${escapeHtml(label)}${extra}</div>`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Migration run ${escapeHtml(data.runId)}</title><style>${CSS}</style></head>
+<body>
+<h1>Migration run ${escapeHtml(data.runId)}${data.dryRun ? ' (dry run)' : ''}</h1>
+<p class="meta">Supplier <b>${escapeHtml(data.supplierCode)}</b> · status <b>${escapeHtml(data.status)}</b> · started ${escapeHtml(data.startedAt)}${data.finishedAt ? ` · finished ${escapeHtml(data.finishedAt)}` : ''} · report generated ${escapeHtml(data.generatedAt)} ·
+<a href="${escapeHtml(uiLink(data, runWorkflowId(data.runId)))}">run in the Temporal UI</a></p>
+<div class="cards" id="totals">
+${card('', 'accounts', t.accounts)}${card('ok', 'completed', t.completed, ` <span class="meta">${pct(t.completed, t.accounts)}</span>`)}${card('bad', 'failed', t.failed)}${card('na', 'not attempted', t.notAttempted)}${t.inProgress > 0 ? card('', 'in progress', t.inProgress) : ''}
+</div>
+<h2>Failures</h2>
+<div class="charts">
+${horizontalBarChart('by-code', 'Failed and not-attempted accounts by error code', data.failuresByCode, '#dc2626')}
+${horizontalBarChart('by-stage', 'By stage where they stopped', data.failuresByStage, '#f59e0b')}
+</div>
+<h2>Progress</h2>
+<div class="charts">
+${throughputChart(data.throughput)}
+${horizontalBarChart('outcome-sources', 'How outcomes were learned (event, poll, …)', data.outcomeSources, '#10b981')}
+</div>
+${inboxSection(data.inbox)}
+<h2>Failed and not-attempted accounts (${fmt(accounts.size)})</h2>
+${more}
+<table id="failed-accounts"><thead><tr><th>Account</th><th>Outcome</th><th>Stage</th><th>Errors</th></tr></thead>
+<tbody>
+${rows || '<tr><td colspan="4">None: every account completed.</td></tr>'}
+</tbody></table>
+</body></html>
+`;
+}

@@ -1,0 +1,98 @@
+import path from 'node:path';
+import fs from 'node:fs';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import type { Config } from '../config';
+import { runWorkflowId } from '../workflows/ids';
+import { migrationRunInputSchema, type MigrationRunInput, type Selection, type SourceSpecRef } from '../workflows/inputs';
+import type { migrationRunWorkflow } from '../workflows/migration-run';
+import { KmKind, KmRunId, KmSupplier } from '../workflows/search-attributes';
+import { workflowUiUrl } from './context';
+import { usageError } from './errors';
+import { newRunId, RUN_ID_PATTERN } from './run-id';
+
+export type RunHandle = WorkflowHandle<typeof migrationRunWorkflow>;
+
+export interface StartedRun {
+  runId: string;
+  workflowId: string;
+  uiUrl: string;
+}
+
+/** `--source postgres|FILE.jsonl` → the run's source spec (file paths made absolute for the workers). */
+export function parseSourceOption(value: string | undefined, cwd = process.cwd()): SourceSpecRef {
+  if (value === undefined || value === 'postgres') return { kind: 'postgres' };
+  const file = path.resolve(cwd, value);
+  if (!fs.existsSync(file)) throw usageError('source_not_found', `--source ${value}: no such file (use "postgres" or a .jsonl file)`);
+  return { kind: 'file', path: file };
+}
+
+/** `--limit` / `--accounts` → the run's selection; they exclude each other. */
+export function parseSelectionOptions(opts: { limit?: number; accounts?: string }, cwd = process.cwd()): Selection {
+  if (opts.limit !== undefined && opts.accounts !== undefined) throw usageError('conflicting_options', '--limit and --accounts cannot be used together');
+  if (opts.accounts !== undefined) {
+    const file = path.resolve(cwd, opts.accounts);
+    if (!fs.existsSync(file)) throw usageError('accounts_file_not_found', `--accounts ${opts.accounts}: no such file`);
+    return { kind: 'list', path: file };
+  }
+  return opts.limit !== undefined ? { kind: 'all', limit: opts.limit } : { kind: 'all' };
+}
+
+/** Validates the input with the workflow's own schema, then starts the run workflow. */
+export async function startRun(client: Client, cfg: Config, input: Omit<MigrationRunInput, 'runId' | 'timings'> & { runId?: string }): Promise<StartedRun> {
+  const runId = input.runId ?? newRunId();
+  if (!RUN_ID_PATTERN.test(runId)) throw usageError('invalid_run_id', `--run-id ${JSON.stringify(runId)}: letters, digits, '.', '_' and '-' only`);
+  const parsed = migrationRunInputSchema.safeParse({
+    ...input,
+    runId,
+    timings: { eventWaitSeconds: cfg.OUTCOME_EVENT_WAIT_SECONDS, pollMaxSeconds: cfg.OUTCOME_POLL_MAX_SECONDS, supplierRecheckSeconds: 60 },
+  });
+  if (!parsed.success) {
+    throw usageError('invalid_run_input', parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '));
+  }
+  const args = parsed.data;
+  const workflowId = runWorkflowId(runId);
+  try {
+    await client.workflow.start<typeof migrationRunWorkflow>('migrationRunWorkflow', {
+      workflowId,
+      taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+      args: [args],
+      typedSearchAttributes: [
+        { key: KmKind, value: args.dryRun ? 'dry-run' : 'run' },
+        { key: KmRunId, value: runId },
+        { key: KmSupplier, value: args.supplierCode },
+      ],
+      staticSummary: `Migration run ${runId} · ${args.supplierCode}${args.dryRun ? ' · dry run' : ''}`,
+    });
+  } catch (e) {
+    if (e instanceof WorkflowExecutionAlreadyStartedError) throw usageError('run_exists', `run ${runId} already exists: choose another --run-id`);
+    throw e;
+  }
+  return { runId, workflowId, uiUrl: workflowUiUrl(cfg, workflowId) };
+}
+
+export function runHandle(client: Client, runId: string): RunHandle {
+  return client.workflow.getHandle<typeof migrationRunWorkflow>(runWorkflowId(runId));
+}
+
+/** Describes the run's workflow; an unknown run id is a usage error. */
+export async function describeRun(client: Client, runId: string) {
+  try {
+    return await runHandle(client, runId).describe();
+  } catch (e) {
+    if (e instanceof WorkflowNotFoundError) throw usageError('run_not_found', `no run ${runId} (workflow ${runWorkflowId(runId)}) in this Temporal namespace`);
+    throw e;
+  }
+}
+
+/** Resolves with undefined instead of hanging when no worker answers a query. */
+export async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([p.catch(() => undefined), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,119 @@
+import { parseEvent } from '../schemas/events';
+import { attemptClassOf, toInboxRecord, type InboxRecord } from './inbox-record';
+import { recordRejection } from './rejections';
+import { routeEvent } from './router';
+import type { EventsDeps, IngestResult, ReceivedVia } from './types';
+
+/**
+ * The one ingestion path of both receivers. The inbox row is committed before this returns, so a
+ * receiver that acknowledges after it never loses an event; routing happens after the commit and
+ * its failures leave the row for the rematch timer.
+ *
+ * `raw` is the body as received (string or Buffer), or an already parsed object (tests).
+ */
+export async function ingestEvent(deps: EventsDeps, raw: unknown, via: ReceivedVia, meta: { remoteAddress?: string } = {}): Promise<IngestResult> {
+  const rawText = Buffer.isBuffer(raw) ? raw.toString('utf8') : typeof raw === 'string' ? raw : JSON.stringify(raw) ?? 'null';
+  const parsed = parseEvent(rawText);
+  if (parsed.kind === 'unknown' && parsed.reason === 'not_json') {
+    await recordRejection(deps.pool, { receivedVia: via, reason: 'malformed_json', body: rawText, remoteAddress: meta.remoteAddress });
+    return { status: 'rejected', code: 'malformed_json' };
+  }
+  const value: unknown = JSON.parse(rawText);
+  const record = toInboxRecord(parsed, value, rawText);
+
+  let inserted: boolean;
+  try {
+    inserted = await insert(deps, record, record.dedupeKey, via);
+    if (!inserted) {
+      const dup = await duplicateOf(deps, record, via);
+      if (dup) return dup;
+      inserted = true;
+    }
+  } catch (err) {
+    // jsonb refuses some valid JSON (\u0000 in a string): redelivering would never succeed.
+    if ((err as { code?: string }).code === '22P05') {
+      await recordRejection(deps.pool, { receivedVia: via, reason: 'unstorable_body', body: rawText, remoteAddress: meta.remoteAddress });
+      return { status: 'rejected', code: 'unstorable_body' };
+    }
+    throw err;
+  }
+
+  if (record.matchStatus === 'unknown_type') {
+    deps.logger.warn({ eventId: record.eventId, eventType: record.eventType, note: record.note }, 'event of unknown type kept');
+    return { status: 'recorded', eventId: record.eventId, matchStatus: 'unknown_type' };
+  }
+  try {
+    const routed = await routeEvent(deps, record);
+    deps.logger.info({ eventId: record.eventId, eventType: record.eventType, matchStatus: routed.matchStatus, workflowId: routed.workflowId }, 'event routed');
+    return { status: 'recorded', eventId: record.eventId, matchStatus: routed.matchStatus, ...(routed.workflowId ? { workflowId: routed.workflowId } : {}) };
+  } catch (err) {
+    // Recorded is what the sender needs to hear; routing is retried by the rematch timer.
+    deps.logger.warn({ eventId: record.eventId, err }, 'event recorded but not routed');
+    return { status: 'recorded', eventId: record.eventId, matchStatus: 'pending' };
+  }
+}
+
+async function insert(deps: EventsDeps, rec: InboxRecord, dedupeKey: string, via: ReceivedVia): Promise<boolean> {
+  // No conflict target: either unique constraint (event_id, dedupe_key) makes it a duplicate.
+  const r = await deps.pool.query(
+    `insert into migrate.inbox (event_id, dedupe_key, event_type, payload_version, external_identifier, identifier, error_code, raw, received_via, match_status, note)
+     values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11)
+     on conflict do nothing`,
+    [
+      rec.eventId,
+      dedupeKey,
+      rec.eventType,
+      rec.payloadVersion,
+      rec.externalIdentifier,
+      rec.identifier,
+      rec.errorCode,
+      JSON.stringify(rec.raw),
+      via,
+      rec.matchStatus,
+      rec.note,
+    ],
+  );
+  return (r.rowCount ?? 0) > 0;
+}
+
+/**
+ * Returns the duplicate result, or undefined when the event turned out to be a new occurrence
+ * (and has now been inserted). Same dedupe key is a new occurrence only when the earlier event
+ * was already consumed and the account has since been scheduled again (a second dry run emits
+ * an identical `dry_run_complete`).
+ */
+async function duplicateOf(deps: EventsDeps, rec: InboxRecord, via: ReceivedVia): Promise<IngestResult | undefined> {
+  const byId = await bump(deps, 'event_id', rec.eventId);
+  if (byId) return { status: 'duplicate', eventId: byId.event_id, deliveries: byId.deliveries };
+
+  const earlier = await deps.pool.query<{ event_id: string; received_at: Date; match_status: string }>(
+    `select event_id, received_at, match_status from migrate.inbox where dedupe_key = $1`,
+    [rec.dedupeKey],
+  );
+  const prev = earlier.rows[0];
+  if (prev && ['matched', 'late', 'ambiguous'].includes(prev.match_status) && rec.externalIdentifier) {
+    const rescheduled = await deps.pool.query(
+      `select 1 from migrate.account_attempts
+        where external_account_number = $1 and scheduled_at > $2 and ($3::boolean is null or dry_run = $3) limit 1`,
+      [rec.externalIdentifier, prev.received_at, attemptClassOf(rec.eventType)?.dryRun ?? null],
+    );
+    if ((rescheduled.rowCount ?? 0) > 0) {
+      if (await insert(deps, rec, `${rec.dedupeKey}#${rec.eventId}`, via)) return undefined;
+      const again = await bump(deps, 'event_id', rec.eventId);
+      if (again) return { status: 'duplicate', eventId: again.event_id, deliveries: again.deliveries };
+    }
+  }
+  const byKey = await bump(deps, 'dedupe_key', rec.dedupeKey);
+  if (byKey) return { status: 'duplicate', eventId: byKey.event_id, deliveries: byKey.deliveries };
+  // The conflicting row vanished between statements (only a manual delete does that): insert again.
+  if (await insert(deps, rec, rec.dedupeKey, via)) return undefined;
+  throw Object.assign(new Error(`inbox conflict for ${rec.eventId} could not be resolved`), { code: 'inbox_conflict' });
+}
+
+async function bump(deps: EventsDeps, column: 'event_id' | 'dedupe_key', value: string): Promise<{ event_id: string; deliveries: number } | undefined> {
+  const r = await deps.pool.query<{ event_id: string; deliveries: number }>(
+    `update migrate.inbox set deliveries = deliveries + 1 where ${column} = $1 returning event_id, deliveries`,
+    [value],
+  );
+  return r.rows[0];
+}

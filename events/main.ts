@@ -1,0 +1,53 @@
+import { createSqsClient, ensureQueue } from '../clients/aws';
+import { createPool } from '../clients/db';
+import { createLogger } from '../clients/logger';
+import { connectClient } from '../clients/temporal';
+import { getConfig } from '../config';
+import { startEventsReceiver } from './server';
+
+/**
+ * Runs the events receiver alone: `npx tsx events/main.ts`. Needs DATABASE_URL (the stack's
+ * Postgres) and a reachable Temporal; uses the SQS queue when SQS_ENDPOINT or EVENTS_QUEUE_URL is set.
+ * `--allow-unsigned` accepts unsigned webhook deliveries in development when no secret is set.
+ */
+async function main(): Promise<void> {
+  const config = getConfig();
+  const logger = createLogger('events', { level: config.LOG_LEVEL });
+  if (!config.DATABASE_URL) {
+    logger.fatal({ code: 'config_invalid' }, 'DATABASE_URL is required (start the stack, or point it at Postgres)');
+    process.exit(2);
+  }
+  const pool = createPool(config.DATABASE_URL, config.PG_POOL_MAX);
+  let client: ReturnType<typeof connectClient> | undefined;
+  const temporalClient = () => (client ??= connectClient(config));
+
+  let sqs;
+  if (config.EVENTS_QUEUE_URL || config.SQS_ENDPOINT) {
+    const sqsClient = createSqsClient(config);
+    const queueUrl = config.EVENTS_QUEUE_URL ?? (await ensureQueue(sqsClient, config.EVENTS_QUEUE_NAME));
+    sqs = { client: sqsClient, queueUrl };
+  }
+
+  const receiver = await startEventsReceiver({
+    config,
+    pool,
+    temporalClient,
+    logger,
+    sqs,
+    allowUnsigned: process.argv.includes('--allow-unsigned'),
+  });
+  const shutdown = async () => {
+    await receiver.close();
+    if (client) await (await client).connection.close();
+    await pool.end();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown());
+}
+
+main().catch((err) => {
+  const logger = createLogger('events');
+  logger.fatal({ code: (err as { code?: string }).code ?? 'events_receiver_failed', err }, 'events receiver could not start');
+  process.exit(1);
+});

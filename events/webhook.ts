@@ -1,0 +1,129 @@
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { Config } from '../config';
+import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../clients/webhook-signature';
+import { ingestEvent } from './ingest';
+import { recordRejection, type Rejection } from './rejections';
+import type { EventsDeps } from './types';
+
+export const WEBHOOK_PATH = '/events/eventbridge';
+
+export type WebhookErrorCode =
+  | 'signature_missing'
+  | 'signature_malformed'
+  | 'signature_mismatch'
+  | 'signature_expired'
+  | 'body_too_large'
+  | 'malformed_json'
+  | 'unstorable_body'
+  | 'bad_request'
+  | 'inbox_unavailable'
+  | 'database_unavailable';
+
+export class WebhookConfigError extends Error {
+  readonly code = 'webhook_secret_missing';
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebhookConfigError';
+  }
+}
+
+export interface WebhookOptions {
+  config: Pick<Config, 'KRAKEN_MIGRATE_MODE' | 'EVENTS_WEBHOOK_SECRET' | 'EVENTS_MAX_BODY_BYTES'>;
+  /** Development only: accept deliveries without a signature when no secret is configured. */
+  allowUnsigned?: boolean;
+  /** Unix seconds; injectable for tests. */
+  nowSeconds?: () => number;
+}
+
+const DETAIL: Record<WebhookErrorCode, string> = {
+  signature_missing: `the ${WEBHOOK_SIGNATURE_HEADER} header is required`,
+  signature_malformed: `the ${WEBHOOK_SIGNATURE_HEADER} header is not t=<seconds>,v1=<hex>`,
+  signature_mismatch: 'the signature does not match the body',
+  signature_expired: 'the signature timestamp is outside the accepted window',
+  body_too_large: 'the body exceeds EVENTS_MAX_BODY_BYTES',
+  malformed_json: 'the body is not JSON',
+  unstorable_body: 'the body cannot be stored (NUL character in a string)',
+  bad_request: 'the request could not be read',
+  inbox_unavailable: 'the event could not be recorded; retry later',
+  database_unavailable: 'the database is unreachable',
+};
+
+/**
+ * The HTTPS receiver for EventBridge API-destination deliveries. A 2xx means the event is
+ * committed to the inbox; anything the sender should retry gets a 503.
+ */
+export function createWebhookApp(deps: EventsDeps, opts: WebhookOptions): FastifyInstance {
+  const secret = opts.config.EVENTS_WEBHOOK_SECRET;
+  if (!secret) {
+    if (opts.config.KRAKEN_MIGRATE_MODE === 'production') {
+      throw new WebhookConfigError('EVENTS_WEBHOOK_SECRET is required in production mode');
+    }
+    if (!opts.allowUnsigned) {
+      throw new WebhookConfigError('EVENTS_WEBHOOK_SECRET is not set: set it, or start the receiver with allowUnsigned (development only)');
+    }
+    deps.logger.warn({ code: 'webhook_unsigned' }, 'events webhook accepts UNSIGNED deliveries (development, allowUnsigned)');
+  }
+  const now = opts.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
+  const maxBody = opts.config.EVENTS_MAX_BODY_BYTES;
+
+  const app = Fastify({ logger: false, bodyLimit: maxBody });
+  // The signature covers the exact bytes: keep them, whatever the content type says.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxBody }, (_req, body, done) => done(null, body));
+
+  const reject = async (r: Rejection) => {
+    try {
+      await recordRejection(deps.pool, r);
+    } catch (err) {
+      deps.logger.warn({ code: 'rejection_not_recorded', reason: r.reason, errName: (err as Error)?.name }, 'could not record a rejected delivery');
+    }
+  };
+  const fail = (code: WebhookErrorCode) => ({ code, detail: DETAIL[code] });
+
+  app.setErrorHandler(async (err: FastifyError, req, reply) => {
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      const declared = Number(req.headers['content-length']);
+      await reject({ receivedVia: 'webhook', reason: 'body_too_large', bodyBytes: Number.isFinite(declared) ? declared : undefined, remoteAddress: req.ip });
+      return reply.code(413).send(fail('body_too_large'));
+    }
+    if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+      await reject({ receivedVia: 'webhook', reason: 'bad_request', remoteAddress: req.ip });
+      return reply.code(400).send(fail('bad_request'));
+    }
+    deps.logger.error({ errName: err.name, code: err.code }, 'events webhook failed');
+    return reply.code(503).send(fail('inbox_unavailable'));
+  });
+
+  app.post(WEBHOOK_PATH, async (req, reply) => {
+    const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    if (secret) {
+      const header = req.headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()];
+      const v = verifyWebhookSignature(secret, body, Array.isArray(header) ? header.join(',') : header, now());
+      if (!v.ok) {
+        await reject({ receivedVia: 'webhook', reason: v.code, body, remoteAddress: req.ip });
+        deps.logger.warn({ code: v.code, remoteAddress: req.ip }, 'events webhook rejected a delivery');
+        return reply.code(401).send(fail(v.code));
+      }
+    }
+    let result;
+    try {
+      result = await ingestEvent(deps, body, 'webhook', { remoteAddress: req.ip });
+    } catch (err) {
+      deps.logger.error({ code: 'inbox_unavailable', errName: (err as Error)?.name, pgCode: (err as { code?: string })?.code }, 'event not recorded');
+      return reply.code(503).header('retry-after', '5').send(fail('inbox_unavailable'));
+    }
+    if (result.status === 'rejected') return reply.code(400).send(fail(result.code));
+    return reply.code(202).send(result);
+  });
+
+  app.get('/healthz', async (_req, reply) => {
+    try {
+      await deps.pool.query('select 1');
+      return reply.send({ status: 'ok' });
+    } catch {
+      return reply.code(503).send(fail('database_unavailable'));
+    }
+  });
+
+  return app;
+}

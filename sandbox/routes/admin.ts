@@ -1,0 +1,116 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type pg from 'pg';
+import { z } from 'zod';
+import { eventTargetsPatchSchema, faultsPatchSchema, type SandboxOptions } from '../options';
+import { forcedOutcomesPatchSchema, type ForcedOutcomeStore } from '../forced-outcomes';
+import { supplierPatchSchema, type SupplierStore } from '../suppliers';
+import { groundTruth } from '../imports/store';
+import type { RuntimeState } from '../state';
+
+export interface AdminDeps {
+  pool: pg.Pool;
+  options: SandboxOptions;
+  state: RuntimeState;
+  suppliers: SupplierStore;
+  forced: ForcedOutcomeStore;
+  /** Runs `fn` with the background loops stopped (TRUNCATE must not race a processing transaction). */
+  whileLoopsPaused<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+const eventsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(10_000).default(1000),
+  after: z.coerce.number().int().min(0).default(0),
+});
+
+function invalid(reply: FastifyReply, error: z.ZodError) {
+  return reply.code(400).send({
+    detail: 'Invalid request body.',
+    code: 'invalid',
+    errors: error.issues.map((i) => ({ attr: i.path.join('.') || 'non_field_errors', code: 'invalid', detail: i.message })),
+  });
+}
+
+function publicTargets(state: RuntimeState) {
+  const { webhookUrl, sqsQueueUrl, webhookSecret } = state.targets;
+  // The secret is write-only.
+  return { webhookUrl: webhookUrl ?? null, sqsQueueUrl: sqsQueueUrl ?? null, webhookSecretSet: !!webhookSecret };
+}
+
+/** Operator and test API: loopback only, no auth, never subject to faults. */
+export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
+  app.register(async (scope) => {
+    scope.addHook('onRequest', async (req, reply) => {
+      if (!LOOPBACK.has(req.socket.remoteAddress ?? '')) return reply.code(403).send({ detail: 'The admin API is served on loopback only.', code: 'permission_denied' });
+    });
+
+    scope.get('/admin/suppliers', async () => ({ suppliers: deps.suppliers.list() }));
+
+    scope.put<{ Params: { code: string } }>('/admin/suppliers/:code', async (req, reply) => {
+      const patch = supplierPatchSchema.safeParse(req.body ?? {});
+      if (!patch.success) return invalid(reply, patch.error);
+      return deps.suppliers.upsert(req.params.code, patch.data);
+    });
+
+    scope.get('/admin/faults', async () => deps.state.faults);
+    scope.put('/admin/faults', async (req, reply) => {
+      const patch = faultsPatchSchema.safeParse(req.body ?? {});
+      if (!patch.success) return invalid(reply, patch.error);
+      deps.state.faults = { ...deps.state.faults, ...patch.data };
+      return deps.state.faults;
+    });
+
+    scope.get('/admin/event-targets', async () => publicTargets(deps.state));
+    scope.put('/admin/event-targets', async (req, reply) => {
+      const patch = eventTargetsPatchSchema.safeParse(req.body ?? {});
+      if (!patch.success) return invalid(reply, patch.error);
+      const next = { ...deps.state.targets };
+      for (const [k, v] of Object.entries(patch.data) as Array<[keyof typeof next, string | null | undefined]>) {
+        if (v === undefined) continue;
+        if (v === null) delete next[k];
+        else next[k] = v;
+      }
+      deps.state.targets = next;
+      return publicTargets(deps.state);
+    });
+
+    scope.get('/admin/forced-outcomes', async () => deps.forced.list());
+    scope.put('/admin/forced-outcomes', async (req, reply) => {
+      const patch = forcedOutcomesPatchSchema.safeParse(req.body ?? {});
+      if (!patch.success) return invalid(reply, patch.error);
+      await deps.forced.apply(patch.data);
+      return deps.forced.list();
+    });
+
+    scope.get<{ Querystring: { supplier?: string } }>('/admin/ground-truth', async (req) => {
+      const accounts = await groundTruth(deps.pool, req.query.supplier || undefined);
+      return { accounts, duplicates: accounts.filter((a) => a.created_count > 1).map((a) => a.external_identifier) };
+    });
+
+    scope.get('/admin/events', async (req, reply) => {
+      const q = eventsQuerySchema.safeParse(req.query);
+      if (!q.success) return invalid(reply, q.error);
+      const r = await deps.pool.query<{ seq: number; body: string } & Record<string, unknown>>(
+        `SELECT seq, id, type, import_supplier, external_identifier, status, dropped, duplicated, delivered_to, pending_targets,
+                attempts, last_error, created_at, body
+         FROM sandbox.events WHERE seq > $1 ORDER BY seq LIMIT $2`,
+        [q.data.after, q.data.limit],
+      );
+      const events = r.rows.map(({ body, ...row }) => ({ ...row, seq: Number(row.seq), envelope: JSON.parse(body) as unknown }));
+      return { events, last_seq: events.length ? events[events.length - 1].seq : q.data.after };
+    });
+
+    scope.post('/admin/reset', async () =>
+      deps.whileLoopsPaused(async () => {
+        await deps.pool.query(
+          'TRUNCATE sandbox.events, sandbox.accounts, sandbox.import_processes, sandbox.schedule_counts, sandbox.forced_outcomes, sandbox.import_suppliers',
+        );
+        await deps.suppliers.seed(deps.options.suppliers, true);
+        deps.forced.clearMemory();
+        deps.state.faults = { ...deps.options.faults };
+        return { ok: true };
+      }),
+    );
+  });
+}

@@ -1,0 +1,84 @@
+import type { FastifyInstance } from 'fastify';
+import { secretEquals } from '../auth/credentials';
+import { signJwt, verifyJwt, type JwtClaims } from '../auth/jwt';
+import type { RuntimeState } from '../state';
+
+export interface GraphqlDeps {
+  state: RuntimeState;
+  organizationSecretKey?: string;
+  dataImportKey?: string;
+  jwtSecret: string;
+  refreshTokenTtlSeconds: number;
+}
+
+const FIELDS = ['token', 'payload', 'refreshToken', 'refreshExpiresIn'] as const;
+const INPUT_KEYS = ['organizationSecretKey', 'APIKey', 'refreshToken', 'preSignedKey'] as const;
+
+/** The mutation's `input`: from a variable (`input: $input`) or an inline object literal of strings. */
+export function extractInput(query: string, variables: unknown): Record<string, unknown> | undefined {
+  const vars = typeof variables === 'object' && variables !== null ? (variables as Record<string, unknown>) : {};
+  const call = /obtainKrakenToken\s*\(\s*input\s*:\s*(\$\w+|\{[^}]*\})/.exec(query);
+  if (!call) return undefined;
+  const arg = call[1];
+  if (arg.startsWith('$')) {
+    const v = vars[arg.slice(1)];
+    return typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : undefined;
+  }
+  const out: Record<string, unknown> = {};
+  for (const m of arg.matchAll(/(\w+)\s*:\s*(?:"((?:[^"\\]|\\.)*)"|\$(\w+))/g)) out[m[1]] = m[2] !== undefined ? JSON.parse(`"${m[2]}"`) : vars[m[3]];
+  return out;
+}
+
+function graphqlError(message: string, errorCode: string, path?: string[]) {
+  return { message, ...(path ? { path } : {}), extensions: { errorType: 'VALIDATION', errorCode, errorDescription: message } };
+}
+
+/**
+ * `POST /v1/graphql/`: only `obtainKrakenToken`. No GraphQL parser: the sandbox finds the
+ * mutation and the requested fields by name, which covers what clients send. Bad credentials are
+ * a GraphQL error with HTTP 200, as the platform answers.
+ */
+export function registerGraphqlRoutes(app: FastifyInstance, deps: GraphqlDeps): void {
+  app.post('/v1/graphql/', async (req, reply) => {
+    const body = req.body as { query?: unknown; variables?: unknown } | undefined;
+    if (!body || typeof body.query !== 'string') return reply.code(400).send({ errors: [{ message: 'Must provide query string.' }] });
+    const query = body.query;
+    if (!/\bobtainKrakenToken\b/.test(query)) {
+      return { data: null, errors: [graphqlError('The sandbox implements only the obtainKrakenToken mutation.', 'KT-CT-1113')] };
+    }
+    const input = extractInput(query, body.variables);
+    const given = INPUT_KEYS.filter((k) => typeof input?.[k] === 'string' && input[k] !== '');
+    const invalid = () => ({ data: { obtainKrakenToken: null }, errors: [graphqlError('Invalid data.', 'KT-CT-1135', ['obtainKrakenToken'])] });
+    if (given.length !== 1) return invalid();
+    const value = String(input![given[0]]);
+    const now = Math.floor(Date.now() / 1000);
+
+    let sub: string | undefined;
+    let origIat = now;
+    let refresh: { token: string; exp: number } | undefined;
+    if (given[0] === 'organizationSecretKey' && deps.organizationSecretKey && secretEquals(value, deps.organizationSecretKey)) sub = 'kraken|organization:sandbox';
+    else if (given[0] === 'APIKey' && deps.dataImportKey && secretEquals(value, deps.dataImportKey)) sub = 'kraken|data-import-key:sandbox';
+    else if (given[0] === 'refreshToken') {
+      const r = verifyJwt(value, deps.jwtSecret, now);
+      if (r.ok && r.claims.tokenUse === 'refresh') {
+        sub = r.claims.sub;
+        origIat = r.claims.origIat;
+        refresh = { token: value, exp: r.claims.exp };
+      }
+    }
+    if (!sub) return invalid();
+
+    const claims: JwtClaims = { sub, iss: 'kraken-sandbox', iat: now, exp: now + deps.state.faults.tokenTtlSeconds, tokenUse: 'access', origIat };
+    refresh ??= (() => {
+      const exp = now + deps.refreshTokenTtlSeconds;
+      return { token: signJwt({ sub: sub!, iss: 'kraken-sandbox', iat: now, exp, tokenUse: 'refresh', origIat }, deps.jwtSecret), exp };
+    })();
+    const full = { token: signJwt(claims, deps.jwtSecret), payload: claims, refreshToken: refresh.token, refreshExpiresIn: refresh.exp };
+    // Answer the selected fields only; a selection naming none gets the token.
+    const selection = query.slice(query.indexOf('obtainKrakenToken'));
+    const picked = FIELDS.filter((f) => new RegExp(`\\b${f}\\b`).test(selection.slice(selection.indexOf(')'))));
+    const result: Record<string, unknown> = {};
+    for (const f of picked.length ? picked : (['token'] as const)) result[f] = full[f];
+    return { data: { obtainKrakenToken: result } };
+  });
+}

@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import pino from 'pino';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { sandboxOptionsSchema, type SandboxOptionsInput } from './options';
+import { loadSpec, resolveSpecPath } from './openapi/spec';
+import { createSpecValidator } from './openapi/validator';
+import { createPrng } from './prng';
+import type { RuntimeState } from './state';
+import { SupplierStore } from './suppliers';
+import { ForcedOutcomeStore } from './forced-outcomes';
+import { EventOutbox } from './events/outbox';
+import { ImportProcessor } from './imports/processor';
+import { registerGraphqlRoutes } from './routes/graphql';
+import { registerDataImportRoutes } from './routes/data-import';
+import { registerCatalogueRoutes } from './routes/catalogue';
+import { registerAdminRoutes } from './routes/admin';
+
+export { sandboxOptionsSchema, sandboxOptionsFromConfig, type SandboxOptions, type SandboxOptionsInput } from './options';
+
+export interface SandboxDeps {
+  pool: pg.Pool;
+  s3: S3Client;
+  sqs?: SQSClient;
+  options: SandboxOptionsInput;
+  logger?: pino.Logger;
+}
+
+export interface Sandbox {
+  app: FastifyInstance;
+  listen(port: number, host?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * The platform sandbox: auth, account import v2, public catalogue, events and fault injection,
+ * with all state in Postgres schema `sandbox` (apply sandbox/migrations first). Background loops
+ * (import processing, event delivery) start here and stop in `close()`.
+ */
+export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
+  const options = sandboxOptionsSchema.parse(deps.options);
+  const logger = deps.logger ?? pino({ level: 'silent' });
+  const { pool } = deps;
+
+  // Fail at start, not on the first request, when the contract is missing.
+  const doc = loadSpec(resolveSpecPath(options.specPath));
+  const validator = createSpecValidator(doc, { compile: ['ValidateAccount', 'ScheduleAccountCreation'] });
+
+  const state: RuntimeState = { faults: { ...options.faults }, targets: { ...options.eventTargets } };
+  // Separate streams so one knob's draws do not shift another's sequence.
+  const requestPrng = createPrng(options.seed);
+  const eventPrng = createPrng(options.seed ^ 0x5eed);
+  const jwtSecret = options.jwtSecret ?? randomBytes(32).toString('hex');
+
+  const suppliers = new SupplierStore(pool);
+  await suppliers.seed(options.suppliers);
+  const forced = new ForcedOutcomeStore(pool);
+  await forced.load();
+
+  const outbox = new EventOutbox({
+    pool,
+    sqs: deps.sqs,
+    state,
+    prng: eventPrng,
+    envelope: { source: options.eventSource, account: options.eventAccount, region: options.eventRegion },
+    logger,
+    pollIntervalMs: options.pollIntervalMs,
+    leaseMs: options.leaseMs,
+    webhookRetryForMs: options.webhookRetryForMs,
+    webhookTimeoutMs: options.webhookTimeoutMs,
+  });
+  const processor = new ImportProcessor({
+    pool,
+    s3: deps.s3,
+    bucket: options.bucket,
+    suppliers,
+    forced,
+    outbox,
+    definitions: validator.definitions,
+    logger,
+    pollIntervalMs: options.pollIntervalMs,
+    batchSize: options.processingBatchSize,
+    leaseMs: options.leaseMs,
+  });
+
+  const app: FastifyInstance = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    // Per-request logs would cost throughput and say nothing the admin API does not.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: options.bodyLimitBytes,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setErrorHandler((err: { statusCode?: number; code?: string; message: string }, _req, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status === 500) logger.error({ err }, 'sandbox request failed');
+    const code = err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'parse_error' : status === 500 ? 'server_error' : 'invalid';
+    return reply.code(status).send({ detail: status === 500 ? 'A server error occurred.' : err.message, code });
+  });
+  app.get('/healthz', async () => ({ ok: true }));
+
+  registerGraphqlRoutes(app, {
+    state,
+    organizationSecretKey: options.organizationSecretKey,
+    dataImportKey: options.dataImportKey,
+    jwtSecret,
+    refreshTokenTtlSeconds: options.refreshTokenTtlSeconds,
+  });
+  registerDataImportRoutes(app, {
+    pool,
+    validator,
+    suppliers,
+    forced,
+    state,
+    prng: requestPrng,
+    auth: { dataImportKey: options.dataImportKey, jwtSecret, nowSeconds: () => Math.floor(Date.now() / 1000) },
+    windowStartToleranceMs: options.windowStartToleranceMs,
+    onScheduled: () => undefined,
+  });
+  registerCatalogueRoutes(app);
+  const onLoopError = (what: string) => (e: unknown) => logger.error({ err: e }, `${what} loop failed; retrying`);
+  let closed = false;
+  const startLoops = () => {
+    processor.start(onLoopError('import processing'));
+    outbox.start(onLoopError('event delivery'));
+  };
+  const stopLoops = async () => {
+    await processor.stop();
+    await outbox.stop();
+  };
+  registerAdminRoutes(app, {
+    pool,
+    options,
+    state,
+    suppliers,
+    forced,
+    async whileLoopsPaused(fn) {
+      await stopLoops();
+      try {
+        return await fn();
+      } finally {
+        if (!closed) startLoops();
+      }
+    },
+  });
+  startLoops();
+
+  return {
+    app,
+    async listen(port: number, host = '127.0.0.1') {
+      await app.listen({ port, host });
+      const addr = app.server.address() as AddressInfo;
+      return `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await stopLoops();
+    },
+  };
+}

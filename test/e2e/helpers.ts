@@ -1,0 +1,115 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { inject } from 'vitest';
+import type { Client } from '@temporalio/client';
+import { createPool, type Pool } from '../../clients/db';
+import { connectClient } from '../../clients/temporal';
+import { parseConfig, type Config } from '../../config';
+import { writeDatasetToPostgres } from '../../source/dataset-postgres';
+import { generateDataset, type GenerateOptions, type GroundTruth } from '../../source/generator';
+import { runWorkflowId } from '../../workflows/ids';
+import { migrationRunInputSchema, type MigrationRunInput } from '../../workflows/inputs';
+import type { RunProgress } from '../../workflows/messages';
+import type { migrationRunWorkflow } from '../../workflows/migration-run';
+
+/** What an end-to-end test needs of the stack the global setup started. */
+export interface E2E {
+  env: Record<string, string>;
+  config: Config;
+  client: Client;
+  pool: Pool;
+  sandboxUrl: string;
+  close(): Promise<void>;
+}
+
+export async function connectE2E(): Promise<E2E> {
+  const env = inject('stackEnv');
+  const config = parseConfig(env);
+  const client = await connectClient(config);
+  const pool = createPool(config.DATABASE_URL!, 5);
+  return {
+    env,
+    config,
+    client,
+    pool,
+    sandboxUrl: `http://127.0.0.1:${config.SANDBOX_PORT}`,
+    async close() {
+      await client.connection.close();
+      await pool.end();
+    },
+  };
+}
+
+/** Generates accounts into the legacy schema (and their documents into the source folder). */
+export async function seedAccounts(e: E2E, opts: GenerateOptions): Promise<GroundTruth[]> {
+  const items = [...generateDataset(opts)];
+  await writeDatasetToPostgres(e.pool, items, { documentsDir: e.config.SOURCE_DOCUMENTS_DIR });
+  return items.map((i) => i.expected);
+}
+
+export function accountsFile(e: E2E, name: string, accounts: string[]): string {
+  const file = path.join(e.config.DATA_DIR, 'lists', `${name}.txt`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, accounts.join('\n') + '\n');
+  return file;
+}
+
+export async function startRun(e: E2E, input: Omit<MigrationRunInput, 'source'> & { source?: MigrationRunInput['source'] }) {
+  const args = migrationRunInputSchema.parse({ source: { kind: 'postgres' }, ...input });
+  return e.client.workflow.start<typeof migrationRunWorkflow>('migrationRunWorkflow', {
+    taskQueue: e.config.TEMPORAL_TASK_QUEUE,
+    workflowId: runWorkflowId(args.runId),
+    args: [args],
+  });
+}
+
+export async function runToEnd(e: E2E, input: Parameters<typeof startRun>[1]): Promise<RunProgress> {
+  const handle = await startRun(e, input);
+  return handle.result();
+}
+
+export async function sandbox(e: E2E, method: string, urlPath: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${e.sandboxUrl}${urlPath}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`sandbox ${method} ${urlPath} → ${res.status}: ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+export async function setSupplierEverywhere(e: E2E, code: string, status: 'ONGOING' | 'PAUSED' | 'COMPLETE', root = e.config.IMPORT_SUPPLIER_DOCUMENT_ROOT) {
+  await sandbox(e, 'PUT', `/admin/suppliers/${code}`, { status, document_root: root });
+  await e.pool.query(
+    `insert into migrate.supplier_status (supplier_code, status, document_root, updated_by) values ($1, $2, $3, 'test')
+     on conflict (supplier_code) do update set status = $2, document_root = $3, updated_at = now()`,
+    [code, status, root],
+  );
+}
+
+export interface AttemptRow {
+  external_account_number: string;
+  outcome: string | null;
+  stage: string;
+  error_code: string | null;
+  error_attr: string | null;
+  platform_account_number: string | null;
+  outcome_source: string | null;
+}
+
+export async function attempts(e: E2E, runId: string): Promise<Map<string, AttemptRow>> {
+  const r = await e.pool.query(`select * from migrate.account_attempts where run_id = $1`, [runId]);
+  return new Map(r.rows.map((row: AttemptRow) => [row.external_account_number, row]));
+}
+
+export async function groundTruth(e: E2E, supplier: string): Promise<Map<string, { account_number: string | null; created_count: number; schedule_accepted_count: number; status: string }>> {
+  const gt = await sandbox(e, 'GET', `/admin/ground-truth?supplier=${encodeURIComponent(supplier)}`);
+  return new Map(gt.accounts.map((a: any) => [a.external_identifier, a]));
+}
+
+let counter = 0;
+export function uniqueId(prefix: string): string {
+  counter += 1;
+  return `${prefix}${Date.now().toString(36).toUpperCase()}${counter}`;
+}

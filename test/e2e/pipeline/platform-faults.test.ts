@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPlatformClient } from '../../../clients/platform';
+import { exampleScheduleRequest } from '../../../schemas/fixtures';
+import { createSourceAdapter } from '../../../source/adapter';
+import { defaultMapping } from '../../../source/mapping';
+import { transformAccount } from '../../../source/transform';
+import { accountsFile, attempts, connectE2E, groundTruth, runToEnd, sandbox, seedAccounts, uniqueId, type E2E } from '../helpers';
+
+let e: E2E;
+beforeAll(async () => {
+  e = await connectE2E();
+});
+afterAll(async () => {
+  await e?.close();
+});
+
+async function cleanAccounts(prefix: string, n: number) {
+  const truth = await seedAccounts(e, { accounts: n, seed: 3, defectRate: 0, accountNumberPrefix: `${prefix}-` });
+  return truth.map((t) => t.external_account_number);
+}
+
+describe('platform faults', () => {
+  it('retries 5xx, and 429 after the Retry-After the platform asked for, then succeeds without a second creation', async () => {
+    const [a5xx, a429, plain] = await cleanAccounts(uniqueId('PF'), 3);
+    await sandbox(e, 'PUT', '/admin/forced-outcomes', {
+      [a5xx]: { fail_schedule_times: 2, status: 500 },
+      [a429]: { fail_schedule_times: 1, status: 429 },
+    });
+    const runId = uniqueId('run-faults-');
+    const result = await runToEnd(e, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runId, [a5xx, a429, plain]) } });
+    expect(result.totals.completed).toBe(3);
+    const platform = await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE);
+    for (const ext of [a5xx, a429, plain]) {
+      expect(platform.get(ext)?.created_count).toBe(1);
+      expect(platform.get(ext)?.schedule_accepted_count).toBe(1);
+    }
+    // The retries are visible in the account's history: the schedule activity ran more than once.
+    const history = await e.client.workflow.getHandle(`account-import/${e.config.IMPORT_SUPPLIER_CODE}/${a5xx}`).fetchHistory();
+    const scheduled = history.events!.filter((ev) => ev.activityTaskStartedEventAttributes?.attempt && ev.activityTaskStartedEventAttributes.attempt >= 3);
+    expect(scheduled.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('an account the platform already imported completes with the platform account number, not a failure', async () => {
+    const [ext] = await cleanAccounts(uniqueId('AI'), 1);
+    // Someone imported it outside this tool (an earlier tool, a manual import): schedule it directly.
+    const platform = createPlatformClient(e.config);
+    const src = await createSourceAdapter({ kind: 'postgres' }, { pool: e.pool }).getAccount(ext);
+    const t = transformAccount(src!, { importSupplierCode: e.config.IMPORT_SUPPLIER_CODE, mapping: defaultMapping() });
+    if (!t.ok) throw new Error(JSON.stringify(t.errors));
+    // Without its documents (nobody staged them for this import).
+    const { notes: _n, statements: _s, ...payload } = t.payload;
+    const direct = { ...exampleScheduleRequest(), payload: payload as typeof t.payload };
+    expect((await platform.scheduleAccountCreation(direct)).kind).toBe('accepted');
+    let accountNumber: string | undefined;
+    for (let i = 0; i < 100 && !accountNumber; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      accountNumber = (await platform.getImportStatus(e.config.IMPORT_SUPPLIER_CODE, ext))?.kraken_identifier ?? undefined;
+    }
+    expect(accountNumber).toMatch(/^A-/);
+
+    const runId = uniqueId('run-already-');
+    const result = await runToEnd(e, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runId, [ext]) } });
+    expect(result.totals.completed).toBe(1);
+    const row = (await attempts(e, runId)).get(ext)!;
+    expect(row).toMatchObject({ outcome: 'completed', outcome_source: 'already_imported', platform_account_number: accountNumber });
+    expect((await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE)).get(ext)?.created_count).toBe(1);
+  });
+});

@@ -1,0 +1,85 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrationRunInputSchema } from '../../../workflows/inputs';
+import { runProgressQuery } from '../../../workflows/messages';
+import { accountsFile, attempts, connectE2E, groundTruth, sandbox, seedAccounts, startRun, uniqueId, type E2E } from '../helpers';
+
+let e: E2E;
+const workers: ChildProcess[] = [];
+beforeAll(async () => {
+  e = await connectE2E();
+});
+afterAll(async () => {
+  for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
+  await sandbox(e, 'PUT', '/admin/faults', { latencyMs: 0, latencyJitterMs: 0 }).catch(() => {});
+  await e?.close();
+});
+
+/** A worker process of its own, on a task queue of its own, so killing it touches nothing else. */
+function startWorker(taskQueue: string, name: string): Promise<ChildProcess> {
+  const logFile = path.join(e.config.DATA_DIR, 'logs', `${name}.log`);
+  const out = fs.openSync(logFile, 'a');
+  const child = spawn(process.execPath, [require.resolve('tsx/cli'), 'workers/main.ts'], {
+    env: { ...process.env, ...e.env, TEMPORAL_TASK_QUEUE: taskQueue },
+    stdio: ['ignore', out, out],
+  });
+  workers.push(child);
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (fs.readFileSync(logFile, 'utf8').includes('"msg":"worker ready"')) {
+        clearInterval(timer);
+        resolve(child);
+      } else if (child.exitCode !== null) {
+        clearInterval(timer);
+        reject(new Error(`${name} exited: ${fs.readFileSync(logFile, 'utf8').slice(-2000)}`));
+      }
+    }, 250);
+  });
+}
+
+describe('a worker killed mid-run', () => {
+  it('loses and duplicates nothing: every account has one outcome and was created at most once', async () => {
+    const queue = uniqueId('crash-q-');
+    const truth = await seedAccounts(e, { accounts: 30, seed: 21, defectRate: 0, accountNumberPrefix: `${uniqueId('KW')}-` });
+    await sandbox(e, 'PUT', '/admin/faults', { latencyMs: 100, latencyJitterMs: 50 });
+    const first = await startWorker(queue, 'crash-worker-1');
+    const runId = uniqueId('run-crash-');
+    const client = e.client;
+    const handle = await client.workflow.start('migrationRunWorkflow', {
+      taskQueue: queue,
+      workflowId: `migration-run/${runId}`,
+      args: [
+        migrationRunInputSchema.parse({
+          runId,
+          supplierCode: e.config.IMPORT_SUPPLIER_CODE,
+          source: { kind: 'postgres' },
+          selection: { kind: 'list', path: accountsFile(e, runId, truth.map((t) => t.external_account_number)) },
+          concurrency: 8,
+        }),
+      ],
+    });
+    // Kill it with accounts in every stage.
+    for (;;) {
+      const p = await handle.query(runProgressQuery);
+      if (p.totals.completed >= 5) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    first.kill('SIGKILL');
+    await new Promise((r) => first.once('exit', r));
+    await startWorker(queue, 'crash-worker-2');
+
+    const result = await handle.result();
+    expect(result.totals).toMatchObject({ completed: 30, failed: 0 });
+    const ledger = await attempts(e, runId);
+    const platform = await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE);
+    for (const t of truth) {
+      const row = ledger.get(t.external_account_number)!;
+      expect(row.outcome).toBe('completed');
+      expect(platform.get(t.external_account_number)?.created_count).toBe(1);
+      expect(row.platform_account_number).toBe(platform.get(t.external_account_number)?.account_number);
+    }
+    void startRun;
+  });
+});
