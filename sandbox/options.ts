@@ -70,7 +70,7 @@ export const sandboxOptionsSchema = z.object({
   webhookTimeoutMs: z.number().int().positive().default(5_000),
   seed: z.number().int().default(1),
   pollIntervalMs: z.number().int().positive().default(100),
-  processingBatchSize: z.number().int().positive().default(20),
+  processingBatchSize: z.number().int().positive().default(50),
   /** A claimed import or event whose worker died is picked up again after this lease. */
   leaseMs: z.number().int().positive().default(30_000),
   eventSource: z.string().default('kraken.data-import'),

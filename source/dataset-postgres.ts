@@ -143,6 +143,7 @@ export async function writeDatasetToPostgres(
       await client.query('COMMIT');
     } catch (e) {
       await client.query('ROLLBACK').catch(() => {});
+      await writing.catch(() => {});
       throw e;
     } finally {
       client.release();

@@ -600,7 +600,7 @@ function buildMeterPoint(
 const failed = (stage: Stage, code: string, attr: string): ExpectedOutcome => ({ outcome: 'failed', stage, code, attr });
 const MP0 = 'supply_addresses.0.meter_points.0';
 
-function primaryContactIndex(record: SourceRecord): ContactRow {
+function primaryContact(record: SourceRecord): ContactRow {
   const c = record.contacts.find((x) => x.is_primary);
   if (!c) throw new Error('generator: record without a primary contact');
   return c;
@@ -612,10 +612,10 @@ function applyDefect(kind: DefectKind, built: BuiltRecord, b: BuildContext): Exp
   const mp0 = record.supply_addresses[0].meter_points[0];
   switch (kind) {
     case 'invalid_phone':
-      primaryContactIndex(record).mobile_phone = invalidPhone(rng);
+      primaryContact(record).mobile_phone = invalidPhone(rng);
       return failed('validate', 'invalid_phone_number', 'customers.0.mobile');
     case 'impossible_date':
-      primaryContactIndex(record).date_of_birth = impossibleDate(rng, rng.int(1950, 1995));
+      primaryContact(record).date_of_birth = impossibleDate(rng, rng.int(1950, 1995));
       return failed('transform', 'invalid_date', 'customers.0.date_of_birth');
     case 'end_before_start': {
       // A keying slip: the tariff's end date typed a year before its start.

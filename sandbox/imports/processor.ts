@@ -8,7 +8,7 @@ import type { JsonSchemaObject } from '../openapi/spec';
 import { documentKey, type SupplierStore } from '../suppliers';
 import type { ForcedOutcomeStore } from '../forced-outcomes';
 import { IMPORT_EVENT_TYPES } from '../events/envelope';
-import type { EventOutbox } from '../events/outbox';
+import type { EventMeta, EventOutbox } from '../events/outbox';
 import { startLoop, type Loop } from '../loop';
 import { isoSeconds } from '../time';
 import { claimDue, createAccount, finishProcess, releaseForRetry, type ClaimedProcess, type LatestError } from './store';
@@ -55,89 +55,71 @@ export class ImportProcessor {
   async tick(): Promise<boolean> {
     const claimed = await claimDue(this.deps.pool, this.deps.batchSize, this.deps.leaseMs);
     if (claimed.length === 0) return false;
-    await Promise.all(claimed.map((p) => this.process(p)));
+    // Checks (S3 calls) run concurrently outside any transaction; outcomes are written in one
+    // transaction per batch, so a batch costs one commit, and a crash leaves it to the lease.
+    const verdicts = await Promise.all(claimed.map((p) => (p.expired ? ({ kind: 'cancel' } as const) : this.evaluate(p))));
+    const client = await this.deps.pool.connect();
+    try {
+      await client.query('BEGIN');
+      for (let i = 0; i < claimed.length; i++) await this.settle(client, claimed[i], verdicts[i]);
+      await client.query('COMMIT');
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    } finally {
+      client.release();
+    }
     this.deps.outbox.wake();
     return claimed.length === this.deps.batchSize;
   }
 
-  private async process(p: ClaimedProcess): Promise<void> {
+  private async settle(client: pg.PoolClient, p: ClaimedProcess, verdict: Verdict | { kind: 'cancel' }): Promise<void> {
     const meta = { importProcessId: p.id, importSupplier: p.import_supplier, externalIdentifier: p.external_identifier };
-    if (p.expired) {
-      await this.finish(p, 'CANCELLED', null, null, async (client) => {
-        await this.deps.outbox.emit(client, IMPORT_EVENT_TYPES.cancelled, {
-          resource_type: RESOURCE_TYPE,
-          external_identifier: p.external_identifier,
-          expiry_window_end: isoSeconds(p.schedule_window_end),
-        }, meta);
-      });
-      return;
-    }
-    const verdict = await this.evaluate(p);
-    if (verdict.kind === 'retry') {
-      this.deps.logger.warn({ importProcessId: p.id, reason: verdict.reason }, 'import processing deferred');
-      await releaseForRetry(this.deps.pool, p.id, 1000);
-      return;
-    }
-    if (verdict.kind === 'error') {
-      const error: LatestError = { code: verdict.code, detail: verdict.detail, domain: 'import_process' };
-      await this.finish(p, p.is_dry_run ? 'DRY_RUN_ERRORED' : 'ERRORED', null, error, async (client) => {
-        await this.deps.outbox.emit(client, p.is_dry_run ? IMPORT_EVENT_TYPES.dry_run_error : IMPORT_EVENT_TYPES.error, {
-          resource_type: RESOURCE_TYPE,
-          external_identifier: p.external_identifier,
-          error_code: verdict.code,
-          error_detail: verdict.detail,
-        }, meta);
-      });
-      return;
-    }
-    if (p.is_dry_run) {
-      await this.finish(p, 'DRY_RUN_SUCCEEDED', null, null, async (client) => {
-        await this.deps.outbox.emit(client, IMPORT_EVENT_TYPES.dry_run_complete, { resource_type: RESOURCE_TYPE, external_identifier: p.external_identifier }, meta);
-      });
-      return;
-    }
-    const client = await this.deps.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const number = await createAccount(client, { supplier: p.import_supplier, externalIdentifier: p.external_identifier, processId: p.id }, newAccountNumber);
-      let ok: boolean;
-      if (number) {
-        ok = await finishProcess(client, p.id, 'PROCESSED', number, null);
-        if (ok) await this.deps.outbox.emit(client, IMPORT_EVENT_TYPES.complete, { resource_type: RESOURCE_TYPE, external_identifier: p.external_identifier, identifier: number }, meta);
-      } else {
-        // Another import of the same account won the race: the platform refuses the duplicate.
-        const code = 'account_import_process_already_imported';
-        const detail = `The account import process with the account number ${p.external_identifier} has already been imported.`;
-        ok = await finishProcess(client, p.id, 'ERRORED', null, { code, detail, domain: 'import_process' });
-        if (ok) await this.deps.outbox.emit(client, IMPORT_EVENT_TYPES.error, { resource_type: RESOURCE_TYPE, external_identifier: p.external_identifier, error_code: code, error_detail: detail }, meta);
+    const base = { resource_type: RESOURCE_TYPE, external_identifier: p.external_identifier };
+    const outbox = this.deps.outbox;
+    switch (verdict.kind) {
+      case 'retry':
+        this.deps.logger.warn({ importProcessId: p.id, reason: verdict.reason }, 'import processing deferred');
+        await releaseForRetry(client, p.id, 1000);
+        return;
+      case 'cancel':
+        if (await finishProcess(client, p.id, 'CANCELLED', null, null)) {
+          await outbox.emit(client, IMPORT_EVENT_TYPES.cancelled, { ...base, expiry_window_end: isoSeconds(p.schedule_window_end) }, meta);
+        }
+        return;
+      case 'error': {
+        const error: LatestError = { code: verdict.code, detail: verdict.detail, domain: 'import_process' };
+        if (await finishProcess(client, p.id, p.is_dry_run ? 'DRY_RUN_ERRORED' : 'ERRORED', null, error)) {
+          const type = p.is_dry_run ? IMPORT_EVENT_TYPES.dry_run_error : IMPORT_EVENT_TYPES.error;
+          await outbox.emit(client, type, { ...base, error_code: verdict.code, error_detail: verdict.detail }, meta);
+        }
+        return;
       }
-      await client.query(ok ? 'COMMIT' : 'ROLLBACK');
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    } finally {
-      client.release();
+      case 'ok':
+        if (p.is_dry_run) {
+          if (await finishProcess(client, p.id, 'DRY_RUN_SUCCEEDED', null, null)) await outbox.emit(client, IMPORT_EVENT_TYPES.dry_run_complete, base, meta);
+          return;
+        }
+        await this.createAccount(client, p, base, meta);
     }
   }
 
-  private async finish(
-    p: ClaimedProcess,
-    status: Parameters<typeof finishProcess>[2],
-    krakenIdentifier: string | null,
-    error: LatestError | null,
-    emit: (client: pg.PoolClient) => Promise<void>,
-  ): Promise<void> {
-    const client = await this.deps.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const ok = await finishProcess(client, p.id, status, krakenIdentifier, error);
-      if (ok) await emit(client);
-      await client.query(ok ? 'COMMIT' : 'ROLLBACK');
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    } finally {
-      client.release();
+  private async createAccount(client: pg.PoolClient, p: ClaimedProcess, base: { resource_type: string; external_identifier: string }, meta: EventMeta): Promise<void> {
+    const number = await createAccount(client, { supplier: p.import_supplier, externalIdentifier: p.external_identifier, processId: p.id }, newAccountNumber);
+    if (number) {
+      if (await finishProcess(client, p.id, 'PROCESSED', number, null)) {
+        await this.deps.outbox.emit(client, IMPORT_EVENT_TYPES.complete, { ...base, identifier: number }, meta);
+      } else {
+        // The process was finished elsewhere (lease taken over, or state reset): undo the account.
+        await client.query('DELETE FROM sandbox.accounts WHERE number = $1', [number]);
+      }
+      return;
+    }
+    // Another import of the same account won the race: the platform refuses the duplicate.
+    const code = 'account_import_process_already_imported';
+    const detail = `The account import process with the account number ${p.external_identifier} has already been imported.`;
+    if (await finishProcess(client, p.id, 'ERRORED', null, { code, detail, domain: 'import_process' })) {
+      await this.deps.outbox.emit(client, IMPORT_EVENT_TYPES.error, { ...base, error_code: code, error_detail: detail }, meta);
     }
   }
 

@@ -109,8 +109,8 @@ export async function claimDue(pool: pg.Pool, limit: number, leaseMs: number): P
 }
 
 /** Back to PENDING (a transient failure such as the file store being unreachable). */
-export async function releaseForRetry(pool: pg.Pool, id: number, delayMs: number): Promise<void> {
-  await pool.query(
+export async function releaseForRetry(db: pg.Pool | pg.PoolClient, id: number, delayMs: number): Promise<void> {
+  await db.query(
     `UPDATE sandbox.import_processes SET status = 'PENDING', lease_until = NULL, due_at = now() + $2 * interval '1 millisecond',
        latest_event = '${STATUS_EVENT.PENDING}', modified_at = now()
      WHERE id = $1 AND status = 'IN_PROGRESS'`,

@@ -1,0 +1,92 @@
+import path from 'node:path';
+import fs from 'node:fs';
+import { Command } from 'commander';
+import { loadEnv } from '../../config';
+import { startStack, type RunningStack } from '../../stack/stack';
+import { CLI_ENV_FILE, ROOT, saveCliEnv } from '../context';
+import { info, println } from '../output';
+
+/** Resolves on the first Ctrl-C / SIGTERM. */
+export function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (sig: NodeJS.Signals) => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      resolve(sig);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}
+
+export function endpointLines(stack: RunningStack): string[] {
+  const i = stack.info;
+  return [
+    `Temporal UI      ${i.temporalUiUrl}`,
+    `Temporal gRPC    ${i.temporalAddress} (namespace ${i.temporalNamespace}, task queue ${stack.config.TEMPORAL_TASK_QUEUE})`,
+    `Postgres         ${i.databaseUrl}`,
+    `S3               ${i.s3Endpoint} (bucket ${i.platformBucket})`,
+    `SQS              ${i.eventsQueueUrl}`,
+    `Platform sandbox ${i.sandboxUrl}`,
+    `Events receiver  ${i.eventsUrl}`,
+    `Codec server     ${i.codecUrl}`,
+    `Data directory   ${i.dataDir} (logs in ${path.join(i.dataDir, 'logs')})`,
+    `Workers          pid ${i.workerPids.join(', ') || 'none'}`,
+  ];
+}
+
+/** Starts the stack and makes sure Ctrl-C during start-up still stops what was started. */
+export async function startStackInterruptibly(env: Record<string, string | undefined>, opts: { freePorts?: boolean; workers?: number }): Promise<{ stack: RunningStack; interrupted: () => boolean }> {
+  let interrupted = false;
+  const onSignal = () => {
+    interrupted = true;
+    info('Interrupted: stopping what has started…');
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const stack = await startStack({ env, freePorts: opts.freePorts, workers: opts.workers ?? 1, log: (l) => info(`  · ${l}`) });
+    saveCliEnv(stack.info.dataDir, { DATABASE_URL: stack.env.DATABASE_URL });
+    return { stack, interrupted: () => interrupted };
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+export async function stopStack(stack: RunningStack): Promise<void> {
+  info('Stopping the stack…');
+  await stack.stop();
+  fs.rmSync(path.join(stack.info.dataDir, CLI_ENV_FILE), { force: true });
+  info('Stopped.');
+}
+
+export function devCommand(): Command {
+  return new Command('dev')
+    .description('run the whole embedded stack (Temporal + UI, Postgres, S3/SQS, platform sandbox, events, codec, one worker) until Ctrl-C')
+    .option('--workers <n>', 'worker processes', (v) => Number.parseInt(v, 10), 1)
+    .addHelpText(
+      'after',
+      `
+Uses the configured ports (TEMPORAL_PORT, TEMPORAL_UI_PORT, PG_PORT, S3_PORT, SANDBOX_PORT, EVENTS_PORT,
+CODEC_PORT). Other commands in another terminal find this stack through <DATA_DIR>/stack.json.
+
+Examples:
+  $ npm run dev
+  $ DATA_DIR=.data/demo SOURCE_DOCUMENTS_DIR=.data/demo/source-documents npm run dev`,
+    )
+    .action(async (opts) => {
+      const env = loadEnv();
+      info('Starting the embedded stack…');
+      const { stack, interrupted } = await startStackInterruptibly(env, { workers: opts.workers });
+      if (!interrupted()) {
+        println('Stack is up:');
+        for (const l of endpointLines(stack)) println(`  ${l}`);
+        const dataDirArg = path.relative(ROOT, stack.info.dataDir) === '.data' ? '' : `DATA_DIR=${path.relative(ROOT, stack.info.dataDir)} `;
+        println(`\nFrom another terminal: ${dataDirArg}npx kraken-migrate run start --limit 20 --watch`);
+        println('Ctrl-C stops everything.');
+        await untilSignal();
+      }
+      await stopStack(stack);
+    });
+}
