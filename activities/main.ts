@@ -159,6 +159,7 @@ export function createMainActivities(deps: MainActivityDeps): MainActivities {
            from migrate.inbox i
            join migrate.account_attempts a on a.run_id = $1 and a.external_account_number = $2
           where i.external_identifier = $2 and i.event_type = any($3) and a.scheduled_at is not null
+            and i.match_status <> 'ambiguous'
             and i.received_at >= a.scheduled_at
           order by i.received_at limit 1`,
         [input.runId, input.externalAccountNumber, types],

@@ -182,6 +182,7 @@ export interface ReceivedWebhook {
   headers: http.IncomingHttpHeaders;
   rawBody: string;
   json: any;
+  receivedAt: number;
 }
 
 /** A tiny webhook receiver; `failNext` makes the next N deliveries fail with 503. */
@@ -198,7 +199,7 @@ export async function startReceiver(): Promise<{ url: string; received: Received
         return;
       }
       const rawBody = Buffer.concat(chunks).toString('utf8');
-      received.push({ headers: req.headers, rawBody, json: JSON.parse(rawBody) });
+      received.push({ headers: req.headers, rawBody, json: JSON.parse(rawBody), receivedAt: Date.now() });
       res.writeHead(204).end();
     });
   });

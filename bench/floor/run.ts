@@ -1,0 +1,83 @@
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
+import { connectWorker } from '../../clients/temporal';
+import { createDataConverter } from '../../codec/data-converter';
+import type { Config } from '../../config';
+import type { FloorRun } from '../results';
+import { mean, percentile, round } from '../stats';
+import { slidingWindow } from '../window';
+import { floorActivities } from './activities';
+import type { floorAccountWorkflow } from './workflows';
+
+export const FLOOR_TASK_QUEUE = 'kraken-migrate-bench-floor';
+
+/**
+ * The Temporal floor: one trivial workflow per account on the same server, with the same data
+ * converter (payload encryption) and worker limits as the pipeline's worker, started `concurrency`
+ * at a time. Its worker runs in this process on its own task queue.
+ */
+export async function runFloor(opts: { config: Config; client: Client; accounts: readonly string[]; concurrency: number; tag: string }): Promise<FloorRun> {
+  const { config, client } = opts;
+  const connection = await connectWorker(config);
+  const worker = await Worker.create({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: FLOOR_TASK_QUEUE,
+    dataConverter: createDataConverter(config),
+    workflowBundle: await bundleWorkflowCode({
+      workflowsPath: path.resolve(__dirname, 'workflows.ts'),
+      logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => process.stderr.write(`${m}\n`), log() {} } as never,
+    }),
+    activities: floorActivities,
+    maxConcurrentActivityTaskExecutions: 50,
+    maxConcurrentWorkflowTaskExecutions: 40,
+    maxCachedWorkflows: 1000,
+  });
+  const latencies: number[] = [];
+  const ids = opts.accounts.map((a) => `bench-floor/${opts.tag}/${a}`);
+  let wallMs = 0;
+  const results = await worker.runUntil(async () => {
+    const started = performance.now();
+    const r = await slidingWindow(opts.accounts, opts.concurrency, async (account, i) => {
+      const t0 = performance.now();
+      const out = await client.workflow.execute<typeof floorAccountWorkflow>('floorAccountWorkflow', {
+        taskQueue: FLOOR_TASK_QUEUE,
+        workflowId: ids[i],
+        args: [account],
+      });
+      latencies.push(performance.now() - t0);
+      return out;
+    });
+    wallMs = performance.now() - started;
+    return r;
+  });
+  await connection.close();
+  const completed = results.filter((r) => r.ok).length;
+  const history = await historyLengths(client, ids.slice(0, 50));
+  return {
+    accounts: opts.accounts.length,
+    concurrency: opts.concurrency,
+    completed,
+    notCompleted: opts.accounts.length - completed,
+    wallSeconds: round(wallMs / 1000, 2),
+    accountsPerSecond: round(completed / (wallMs / 1000), 2),
+    latency: { p50Ms: roundOpt(percentile(latencies, 50)), p95Ms: roundOpt(percentile(latencies, 95)), maxMs: roundOpt(percentile(latencies, 100)) },
+    loadAvg1: round(os.loadavg()[0], 2),
+    historyEventsPerAccount: roundOpt(mean(history), 1),
+  };
+}
+
+/** History length of a sample of executions (every floor workflow has the same shape). */
+async function historyLengths(client: Client, workflowIds: string[]): Promise<number[]> {
+  const out: number[] = [];
+  for (const id of workflowIds) {
+    const d = await client.workflow.getHandle(id).describe().catch(() => undefined);
+    if (d) out.push(d.historyLength);
+  }
+  return out;
+}
+
+const roundOpt = (n: number | undefined, digits = 0) => (n === undefined ? undefined : round(n, digits));

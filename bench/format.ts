@@ -1,0 +1,114 @@
+import type { BenchResults, PipelineRun } from './results';
+import { round } from './stats';
+
+export interface Row {
+  figure: string;
+  value: string;
+  note?: string;
+}
+
+/** A number for people: thousands separators, fixed decimals; a dash when it was not measured. */
+export function fmt(n: number | undefined, digits = 0): string {
+  if (n === undefined || !Number.isFinite(n)) return '—';
+  return n.toLocaleString('en-GB', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+export function fmtMs(ms: number | undefined): string {
+  if (ms === undefined) return '—';
+  return ms >= 1000 ? `${fmt(ms / 1000, 2)} s` : `${fmt(ms)} ms`;
+}
+
+/** Columns padded to their widest cell; the value column is right-aligned so digits line up. */
+export function renderTable(rows: readonly Row[], headers: Row = { figure: 'Figure', value: 'Value', note: 'Note' }): string {
+  const all = [headers, ...rows];
+  const w1 = Math.max(...all.map((r) => r.figure.length));
+  const w2 = Math.max(...all.map((r) => r.value.length));
+  const line = (r: Row) => `${r.figure.padEnd(w1)}  ${r.value.padStart(w2)}${r.note ? `  ${r.note}` : ''}`.trimEnd();
+  const rule = `${'-'.repeat(w1)}  ${'-'.repeat(w2)}  ${'-'.repeat(Math.max(4, ...all.map((r) => (r.note ?? '').length)))}`;
+  return [line(headers), rule, ...rows.map(line)].join('\n');
+}
+
+function pipelineRows(label: string, r: PipelineRun): Row[] {
+  return [
+    { figure: label, value: `${fmt(r.accountsPerSecond, 2)} acc/s`, note: `${fmt(r.completed)}/${fmt(r.accounts)} completed in ${fmt(r.wallSeconds, 1)} s, concurrency ${r.concurrency}, load ${fmt(r.loadAvg1, 1)}` },
+    { figure: '  account latency p50 / p95', value: `${fmtMs(r.latency.p50Ms)} / ${fmtMs(r.latency.p95Ms)}`, note: `max ${fmtMs(r.latency.maxMs)} (ledger finished_at - started_at)` },
+    { figure: '  history events per account', value: fmt(r.historyEventsPerAccount, 1), note: 'mean over the run’s account workflows' },
+    { figure: '  worker peak RSS', value: `${fmt(r.workerPeakRssMb)} MB`, note: `${r.workers} worker process tree(s), summed` },
+    { figure: '  Temporal server peak RSS', value: `${fmt(r.temporalPeakRssMb)} MB` },
+  ];
+}
+
+export function resultRows(r: BenchResults): Row[] {
+  const rows: Row[] = [...pipelineRows(`End-to-end pipeline (${r.endToEnd.workers} worker)`, r.endToEnd)];
+  if (r.endToEnd.notCompleted > 0) {
+    const codes = Object.entries(r.endToEnd.failedByCode).map(([c, n]) => `${c}×${n}`).join(', ');
+    rows.push({ figure: '  NOT completed', value: fmt(r.endToEnd.notCompleted), note: codes || undefined });
+  }
+  if (r.floor) {
+    rows.push({
+      figure: 'Temporal floor (1 workflow + 1 no-op activity)',
+      value: `${fmt(r.floor.accountsPerSecond, 2)} acc/s`,
+      note: `${fmt(r.floor.completed)}/${fmt(r.floor.accounts)} in ${fmt(r.floor.wallSeconds, 1)} s, p50 ${fmtMs(r.floor.latency.p50Ms)}, ${fmt(r.floor.historyEventsPerAccount, 1)} events/wf`,
+    });
+    rows.push({ figure: '  pipeline / floor', value: fmt(r.ratios.pipelineOverFloor, 2), note: 'throughput ratio (1 = as fast as bare Temporal)' });
+  }
+  if (r.plainScript) {
+    rows.push({
+      figure: 'Plain script (no Temporal)',
+      value: `${fmt(r.plainScript.accountsPerSecond, 2)} acc/s`,
+      note: `${fmt(r.plainScript.completed)}/${fmt(r.plainScript.accounts)} in ${fmt(r.plainScript.wallSeconds, 1)} s, p50 ${fmtMs(r.plainScript.latency.p50Ms)} / p95 ${fmtMs(r.plainScript.latency.p95Ms)}, peak RSS ${fmt(r.plainScript.peakRssMb)} MB`,
+    });
+    rows.push({ figure: '  pipeline / script', value: fmt(r.ratios.pipelineOverScript, 2), note: 'throughput ratio (1 = as fast as the script)' });
+  }
+  if (r.validation) {
+    const v = r.validation.payloadsPerSecondPerCore;
+    rows.push({ figure: 'Validation (validateAccount, one core)', value: `${fmt(v.median)} payloads/s`, note: `median of ${v.runs.length} × ${fmt(r.validation.seconds, 1)} s: ${v.runs.map((x) => fmt(x)).join(', ')}` });
+  }
+  if (r.sandbox) {
+    const s = r.sandbox;
+    rows.push({
+      figure: 'Sandbox schedule requests',
+      value: `${fmt(s.requestsPerSecond.median)} req/s`,
+      note: `median of ${s.requestsPerSecond.runs.length} × ${fmt(s.requestsPerRun)} @ ${s.concurrency}: ${s.requestsPerSecond.runs.map((x) => fmt(x)).join(', ')}; p50 ${fmtMs(s.p50Ms)} p95 ${fmtMs(s.p95Ms)}; ${s.failed} not 201`,
+    });
+  }
+  if (r.scaling && r.scaling.length > 0) {
+    const base = r.scaling[0];
+    for (const s of r.scaling) {
+      const speedup = base.accountsPerSecond > 0 ? round(s.accountsPerSecond / base.accountsPerSecond, 2) : undefined;
+      rows.push({
+        figure: `Scaling: ${s.workers} worker process${s.workers > 1 ? 'es' : ''}`,
+        value: `${fmt(s.accountsPerSecond, 2)} acc/s`,
+        note: `×${fmt(speedup, 2)} of 1 worker; ${fmt(s.completed)}/${fmt(s.accounts)}, p95 ${fmtMs(s.latency.p95Ms)}, worker RSS ${fmt(s.workerPeakRssMb)} MB, load ${fmt(s.loadAvg1, 1)}`,
+      });
+    }
+  }
+  if (r.memory) {
+    const m = r.memory;
+    const first = m.samples[0];
+    const last = m.samples.at(-1);
+    rows.push({
+      figure: `Memory growth (${fmt(m.accounts)} accounts, 1 run)`,
+      value: `${m.growthMb !== undefined && m.growthMb >= 0 ? '+' : ''}${fmt(m.growthMb)} MB`,
+      note: `worker RSS ${fmt(m.rssAtFirstMb)} MB after ${fmt(first?.finished)} → ${fmt(m.rssAtLastMb)} MB after ${fmt(last?.finished)}; ${fmt(m.run.accountsPerSecond, 2)} acc/s`,
+    });
+  }
+  return rows;
+}
+
+export function renderReport(r: BenchResults): string {
+  const la = (l: readonly number[]) => l.map((x) => x.toFixed(2)).join(' / ');
+  const header = [
+    `kraken-migrate bench (${r.mode}) — ${r.startedAt}`,
+    `command:  ${r.command}`,
+    `machine:  ${r.machine.cpuModel}, ${r.machine.cores} cores, ${fmt(r.machine.memoryGb, 1)} GB, ${r.machine.platform} ${r.machine.kernel}`,
+    `versions: node ${r.versions.node}; Temporal CLI ${r.versions.temporalCli}; @temporalio/* ${r.versions.temporalio}`,
+    `load avg: ${la(r.load.atStart)} at start, ${la(r.load.atEnd)} at end (1/5/15 min; the machine is shared)`,
+  ];
+  const footer = [
+    ...(r.skipped.length ? [`skipped: ${r.skipped.join('; ')}`] : []),
+    ...r.notes.map((n) => `note: ${n}`),
+    r.ok ? 'OK: every account of every pass completed' : 'NOT OK: some accounts did not complete',
+  ];
+  return [...header, '', renderTable(resultRows(r)), '', ...footer].join('\n');
+}

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+
+/** What `npm run bench` writes to bench/results.json. Optional sections were not run (see `skipped`). */
+
+const loadSchema = z.tuple([z.number(), z.number(), z.number()]);
+
+export const machineSchema = z.object({
+  cpuModel: z.string(),
+  cores: z.number().int(),
+  memoryGb: z.number(),
+  platform: z.string(),
+  kernel: z.string(),
+});
+
+export const versionsSchema = z.object({
+  node: z.string(),
+  temporalCli: z.string(),
+  temporalio: z.string(),
+});
+
+export const latencySchema = z.object({ p50Ms: z.number().optional(), p95Ms: z.number().optional(), maxMs: z.number().optional() });
+
+/** One pass of accounts through some implementation (the pipeline, the floor, the plain script). */
+export const throughputRunSchema = z.object({
+  accounts: z.number().int(),
+  concurrency: z.number().int(),
+  completed: z.number().int(),
+  /** Accounts that did not end completed (failed, not attempted, or missing). */
+  notCompleted: z.number().int(),
+  wallSeconds: z.number(),
+  accountsPerSecond: z.number(),
+  latency: latencySchema,
+  /** 1-minute load average when the pass ended (the machine is shared). */
+  loadAvg1: z.number(),
+});
+export type ThroughputRun = z.infer<typeof throughputRunSchema>;
+
+export const pipelineRunSchema = throughputRunSchema.extend({
+  workers: z.number().int(),
+  historyEventsPerAccount: z.number().optional(),
+  workerPeakRssMb: z.number().optional(),
+  temporalPeakRssMb: z.number().optional(),
+  failedByCode: z.record(z.string(), z.number().int()),
+});
+export type PipelineRun = z.infer<typeof pipelineRunSchema>;
+
+export const floorRunSchema = throughputRunSchema.extend({
+  historyEventsPerAccount: z.number().optional(),
+});
+export type FloorRun = z.infer<typeof floorRunSchema>;
+
+export const scriptRunSchema = throughputRunSchema.extend({
+  peakRssMb: z.number().optional(),
+  failedByCode: z.record(z.string(), z.number().int()),
+});
+export type ScriptRun = z.infer<typeof scriptRunSchema>;
+
+export const repeatedSchema = z.object({ runs: z.array(z.number()), median: z.number().optional() });
+
+export const sandboxBenchSchema = z.object({
+  requestsPerRun: z.number().int(),
+  concurrency: z.number().int(),
+  requestsPerSecond: repeatedSchema,
+  p50Ms: z.number().optional(),
+  p95Ms: z.number().optional(),
+  failed: z.number().int(),
+});
+
+export const memoryGrowthSchema = z.object({
+  accounts: z.number().int(),
+  /** Worker RSS (process tree, MB) each time another `every` accounts had finished. */
+  samples: z.array(z.object({ finished: z.number().int(), workerRssMb: z.number() })),
+  rssAtFirstMb: z.number().optional(),
+  rssAtLastMb: z.number().optional(),
+  growthMb: z.number().optional(),
+  run: pipelineRunSchema,
+});
+export type MemoryGrowth = z.infer<typeof memoryGrowthSchema>;
+
+export const benchResultsSchema = z.object({
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  command: z.string(),
+  mode: z.enum(['smoke', 'default']),
+  machine: machineSchema,
+  versions: versionsSchema,
+  load: z.object({ atStart: loadSchema, atEnd: loadSchema }),
+  endToEnd: pipelineRunSchema,
+  floor: floorRunSchema.optional(),
+  plainScript: scriptRunSchema.optional(),
+  /** Pipeline accounts/s divided by the other's accounts/s (1 = as fast; 0.5 = half as fast). */
+  ratios: z.object({ pipelineOverFloor: z.number().optional(), pipelineOverScript: z.number().optional() }),
+  validation: z.object({ seconds: z.number(), payloadsPerSecondPerCore: repeatedSchema }).optional(),
+  sandbox: sandboxBenchSchema.optional(),
+  scaling: z.array(pipelineRunSchema).optional(),
+  memory: memoryGrowthSchema.optional(),
+  skipped: z.array(z.string()),
+  notes: z.array(z.string()),
+  /** Every account of every pass completed. */
+  ok: z.boolean(),
+});
+export type BenchResults = z.infer<typeof benchResultsSchema>;

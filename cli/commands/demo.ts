@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Command } from 'commander';
+import { createPool } from '../../clients/db';
+import { connectClient } from '../../clients/temporal';
+import { loadEnv } from '../../config';
+import { generateCommand as generateDataset } from '../../source/generate-cli';
+import { canConnect } from '../../stack/child-process';
+import { readStackInfo } from '../../stack/stack';
+import { ROOT } from '../context';
+import { EXIT, usageError } from '../errors';
+import { info, println } from '../output';
+import { startRun } from '../runs';
+import { watchRun } from '../watch';
+import { buildReport } from './report';
+import { endpointLines, startStackInterruptibly, stopStack, untilSignal } from './dev';
+
+const DEMO_DIR = '.data/demo';
+
+/** The demo's environment: the user's settings, but always the embedded services in a fresh data dir. */
+export function demoEnv(base: Record<string, string | undefined>, dataDir: string): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...base };
+  for (const k of ['DATABASE_URL', 'S3_ENDPOINT', 'SQS_ENDPOINT', 'EVENTS_QUEUE_URL']) delete env[k];
+  return {
+    ...env,
+    DATA_DIR: dataDir,
+    SOURCE_DOCUMENTS_DIR: path.join(dataDir, 'source-documents'),
+    LOG_LEVEL: base.LOG_LEVEL ?? 'warn',
+    // Fast enough to finish in minutes on 2 cores, unless the user chose otherwise.
+    SANDBOX_PROCESSING_DELAY_MS: base.SANDBOX_PROCESSING_DELAY_MS ?? '200',
+    OUTCOME_EVENT_WAIT_SECONDS: base.OUTCOME_EVENT_WAIT_SECONDS ?? '15',
+  };
+}
+
+async function refuseIfRunning(dataDir: string): Promise<void> {
+  let existing;
+  try {
+    existing = readStackInfo(dataDir);
+  } catch {
+    return;
+  }
+  if (!existing) return;
+  const [host, port] = existing.temporalAddress.split(':');
+  if (await canConnect(host, Number(port))) {
+    throw usageError('demo_running', `a demo stack is already running from ${dataDir} (Temporal UI ${existing.temporalUiUrl}): stop it (Ctrl-C in its terminal) first`);
+  }
+}
+
+export function demoCommand(): Command {
+  return new Command('demo')
+    .description('the whole story in one command: stack up, 200 generated accounts, a run with live progress, the report')
+    .option('--keep', 'leave the stack running for exploration until Ctrl-C')
+    .option('--accounts <n>', 'accounts to generate', (v) => Number.parseInt(v, 10), 200)
+    .option('--seed <s>', 'generator seed', (v) => Number.parseInt(v, 10), 42)
+    .option('--concurrency <n>', 'accounts in flight', (v) => Number.parseInt(v, 10), 50)
+    .option('--free-ports', 'pick free ports instead of the configured ones (when a dev stack is already up)')
+    .addHelpText(
+      'after',
+      `
+Starts fresh in ${DEMO_DIR} every time (deletes it first). Exit code 0 when every account ends
+completed, failed or not attempted (failures are part of the story: the data has planted defects).
+
+Examples:
+  $ npm run demo
+  $ npm run demo -- --keep`,
+    )
+    .action(async (opts) => {
+      const started = Date.now();
+      const base = loadEnv();
+      const dataDir = path.resolve(ROOT, DEMO_DIR);
+      await refuseIfRunning(dataDir);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      const env = demoEnv(base, dataDir);
+
+      info(`Starting the embedded stack in ${DEMO_DIR} (Temporal + UI, Postgres, S3/SQS, platform sandbox, events receiver, a worker)…`);
+      const { stack, interrupted } = await startStackInterruptibly(env, { freePorts: Boolean(opts.freePorts), workers: 1 });
+      const cfg = stack.config;
+      const client = await connectClient(cfg);
+      const pool = createPool(stack.env.DATABASE_URL, 4);
+      let stopped = interrupted();
+      const onSignal = () => {
+        stopped = true;
+      };
+      process.on('SIGINT', onSignal);
+      try {
+        if (stopped) return;
+        info(`Stack up in ${Math.round((Date.now() - started) / 1000)} s. Temporal UI: ${stack.info.temporalUiUrl}`);
+        info(`Generating ${opts.accounts} legacy accounts (seed ${opts.seed}, default defect mix) into the legacy schema…`);
+        await generateDataset({ accounts: opts.accounts, seed: opts.seed, databaseUrl: stack.env.DATABASE_URL, documentsDir: path.resolve(ROOT, cfg.SOURCE_DOCUMENTS_DIR) });
+        if (stopped) return;
+
+        const run = await startRun(client, cfg, {
+          supplierCode: cfg.IMPORT_SUPPLIER_CODE,
+          source: { kind: 'postgres' },
+          selection: { kind: 'all' },
+          dryRun: false,
+          concurrency: opts.concurrency,
+        });
+        println(`Run ${run.runId} started: ${run.uiUrl}`);
+        const watched = await watchRun(client, pool, run.runId);
+        if (watched.interrupted) {
+          stopped = true;
+          info(`Interrupted while run ${run.runId} was going; stopping the demo stack.`);
+          process.exitCode = 130;
+          return;
+        }
+
+        const o = watched.ledger.outcomes;
+        const accounted = o.completed + o.failed + o.notAttempted;
+        const byCode = await pool.query<{ outcome: string; code: string; n: number }>(
+          `select outcome, coalesce(error_code, 'unknown') as code, count(*)::int as n from migrate.account_attempts
+            where run_id = $1 and outcome in ('failed', 'not_attempted') group by 1, 2 order by 1, 3 desc, 2`,
+          [run.runId],
+        );
+        println('');
+        println(`Summary of run ${run.runId} (${watched.final?.state ?? watched.workflowStatus.toLowerCase()}, ${Math.round((Date.now() - started) / 1000)} s in all):`);
+        println(`  completed      ${o.completed}`);
+        println(`  failed         ${o.failed}`);
+        for (const r of byCode.rows.filter((x) => x.outcome === 'failed')) println(`    ${r.code.padEnd(48)} ${r.n}`);
+        println(`  not attempted  ${o.notAttempted}`);
+        for (const r of byCode.rows.filter((x) => x.outcome === 'not_attempted')) println(`    ${r.code.padEnd(48)} ${r.n}`);
+        println(`  accounted for  ${accounted} of ${opts.accounts}`);
+
+        const report = await buildReport(pool, cfg, run.runId, path.join(dataDir, 'reports', run.runId));
+        println('');
+        println('Report:');
+        println(`  ${report.html}`);
+        println(`  ${report.csv}`);
+        println(`Temporal UI: ${run.uiUrl}`);
+        const rel = path.relative(process.cwd(), dataDir) || '.';
+        println('');
+        println('Rerun the failed accounts (with the stack up):');
+        println(`  DATA_DIR=${rel} npx tsx cli/main.ts run rerun-failed ${run.runId} --watch`);
+        if (!opts.keep) {
+          println(`  (the stack stops now; bring it back with: DATA_DIR=${rel} SOURCE_DOCUMENTS_DIR=${rel}/source-documents npm run dev)`);
+        }
+        process.exitCode = watched.workflowStatus === 'COMPLETED' && accounted === opts.accounts ? EXIT.ok : EXIT.failures;
+
+        if (opts.keep && !stopped) {
+          println('');
+          println('The stack stays up for exploration:');
+          for (const l of endpointLines(stack)) println(`  ${l}`);
+          println('Ctrl-C stops everything.');
+          process.off('SIGINT', onSignal);
+          await untilSignal();
+        }
+      } finally {
+        process.off('SIGINT', onSignal);
+        await client.connection.close().catch(() => {});
+        await pool.end().catch(() => {});
+        await stopStack(stack);
+      }
+    });
+}

@@ -1,0 +1,29 @@
+import { CommanderError } from 'commander';
+import { CliError } from './errors';
+import { describeError } from './errors';
+import { buildProgram } from './program';
+
+// `npx tsx cli/main.ts …`, `npm run demo|dev` and bin/kraken-migrate.js all land here.
+async function main(argv: string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      process.exitCode = e.exitCode;
+      return;
+    }
+    // commander already printed its own message for usage errors.
+    if (!(e instanceof CliError && e.code.startsWith('usage_'))) {
+      const { lines } = describeError(e);
+      for (const l of lines) process.stderr.write(l + '\n');
+      if (process.env.LOG_LEVEL === 'debug' || process.env.LOG_LEVEL === 'trace') process.stderr.write(`${(e as Error).stack ?? ''}\n`);
+    }
+    process.exitCode = describeError(e).exitCode;
+  }
+}
+
+void main(process.argv).then(() => {
+  // Temporal's native connection and pg pools are closed by the commands; anything left (a stuck
+  // socket) must not keep a finished command alive.
+  setTimeout(() => process.exit(process.exitCode ?? 0), 200).unref();
+});
