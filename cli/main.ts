@@ -1,10 +1,11 @@
 import { CommanderError } from 'commander';
-import { CliError } from './errors';
-import { describeError } from './errors';
+import { CliError, describeError } from './errors';
 import { buildProgram } from './program';
+import { takeOverProcessSignals } from './signals';
 
 // `npx tsx cli/main.ts …`, `npm run demo|dev` and bin/kraken-migrate.js all land here.
 async function main(argv: string[]): Promise<void> {
+  takeOverProcessSignals();
   try {
     await buildProgram().parseAsync(argv);
   } catch (e) {
@@ -14,8 +15,7 @@ async function main(argv: string[]): Promise<void> {
     }
     // commander already printed its own message for usage errors.
     if (!(e instanceof CliError && e.code.startsWith('usage_'))) {
-      const { lines } = describeError(e);
-      for (const l of lines) process.stderr.write(l + '\n');
+      for (const l of describeError(e).lines) process.stderr.write(l + '\n');
       if (process.env.LOG_LEVEL === 'debug' || process.env.LOG_LEVEL === 'trace') process.stderr.write(`${(e as Error).stack ?? ''}\n`);
     }
     process.exitCode = describeError(e).exitCode;
@@ -23,7 +23,6 @@ async function main(argv: string[]): Promise<void> {
 }
 
 void main(process.argv).then(() => {
-  // Temporal's native connection and pg pools are closed by the commands; anything left (a stuck
-  // socket) must not keep a finished command alive.
-  setTimeout(() => process.exit(process.exitCode ?? 0), 200).unref();
+  // Commands close their connections; a socket left behind must not keep a finished command alive.
+  setTimeout(() => process.exit(), 500).unref();
 });

@@ -123,16 +123,12 @@ export async function writeDatasetToPostgres(
   let records = 0;
   let rows = 0;
   let documents = 0;
-  let batch: Record<string, Row[]> = Object.fromEntries(ORDER.map((t) => [t, []]));
-  let pending = 0;
-  let docs: DatasetItem['documents'] = [];
   const made = new Set<string>();
+  const emptyBatch = (): Record<string, Row[]> => Object.fromEntries(ORDER.map((t) => [t, []]));
 
-  const flush = async () => {
-    if (pending === 0) return;
+  const insertBatch = async (batch: Record<string, Row[]>, docs: DatasetItem['documents'], upTo: number) => {
     // The batch's files are written while its rows are inserted.
     const writing = writeDocuments(opts.documentsDir, docs, made);
-    docs = [];
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
@@ -149,9 +145,22 @@ export async function writeDatasetToPostgres(
       client.release();
     }
     documents += await writing;
-    batch = Object.fromEntries(ORDER.map((t) => [t, []]));
+    opts.onProgress?.(upTo);
+  };
+
+  // Generating the next batch (CPU, here) overlaps inserting the previous one (in Postgres).
+  let inflight: Promise<void> = Promise.resolve();
+  let batch = emptyBatch();
+  let docs: DatasetItem['documents'] = [];
+  let pending = 0;
+  const flush = async () => {
+    if (pending === 0) return;
+    await inflight;
+    inflight = insertBatch(batch, docs, accounts);
+    inflight.catch(() => {}); // observed by the next await
+    batch = emptyBatch();
+    docs = [];
     pending = 0;
-    opts.onProgress?.(accounts);
   };
 
   for (const item of dataset) {
@@ -164,7 +173,10 @@ export async function writeDatasetToPostgres(
     batch.expected_outcomes.push({ account_number: item.expected.external_account_number, defect: item.expected.defect, expected: item.expected.expected });
     docs.push(...item.documents);
     if (pending >= batchSize) await flush();
+    // Let the in-flight insert's replies be read (the dataset is a synchronous generator).
+    else if (pending % 50 === 0) await new Promise((r) => setImmediate(r));
   }
   await flush();
+  await inflight;
   return { accounts, records, rows, documents, ms: Date.now() - started };
 }

@@ -17,6 +17,8 @@ export interface GenerateCommandOptions {
   databaseUrl?: string;
   documentsDir: string;
   defectRate?: number;
+  /** Account number prefix (default `LGC-`): lets several datasets share one legacy schema. */
+  accountNumberPrefix?: string;
   log?: (line: string) => void;
 }
 
@@ -41,7 +43,8 @@ export async function generateCommand(opts: GenerateCommandOptions): Promise<Gen
   if (!Number.isInteger(opts.seed)) throw new GenerateError('generate_invalid_seed', '--seed must be an integer');
   if (!opts.out && !opts.databaseUrl) throw new GenerateError('generate_no_target', 'give --out DIR and/or a database to load into');
   const log = opts.log ?? (() => {});
-  const gen = () => generateDataset({ accounts: opts.accounts, seed: opts.seed, defectRate: opts.defectRate });
+  const gen = (accountIdOffset = 0) =>
+    generateDataset({ accounts: opts.accounts, seed: opts.seed, defectRate: opts.defectRate, accountNumberPrefix: opts.accountNumberPrefix, accountIdOffset });
   const result: GenerateCommandResult = { accounts: opts.accounts };
 
   if (opts.out) {
@@ -53,11 +56,16 @@ export async function generateCommand(opts: GenerateCommandOptions): Promise<Gen
     await migrate(opts.databaseUrl, COMPONENTS.legacy);
     const pool = createPool(opts.databaseUrl, 4);
     try {
-      const existing = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM legacy.accounts');
-      if (existing.rows[0].n > 0) {
-        throw new GenerateError('generate_legacy_not_empty', `legacy.accounts already holds ${existing.rows[0].n} rows: generate into an empty legacy schema`);
+      // Datasets may share the legacy schema (several prefixes): ids continue after the highest one,
+      // but the same account numbers are never loaded twice.
+      const first = gen().next().value?.source.account.account_number;
+      const clash = await pool.query('SELECT 1 FROM legacy.accounts WHERE account_number = $1 LIMIT 1', [first]);
+      if ((clash.rowCount ?? 0) > 0) {
+        throw new GenerateError('generate_accounts_exist', `account ${first} is already in the legacy schema: use another --prefix or an empty schema`);
       }
-      const loaded = await writeDatasetToPostgres(pool, gen(), {
+      const max = await pool.query<{ n: number }>('SELECT coalesce(max(account_id), 0)::bigint AS n FROM legacy.accounts');
+      const accountIdOffset = Number(max.rows[0].n);
+      const loaded = await writeDatasetToPostgres(pool, gen(accountIdOffset), {
         documentsDir: opts.documentsDir,
         onProgress: (n) => log(`loaded ${n}/${opts.accounts} accounts`),
       });

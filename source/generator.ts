@@ -87,6 +87,8 @@ export interface GenerateOptions {
   mix?: Partial<Record<DefectKind, number>>;
   /** Default `LGC-`. */
   accountNumberPrefix?: string;
+  /** Added to every legacy row id, so several datasets can share one legacy schema. Default 0. */
+  accountIdOffset?: number;
   /** Defaults to source/default-mapping.json. */
   mapping?: CodeMapping;
   /** Tariff codes the platform knows; default: the platform catalogue. */
@@ -686,7 +688,8 @@ export function* generateDataset(opts: GenerateOptions): Generator<DatasetItem> 
   for (let i = 0; i < opts.accounts; i++) {
     const number = accountNumber(prefix, i);
     const defect = Rng.forKey(opts.seed, i, 1).chance(defectRate) ? picker.next() : null;
-    const b: BuildContext = { rng: Rng.forKey(opts.seed, i), accountId: i + 1, accountNumber: number, tariffs, withDocuments: true };
+    const offset = opts.accountIdOffset ?? 0;
+    const b: BuildContext = { rng: Rng.forKey(opts.seed, i), accountId: offset + i + 1, accountNumber: number, tariffs, withDocuments: true };
     const built = buildRecord(b);
     let expected: ExpectedOutcome = { outcome: 'completed' };
     const records: SourceRecord[] = [built.record];
@@ -699,7 +702,7 @@ export function* generateDataset(opts: GenerateOptions): Generator<DatasetItem> 
       }
       expected = applyDefect(defect, built, defectRng);
       if (defect === 'supplier_conflict') {
-        const dupId = opts.accounts + i + 1;
+        const dupId = offset + opts.accounts + i + 1;
         const dup = buildRecord({ rng: Rng.forKey(opts.seed, i, 3), accountId: dupId, accountNumber: number, tariffs, withDocuments: false });
         records.push(dup.record);
         conflicting = [dupId];

@@ -43,11 +43,15 @@ const pyYamlInt = {
   resolve: (s: string) => Number(s.replace(/_/g, '')),
 };
 
-export function parseSpec(text: string): OpenApiDocument {
-  const doc = YAML.parse(text, {
+export function parsePyYaml(text: string): unknown {
+  return YAML.parse(text, {
     customTags: (tags) => [...tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:int'), pyYamlInt],
     maxAliasCount: -1,
-  }) as OpenApiDocument;
+  });
+}
+
+export function parseSpec(text: string): OpenApiDocument {
+  const doc = parsePyYaml(text) as OpenApiDocument;
   if (!doc?.components?.schemas) throw new Error('the OpenAPI document has no components.schemas');
   return doc;
 }

@@ -42,7 +42,9 @@ export async function connectE2E(): Promise<E2E> {
 
 /** Generates accounts into the legacy schema (and their documents into the source folder). */
 export async function seedAccounts(e: E2E, opts: GenerateOptions): Promise<GroundTruth[]> {
-  const items = [...generateDataset(opts)];
+  // Tests share one legacy schema: ids continue after the highest one.
+  const max = await e.pool.query(`select coalesce(max(account_id), 0)::bigint as n from legacy.accounts`);
+  const items = [...generateDataset({ accountIdOffset: Number(max.rows[0].n), ...opts })];
   await writeDatasetToPostgres(e.pool, items, { documentsDir: e.config.SOURCE_DOCUMENTS_DIR });
   return items.map((i) => i.expected);
 }

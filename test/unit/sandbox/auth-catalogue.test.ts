@@ -45,7 +45,8 @@ describe('obtainKrakenToken', () => {
     expect(refreshed.body.data.obtainKrakenToken.token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(refreshed.body.data.obtainKrakenToken.payload.origIat).toBe(first.payload.origIat);
 
-    for (const input of [{ organizationSecretKey: 'wrong' }, { refreshToken: first.token }, {}]) {
+    const badInputs: Array<Record<string, string>> = [{ organizationSecretKey: 'wrong' }, { refreshToken: first.token }, {}];
+    for (const input of badInputs) {
       const bad = await obtain(input);
       expect(bad.status).toBe(200);
       expect(bad.body.data.obtainKrakenToken).toBeNull();

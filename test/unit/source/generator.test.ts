@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeDatasetToFiles } from '../../../source/dataset-files';
+import { generateCommand } from '../../../source/generate-cli';
 import { generateDataset } from '../../../source/generator';
 import { isValidMpanCore } from '../../../source/mpan';
 
@@ -80,5 +81,15 @@ describe('generateDataset', () => {
     expect(conflict.source.conflicting_account_ids).toEqual([conflict.records[1].account.account_id]);
     const missing = items.find((i) => i.expected.defect === 'missing_document')!;
     expect(missing.documents.length).toBe(missing.source.documents.length - 1);
+  });
+
+  it('generate command writes export files and refuses to run without a target', async () => {
+    const out = path.join(root, 'cli');
+    const r = await generateCommand({ accounts: 20, seed: 5, out, documentsDir: path.join(root, 'unused') });
+    expect(r.files?.records).toBeGreaterThanOrEqual(20);
+    expect(fs.readFileSync(path.join(out, 'expected.jsonl'), 'utf8').trim().split('\n')).toHaveLength(20);
+    expect(fs.readFileSync(path.join(out, 'accounts.csv'), 'utf8').startsWith('account_id,account_number,')).toBe(true);
+    await expect(generateCommand({ accounts: 20, seed: 5, documentsDir: out })).rejects.toMatchObject({ code: 'generate_no_target' });
+    await expect(generateCommand({ accounts: 0, seed: 5, out, documentsDir: out })).rejects.toMatchObject({ code: 'generate_invalid_accounts' });
   });
 });

@@ -1,0 +1,86 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { z } from 'zod';
+
+export const benchOptionsSchema = z.object({
+  mode: z.enum(['smoke', 'default']),
+  accounts: z.number().int().min(1),
+  concurrency: z.number().int().min(1).max(500),
+  floor: z.boolean(),
+  script: z.boolean(),
+  scaling: z.boolean(),
+  /** Accounts of the memory-growth run; 0 = not run. */
+  memoryAccounts: z.number().int().min(0),
+  validationSeconds: z.number().positive(),
+  repeats: z.number().int().min(1),
+  sandboxRequests: z.number().int().min(1),
+  sandboxConcurrency: z.number().int().min(1),
+  out: z.string().min(1),
+});
+export type BenchOptions = z.infer<typeof benchOptionsSchema>;
+
+const DEFAULTS = {
+  default: { accounts: 2000, concurrency: 50, validationSeconds: 3, repeats: 3, sandboxRequests: 2000 },
+  smoke: { accounts: 30, concurrency: 10, validationSeconds: 1, repeats: 3, sandboxRequests: 200 },
+} as const;
+const MEMORY_DEFAULT_ACCOUNTS = 10_000;
+
+const int = (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw new InvalidArgumentError('not an integer');
+  return n;
+};
+const num = (v: string) => {
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new InvalidArgumentError('not a number');
+  return n;
+};
+
+/** `npm run bench -- [options]`: argv without node and the script. Smoke mode changes the defaults, not explicit values. */
+export function parseBenchArgs(argv: readonly string[]): BenchOptions {
+  const program = new Command('bench')
+    .exitOverride()
+    .option('--smoke', 'tiny run for CI: few accounts, one worker, no scaling or memory run')
+    .option('--accounts <n>', 'accounts per end-to-end pass (default 2000; smoke 30)', int)
+    .option('--concurrency <n>', 'accounts in flight, same for pipeline, floor and script (default 50; smoke 10)', int)
+    .option('--no-floor', 'skip the Temporal floor')
+    .option('--no-script', 'skip the plain-script baseline')
+    .option('--no-scaling', 'skip the 2-worker run')
+    .option('--memory [accounts]', `memory-growth run (default ${MEMORY_DEFAULT_ACCOUNTS} accounts; expensive)`, int)
+    .option('--validation-seconds <s>', 'seconds per validation repeat', num)
+    .option('--repeats <n>', 'repeats of the cheap figures (validation, sandbox)', int)
+    .option('--sandbox-requests <n>', 'schedule requests per sandbox repeat', int)
+    .option('--sandbox-concurrency <n>', 'sandbox requests in flight', int, 32)
+    .option('--out <file>', 'results file', 'bench/results.json')
+    .allowExcessArguments(false);
+  program.parse([...argv], { from: 'user' });
+  const o = program.opts<{
+    smoke?: boolean;
+    accounts?: number;
+    concurrency?: number;
+    floor: boolean;
+    script: boolean;
+    scaling: boolean;
+    memory?: number | true;
+    validationSeconds?: number;
+    repeats?: number;
+    sandboxRequests?: number;
+    sandboxConcurrency: number;
+    out: string;
+  }>();
+  const mode = o.smoke ? 'smoke' : 'default';
+  const d = DEFAULTS[mode];
+  return benchOptionsSchema.parse({
+    mode,
+    accounts: o.accounts ?? d.accounts,
+    concurrency: o.concurrency ?? d.concurrency,
+    floor: o.floor,
+    script: o.script,
+    scaling: mode === 'default' && o.scaling,
+    memoryAccounts: o.memory === undefined ? 0 : o.memory === true ? MEMORY_DEFAULT_ACCOUNTS : o.memory,
+    validationSeconds: o.validationSeconds ?? d.validationSeconds,
+    repeats: o.repeats ?? d.repeats,
+    sandboxRequests: o.sandboxRequests ?? d.sandboxRequests,
+    sandboxConcurrency: o.sandboxConcurrency,
+    out: o.out,
+  });
+}

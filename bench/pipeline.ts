@@ -1,0 +1,145 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Client } from '@temporalio/client';
+import type { Pool } from '../clients/db';
+import type { Config } from '../config';
+import { writeDatasetToPostgres } from '../source/dataset-postgres';
+import { generateDataset, type DatasetItem } from '../source/generator';
+import { runWorkflowId } from '../workflows/ids';
+import { migrationRunInputSchema } from '../workflows/inputs';
+import type { migrationRunWorkflow } from '../workflows/migration-run';
+import { RssSampler, treeRssMb } from './proc';
+import type { PipelineRun } from './results';
+import { mean, percentile, round } from './stats';
+
+export interface SeededSet {
+  name: string;
+  accounts: string[];
+  listFile: string;
+  seedMs: number;
+}
+
+/** Generates defect-free accounts into the legacy schema and writes their list file; streams, so 10k is fine. */
+export async function seedSet(opts: { pool: Pool; config: Config; name: string; accounts: number; seed: number }): Promise<SeededSet> {
+  const started = performance.now();
+  const numbers: string[] = [];
+  const prefix = `B${opts.name.toUpperCase().replace(/[^A-Z0-9]/g, '')}-`;
+  function* items(): Generator<DatasetItem> {
+    for (const item of generateDataset({ accounts: opts.accounts, seed: opts.seed, defectRate: 0, accountNumberPrefix: prefix })) {
+      numbers.push(item.expected.external_account_number);
+      yield item;
+    }
+  }
+  await writeDatasetToPostgres(opts.pool, items(), { documentsDir: opts.config.SOURCE_DOCUMENTS_DIR });
+  const listFile = path.join(opts.config.DATA_DIR, 'lists', `${opts.name}.txt`);
+  fs.mkdirSync(path.dirname(listFile), { recursive: true });
+  fs.writeFileSync(listFile, `${numbers.join('\n')}\n`);
+  return { name: opts.name, accounts: numbers, listFile, seedMs: Math.round(performance.now() - started) };
+}
+
+export interface PipelineTick {
+  finished: number;
+  workerRssMb: number;
+}
+
+/**
+ * One migration run over a seeded set, timed from start to result. Worker and Temporal server
+ * memory are sampled while it runs; latencies and outcomes come from the ledger afterwards.
+ */
+export async function runPipeline(opts: {
+  config: Config;
+  client: Client;
+  pool: Pool;
+  set: SeededSet;
+  concurrency: number;
+  workerPids: readonly number[];
+  temporalPid?: number;
+  /** Called about every `tickMs` with the ledger's finished count (memory growth). */
+  onTick?: (t: PipelineTick) => void;
+  tickMs?: number;
+}): Promise<PipelineRun> {
+  const { config, client, pool, set } = opts;
+  const runId = `bench-${set.name}-${Date.now().toString(36)}`;
+  const input = migrationRunInputSchema.parse({
+    runId,
+    supplierCode: config.IMPORT_SUPPLIER_CODE,
+    source: { kind: 'postgres' },
+    selection: { kind: 'list', path: set.listFile },
+    concurrency: opts.concurrency,
+    timings: { eventWaitSeconds: config.OUTCOME_EVENT_WAIT_SECONDS, pollMaxSeconds: config.OUTCOME_POLL_MAX_SECONDS, supplierRecheckSeconds: 60 },
+  });
+  const sampler = new RssSampler(() => ({ worker: [...opts.workerPids], temporal: opts.temporalPid ? [opts.temporalPid] : [] })).start();
+  let ticker: NodeJS.Timeout | undefined;
+  if (opts.onTick) {
+    const onTick = opts.onTick;
+    let busy = false;
+    ticker = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      void finishedCount(pool, runId)
+        .then((finished) => onTick({ finished, workerRssMb: round(opts.workerPids.reduce((s, p) => s + treeRssMb(p), 0), 1) }))
+        .catch(() => {})
+        .finally(() => (busy = false));
+    }, opts.tickMs ?? 2000);
+  }
+
+  const started = performance.now();
+  let wallMs: number;
+  try {
+    const handle = await client.workflow.start<typeof migrationRunWorkflow>('migrationRunWorkflow', {
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      workflowId: runWorkflowId(runId),
+      args: [input],
+    });
+    await handle.result();
+    wallMs = performance.now() - started;
+  } finally {
+    if (ticker) clearInterval(ticker);
+  }
+  const peaks = sampler.stop();
+  if (opts.onTick) opts.onTick({ finished: await finishedCount(pool, runId), workerRssMb: round(opts.workerPids.reduce((s, p) => s + treeRssMb(p), 0), 1) });
+
+  const rows = (
+    await pool.query<{ ms: number | null; outcome: string | null; error_code: string | null }>(
+      `select extract(epoch from (finished_at - started_at)) * 1000 as ms, outcome, error_code
+         from migrate.account_attempts where run_id = $1`,
+      [runId],
+    )
+  ).rows;
+  // Completed means the ledger says so, not the run's totals: the ledger is what operators trust.
+  const completed = rows.filter((r) => r.outcome === 'completed').length;
+  const failedByCode: Record<string, number> = {};
+  for (const r of rows) if (r.outcome !== 'completed') failedByCode[r.error_code ?? r.outcome ?? 'unfinished'] = (failedByCode[r.error_code ?? r.outcome ?? 'unfinished'] ?? 0) + 1;
+  const missing = set.accounts.length - rows.length;
+  if (missing > 0) failedByCode.no_ledger_row = missing;
+  const latencies = rows.filter((r) => r.ms !== null).map((r) => Number(r.ms));
+  const ms = (p: number) => {
+    const v = percentile(latencies, p);
+    return v === undefined ? undefined : Math.round(v);
+  };
+  const history: number[] = [];
+  for await (const wf of client.workflow.list({ query: `KmRunId = '${runId}' AND KmKind = 'account'` })) history.push(wf.historyLength);
+
+  return {
+    workers: opts.workerPids.length,
+    accounts: set.accounts.length,
+    concurrency: opts.concurrency,
+    completed,
+    notCompleted: set.accounts.length - completed,
+    wallSeconds: round(wallMs / 1000, 2),
+    accountsPerSecond: round(completed / (wallMs / 1000), 2),
+    latency: { p50Ms: ms(50), p95Ms: ms(95), maxMs: ms(100) },
+    loadAvg1: round(os.loadavg()[0], 2),
+    historyEventsPerAccount: history.length ? round(mean(history)!, 1) : undefined,
+    workerPeakRssMb: Math.round(peaks.worker ?? 0),
+    temporalPeakRssMb: opts.temporalPid ? Math.round(peaks.temporal ?? 0) : undefined,
+    failedByCode,
+  };
+}
+
+async function finishedCount(pool: Pool, runId: string): Promise<number> {
+  const r = await pool.query<{ n: string }>(`select count(*) as n from migrate.account_attempts where run_id = $1 and finished_at is not null`, [runId]);
+  return Number(r.rows[0].n);
+}

@@ -1,0 +1,276 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Client } from '@temporalio/client';
+import { createPool, type Pool } from '../clients/db';
+import { connectClient } from '../clients/temporal';
+import { loadEnv } from '../config';
+import { startStack, type RunningStack } from '../stack/stack';
+import { runFloor } from './floor/run';
+import { renderReport } from './format';
+import { machineInfo, versions } from './machine';
+import { parseBenchArgs, type BenchOptions } from './options';
+import { runPipeline, seedSet, type PipelineTick, type SeededSet } from './pipeline';
+import { findDescendant, RssSampler } from './proc';
+import { benchResultsSchema, scriptRunSchema, type BenchResults, type MemoryGrowth, type ScriptRun } from './results';
+import { benchSandbox } from './sandbox';
+import { median, ratio, round } from './stats';
+import { benchValidation } from './validation';
+
+const ROOT = path.resolve(__dirname, '..');
+const WORKER_ENV = { LOG_LEVEL: 'info' };
+const t0 = Date.now();
+const say = (m: string) => process.stderr.write(`[bench +${Math.round((Date.now() - t0) / 1000)}s] ${m}\n`);
+const load = () => os.loadavg().map((x) => round(x, 2)) as [number, number, number];
+
+/** The stack's environment for the bench: no artificial latency, no faults, no client-side throttling. */
+function benchEnv(dataDir: string): Record<string, string | undefined> {
+  return {
+    ...loadEnv(ROOT),
+    DATA_DIR: dataDir,
+    SOURCE_DOCUMENTS_DIR: path.join(dataDir, 'source-documents'),
+    LOG_LEVEL: 'warn',
+    SANDBOX_PROCESSING_DELAY_MS: '0',
+    SANDBOX_LATENCY_MS: '0',
+    SANDBOX_LATENCY_JITTER_MS: '0',
+    SANDBOX_FAULT_5XX_RATE: '0',
+    SANDBOX_FAULT_429_RATE: '0',
+    SANDBOX_FAULT_DROP_CONNECTION_RATE: '0',
+    SANDBOX_EVENT_DROP_RATE: '0',
+    SANDBOX_EVENT_DUPLICATE_RATE: '0',
+    SANDBOX_EVENT_DELAY_MS: '0',
+    SANDBOX_EVENT_REORDER: 'false',
+    PLATFORM_RATE_LIMIT_PER_SECOND: '10000',
+    OUTCOME_EVENT_WAIT_SECONDS: '30',
+  };
+}
+
+/** The plain script as its own process, like a team would run it; its process tree's RSS is sampled. */
+async function runScriptProcess(stack: RunningStack, set: SeededSet, concurrency: number): Promise<ScriptRun> {
+  const child = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, 'plain-script.ts'), '--list', set.listFile, '--concurrency', String(concurrency)], {
+    cwd: ROOT,
+    env: { ...process.env, ...stack.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const sampler = new RssSampler(() => ({ script: child.pid ? [child.pid] : [] })).start();
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  const peak = sampler.stop().script;
+  if (code !== 0) throw new Error(`plain script exited ${code}: ${stderr.split('\n').slice(-15).join('\n')}`);
+  const last = stdout.trim().split('\n').at(-1) ?? '';
+  return scriptRunSchema.parse({ ...JSON.parse(last), peakRssMb: Math.round(peak ?? 0) });
+}
+
+async function memoryRun(ctx: Ctx, set: SeededSet): Promise<MemoryGrowth> {
+  const every = 1000;
+  const samples: PipelineTick[] = [];
+  const run = await runPipeline({
+    ...ctx.common,
+    set,
+    workerPids: ctx.workerPids,
+    onTick: (t) => {
+      // One sample per `every` finished accounts, plus the final one.
+      const next = (samples.length + 1) * every;
+      if (t.finished >= next || t.finished === set.accounts.length) {
+        if (samples.at(-1)?.finished !== t.finished) samples.push(t);
+        say(`memory run: ${t.finished}/${set.accounts.length} finished, worker RSS ${t.workerRssMb} MB`);
+      }
+    },
+  });
+  const first = samples[0];
+  const last = samples.at(-1);
+  return {
+    accounts: set.accounts.length,
+    samples: samples.map((s) => ({ finished: s.finished, workerRssMb: s.workerRssMb })),
+    rssAtFirstMb: first?.workerRssMb,
+    rssAtLastMb: last?.workerRssMb,
+    growthMb: first && last ? round(last.workerRssMb - first.workerRssMb, 1) : undefined,
+    run,
+  };
+}
+
+interface Ctx {
+  stack: RunningStack;
+  client: Client;
+  pool: Pool;
+  workerPids: number[];
+  common: { config: RunningStack['config']; client: Client; pool: Pool; concurrency: number; temporalPid?: number };
+}
+
+async function main(opts: BenchOptions): Promise<BenchResults> {
+  const startedAt = new Date().toISOString();
+  const atStart = load();
+  const dataDir = path.join(ROOT, '.data', 'bench');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  say(`starting the stack in ${path.relative(ROOT, dataDir)} (load ${atStart.join(' ')})`);
+  const stack = await startStack({ env: benchEnv(dataDir), freePorts: true, workers: 0, log: (l) => say(`stack: ${l}`) });
+  const stopOnSignal = () => {
+    say('interrupted: stopping the stack');
+    void stack.stop().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', stopOnSignal);
+  process.once('SIGTERM', stopOnSignal);
+  // The stack waits for a worker's info-level "worker ready" line, which LOG_LEVEL=warn suppresses:
+  // workers log at info (about one line per account), everything else at warn.
+  const startWorker = async () => (await stack.startWorker(WORKER_ENV)).pid;
+  let client: Client | undefined;
+  let pool: Pool | undefined;
+  try {
+    say('starting worker 1');
+    const firstWorker = await startWorker();
+    client = await connectClient(stack.config);
+    pool = createPool(stack.config.DATABASE_URL!, 5);
+    return await measure(opts, startedAt, atStart, stack, client, pool, firstWorker, startWorker);
+  } finally {
+    await client?.connection.close().catch(() => {});
+    await pool?.end().catch(() => {});
+    say('stopping the stack');
+    await stack.stop();
+  }
+}
+
+async function measure(
+  opts: BenchOptions,
+  startedAt: string,
+  atStart: [number, number, number],
+  stack: RunningStack,
+  client: Client,
+  pool: Pool,
+  firstWorker: number,
+  startWorker: () => Promise<number>,
+): Promise<BenchResults> {
+  {
+    const temporalPid = findDescendant(process.pid, (cmd) => /temporal\b/.test(cmd) && cmd.includes('start-dev'));
+    const ctx: Ctx = { stack, client, pool, workerPids: [firstWorker], common: { config: stack.config, client, pool, concurrency: opts.concurrency, temporalPid } };
+    const notes: string[] = [];
+    const skipped: string[] = [];
+    if (!temporalPid) notes.push('Temporal server process not found: its RSS is not reported');
+
+    const seed = async (name: string, accounts: number, seedNo: number) => {
+      const s = await seedSet({ pool, config: stack.config, name, accounts, seed: seedNo });
+      say(`seeded ${name}: ${accounts} accounts in ${(s.seedMs / 1000).toFixed(1)} s`);
+      return s;
+    };
+    // Every pass gets its own accounts, all seeded before anything is timed.
+    const sets = {
+      warmup: opts.mode === 'default' ? await seed('warmup', 20, 90) : undefined,
+      e2e: await seed('e2e', opts.accounts, 91),
+      script: opts.script ? await seed('script', opts.accounts, 92) : undefined,
+      memory: opts.memoryAccounts > 0 ? await seed('memory', opts.memoryAccounts, 93) : undefined,
+      scale2: opts.scaling ? await seed('scale2', opts.accounts, 94) : undefined,
+    };
+
+    if (sets.warmup) {
+      say('warm-up run (20 accounts, not reported)');
+      await runPipeline({ ...ctx.common, set: sets.warmup, workerPids: ctx.workerPids });
+    }
+
+    say(`end-to-end: ${opts.accounts} accounts, 1 worker, concurrency ${opts.concurrency}`);
+    const endToEnd = await runPipeline({ ...ctx.common, set: sets.e2e, workerPids: ctx.workerPids });
+    say(`end-to-end: ${endToEnd.accountsPerSecond} acc/s, ${endToEnd.completed}/${endToEnd.accounts} completed`);
+
+    let floor: BenchResults['floor'];
+    if (opts.floor) {
+      say(`Temporal floor: ${opts.accounts} trivial workflows`);
+      floor = await runFloor({ config: stack.config, client, accounts: sets.e2e.accounts, concurrency: opts.concurrency, tag: Date.now().toString(36) });
+      say(`Temporal floor: ${floor.accountsPerSecond} acc/s`);
+    } else skipped.push('Temporal floor (--no-floor)');
+
+    let plainScript: ScriptRun | undefined;
+    if (sets.script) {
+      say(`plain script: ${opts.accounts} accounts`);
+      plainScript = await runScriptProcess(stack, sets.script, opts.concurrency);
+      say(`plain script: ${plainScript.accountsPerSecond} acc/s, ${plainScript.completed}/${plainScript.accounts} completed`);
+    } else skipped.push('plain script (--no-script)');
+
+    let memory: MemoryGrowth | undefined;
+    if (sets.memory) {
+      say(`memory growth: ${opts.memoryAccounts} accounts in one run, 1 worker`);
+      memory = await memoryRun(ctx, sets.memory);
+    } else skipped.push('memory growth (opt-in: --memory [accounts])');
+
+    let scaling: BenchResults['scaling'];
+    if (sets.scale2) {
+      say('scaling: starting a second worker process');
+      ctx.workerPids.push(await startWorker());
+      say(`scaling: ${opts.accounts} accounts, 2 workers`);
+      const two = await runPipeline({ ...ctx.common, set: sets.scale2, workerPids: ctx.workerPids });
+      say(`scaling: ${two.accountsPerSecond} acc/s with 2 workers`);
+      scaling = [endToEnd, two];
+    } else skipped.push(opts.mode === 'smoke' ? 'scaling (smoke)' : 'scaling (--no-scaling)');
+
+    say(`validation: ${opts.repeats} × ${opts.validationSeconds} s`);
+    const vRuns = Array.from({ length: opts.repeats }, () => benchValidation({ seconds: opts.validationSeconds }).payloadsPerSecond);
+
+    say(`sandbox: ${opts.repeats} × ${opts.sandboxRequests} schedule requests`);
+    const sRuns = [];
+    for (let i = 0; i < opts.repeats; i++) {
+      sRuns.push(
+        await benchSandbox({
+          baseUrl: stack.info.sandboxUrl,
+          apiKey: stack.env.PLATFORM_API_KEY,
+          requests: opts.sandboxRequests,
+          concurrency: opts.sandboxConcurrency,
+          supplier: stack.config.IMPORT_SUPPLIER_CODE,
+        }),
+      );
+    }
+    const medianRun = [...sRuns].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(sRuns.length / 2)];
+
+    notes.push(
+      'worker processes log at info (the stack only sees a worker as ready by its info-level line); the rest of the stack at warn',
+      'the platform sandbox and events receiver run inside the bench process (as the stack runs them); the floor’s worker does too, the pipeline’s workers and the plain script are separate processes',
+      'the floor uses the pipeline’s data converter (AES-GCM payload encryption) and worker limits, so the ratio isolates what the pipeline does beyond Temporal’s minimum',
+    );
+    const passes = [endToEnd, floor, plainScript, memory?.run, ...(scaling ?? [])].filter((p) => p !== undefined);
+    return benchResultsSchema.parse({
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+      mode: opts.mode,
+      machine: machineInfo(),
+      versions: versions(ROOT),
+      load: { atStart, atEnd: load() },
+      endToEnd,
+      floor,
+      plainScript,
+      ratios: { pipelineOverFloor: roundOpt(ratio(endToEnd.accountsPerSecond, floor?.accountsPerSecond)), pipelineOverScript: roundOpt(ratio(endToEnd.accountsPerSecond, plainScript?.accountsPerSecond)) },
+      validation: { seconds: opts.validationSeconds, payloadsPerSecondPerCore: { runs: vRuns, median: median(vRuns) } },
+      sandbox: {
+        requestsPerRun: opts.sandboxRequests,
+        concurrency: opts.sandboxConcurrency,
+        requestsPerSecond: { runs: sRuns.map((r) => r.requestsPerSecond), median: median(sRuns.map((r) => r.requestsPerSecond)) },
+        p50Ms: medianRun?.p50Ms,
+        p95Ms: medianRun?.p95Ms,
+        failed: sRuns.reduce((s, r) => s + r.failed, 0),
+      },
+      scaling,
+      memory,
+      skipped,
+      notes,
+      ok: passes.every((p) => p.notCompleted === 0),
+    });
+  }
+}
+
+const roundOpt = (n: number | undefined) => (n === undefined ? undefined : round(n, 2));
+
+if (require.main === module) {
+  const opts = parseBenchArgs(process.argv.slice(2));
+  main(opts)
+    .then((results) => {
+      const out = path.resolve(ROOT, opts.out);
+      fs.writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+      process.stdout.write(`${renderReport(results)}\n\nwrote ${path.relative(ROOT, out)}\n`);
+      // CI runs the smoke: any account that did not complete fails the job.
+      process.exit(results.ok ? 0 : 1);
+    })
+    .catch((e: unknown) => {
+      process.stderr.write(`bench failed: ${(e as Error).stack ?? String(e)}\n`);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,252 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Client } from '@temporalio/client';
+import { createPool, type Pool } from '../../../clients/db';
+import { connectClient } from '../../../clients/temporal';
+import { parseConfig, type Config } from '../../../config';
+import { runWorkflowId } from '../../../workflows/ids';
+import { KmAccount } from '../../../workflows/search-attributes';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+let env: Record<string, string>;
+let cfg: Config;
+let pool: Pool;
+let client: Client;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-e2e-'));
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The CLI as an operator runs it, pointed at the e2e stack. stdout is a pipe: watch prints lines. */
+function cli(args: string[], timeoutMs = 240_000): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [require.resolve('tsx/cli'), 'cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`kraken-migrate ${args.join(' ')} timed out\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+async function outcomes(runId: string) {
+  const r = await pool.query(
+    `select count(*) filter (where outcome = 'completed')::int as completed, count(*) filter (where outcome = 'failed')::int as failed,
+            count(*) filter (where outcome = 'not_attempted')::int as not_attempted, count(*) filter (where outcome is null)::int as open
+       from migrate.account_attempts where run_id = $1`,
+    [runId],
+  );
+  return r.rows[0] as { completed: number; failed: number; not_attempted: number; open: number };
+}
+
+beforeAll(async () => {
+  env = inject('stackEnv');
+  cfg = parseConfig(env);
+  pool = createPool(cfg.DATABASE_URL!, 3);
+  client = await connectClient(cfg);
+  // `generate` loads a fresh legacy schema only (it refuses one with rows). The e2e files share one
+  // stack and run one after another in one fork; the others seed uniquely prefixed accounts and
+  // select them by list, so emptying what they left behind does not touch a running test.
+  const tables = await pool.query<{ t: string }>(`select tablename as t from pg_tables where schemaname = 'legacy' and tablename <> 'pgmigrations'`);
+  if (tables.rows.length > 0) await pool.query(`truncate ${tables.rows.map((r) => `legacy."${r.t}"`).join(', ')} cascade`);
+});
+
+afterAll(async () => {
+  await client?.connection.close();
+  await pool?.end();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('kraken-migrate against the running stack', () => {
+  let runId = '';
+  let reportDir = '';
+
+  it('generates accounts into the legacy schema', async () => {
+    const r = await cli(['generate', '--accounts', '60', '--seed', '4242', '--defect-rate', '0.5', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ accounts: 60, postgres: { documents: expect.any(Number) } });
+    const n = await pool.query<{ n: number }>('select count(distinct account_number)::int as n from legacy.accounts');
+    expect(n.rows[0].n).toBe(60);
+  });
+
+  it('run start --limit 20 --json starts a run and names its workflow and UI link', async () => {
+    const r = await cli(['run', 'start', '--limit', '20', '--concurrency', '10', '--json']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    runId = out.runId;
+    expect(runId).toMatch(/^run-\d{8}-\d{6}-[0-9a-f]{4}$/);
+    expect(out.workflowId).toBe(runWorkflowId(runId));
+    expect(out.uiUrl).toBe(`${cfg.TEMPORAL_UI_URL}/namespaces/${cfg.TEMPORAL_NAMESPACE}/workflows/${encodeURIComponent(out.workflowId)}`);
+    const desc = await client.workflow.getHandle(out.workflowId).describe();
+    expect(desc.type).toBe('migrationRunWorkflow');
+  });
+
+  it('run watch follows the run to its end; exit 0 only if every account completed', async () => {
+    const r = await cli(['run', 'watch', runId]);
+    const o = await outcomes(runId);
+    expect(o.completed + o.failed + o.not_attempted).toBe(20);
+    expect(o.open).toBe(0);
+    expect(r.code).toBe(o.failed + o.not_attempted === 0 ? 0 : 1);
+    // Not a terminal: progress comes as lines, the last one at the end.
+    expect(r.stdout).toMatch(new RegExp(`${runId} (completed|running) \\d+/20`));
+    expect(r.stdout).toContain(`Run ${runId} completed: completed ${o.completed}, failed ${o.failed}, not attempted ${o.not_attempted}.`);
+    expect(o.failed).toBeGreaterThan(0); // defect rate 0.5 over 20 accounts: the report below needs failures
+  });
+
+  it('run status --json has the run state, outcomes and top errors', async () => {
+    const r = await cli(['run', 'status', runId, '--json']);
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout);
+    const o = await outcomes(runId);
+    expect(s).toMatchObject({
+      runId,
+      workflowId: runWorkflowId(runId),
+      workflowStatus: 'COMPLETED',
+      ledgerStatus: 'completed',
+      supplierCode: cfg.IMPORT_SUPPLIER_CODE,
+      dryRun: false,
+      outcomes: { completed: o.completed, failed: o.failed, notAttempted: o.not_attempted, inProgress: 0 },
+    });
+    expect(s.topErrors.reduce((n: number, e: { count: number }) => n + e.count, 0)).toBe(o.failed + o.not_attempted);
+    const codes = await pool.query(`select distinct error_code from migrate.account_attempts where run_id = $1 and outcome = 'failed'`, [runId]);
+    expect(s.topErrors.map((e: { code: string }) => e.code).sort()).toEqual(codes.rows.map((x) => x.error_code).sort());
+  });
+
+  it('run list --json shows the run with its ledger totals', async () => {
+    const r = await cli(['run', 'list', '--json']);
+    expect(r.code).toBe(0);
+    const mine = JSON.parse(r.stdout).find((x: { runId: string }) => x.runId === runId);
+    expect(mine).toMatchObject({ workflowId: runWorkflowId(runId), kind: 'run', status: 'COMPLETED', ledgerStatus: 'completed', supplierCode: cfg.IMPORT_SUPPLIER_CODE });
+  });
+
+  it('report writes failed-accounts.csv (one row per error) and report.html', async () => {
+    reportDir = path.join(tmp, 'report');
+    const r = await cli(['report', runId, '--out', reportDir]);
+    expect(r.code).toBe(0);
+    const csvPath = path.join(reportDir, 'failed-accounts.csv');
+    const htmlPath = path.join(reportDir, 'report.html');
+    expect(r.stdout).toContain(csvPath);
+    expect(r.stdout).toContain(htmlPath);
+    const lines = fs.readFileSync(csvPath, 'utf8').trimEnd().split('\r\n');
+    expect(lines[0]).toBe('external_account_number,outcome,stage,code,attr,detail,source_field');
+    const errors = await pool.query(
+      `select a.external_account_number from migrate.account_attempts a left join migrate.account_errors e using (run_id, external_account_number)
+        where a.run_id = $1 and a.outcome in ('failed', 'not_attempted')`,
+      [runId],
+    );
+    // Detail text can span lines inside quotes, so count rows by their leading account number.
+    const accounts = new Set(errors.rows.map((x) => x.external_account_number));
+    expect(lines.filter((l) => accounts.has(l.split(',')[0].replace(/^'/, ''))).length).toBe(errors.rowCount);
+    expect(fs.readFileSync(htmlPath, 'utf8')).toContain(`Migration run ${runId}`);
+  });
+
+  it('report.html renders in a real browser: charts drawn, links point at the account executions', async (ctx) => {
+    if (!fs.existsSync(CHROMIUM)) {
+      if (process.env.CI) throw new Error(`${CHROMIUM} is missing: the CI script must apt-get install -y chromium`);
+      ctx.skip(`${CHROMIUM} is not installed (apt-get install -y chromium); skipped outside CI`);
+    }
+    const { chromium } = await import('playwright-core');
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`file://${path.join(reportDir, 'report.html')}`);
+      expect(await page.title()).toBe(`Migration run ${runId}`);
+      for (const chart of ['#by-code', '#by-stage', '#throughput']) {
+        const sizes = await page.$$eval(`${chart} rect.bar`, (rects) => rects.map((r) => r.getBoundingClientRect()).map((b) => ({ w: b.width, h: b.height })));
+        expect(sizes.length).toBeGreaterThan(0);
+        expect(sizes.some((s) => s.w > 0 && s.h > 0)).toBe(true);
+      }
+      const links = await page.$$eval('a.wf', (as) => as.map((a) => ({ href: (a as unknown as { href: string }).href, text: a.textContent ?? '' })));
+      const failed = await pool.query(`select external_account_number, workflow_id from migrate.account_attempts where run_id = $1 and outcome in ('failed', 'not_attempted')`, [runId]);
+      expect(links.map((l) => l.text).sort()).toEqual(failed.rows.map((x) => x.external_account_number).sort());
+      const prefix = `${cfg.TEMPORAL_UI_URL}/namespaces/${cfg.TEMPORAL_NAMESPACE}/workflows/`;
+      for (const link of links) {
+        expect(link.href.startsWith(prefix)).toBe(true);
+        const workflowId = decodeURIComponent(link.href.slice(prefix.length));
+        expect(workflowId).toBe(failed.rows.find((x) => x.external_account_number === link.text)!.workflow_id);
+        // The execution exists and is that account's.
+        const desc = await client.workflow.getHandle(workflowId).describe();
+        expect(desc.typedSearchAttributes.get(KmAccount)).toBe(link.text);
+      }
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('rerun-failed starts a new run over exactly the failed accounts, same supplier and source', async () => {
+    const r = await cli(['run', 'rerun-failed', runId, '--json']);
+    expect(r.code).toBe(0);
+    const rerun = JSON.parse(r.stdout).runId as string;
+    expect(rerun).not.toBe(runId);
+    const w = await cli(['run', 'watch', rerun]);
+    const row = (await pool.query(`select * from migrate.runs where run_id = $1`, [rerun])).rows[0];
+    expect(row).toMatchObject({ parent_run_id: runId, supplier_code: cfg.IMPORT_SUPPLIER_CODE, source: { kind: 'postgres' }, selection: { kind: 'failed_of_run', runId } });
+    const before = await pool.query(`select external_account_number from migrate.account_attempts where run_id = $1 and outcome in ('failed', 'not_attempted') order by 1`, [runId]);
+    const after = await pool.query(`select external_account_number from migrate.account_attempts where run_id = $1 order by 1`, [rerun]);
+    expect(after.rows).toEqual(before.rows);
+    const o = await outcomes(rerun);
+    expect(w.code).toBe(o.failed + o.not_attempted === 0 ? 0 : 1);
+  });
+
+  it('pause, resume and cancel steer a small run; cancelled accounts are not attempted', async () => {
+    const taken = await pool.query(`select distinct external_account_number from migrate.account_attempts where run_id = $1`, [runId]);
+    const used = new Set(taken.rows.map((x) => x.external_account_number));
+    const all = await pool.query<{ account_number: string }>(`select distinct account_number from legacy.accounts order by 1`);
+    const rest = all.rows.map((x) => x.account_number).filter((a) => !used.has(a));
+    expect(rest.length).toBe(40);
+    const list = path.join(tmp, 'rest.txt');
+    fs.writeFileSync(list, rest.join('\n') + '\n');
+
+    const start = await cli(['run', 'start', '--accounts', list, '--concurrency', '2', '--json']);
+    expect(start.code).toBe(0);
+    const small = JSON.parse(start.stdout).runId as string;
+
+    const paused = await cli(['run', 'pause', small, '--reason', 'platform maintenance']);
+    expect(paused.code).toBe(0);
+    expect(paused.stdout).toContain(`Run ${small} is now paused`);
+    const st = JSON.parse((await cli(['run', 'status', small, '--json'])).stdout);
+    expect(st.state).toBe('paused');
+
+    const resumed = await cli(['run', 'resume', small, '--json']);
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout).state).toMatch(/^(running|waiting_on_supplier)$/);
+
+    const cancelled = await cli(['run', 'cancel', small, '--reason', 'test']);
+    expect(cancelled.code).toBe(0);
+    expect(cancelled.stdout).toMatch(new RegExp(`Run ${small} is now (draining|cancelled)`));
+
+    const w = await cli(['run', 'watch', small]);
+    expect(w.code).toBe(1);
+    const o = await outcomes(small);
+    expect(o.open).toBe(0);
+    expect(o.completed + o.failed + o.not_attempted).toBe(40);
+    const nc = await pool.query(`select count(*)::int as n from migrate.account_attempts where run_id = $1 and outcome = 'not_attempted' and error_code = 'run_cancelled'`, [small]);
+    expect(nc.rows[0].n).toBeGreaterThan(0);
+    expect((await cli(['run', 'pause', small])).code).toBe(2); // closed runs cannot be steered
+  });
+
+  it('supplier list and show read the ledger mirror', async () => {
+    const list = await cli(['supplier', 'list', '--json']);
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout)).toContainEqual(expect.objectContaining({ supplierCode: cfg.IMPORT_SUPPLIER_CODE, status: 'ONGOING' }));
+    const show = await cli(['supplier', 'show', cfg.IMPORT_SUPPLIER_CODE, '--json']);
+    expect(JSON.parse(show.stdout)).toMatchObject({ supplierCode: cfg.IMPORT_SUPPLIER_CODE, runningRuns: [] });
+  });
+});

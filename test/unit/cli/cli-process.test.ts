@@ -1,0 +1,98 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { realisticAccount } from '../../../schemas/fixtures';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-process-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the CLI as a user would (tsx, no build), in a data dir with no running stack. */
+function cli(args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [require.resolve('tsx/cli'), 'cli/main.ts', ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, DATA_DIR: dir, ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function jsonl(name: string, records: unknown[]): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  return file;
+}
+
+describe('kraken-migrate validate', () => {
+  it('exits 0 and prints no error line when every record is valid', () => {
+    const r = cli(['validate', jsonl('good.jsonl', [realisticAccount(), realisticAccount({ external_account_number: 'EXT-1002' })])]);
+    expect(r.stderr).toContain('2 record(s), 0 invalid');
+    expect(r.stdout).toBe('');
+    expect(r.code).toBe(0);
+  });
+
+  it('exits 1 and prints one line per error naming the account, attr and code', () => {
+    const bad = realisticAccount({ external_account_number: 'EXT-BAD', customers: [{ family_name: 'Hughes', mobile: 'abcde' }] });
+    const r = cli(['validate', jsonl('mixed.jsonl', [realisticAccount(), bad])]);
+    expect(r.code).toBe(1);
+    expect(r.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^EXT-BAD customers\.0\.mobile invalid_phone_number: /)]);
+  });
+
+  it('--json gives the counts and the errors', () => {
+    const bad = realisticAccount({ external_account_number: 'EXT-BAD', customers: [{ family_name: 'Hughes', mobile: 'abcde' }] });
+    const r = cli(['validate', jsonl('json.jsonl', [bad]), '--json']);
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ records: 1, failed: 1 });
+    expect(out.errors).toEqual([expect.objectContaining({ externalAccountNumber: 'EXT-BAD', code: 'invalid_phone_number', attr: 'customers.0.mobile' })]);
+  });
+
+  it('exits 2 for a missing file', () => {
+    const r = cli(['validate', path.join(dir, 'nope.jsonl')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('file_not_found');
+  });
+});
+
+describe('usage and configuration errors', () => {
+  it('a bad DATABASE_URL exits 2 with one line naming the variable and the expected form', () => {
+    const r = cli(['config', 'print'], { DATABASE_URL: 'mysql://x' });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^config error: DATABASE_URL=.*postgres:\/\/ or postgresql:\/\//)]);
+    expect(r.stderr).not.toContain('mysql://x'); // a secret's value is never echoed
+    expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it('one line per bad variable', () => {
+    const r = cli(['config', 'print'], { TEMPORAL_PORT: 'abc', SANDBOX_FAULT_5XX_RATE: '7' });
+    expect(r.code).toBe(2);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines.some((l) => l.startsWith('config error: TEMPORAL_PORT='))).toBe(true);
+    expect(lines.some((l) => l.startsWith('config error: SANDBOX_FAULT_5XX_RATE='))).toBe(true);
+  });
+
+  it('config print masks secrets', () => {
+    const r = cli(['config', 'print', '--json'], { DATABASE_URL: 'postgres://u:hunter2@db.example:5432/x', PLATFORM_API_KEY: 'dik_live_secret_value' });
+    expect(r.code).toBe(0);
+    const cfg = JSON.parse(r.stdout);
+    expect(cfg.DATABASE_URL).toBe('postgres://u:***@db.example:5432/x');
+    expect(cfg.PLATFORM_API_KEY).toBe('***');
+    expect(r.stdout).not.toContain('hunter2');
+  });
+
+  it('bad arguments exit 2', () => {
+    expect(cli(['run', 'start', '--limit', 'zero']).code).toBe(2);
+    expect(cli(['no-such-command']).code).toBe(2);
+    expect(cli(['supplier', 'set-status', 'X', 'SOMETIMES']).code).toBe(2);
+  });
+
+  it('--help exits 0 and shows examples', () => {
+    const r = cli(['run', 'start', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Examples:');
+  });
+});

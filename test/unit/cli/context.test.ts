@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../../config';
+import { mergeStackEnv, workflowUiUrl } from '../../../cli/context';
+import { CliError, describeError, EXIT } from '../../../cli/errors';
+import { newRunId, RUN_ID_PATTERN } from '../../../cli/run-id';
+import { parseSelectionOptions } from '../../../cli/runs';
+import type { StackInfo } from '../../../stack/stack';
+
+const stack: StackInfo = {
+  temporalUiUrl: 'http://127.0.0.1:18233',
+  temporalAddress: '127.0.0.1:17233',
+  temporalNamespace: 'default',
+  databaseUrl: 'postgres://postgres:***@127.0.0.1:55432/kraken_migrate',
+  s3Endpoint: 'http://127.0.0.1:14566',
+  sqsEndpoint: 'http://127.0.0.1:14566',
+  eventsQueueUrl: 'http://127.0.0.1:14566/000000000000/q',
+  platformBucket: 'bucket',
+  sandboxUrl: 'http://127.0.0.1:18800',
+  eventsUrl: 'http://127.0.0.1:18801',
+  codecUrl: 'http://127.0.0.1:18802',
+  dataDir: '/tmp/x',
+  workerPids: [1],
+  startedAt: '2025-06-01T00:00:00Z',
+};
+
+describe('mergeStackEnv', () => {
+  it('fills unset variables from the stack and its secrets; what the operator set wins', () => {
+    const env = mergeStackEnv({ TEMPORAL_ADDRESS: 'temporal.example:7233', PLATFORM_API_KEY: '' }, stack, { PLATFORM_API_KEY: 'dik_sandbox_x', CODEC_KEYS: 'dev1:k' });
+    expect(env.TEMPORAL_ADDRESS).toBe('temporal.example:7233');
+    expect(env.TEMPORAL_UI_URL).toBe('http://127.0.0.1:18233');
+    expect(env.PLATFORM_BASE_URL).toBe('http://127.0.0.1:18800/v1/');
+    expect(env.PLATFORM_GRAPHQL_URL).toBe('http://127.0.0.1:18800/v1/graphql/');
+    expect(env.S3_ENDPOINT).toBe('http://127.0.0.1:14566');
+    expect(env.PLATFORM_API_KEY).toBe('dik_sandbox_x');
+    expect(env.CODEC_KEYS).toBe('dev1:k');
+  });
+
+  it('never takes a masked database URL; a saved one fills in', () => {
+    expect(mergeStackEnv({}, stack, undefined).DATABASE_URL).toBeUndefined();
+    expect(mergeStackEnv({}, stack, undefined, { DATABASE_URL: 'postgres://postgres:pw@127.0.0.1:55432/kraken_migrate' }).DATABASE_URL).toBe(
+      'postgres://postgres:pw@127.0.0.1:55432/kraken_migrate',
+    );
+    expect(mergeStackEnv({}, { ...stack, databaseUrl: 'postgres://127.0.0.1:5/db' }, undefined).DATABASE_URL).toBe('postgres://127.0.0.1:5/db');
+  });
+});
+
+describe('errors and exit codes', () => {
+  it('maps config, usage, unreachable and port errors', () => {
+    expect(describeError(new ConfigError(['A=1: bad', 'B=2: bad']))).toEqual({ lines: ['config error: A=1: bad', 'config error: B=2: bad'], exitCode: EXIT.usage });
+    expect(describeError(new CliError('temporal_unreachable', 'down', EXIT.unreachable)).exitCode).toBe(3);
+    expect(describeError(Object.assign(new Error('port 7233 in use'), { code: 'port_in_use' })).exitCode).toBe(2);
+    expect(describeError(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' })).exitCode).toBe(3);
+  });
+});
+
+describe('run ids and selections', () => {
+  it('makes sortable UTC run ids', () => {
+    const id = newRunId(new Date('2025-06-01T09:08:07Z'), () => 'ab12');
+    expect(id).toBe('run-20250601-090807-ab12');
+    expect(RUN_ID_PATTERN.test(id)).toBe(true);
+    expect(newRunId()).toMatch(/^run-\d{8}-\d{6}-[0-9a-f]{4}$/);
+  });
+
+  it('--limit and --accounts exclude each other', () => {
+    expect(parseSelectionOptions({ limit: 5 })).toEqual({ kind: 'all', limit: 5 });
+    expect(parseSelectionOptions({})).toEqual({ kind: 'all' });
+    expect(() => parseSelectionOptions({ limit: 5, accounts: __filename })).toThrow(/cannot be used together/);
+    expect(parseSelectionOptions({ accounts: __filename })).toEqual({ kind: 'list', path: __filename });
+  });
+
+  it('links to the Temporal UI with the workflow id encoded', () => {
+    expect(workflowUiUrl({ TEMPORAL_UI_URL: 'http://127.0.0.1:8233/', TEMPORAL_NAMESPACE: 'default' }, 'migration-run/run-1')).toBe(
+      'http://127.0.0.1:8233/namespaces/default/workflows/migration-run%2Frun-1',
+    );
+  });
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { csvCell, neutraliseFormula, toCsv } from '../../../cli/report/csv';
+import { CSV_HEADER, csvRows, type ReportData } from '../../../cli/report/data';
+
+/** A strict RFC 4180 reader, to check that what we write reads back to the same cells. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
+      else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') row.push(cell), (cell = '');
+    else if (c === '\r' && text[i + 1] === '\n') row.push(cell), rows.push(row), (row = []), (cell = ''), i++;
+    else cell += c;
+  }
+  return rows;
+}
+
+describe('CSV cells', () => {
+  it.each(['=SUM(A1:A9)', '+44 7700 900123', '-1+2', '@cmd', '\tleading tab', '\rleading cr'])('prefixes %j with a quote so spreadsheets keep it text', (v) => {
+    expect(neutraliseFormula(v)).toBe(`'${v}`);
+  });
+
+  it('leaves ordinary text alone, including formula characters that are not first', () => {
+    for (const v of ['LGC-000123', 'a=b', 'mobile', '', 'invalid_phone_number']) expect(neutraliseFormula(v)).toBe(v);
+  });
+
+  it('quotes cells with commas, quotes or line breaks and doubles inner quotes', () => {
+    expect(csvCell('plain')).toBe('plain');
+    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell('two\nlines')).toBe('"two\nlines"');
+    expect(csvCell(null)).toBe('');
+    expect(csvCell(42)).toBe('42');
+  });
+
+  it('neutralises before quoting: a hostile cell with a comma stays one text cell', () => {
+    expect(csvCell('=HYPERLINK("http://x.example","click"),1')).toBe(`"'=HYPERLINK(""http://x.example"",""click""),1"`);
+  });
+
+  it('writes a document that reads back cell for cell', () => {
+    const rows = [
+      ['LGC-1', 'failed', 'validate', 'invalid_phone_number', 'customers.0.mobile', 'Enter a valid phone number, e.g. "07…"', 'customer.phone'],
+      ['LGC-2', 'not_attempted', 'guard', 'run_cancelled', '', 'multi\r\nline, detail', ''],
+    ];
+    const text = toCsv(CSV_HEADER, rows);
+    expect(text.endsWith('\r\n')).toBe(true);
+    expect(parseCsv(text)).toEqual([[...CSV_HEADER], ...rows]);
+  });
+
+  it('turns report errors into one row per error with the source field', () => {
+    const data = { errors: [{ externalAccountNumber: '@LGC-9', outcome: 'failed', stage: 'transform', code: 'missing_field', attr: 'billing_postcode', detail: '-', sourceField: null, workflowId: 'w' }] } as unknown as ReportData;
+    expect(parseCsv(toCsv(CSV_HEADER, csvRows(data)))[1]).toEqual(["'@LGC-9", 'failed', 'transform', 'missing_field', 'billing_postcode', "'-", '']);
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { escapeHtml, horizontalBarChart, renderReportHtml, throughputChart, uiLink } from '../../../cli/report/html';
+import { HOSTILE, hostileReportData } from './fixtures/report-data';
+
+describe('escapeHtml', () => {
+  it('escapes the five characters that matter in text and attributes', () => {
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+    expect(escapeHtml(undefined)).toBe('');
+  });
+});
+
+describe('renderReportHtml with hostile source data', () => {
+  const html = renderReportHtml(hostileReportData());
+
+  /** Every real tag with its attribute names (quoted values removed: they may hold escaped text). */
+  const tags = [...html.matchAll(/<([a-z][a-z0-9]*)\b([^>]*)>/gi)].map((m) => ({
+    name: m[1].toLowerCase(),
+    attrs: [...m[2].replace(/"[^"]*"/g, '""').matchAll(/\s([a-z][a-z0-9:-]*)=/gi)].map((a) => a[1].toLowerCase()),
+  }));
+
+  it('contains no markup from the data: no script element, no injected tag or event attribute', () => {
+    expect(html).not.toMatch(/<script/i);
+    expect(tags.filter((t) => ['script', 'img', 'iframe', 'object', 'link'].includes(t.name))).toEqual([]);
+    expect(tags.flatMap((t) => t.attrs).filter((a) => a.startsWith('on'))).toEqual([]);
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain('SUP&quot;&gt;&lt;img src=x onerror=alert(2)&gt;');
+    expect(html).toContain('phone&#39; onmouseover=&#39;alert(4)');
+  });
+
+  it('is self-contained: inline style, inline SVG, no external resource', () => {
+    expect(html).toMatch(/<style>[^<]+<\/style>/);
+    expect(tags.flatMap((t) => t.attrs).filter((a) => a === 'src')).toEqual([]);
+    expect(html).not.toMatch(/@import|url\(/i);
+    expect(html.match(/<svg /g)?.length).toBe(4);
+  });
+
+  it('links each failed account to its workflow, with the id URL-encoded', () => {
+    const data = hostileReportData();
+    const hrefs = [...html.matchAll(/<a class="wf" href="([^"]+)" data-workflow-id="([^"]+)">/g)];
+    expect(hrefs).toHaveLength(3);
+    const decoded = (s: string) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+    expect(hrefs.map((m) => decoded(m[1]))).toEqual(data.errors.map((e) => uiLink(data, e.workflowId)));
+    expect(decodeURIComponent(decoded(hrefs[0][1]).split('/workflows/')[1])).toBe(data.errors[0].workflowId);
+  });
+
+  it('shows the totals', () => {
+    expect(html).toMatch(/<b>7<\/b>completed/);
+    expect(html).toMatch(/<b>2<\/b>failed/);
+    expect(html).toMatch(/<b>1<\/b>not attempted/);
+  });
+});
+
+describe('charts', () => {
+  it('draws one bar per item, the largest full width, each labelled and escaped', () => {
+    const svg = horizontalBarChart('by-code', 'Codes', [
+      { label: 'a', count: 10 },
+      { label: HOSTILE, count: 5 },
+    ], '#f00');
+    const widths = [...svg.matchAll(/<rect class="bar"[^>]* width="(\d+)"/g)].map((m) => Number(m[1]));
+    expect(widths).toEqual([360, 180]);
+    expect(svg).not.toContain('<script');
+  });
+
+  it('draws throughput per minute, filling minutes with nothing finished as zero-height bars', () => {
+    const svg = throughputChart([
+      { minute: '2025-06-01T12:00:00.000Z', count: 4 },
+      { minute: '2025-06-01T12:03:00.000Z', count: 8 },
+    ]);
+    const bars = [...svg.matchAll(/data-count="(\d+)"/g)].map((m) => Number(m[1]));
+    expect(bars).toEqual([4, 0, 0, 8]);
+  });
+
+  it('says so when there is nothing to draw', () => {
+    expect(throughputChart([])).toContain('No account has finished yet.');
+    expect(horizontalBarChart('x', 'X', [], '#000')).toContain('None.');
+  });
+});
