@@ -21,13 +21,16 @@ export interface SeededSet {
   seedMs: number;
 }
 
-/** Generates defect-free accounts into the legacy schema and writes their list file; streams, so 10k is fine. */
-export async function seedSet(opts: { pool: Pool; config: Config; name: string; accounts: number; seed: number }): Promise<SeededSet> {
+/**
+ * Generates defect-free accounts into the legacy schema and writes their list file; streams, so 10k
+ * is fine. Sets seeded into one database need disjoint `accountIdOffset`s (legacy primary keys).
+ */
+export async function seedSet(opts: { pool: Pool; config: Config; name: string; accounts: number; seed: number; accountIdOffset: number }): Promise<SeededSet> {
   const started = performance.now();
   const numbers: string[] = [];
   const prefix = `B${opts.name.toUpperCase().replace(/[^A-Z0-9]/g, '')}-`;
   function* items(): Generator<DatasetItem> {
-    for (const item of generateDataset({ accounts: opts.accounts, seed: opts.seed, defectRate: 0, accountNumberPrefix: prefix })) {
+    for (const item of generateDataset({ accounts: opts.accounts, seed: opts.seed, defectRate: 0, accountNumberPrefix: prefix, accountIdOffset: opts.accountIdOffset })) {
       numbers.push(item.expected.external_account_number);
       yield item;
     }

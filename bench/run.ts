@@ -150,8 +150,10 @@ async function measure(
     const skipped: string[] = [];
     if (!temporalPid) notes.push('Temporal server process not found: its RSS is not reported');
 
+    let nextAccountId = 0;
     const seed = async (name: string, accounts: number, seedNo: number) => {
-      const s = await seedSet({ pool, config: stack.config, name, accounts, seed: seedNo });
+      const s = await seedSet({ pool, config: stack.config, name, accounts, seed: seedNo, accountIdOffset: nextAccountId });
+      nextAccountId += 2 * accounts; // room for the generator's duplicate records, should defects ever be on
       say(`seeded ${name}: ${accounts} accounts in ${(s.seedMs / 1000).toFixed(1)} s`);
       return s;
     };

@@ -117,7 +117,6 @@ export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
     prng: requestPrng,
     auth: { dataImportKey: options.dataImportKey, jwtSecret, nowSeconds: () => Math.floor(Date.now() / 1000) },
     windowStartToleranceMs: options.windowStartToleranceMs,
-    onScheduled: () => undefined,
   });
   registerCatalogueRoutes(app);
   const onLoopError = (what: string) => (e: unknown) => logger.error({ err: e }, `${what} loop failed; retrying`);

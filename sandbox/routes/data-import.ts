@@ -20,7 +20,6 @@ export interface DataImportDeps {
   prng: Prng;
   auth: AuthContext;
   windowStartToleranceMs: number;
-  onScheduled(): void;
 }
 
 // Response bodies, as the spec shows them.
@@ -117,7 +116,6 @@ export function registerDataImportRoutes(app: FastifyInstance, deps: DataImportD
         processingDelayMs: deps.state.faults.processingDelayMs,
       });
       if (result.kind === 'already_imported') return reply.code(400).send(bodies.alreadyImported(ext, result.accountNumber));
-      if (result.processId !== null) deps.onScheduled();
       // The spec documents no body for 201; a repeat while the import is live gets the same answer.
       return reply.code(201).send();
     });
