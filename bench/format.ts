@@ -28,10 +28,17 @@ export function renderTable(rows: readonly Row[], headers: Row = { figure: 'Figu
   return [line(headers), rule, ...rows.map(line)].join('\n');
 }
 
+const entries = (rec: Record<string, number>) =>
+  Object.entries(rec)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, n]) => `${k} ${fmt(n)}`)
+    .join(', ');
+
 function pipelineRows(label: string, r: PipelineRun): Row[] {
   return [
     { figure: label, value: `${fmt(r.accountsPerSecond, 2)} acc/s`, note: `${fmt(r.completed)}/${fmt(r.accounts)} completed in ${fmt(r.wallSeconds, 1)} s, concurrency ${r.concurrency}, load ${fmt(r.loadAvg1, 1)}` },
     { figure: '  account latency p50 / p95', value: `${fmtMs(r.latency.p50Ms)} / ${fmtMs(r.latency.p95Ms)}`, note: `max ${fmtMs(r.latency.maxMs)} (ledger finished_at - started_at)` },
+    { figure: '  outcomes by source', value: entries(r.outcomeSources), note: `platform events by match: ${entries(r.eventsByMatchStatus) || 'none'}${r.eventsUnidentified ? `; ${fmt(r.eventsUnidentified)} without an account number` : ''}` },
     { figure: '  history events per account', value: fmt(r.historyEventsPerAccount, 1), note: 'mean over the run’s account workflows' },
     { figure: '  worker peak RSS', value: `${fmt(r.workerPeakRssMb)} MB`, note: `${r.workers} worker process tree(s), summed` },
     { figure: '  Temporal server peak RSS', value: `${fmt(r.temporalPeakRssMb)} MB` },
@@ -103,6 +110,7 @@ export function renderReport(r: BenchResults): string {
     `command:  ${r.command}`,
     `machine:  ${r.machine.cpuModel}, ${r.machine.cores} cores, ${fmt(r.machine.memoryGb, 1)} GB, ${r.machine.platform} ${r.machine.kernel}`,
     `versions: node ${r.versions.node}; Temporal CLI ${r.versions.temporalCli}; @temporalio/* ${r.versions.temporalio}`,
+    `settings: sandbox latency 0, processing delay 0, events on, OUTCOME_EVENT_WAIT_SECONDS=${r.eventWaitSeconds}`,
     `load avg: ${la(r.load.atStart)} at start, ${la(r.load.atEnd)} at end (1/5/15 min; the machine is shared)`,
   ];
   const footer = [

@@ -14,6 +14,8 @@ export const benchOptionsSchema = z.object({
   repeats: z.number().int().min(1),
   sandboxRequests: z.number().int().min(1),
   sandboxConcurrency: z.number().int().min(1),
+  /** OUTCOME_EVENT_WAIT_SECONDS of the stack: how long an account waits for its event before polling. */
+  eventWaitSeconds: z.number().positive(),
   out: z.string().min(1),
 });
 export type BenchOptions = z.infer<typeof benchOptionsSchema>;
@@ -50,6 +52,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     .option('--repeats <n>', 'repeats of the cheap figures (validation, sandbox)', int)
     .option('--sandbox-requests <n>', 'schedule requests per sandbox repeat', int)
     .option('--sandbox-concurrency <n>', 'sandbox requests in flight', int, 32)
+    .option('--event-wait-seconds <s>', 'OUTCOME_EVENT_WAIT_SECONDS: wait for the outcome event before polling', num, 30)
     .option('--out <file>', 'results file', 'bench/results.json')
     .allowExcessArguments(false);
   program.parse([...argv], { from: 'user' });
@@ -65,6 +68,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     repeats?: number;
     sandboxRequests?: number;
     sandboxConcurrency: number;
+    eventWaitSeconds: number;
     out: string;
   }>();
   const mode = o.smoke ? 'smoke' : 'default';
@@ -81,6 +85,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     repeats: o.repeats ?? d.repeats,
     sandboxRequests: o.sandboxRequests ?? d.sandboxRequests,
     sandboxConcurrency: o.sandboxConcurrency,
+    eventWaitSeconds: o.eventWaitSeconds,
     out: o.out,
   });
 }

@@ -88,6 +88,7 @@ export async function runPipeline(opts: {
     }, opts.tickMs ?? 2000);
   }
 
+  const dbStart = await dbNow(pool);
   const started = performance.now();
   let wallMs: number;
   try {
@@ -102,11 +103,12 @@ export async function runPipeline(opts: {
     if (ticker) clearInterval(ticker);
   }
   const peaks = sampler.stop();
+  const dbEnd = await dbNow(pool);
   if (opts.onTick) opts.onTick({ finished: await finishedCount(pool, runId), workerRssMb: round(opts.workerPids.reduce((s, p) => s + treeRssMb(p), 0), 1) });
 
   const rows = (
-    await pool.query<{ ms: number | null; outcome: string | null; error_code: string | null }>(
-      `select extract(epoch from (finished_at - started_at)) * 1000 as ms, outcome, error_code
+    await pool.query<{ ms: number | null; outcome: string | null; error_code: string | null; outcome_source: string | null }>(
+      `select extract(epoch from (finished_at - started_at)) * 1000 as ms, outcome, error_code, outcome_source
          from migrate.account_attempts where run_id = $1`,
       [runId],
     )
@@ -122,6 +124,18 @@ export async function runPipeline(opts: {
     const v = percentile(latencies, p);
     return v === undefined ? undefined : Math.round(v);
   };
+  // Events on: how outcomes arrived, and what became of the platform's events for these accounts.
+  const outcomeSources = countBy(rows.map((r) => r.outcome_source ?? 'none'));
+  const events = (
+    await pool.query<{ match_status: string; n: string }>(
+      `select match_status, count(*) as n from migrate.inbox where external_identifier = any($1) group by match_status`,
+      [set.accounts],
+    )
+  ).rows;
+  const unidentified = await pool.query<{ n: string }>(
+    `select count(*) as n from migrate.inbox where external_identifier is null and received_at between $1 and $2`,
+    [dbStart, dbEnd],
+  );
   const history: number[] = [];
   for await (const wf of client.workflow.list({ query: `KmRunId = '${runId}' AND KmKind = 'account'` })) history.push(wf.historyLength);
 
@@ -139,7 +153,20 @@ export async function runPipeline(opts: {
     workerPeakRssMb: Math.round(peaks.worker ?? 0),
     temporalPeakRssMb: opts.temporalPid ? Math.round(peaks.temporal ?? 0) : undefined,
     failedByCode,
+    outcomeSources,
+    eventsByMatchStatus: Object.fromEntries(events.map((e) => [e.match_status, Number(e.n)])),
+    eventsUnidentified: Number(unidentified.rows[0].n),
   };
+}
+
+async function dbNow(pool: Pool): Promise<Date> {
+  return (await pool.query<{ now: Date }>('select clock_timestamp() as now')).rows[0].now;
+}
+
+function countBy(values: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const v of values) out[v] = (out[v] ?? 0) + 1;
+  return out;
 }
 
 async function finishedCount(pool: Pool, runId: string): Promise<number> {

@@ -41,6 +41,12 @@ export const pipelineRunSchema = throughputRunSchema.extend({
   workerPeakRssMb: z.number().optional(),
   temporalPeakRssMb: z.number().optional(),
   failedByCode: z.record(z.string(), z.number().int()),
+  /** How the ledger's outcomes arrived (event, poll, …): with events on, "poll" means an event was missed. */
+  outcomeSources: z.record(z.string(), z.number().int()),
+  /** The events receiver's inbox rows for these accounts, by match status. */
+  eventsByMatchStatus: z.record(z.string(), z.number().int()),
+  /** Events that reached the inbox during the run without an external identifier (cannot be routed). */
+  eventsUnidentified: z.number().int(),
 });
 export type PipelineRun = z.infer<typeof pipelineRunSchema>;
 
@@ -82,6 +88,7 @@ export const benchResultsSchema = z.object({
   finishedAt: z.string(),
   command: z.string(),
   mode: z.enum(['smoke', 'default']),
+  eventWaitSeconds: z.number(),
   machine: machineSchema,
   versions: versionsSchema,
   load: z.object({ atStart: loadSchema, atEnd: loadSchema }),

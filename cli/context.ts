@@ -21,10 +21,11 @@ const withSlash = (u: string) => (u.endsWith('/') ? u : `${u}/`);
 
 /**
  * The environment a command runs with: what the operator set wins; anything unset is taken from a
- * running dev stack (its endpoints in stack.json, its generated secrets in secrets.json, and the
- * database URL the dev/demo command saved in cli-env.json because stack.json masks it).
+ * running dev stack (its endpoints in stack.json, its generated secrets in secrets.json). stack.json
+ * masks a database URL the operator gave (they have it in their own environment); the embedded
+ * Postgres's URL is written in full.
  */
-export function mergeStackEnv(env: Env, stack: StackInfo | undefined, secrets: Partial<DevSecrets> | undefined, saved: Env = {}): Env {
+export function mergeStackEnv(env: Env, stack: StackInfo | undefined, secrets: Partial<DevSecrets> | undefined): Env {
   const fromStack: Env = {};
   if (stack) {
     const sandbox = withSlash(stack.sandboxUrl);
@@ -43,20 +44,12 @@ export function mergeStackEnv(env: Env, stack: StackInfo | undefined, secrets: P
     });
   }
   const merged: Env = { ...env };
-  for (const source of [fromStack, secrets ?? {}, saved]) {
+  for (const source of [fromStack, secrets ?? {}]) {
     for (const [k, v] of Object.entries(source)) {
       if ((merged[k] === undefined || merged[k] === '') && typeof v === 'string' && v !== '') merged[k] = v;
     }
   }
   return merged;
-}
-
-export const CLI_ENV_FILE = 'cli-env.json';
-
-/** Saves what other CLI invocations need from a stack this process started (0600, like secrets.json). */
-export function saveCliEnv(dataDir: string, values: { DATABASE_URL?: string }): void {
-  fs.mkdirSync(dataDir, { recursive: true });
-  fs.writeFileSync(path.join(dataDir, CLI_ENV_FILE), JSON.stringify(values, null, 2), { mode: 0o600 });
 }
 
 function readJson(file: string): unknown {
@@ -85,14 +78,9 @@ export function loadCliContext(base: Env = loadEnv()): CliContext {
     stack = undefined; // a half-written or stale stack.json must not break commands that do not need it
   }
   const secrets = devSecretsSchema.partial().safeParse(readJson(path.join(dataDir, 'secrets.json')));
-  const saved = readJson(path.join(dataDir, CLI_ENV_FILE));
   // Only a running stack lends its secrets: a leftover dev data directory must not configure anything else.
-  const env = stack ? mergeStackEnv(base, stack, secrets.success ? secrets.data : undefined, isStringRecord(saved) ? saved : {}) : { ...base };
+  const env = stack ? mergeStackEnv(base, stack, secrets.success ? secrets.data : undefined) : { ...base };
   return { cfg: parseConfig(env), env, dataDir, stack };
-}
-
-function isStringRecord(v: unknown): v is Record<string, string> {
-  return typeof v === 'object' && v !== null && Object.values(v).every((x) => typeof x === 'string');
 }
 
 /** Lazily opened connections, closed together when the command ends. */

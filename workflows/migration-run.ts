@@ -123,8 +123,9 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
       await condition(() => !st.paused || st.cancelled);
       continue;
     }
-    if (inFlight.size >= input.concurrency) {
-      await condition(() => inFlight.size < input.concurrency || st.cancelled || st.paused);
+    if (inFlight.size >= input.concurrency && supplierHint === undefined) {
+      // Also wake on a supplier hint: with every slot parked on a paused supplier, nothing else would.
+      await condition(() => inFlight.size < input.concurrency || st.cancelled || st.paused || supplierHint !== undefined);
       continue;
     }
 
@@ -143,6 +144,7 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
         continue;
       }
       waitingOnSupplier = false;
+      if (inFlight.size >= input.concurrency) continue;
     }
 
     if (st.buffer.length === 0) {
@@ -174,7 +176,9 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
       await condition(allHandlersFinished);
       await continueAsNew<typeof migrationRunWorkflow>({ ...input, state: { ...st, inFlight: [...inFlight] } });
     }
-    if (!canDispatch()) await condition(() => canDispatch() || st.cancelled || (st.exhausted && st.buffer.length === 0 && inFlight.size === 0));
+    if (!canDispatch()) {
+      await condition(() => canDispatch() || st.cancelled || supplierHint !== undefined || (st.exhausted && st.buffer.length === 0 && inFlight.size === 0));
+    }
   }
 
   // Drain: accounts in flight always finish; none is left half-done.

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
 import { connectWorker } from '../../clients/temporal';
 import { createDataConverter } from '../../codec/data-converter';
@@ -21,6 +21,7 @@ export const FLOOR_TASK_QUEUE = 'kraken-migrate-bench-floor';
  */
 export async function runFloor(opts: { config: Config; client: Client; accounts: readonly string[]; concurrency: number; tag: string }): Promise<FloorRun> {
   const { config, client } = opts;
+  quietRuntime();
   const connection = await connectWorker(config);
   const worker = await Worker.create({
     connection,
@@ -81,3 +82,15 @@ async function historyLengths(client: Client, workflowIds: string[]): Promise<nu
 }
 
 const roundOpt = (n: number | undefined, digits = 0) => (n === undefined ? undefined : round(n, digits));
+
+let runtimeInstalled = false;
+/** The SDK's default logger prints every worker state change at INFO; the bench wants its table. */
+function quietRuntime() {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch {
+    /* a runtime already exists in this process: keep its logger */
+  }
+}

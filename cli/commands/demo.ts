@@ -25,7 +25,6 @@ export function demoEnv(base: Record<string, string | undefined>, dataDir: strin
     ...env,
     DATA_DIR: dataDir,
     SOURCE_DOCUMENTS_DIR: path.join(dataDir, 'source-documents'),
-    LOG_LEVEL: base.LOG_LEVEL ?? 'warn',
     // Fast enough to finish in minutes on 2 cores, unless the user chose otherwise.
     SANDBOX_PROCESSING_DELAY_MS: base.SANDBOX_PROCESSING_DELAY_MS ?? '200',
     OUTCOME_EVENT_WAIT_SECONDS: base.OUTCOME_EVENT_WAIT_SECONDS ?? '15',
@@ -73,7 +72,7 @@ Examples:
       const env = demoEnv(base, dataDir);
 
       info(`Starting the embedded stack in ${DEMO_DIR} (Temporal + UI, Postgres, S3/SQS, platform sandbox, events receiver, a worker)…`);
-      const { stack, interrupted } = await startStackInterruptibly(env, { freePorts: Boolean(opts.freePorts), workers: 1 });
+      const { stack, workerPids, interrupted } = await startStackInterruptibly(env, { freePorts: Boolean(opts.freePorts), workers: 1 });
       const cfg = stack.config;
       const client = await connectClient(cfg);
       const pool = createPool(stack.env.DATABASE_URL, 4);
@@ -139,7 +138,7 @@ Examples:
         if (opts.keep && !stopped) {
           println('');
           println('The stack stays up for exploration:');
-          for (const l of endpointLines(stack)) println(`  ${l}`);
+          for (const l of endpointLines(stack, workerPids)) println(`  ${l}`);
           println('Ctrl-C stops everything.');
           process.off('SIGINT', onSignal);
           await untilSignal();

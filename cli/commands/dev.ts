@@ -1,9 +1,8 @@
 import path from 'node:path';
-import fs from 'node:fs';
 import { Command } from 'commander';
 import { loadEnv } from '../../config';
-import { startStack, type RunningStack } from '../../stack/stack';
-import { CLI_ENV_FILE, ROOT, saveCliEnv } from '../context';
+import { maskUrl, startStack, type RunningStack } from '../../stack/stack';
+import { ROOT } from '../context';
 import { info, println } from '../output';
 
 /** Resolves on the first Ctrl-C / SIGTERM. */
@@ -19,24 +18,34 @@ export function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-export function endpointLines(stack: RunningStack): string[] {
+export function endpointLines(stack: RunningStack, workerPids: number[] = stack.info.workerPids): string[] {
   const i = stack.info;
   return [
     `Temporal UI      ${i.temporalUiUrl}`,
     `Temporal gRPC    ${i.temporalAddress} (namespace ${i.temporalNamespace}, task queue ${stack.config.TEMPORAL_TASK_QUEUE})`,
-    `Postgres         ${i.databaseUrl}`,
+    `Postgres         ${maskUrl(i.databaseUrl)}`,
     `S3               ${i.s3Endpoint} (bucket ${i.platformBucket})`,
     `SQS              ${i.eventsQueueUrl}`,
     `Platform sandbox ${i.sandboxUrl}`,
     `Events receiver  ${i.eventsUrl}`,
     `Codec server     ${i.codecUrl}`,
     `Data directory   ${i.dataDir} (logs in ${path.join(i.dataDir, 'logs')})`,
-    `Workers          pid ${i.workerPids.join(', ') || 'none'}`,
+    `Workers          pid ${workerPids.join(', ') || 'none'}`,
   ];
 }
 
-/** Starts the stack and makes sure Ctrl-C during start-up still stops what was started. */
-export async function startStackInterruptibly(env: Record<string, string | undefined>, opts: { freePorts?: boolean; workers?: number }): Promise<{ stack: RunningStack; interrupted: () => boolean }> {
+const VERBOSE = new Set(['info', 'debug', 'trace']);
+
+/**
+ * Starts the stack and makes sure Ctrl-C during start-up still stops what was started. The
+ * in-process services (sandbox, events receiver, codec server) log to this terminal, so they log
+ * warnings only unless LOG_LEVEL says otherwise; workers log to files at info at least, which the
+ * stack's readiness check reads.
+ */
+export async function startStackInterruptibly(
+  env: Record<string, string | undefined>,
+  opts: { freePorts?: boolean; workers?: number },
+): Promise<{ stack: RunningStack; workerPids: number[]; interrupted: () => boolean }> {
   let interrupted = false;
   const onSignal = () => {
     interrupted = true;
@@ -45,9 +54,18 @@ export async function startStackInterruptibly(env: Record<string, string | undef
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const stack = await startStack({ env, freePorts: opts.freePorts, workers: opts.workers ?? 1, log: (l) => info(`  · ${l}`) });
-    saveCliEnv(stack.info.dataDir, { DATABASE_URL: stack.env.DATABASE_URL });
-    return { stack, interrupted: () => interrupted };
+    const stack = await startStack({ env: { ...env, LOG_LEVEL: env.LOG_LEVEL ?? 'warn' }, freePorts: opts.freePorts, workers: 0, log: (l) => info(`  · ${l}`) });
+    const workerPids: number[] = [];
+    try {
+      for (let n = 0; n < (opts.workers ?? 1) && !interrupted; n++) {
+        info(`  · starting worker ${n + 1}`);
+        workerPids.push((await stack.startWorker({ LOG_LEVEL: env.LOG_LEVEL && VERBOSE.has(env.LOG_LEVEL) ? env.LOG_LEVEL : 'info' })).pid);
+      }
+    } catch (e) {
+      await stack.stop();
+      throw e;
+    }
+    return { stack, workerPids, interrupted: () => interrupted };
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -57,7 +75,6 @@ export async function startStackInterruptibly(env: Record<string, string | undef
 export async function stopStack(stack: RunningStack): Promise<void> {
   info('Stopping the stack…');
   await stack.stop();
-  fs.rmSync(path.join(stack.info.dataDir, CLI_ENV_FILE), { force: true });
   info('Stopped.');
 }
 
@@ -78,10 +95,10 @@ Examples:
     .action(async (opts) => {
       const env = loadEnv();
       info('Starting the embedded stack…');
-      const { stack, interrupted } = await startStackInterruptibly(env, { workers: opts.workers });
+      const { stack, workerPids, interrupted } = await startStackInterruptibly(env, { workers: opts.workers });
       if (!interrupted()) {
         println('Stack is up:');
-        for (const l of endpointLines(stack)) println(`  ${l}`);
+        for (const l of endpointLines(stack, workerPids)) println(`  ${l}`);
         const dataDirArg = path.relative(ROOT, stack.info.dataDir) === '.data' ? '' : `DATA_DIR=${path.relative(ROOT, stack.info.dataDir)} `;
         println(`\nFrom another terminal: ${dataDirArg}npx kraken-migrate run start --limit 20 --watch`);
         println('Ctrl-C stops everything.');

@@ -17,8 +17,12 @@ let stack: RunningStack | undefined;
  * receiver, one worker process) on free ports in a fresh data directory, for the end-to-end tests.
  */
 export async function setup(project: TestProject) {
-  const dataDir = path.resolve('.data/e2e');
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  // One data directory per test process, so two runs on one machine never share a stack; those of
+  // processes that are gone are cleared (a failed run's logs stay until the next run).
+  const root = path.resolve('.data/e2e');
+  fs.mkdirSync(root, { recursive: true });
+  for (const d of fs.readdirSync(root)) if (!isAlive(Number(d))) fs.rmSync(path.join(root, d), { recursive: true, force: true });
+  const dataDir = path.join(root, String(process.pid));
   const started = Date.now();
   stack = await startStack({
     env: {
@@ -38,4 +42,14 @@ export async function setup(project: TestProject) {
 
 export async function teardown() {
   await stack?.stop();
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -244,6 +244,7 @@ describe('kraken-migrate against the running stack', () => {
 
   it('supplier list and show read the ledger mirror', async () => {
     const list = await cli(['supplier', 'list', '--json']);
+    expect(list.stderr).toBe('');
     expect(list.code).toBe(0);
     expect(JSON.parse(list.stdout)).toContainEqual(expect.objectContaining({ supplierCode: cfg.IMPORT_SUPPLIER_CODE, status: 'ONGOING' }));
     const show = await cli(['supplier', 'show', cfg.IMPORT_SUPPLIER_CODE, '--json']);

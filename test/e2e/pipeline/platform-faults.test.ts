@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlatformClient } from '../../../clients/platform';
-import { exampleScheduleRequest } from '../../../schemas/fixtures';
+import { taskParams } from '../../../activities/platform';
 import { createSourceAdapter } from '../../../source/adapter';
 import { defaultMapping } from '../../../source/mapping';
 import { transformAccount } from '../../../source/transform';
@@ -49,7 +49,7 @@ describe('platform faults', () => {
     if (!t.ok) throw new Error(JSON.stringify(t.errors));
     // Without its documents (nobody staged them for this import).
     const { notes: _n, statements: _s, ...payload } = t.payload;
-    const direct = { ...exampleScheduleRequest(), payload: payload as typeof t.payload };
+    const direct = { task_params: taskParams({ hours: 24 }, false, new Date()), payload: payload as typeof t.payload };
     expect((await platform.scheduleAccountCreation(direct)).kind).toBe('accepted');
     let accountNumber: string | undefined;
     for (let i = 0; i < 100 && !accountNumber; i++) {

@@ -20,7 +20,7 @@ async function personalValues(accounts: string[]): Promise<string[]> {
   const r = await e.pool.query(
     `select c.first_name, c.surname, c.email, c.mobile_phone, c.home_phone, c.date_of_birth
        from legacy.contacts c join legacy.accounts a on a.account_id = c.account_id
-      where a.external_account_number = any($1)`,
+      where a.account_number = any($1)`,
     [accounts],
   );
   const values = new Set<string>();

@@ -35,12 +35,11 @@ describe('mergeStackEnv', () => {
     expect(env.CODEC_KEYS).toBe('dev1:k');
   });
 
-  it('never takes a masked database URL; a saved one fills in', () => {
+  it('never takes a masked database URL; an unmasked one fills in', () => {
     expect(mergeStackEnv({}, stack, undefined).DATABASE_URL).toBeUndefined();
-    expect(mergeStackEnv({}, stack, undefined, { DATABASE_URL: 'postgres://postgres:pw@127.0.0.1:55432/kraken_migrate' }).DATABASE_URL).toBe(
-      'postgres://postgres:pw@127.0.0.1:55432/kraken_migrate',
-    );
-    expect(mergeStackEnv({}, { ...stack, databaseUrl: 'postgres://127.0.0.1:5/db' }, undefined).DATABASE_URL).toBe('postgres://127.0.0.1:5/db');
+    const embedded = 'postgres://postgres:postgres@127.0.0.1:55432/kraken_migrate';
+    expect(mergeStackEnv({}, { ...stack, databaseUrl: embedded }, undefined).DATABASE_URL).toBe(embedded);
+    expect(mergeStackEnv({ DATABASE_URL: 'postgres://mine@db/x' }, { ...stack, databaseUrl: embedded }, undefined).DATABASE_URL).toBe('postgres://mine@db/x');
   });
 });
 

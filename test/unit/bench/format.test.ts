@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { fmt, fmtMs, renderReport, renderTable, resultRows } from '../../../bench/format';
+import { benchResultsSchema, type BenchResults, type PipelineRun } from '../../../bench/results';
+
+const run = (over: Partial<PipelineRun> = {}): PipelineRun => ({
+  workers: 1,
+  accounts: 2000,
+  concurrency: 50,
+  completed: 2000,
+  notCompleted: 0,
+  wallSeconds: 80,
+  accountsPerSecond: 25,
+  latency: { p50Ms: 1840, p95Ms: 3210, maxMs: 5400 },
+  loadAvg1: 3.2,
+  historyEventsPerAccount: 41.5,
+  workerPeakRssMb: 412,
+  temporalPeakRssMb: 230,
+  failedByCode: {},
+  outcomeSources: { event: 1990, poll: 10 },
+  eventsByMatchStatus: { matched: 1990, late: 10 },
+  eventsUnidentified: 0,
+  ...over,
+});
+
+const results = (over: Partial<BenchResults> = {}): BenchResults =>
+  benchResultsSchema.parse({
+    startedAt: '2025-06-01T10:00:00.000Z',
+    finishedAt: '2025-06-01T10:12:00.000Z',
+    command: 'npm run bench',
+    mode: 'default',
+    eventWaitSeconds: 30,
+    machine: { cpuModel: 'AMD EPYC', cores: 2, memoryGb: 23.5, platform: 'linux-x64', kernel: '6.1' },
+    versions: { node: 'v20.20.2', temporalCli: '1.5.1 (Server 1.29.1, UI 2.42.1)', temporalio: '1.24.0' },
+    load: { atStart: [1.5, 1.25, 1], atEnd: [2, 1.5, 1.25] },
+    endToEnd: run(),
+    floor: { accounts: 2000, concurrency: 50, completed: 2000, notCompleted: 0, wallSeconds: 20, accountsPerSecond: 100, latency: { p50Ms: 420 }, loadAvg1: 2, historyEventsPerAccount: 11 },
+    plainScript: { accounts: 2000, concurrency: 50, completed: 2000, notCompleted: 0, wallSeconds: 40, accountsPerSecond: 50, latency: { p50Ms: 800, p95Ms: 1500 }, loadAvg1: 2, peakRssMb: 180, failedByCode: {} },
+    ratios: { pipelineOverFloor: 0.25, pipelineOverScript: 0.5 },
+    validation: { seconds: 3, payloadsPerSecondPerCore: { runs: [1200, 1500, 1400], median: 1400 } },
+    sandbox: { requestsPerRun: 2000, concurrency: 32, requestsPerSecond: { runs: [600, 650, 640], median: 640 }, p50Ms: 45, p95Ms: 120, failed: 0 },
+    scaling: [run(), run({ workers: 2, accountsPerSecond: 40, workerPeakRssMb: 800 })],
+    skipped: ['memory growth (opt-in: --memory [accounts])'],
+    notes: [],
+    ok: true,
+    ...over,
+  });
+
+describe('number formatting', () => {
+  it('groups thousands, fixes decimals and shows a dash for what was not measured', () => {
+    expect(fmt(12345.678, 1)).toBe('12,345.7');
+    expect(fmt(3)).toBe('3');
+    expect(fmt(undefined)).toBe('—');
+    expect(fmt(Number.NaN)).toBe('—');
+    expect(fmtMs(850)).toBe('850 ms');
+    expect(fmtMs(1840)).toBe('1.84 s');
+    expect(fmtMs(undefined)).toBe('—');
+  });
+});
+
+describe('renderTable', () => {
+  it('pads figures left, right-aligns values, and leaves no trailing spaces', () => {
+    const out = renderTable([
+      { figure: 'a', value: '1 acc/s', note: 'n' },
+      { figure: 'longer figure', value: '12.5 acc/s' },
+    ]).split('\n');
+    expect(out[0]).toBe('Figure              Value  Note');
+    expect(out[1]).toBe('-------------  ----------  ----');
+    expect(out[2]).toBe('a                 1 acc/s  n');
+    expect(out[3]).toBe('longer figure  12.5 acc/s');
+  });
+});
+
+describe('resultRows', () => {
+  const byFigure = (r: BenchResults) => new Map(resultRows(r).map((row) => [row.figure.trim(), row]));
+
+  it('reports every measured figure with its unit', () => {
+    const rows = byFigure(results());
+    expect(rows.get('End-to-end pipeline (1 worker)')?.value).toBe('25.00 acc/s');
+    expect(rows.get('End-to-end pipeline (1 worker)')?.note).toContain('2,000/2,000 completed in 80.0 s');
+    expect(rows.get('account latency p50 / p95')?.value).toBe('1.84 s / 3.21 s');
+    expect(rows.get('history events per account')?.value).toBe('41.5');
+    expect(rows.get('worker peak RSS')?.value).toBe('412 MB');
+    expect(rows.get('Temporal server peak RSS')?.value).toBe('230 MB');
+    expect(rows.get('outcomes by source')?.value).toBe('event 1,990, poll 10');
+    expect(rows.get('pipeline / floor')?.value).toBe('0.25');
+    expect(rows.get('pipeline / script')?.value).toBe('0.50');
+    expect(rows.get('Validation (validateAccount, one core)')?.value).toBe('1,400 payloads/s');
+    expect(rows.get('Sandbox schedule requests')?.value).toBe('640 req/s');
+    expect(rows.get('Scaling: 2 worker processes')?.note).toMatch(/^×1\.60 of 1 worker/);
+  });
+
+  it('says when platform events arrived without an account number (they cannot be routed)', () => {
+    const rows = byFigure(results({ endToEnd: run({ outcomeSources: { poll: 2000 }, eventsByMatchStatus: {}, eventsUnidentified: 2000 }) }));
+    expect(rows.get('outcomes by source')).toMatchObject({ value: 'poll 2,000', note: 'platform events by match: none; 2,000 without an account number' });
+  });
+
+  it('lists accounts that did not complete, with their codes', () => {
+    const rows = byFigure(results({ endToEnd: run({ completed: 1997, notCompleted: 3, failedByCode: { outcome_timeout: 2, no_ledger_row: 1 } }), ok: false }));
+    expect(rows.get('NOT completed')).toEqual({ figure: '  NOT completed', value: '3', note: 'outcome_timeout×2, no_ledger_row×1' });
+  });
+
+  it('leaves out sections that were not run', () => {
+    const rows = byFigure(results({ floor: undefined, plainScript: undefined, scaling: undefined, ratios: {} }));
+    expect(rows.has('pipeline / floor')).toBe(false);
+    expect(rows.has('Plain script (no Temporal)')).toBe(false);
+    expect([...rows.keys()].some((k) => k.startsWith('Scaling'))).toBe(false);
+  });
+
+  it('shows memory growth from the first to the last sample', () => {
+    const rows = byFigure(
+      results({
+        memory: {
+          accounts: 10_000,
+          samples: [
+            { finished: 1000, workerRssMb: 400 },
+            { finished: 10_000, workerRssMb: 430.5 },
+          ],
+          rssAtFirstMb: 400,
+          rssAtLastMb: 430.5,
+          growthMb: 30.5,
+          run: run({ accounts: 10_000, completed: 10_000 }),
+        },
+      }),
+    );
+    const m = rows.get('Memory growth (10,000 accounts, 1 run)');
+    expect(m?.value).toBe('+31 MB');
+    expect(m?.note).toContain('400 MB after 1,000 → 431 MB after 10,000');
+  });
+});
+
+describe('renderReport', () => {
+  it('puts the machine, versions and load above the table and the verdict below', () => {
+    const text = renderReport(results()).split('\n');
+    expect(text[0]).toBe('kraken-migrate bench (default) — 2025-06-01T10:00:00.000Z');
+    expect(text[2]).toBe('machine:  AMD EPYC, 2 cores, 23.5 GB, linux-x64 6.1');
+    expect(text[3]).toBe('versions: node v20.20.2; Temporal CLI 1.5.1 (Server 1.29.1, UI 2.42.1); @temporalio/* 1.24.0');
+    expect(text[4]).toBe('settings: sandbox latency 0, processing delay 0, events on, OUTCOME_EVENT_WAIT_SECONDS=30');
+    expect(text[5]).toContain('1.50 / 1.25 / 1.00 at start');
+    expect(text.at(-1)).toBe('OK: every account of every pass completed');
+    expect(renderReport(results({ ok: false })).split('\n').at(-1)).toBe('NOT OK: some accounts did not complete');
+  });
+
+  it('results survive a JSON round trip through the schema unchanged', () => {
+    const r = results();
+    expect(benchResultsSchema.parse(JSON.parse(JSON.stringify(r)))).toEqual(r);
+  });
+});

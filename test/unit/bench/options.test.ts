@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { parseBenchArgs } from '../../../bench/options';
+
+describe('parseBenchArgs', () => {
+  it('defaults to the full table: 2000 accounts, scaling on, memory off', () => {
+    const o = parseBenchArgs([]);
+    expect(o).toMatchObject({ mode: 'default', accounts: 2000, concurrency: 50, floor: true, script: true, scaling: true, memoryAccounts: 0, eventWaitSeconds: 30, out: 'bench/results.json' });
+  });
+
+  it('--smoke is tiny and never scales, but explicit values still win', () => {
+    expect(parseBenchArgs(['--smoke'])).toMatchObject({ mode: 'smoke', accounts: 30, scaling: false, memoryAccounts: 0, validationSeconds: 1, sandboxRequests: 200 });
+    expect(parseBenchArgs(['--smoke', '--accounts', '12'])).toMatchObject({ mode: 'smoke', accounts: 12 });
+  });
+
+  it('--memory alone means 10,000 accounts; with a value, that many', () => {
+    expect(parseBenchArgs(['--memory']).memoryAccounts).toBe(10_000);
+    expect(parseBenchArgs(['--memory', '3000']).memoryAccounts).toBe(3000);
+  });
+
+  it('--no-floor, --no-script and --no-scaling switch passes off', () => {
+    expect(parseBenchArgs(['--no-floor', '--no-script', '--no-scaling'])).toMatchObject({ floor: false, script: false, scaling: false });
+  });
+
+  it('rejects nonsense instead of benchmarking it', () => {
+    expect(() => parseBenchArgs(['--accounts', 'lots'])).toThrow();
+    expect(() => parseBenchArgs(['--accounts', '0'])).toThrow();
+    expect(() => parseBenchArgs(['--concurrency', '501'])).toThrow();
+    expect(() => parseBenchArgs(['--bogus'])).toThrow();
+  });
+});
