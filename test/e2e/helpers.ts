@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import type { Client } from '@temporalio/client';
 import { createPool, type Pool } from '../../clients/db';
 import { connectClient } from '../../clients/temporal';
@@ -114,4 +114,33 @@ let counter = 0;
 export function uniqueId(prefix: string): string {
   counter += 1;
   return `${prefix}${Date.now().toString(36).toUpperCase()}${counter}`;
+}
+
+/**
+ * Every account of the run has the outcome the generator expects (code, attr and stage for the
+ * defective ones), the ledger's account numbers are the platform's, and nothing was created twice.
+ */
+export async function expectOutcomesMatchGroundTruth(e: E2E, runId: string, supplier: string, truth: GroundTruth[]): Promise<void> {
+  const ledger = await attempts(e, runId);
+  const platform = await groundTruth(e, supplier);
+  for (const t of truth) {
+    const row = ledger.get(t.external_account_number);
+    expect(row, t.external_account_number).toBeDefined();
+    if (t.expected.outcome === 'completed') {
+      expect({ account: t.external_account_number, outcome: row!.outcome, code: row!.error_code }).toEqual({ account: t.external_account_number, outcome: 'completed', code: null });
+      const created = platform.get(t.external_account_number);
+      expect(created?.created_count).toBe(1);
+      expect(row!.platform_account_number).toBe(created?.account_number);
+    } else {
+      expect({ account: t.external_account_number, outcome: row!.outcome, stage: row!.stage, code: row!.error_code, attr: row!.error_attr }).toEqual({
+        account: t.external_account_number,
+        outcome: 'failed',
+        stage: t.expected.stage,
+        code: t.expected.code,
+        attr: t.expected.attr,
+      });
+      if (t.expected.stage !== 'platform') expect(platform.get(t.external_account_number)).toBeUndefined();
+    }
+  }
+  for (const [, a] of platform) expect(a.created_count).toBeLessThanOrEqual(1);
 }

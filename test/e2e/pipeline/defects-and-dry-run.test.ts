@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsFile, attempts, connectE2E, groundTruth, runToEnd, seedAccounts, uniqueId, type E2E } from '../helpers';
+import { accountsFile, connectE2E, expectOutcomesMatchGroundTruth, groundTruth, runToEnd, seedAccounts, uniqueId, type E2E } from '../helpers';
 
 let e: E2E;
 beforeAll(async () => {
@@ -21,28 +21,7 @@ describe('a migration run on the real stack', () => {
 
     expect(result.state).toBe('completed');
     expect(result.totals.completed + result.totals.failed + result.totals.notAttempted).toBe(truth.length);
-    const ledger = await attempts(e, runId);
-    const platform = await groundTruth(e, supplier);
-    for (const t of truth) {
-      const row = ledger.get(t.external_account_number);
-      expect(row, t.external_account_number).toBeDefined();
-      if (t.expected.outcome === 'completed') {
-        expect({ account: t.external_account_number, outcome: row!.outcome, code: row!.error_code }).toEqual({ account: t.external_account_number, outcome: 'completed', code: null });
-        const created = platform.get(t.external_account_number);
-        expect(created?.created_count).toBe(1);
-        expect(row!.platform_account_number).toBe(created?.account_number);
-      } else {
-        expect({ account: t.external_account_number, outcome: row!.outcome, stage: row!.stage, code: row!.error_code, attr: row!.error_attr }).toEqual({
-          account: t.external_account_number,
-          outcome: 'failed',
-          stage: t.expected.stage,
-          code: t.expected.code,
-          attr: t.expected.attr,
-        });
-        if (t.expected.stage !== 'platform') expect(platform.get(t.external_account_number)).toBeUndefined();
-      }
-    }
-    for (const [, a] of platform) expect(a.created_count).toBeLessThanOrEqual(1);
+    await expectOutcomesMatchGroundTruth(e, runId, supplier, truth);
 
     // Validation failures carry the platform's error shape in the ledger.
     const failed = truth.find((t) => t.expected.outcome === 'failed' && t.expected.stage === 'validate');
