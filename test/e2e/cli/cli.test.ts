@@ -60,8 +60,8 @@ beforeAll(async () => {
   cfg = parseConfig(env);
   pool = createPool(cfg.DATABASE_URL!, 3);
   client = await connectClient(cfg);
-  // `generate` loads a fresh legacy schema only (it refuses one with rows). The e2e files share one
-  // stack and run one after another in one fork; the others seed uniquely prefixed accounts and
+  // `run start --limit N` takes the first N accounts of the whole legacy schema. The e2e files share
+  // one stack and run one after another in one fork; the others seed uniquely prefixed accounts and
   // select them by list, so emptying what they left behind does not touch a running test.
   const tables = await pool.query<{ t: string }>(`select tablename as t from pg_tables where schemaname = 'legacy' and tablename <> 'pgmigrations'`);
   if (tables.rows.length > 0) await pool.query(`truncate ${tables.rows.map((r) => `legacy."${r.t}"`).join(', ')} cascade`);

@@ -64,7 +64,7 @@ describe('events dropped, duplicated and reordered', () => {
     const badPhones = truth.filter((t) => t.expected.outcome === 'failed' && t.expected.code === 'invalid_phone_number').map((t) => t.external_account_number);
     expect(badPhones.length).toBeGreaterThan(0);
     await e.pool.query(
-      `update legacy.contacts c set mobile_phone = '07700 900123'
+      `update legacy.contacts c set mobile_phone = '07123 456789'
          from legacy.accounts a where a.account_id = c.account_id and a.account_number = any($1)`,
       [badPhones],
     );
