@@ -79,6 +79,9 @@ export const configSchema = z.object({
   OUTCOME_EVENT_WAIT_SECONDS: z.coerce.number().positive().default(60),
   OUTCOME_POLL_MAX_SECONDS: z.coerce.number().positive().default(6 * 3600),
 
+  /** Set by the stack: the worker writes its pid here once it polls (readiness, whatever LOG_LEVEL). */
+  WORKER_READY_FILE: optionalString,
+
   // Events receiver
   EVENTS_PORT: port(8801),
   EVENTS_WEBHOOK_SECRET: optionalString,

@@ -15,7 +15,20 @@ export interface RawRecord {
 const NL = 0x0a;
 const QUOTE = 0x22;
 
-export async function* readRecords(file: string, opts: { quoted: boolean; chunkSize?: number }): AsyncGenerator<RawRecord> {
+/** One account's record larger than this is refused: a broken quote or a runaway export line must not
+ * take the worker's memory with it. */
+export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
+
+export class RecordTooLargeError extends Error {
+  readonly code = 'source_record_too_large';
+  constructor(readonly file: string, readonly offset: number, readonly limit: number) {
+    super(`source_record_too_large: the record at byte ${offset} of ${file} exceeds ${limit} bytes (an unclosed quote in a CSV does this)`);
+    this.name = 'RecordTooLargeError';
+  }
+}
+
+export async function* readRecords(file: string, opts: { quoted: boolean; chunkSize?: number; maxRecordBytes?: number }): AsyncGenerator<RawRecord> {
+  const maxRecordBytes = opts.maxRecordBytes ?? MAX_RECORD_BYTES;
   const stream = fs.createReadStream(file, { highWaterMark: opts.chunkSize ?? 1 << 20 });
   let pending: Buffer[] = [];
   let pendingBytes = 0;
@@ -56,6 +69,7 @@ export async function* readRecords(file: string, opts: { quoted: boolean; chunkS
     if (start < chunk.length) {
       pending.push(chunk.subarray(start));
       pendingBytes += chunk.length - start;
+      if (pendingBytes > maxRecordBytes) throw new RecordTooLargeError(file, recordStart, maxRecordBytes);
     }
   }
   if (pendingBytes > 0) {

@@ -4,21 +4,11 @@ import { createSqsClient } from '../clients/aws';
 import { createPool } from '../clients/db';
 import { createLogger } from '../clients/logger';
 import { connectClient } from '../clients/temporal';
-import { createCodec } from '../codec/data-converter';
-import { createCodecServer } from '../codec/server';
 import type { Config } from '../config';
 import { startEventsReceiver } from '../events/server';
 import { createSandbox } from '../sandbox/server';
 import { sandboxOptionsFromConfig } from '../sandbox/options';
 import { createLedger } from '../activities/ledger';
-
-/** The codec server must be up before the Temporal dev server, whose UI is pointed at it. */
-export async function startCodecService(config: Config) {
-  const logger = createLogger('codec-server', { level: config.LOG_LEVEL });
-  const server = createCodecServer({ codec: createCodec(config, { logger }), uiOrigin: config.TEMPORAL_UI_URL, logger, authToken: config.CODEC_AUTH_TOKEN });
-  const { url } = await server.listen(config.CODEC_PORT, '127.0.0.1');
-  return { url, stop: () => server.close() };
-}
 
 /**
  * The platform sandbox and the events receiver run in the stack's own process. The ledger's

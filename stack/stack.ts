@@ -10,7 +10,6 @@ import { startPostgres } from './postgres';
 import { loadOrCreateDevSecrets } from './secrets';
 import { provisionTemporalCli } from './temporal-cli';
 import { startTemporalDevServer } from './temporal-server';
-import { startCodecService, startPlatformServices } from './services';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -125,8 +124,12 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
     env.EVENTS_QUEUE_URL = queueUrl;
     config = parseConfig(env);
 
-    const codec = await startCodecService(config);
-    stops.push(codec.stop);
+    const tsx = (name: string, script: string) =>
+      startProcess({ name, command: process.execPath, args: ['--import', 'tsx', path.join(ROOT, script)], env: { ...process.env, ...env }, cwd: ROOT, logFile: path.join(logDir, `${name}.log`) });
+    const codecProc = tsx('codec-server', 'codec/main.ts');
+    stops.push(() => codecProc.stop());
+    await waitForPort(config.CODEC_PORT, { timeoutMs: 60_000, proc: codecProc, logFile: path.join(logDir, 'codec-server.log') });
+    const codecUrl = `http://127.0.0.1:${config.CODEC_PORT}`;
 
     const cli = provisionTemporalCli({ root: ROOT });
     if (cli.kind !== 'binary') throw new Error('no Temporal CLI binary: set TEMPORAL_CLI_PATH or install Go (see README)');
@@ -137,31 +140,36 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
       uiPort: ports.temporalUi,
       dbFile: path.join(dataDir, 'temporal.db'),
       logDir,
-      codecEndpoint: codec.url,
+      codecEndpoint: codecUrl,
       namespace: config.TEMPORAL_NAMESPACE,
     });
     stops.push(() => temporal.proc.stop());
 
-    // The sandbox, events receiver and codec server run inside the stack's own process.
+    // The sandbox and the events receiver: one process, ready when both ports answer.
     log('starting the platform sandbox and the events receiver');
-    const services = await startPlatformServices(config, s3);
-    stops.push(services.stop);
+    const servicesProc = tsx('platform-services', 'stack/platform-services-main.ts');
+    stops.push(() => servicesProc.stop());
+    for (const p of [config.SANDBOX_PORT, config.EVENTS_PORT]) {
+      await waitForPort(p, { timeoutMs: 120_000, proc: servicesProc, logFile: path.join(logDir, 'platform-services.log') });
+    }
 
     const workers: ManagedProcess[] = [];
     const startWorker = async (extraEnv: Record<string, string> = {}) => {
       const n = workers.length + 1;
       const logFile = path.join(logDir, `worker-${n}.log`);
+      const readyFile = path.join(dataDir, `worker-${n}.ready`);
+      fs.rmSync(readyFile, { force: true });
       const proc = startProcess({
         name: `worker ${n}`,
         command: process.execPath,
-        args: [require.resolve('tsx/cli'), path.join(ROOT, 'workers', 'main.ts')],
-        env: { ...process.env, ...env, ...extraEnv },
+        args: ['--import', 'tsx', path.join(ROOT, 'workers', 'main.ts')],
+        env: { ...process.env, ...env, WORKER_READY_FILE: readyFile, ...extraEnv },
         cwd: ROOT,
         logFile,
       });
       workers.push(proc);
       stops.push(() => proc.stop('SIGTERM', 15_000));
-      await waitForWorkerReady(logFile, proc);
+      await waitForWorkerReady(readyFile, logFile, proc);
       return proc;
     };
     for (let i = 0; i < (opts.workers ?? 1); i++) await startWorker();
@@ -176,9 +184,9 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
       sqsEndpoint,
       eventsQueueUrl: queueUrl,
       platformBucket: config.PLATFORM_BUCKET,
-      sandboxUrl: services.sandboxUrl,
-      eventsUrl: services.eventsUrl,
-      codecUrl: codec.url,
+      sandboxUrl: `http://127.0.0.1:${config.SANDBOX_PORT}`,
+      eventsUrl: `http://127.0.0.1:${config.EVENTS_PORT}`,
+      codecUrl,
       dataDir,
       workerPids: workers.map((w) => w.pid),
       startedAt: new Date().toISOString(),
@@ -201,12 +209,14 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
 }
 
 
-async function waitForWorkerReady(logFile: string, proc: ManagedProcess): Promise<void> {
+async function waitForWorkerReady(readyFile: string, logFile: string, proc: ManagedProcess): Promise<void> {
   const deadline = Date.now() + 180_000;
   for (;;) {
-    const text = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
-    if (text.includes('"msg":"worker ready"')) return;
-    if (proc.child.exitCode !== null) throw new Error(`${proc.name} exited before it was ready:\n${text.split('\n').slice(-20).join('\n')}`);
+    if (fs.existsSync(readyFile)) return;
+    if (proc.child.exitCode !== null) {
+      const text = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
+      throw new Error(`${proc.name} exited before it was ready:\n${text.split('\n').slice(-20).join('\n')}`);
+    }
     if (Date.now() > deadline) throw new Error(`${proc.name} not ready after 180 s (see ${logFile})`);
     await new Promise((r) => setTimeout(r, 250));
   }

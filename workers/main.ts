@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { getConfig } from '../config';
 import { createWorkers } from './worker';
 
@@ -7,6 +8,7 @@ async function main() {
   const cfg = getConfig();
   const w = await createWorkers(cfg, { identity: `kraken-migrate-worker@${process.pid}` });
   w.logger.info({ taskQueue: cfg.TEMPORAL_TASK_QUEUE, pid: process.pid }, 'worker ready');
+  if (cfg.WORKER_READY_FILE) fs.writeFileSync(cfg.WORKER_READY_FILE, String(process.pid));
   await w.run();
   await w.close();
   w.logger.info('worker stopped');

@@ -60,6 +60,8 @@ export const migrationRunInputSchema = z.object({
   pageSize: z.number().int().min(1).max(1000).default(200),
   window: scheduleWindowSchema.default({ hours: 24 }),
   timings: timingsSchema.default({ eventWaitSeconds: 60, pollMaxSeconds: 6 * 3600, supplierRecheckSeconds: 60 }),
+  /** History length at which the run continues as new: well under Temporal's 51,200-event limit. */
+  continueAsNewAtEvents: z.number().int().min(50).max(40_000).default(8_000),
   /** Carried across continue-as-new. */
   state: z
     .object({

@@ -38,8 +38,6 @@ const local = proxyLocalActivities<MainActivities>({
   retry: { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 10 },
 });
 
-/** History length at which the run continues as new, well under Temporal's 51,200-event limit. */
-const CONTINUE_AS_NEW_AT_EVENTS = 8_000;
 const SUPPLIER_RECHECK_MS = 30_000;
 
 export function emptyTotals(): RunTotals {
@@ -172,7 +170,7 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
       if (o.outcome === 'completed') st.totals.alreadyCompletedElsewhere += 1;
     }
 
-    if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > CONTINUE_AS_NEW_AT_EVENTS) {
+    if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > input.continueAsNewAtEvents) {
       await condition(allHandlersFinished);
       await continueAsNew<typeof migrationRunWorkflow>({ ...input, state: { ...st, inFlight: [...inFlight] } });
     }
@@ -191,7 +189,7 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
         if (inFlight.delete(o.externalAccountNumber)) count(st.totals, o);
       }
     }
-    if (workflowInfo().historyLength > CONTINUE_AS_NEW_AT_EVENTS) {
+    if (workflowInfo().historyLength > input.continueAsNewAtEvents) {
       await condition(allHandlersFinished);
       await continueAsNew<typeof migrationRunWorkflow>({ ...input, state: { ...st, inFlight: [...inFlight] } });
     }

@@ -20,15 +20,17 @@ afterAll(async () => {
 /** A worker process of its own, on a task queue of its own, so killing it touches nothing else. */
 function startWorker(taskQueue: string, name: string): Promise<ChildProcess> {
   const logFile = path.join(e.config.DATA_DIR, 'logs', `${name}.log`);
+  const readyFile = path.join(e.config.DATA_DIR, `${name}.ready`);
   const out = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, [require.resolve('tsx/cli'), 'workers/main.ts'], {
-    env: { ...process.env, ...e.env, TEMPORAL_TASK_QUEUE: taskQueue },
+  // One process (no tsx wrapper): SIGKILL must kill the worker itself.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+    env: { ...process.env, ...e.env, TEMPORAL_TASK_QUEUE: taskQueue, WORKER_READY_FILE: readyFile },
     stdio: ['ignore', out, out],
   });
   workers.push(child);
   return new Promise((resolve, reject) => {
     const timer = setInterval(() => {
-      if (fs.readFileSync(logFile, 'utf8').includes('"msg":"worker ready"')) {
+      if (fs.existsSync(readyFile)) {
         clearInterval(timer);
         resolve(child);
       } else if (child.exitCode !== null) {
@@ -68,6 +70,7 @@ describe('a worker killed mid-run', () => {
     }
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
+    expect(() => process.kill(first.pid!, 0)).toThrow();
     await startWorker(queue, 'crash-worker-2');
 
     const result = await handle.result();
