@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 
 /**
- * Process-tree memory from /proc (Linux only). tsx runs node as a child process, and the Temporal
+ * Process-tree memory from /proc (Linux only). A service may run node under a wrapper, and the Temporal
  * CLI is a child of the stack, so figures are summed over a process and all its descendants.
  */
 

@@ -224,7 +224,7 @@ async function measure(
   const medianRun = [...sRuns].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(sRuns.length / 2)];
 
   notes.push(
-    'worker processes log at info (the stack only sees a worker as ready by its info-level line); the rest of the stack at warn',
+    'worker processes log at info (one line per account outcome, as in production); the rest of the stack at warn',
     'the platform sandbox and events receiver run inside the bench process (as the stack runs them); the floor’s worker does too, the pipeline’s workers and the plain script are separate processes',
     'the floor uses the pipeline’s data converter (AES-GCM payload encryption) and worker limits, so the ratio isolates what the pipeline does beyond Temporal’s minimum',
   );
