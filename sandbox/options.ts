@@ -52,7 +52,7 @@ export const eventTargetsPatchSchema = z
   .strict();
 
 export const sandboxOptionsSchema = z.object({
-  /** The reference OpenAPI document; default: ../shared/reference/… from the cwd, then /work/shared/reference/…. */
+  /** The reference OpenAPI document; default: ../shared/reference/… from the cwd, then beside the repository. */
   specPath: z.string().optional(),
   bucket: z.string().min(1).default('kraken-platform-documents'),
   organizationSecretKey: z.string().min(1).optional(),

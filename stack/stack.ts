@@ -9,7 +9,7 @@ import { startLocalAws } from './fauxqs';
 import { startPostgres } from './postgres';
 import { loadOrCreateDevSecrets } from './secrets';
 import { provisionTemporalCli } from './temporal-cli';
-import { startTemporalDevServer } from './temporal-server';
+import { startDownloadedDevServer, startTemporalDevServer } from './temporal-server';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -132,18 +132,17 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
     const codecUrl = `http://127.0.0.1:${config.CODEC_PORT}`;
 
     const cli = provisionTemporalCli({ root: ROOT });
-    if (cli.kind !== 'binary') throw new Error('no Temporal CLI binary: set TEMPORAL_CLI_PATH or install Go (see README)');
-    log(`starting Temporal dev server (${cli.path})`);
-    const temporal = await startTemporalDevServer({
-      cliPath: cli.path,
+    const devServer = {
       port: ports.temporal,
       uiPort: ports.temporalUi,
       dbFile: path.join(dataDir, 'temporal.db'),
       logDir,
       codecEndpoint: codecUrl,
       namespace: config.TEMPORAL_NAMESPACE,
-    });
-    stops.push(() => temporal.proc.stop());
+    };
+    log(`starting Temporal dev server (${cli.kind === 'binary' ? cli.path : 'downloaded by the SDK'})`);
+    const temporal = cli.kind === 'binary' ? await startTemporalDevServer({ cliPath: cli.path, ...devServer }) : await startDownloadedDevServer(devServer);
+    stops.push(() => temporal.stop());
 
     // The sandbox and the events receiver: one process, ready when both ports answer.
     log('starting the platform sandbox and the events receiver');

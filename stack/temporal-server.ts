@@ -1,17 +1,61 @@
 import path from 'node:path';
-import { devServerSearchAttributeArgs } from '../workflows/search-attributes';
-import { startProcess, waitForPort, type ManagedProcess } from './child-process';
+import { ALL_SEARCH_ATTRIBUTES, devServerSearchAttributeArgs } from '../workflows/search-attributes';
+import { startProcess, waitForPort } from './child-process';
 
 export interface TemporalDevServer {
   address: string;
   uiUrl: string;
-  proc: ManagedProcess;
+  stop(): Promise<void>;
 }
 
 /**
  * The real Temporal dev server (SQLite persistence, Web UI). The defaults are slow under load:
  * WAL journal, relaxed fsync and more shard IO concurrency are what the environment notes measured.
  */
+export interface DevServerOptions {
+  port: number;
+  uiPort: number;
+  dbFile: string;
+  logDir: string;
+  codecEndpoint?: string;
+  namespace?: string;
+}
+
+/** Tuning flags the dev server needs for load (see ENVIRONMENT-NOTES): WAL, relaxed fsync, more shard IO. */
+function tuningArgs(opts: DevServerOptions): string[] {
+  return [
+    '--sqlite-pragma', 'journal_mode=WAL',
+    '--sqlite-pragma', 'synchronous=NORMAL',
+    '--sqlite-pragma', 'busy_timeout=5000',
+    '--dynamic-config-value', 'history.shardIOConcurrency=4',
+    '--dynamic-config-value', 'frontend.rps=5000',
+    '--dynamic-config-value', 'frontend.namespaceRPS=5000',
+    ...(opts.codecEndpoint ? ['--ui-codec-endpoint', opts.codecEndpoint] : []),
+  ];
+}
+
+/**
+ * Where no Temporal CLI could be found or built: the SDK downloads the dev server (needs internet)
+ * and runs it with the same settings.
+ */
+export async function startDownloadedDevServer(opts: DevServerOptions): Promise<TemporalDevServer> {
+  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'cached-download' },
+      ip: '127.0.0.1',
+      port: opts.port,
+      ui: true,
+      uiPort: opts.uiPort,
+      dbFilename: opts.dbFile,
+      namespace: opts.namespace,
+      searchAttributes: ALL_SEARCH_ATTRIBUTES,
+      extraArgs: tuningArgs(opts),
+    },
+  });
+  return { address: `127.0.0.1:${opts.port}`, uiUrl: `http://127.0.0.1:${opts.uiPort}`, stop: () => env.teardown() };
+}
+
 export async function startTemporalDevServer(opts: {
   cliPath: string;
   port: number;
@@ -29,18 +73,12 @@ export async function startTemporalDevServer(opts: {
     '--ui-port', String(opts.uiPort),
     '--db-filename', opts.dbFile,
     '--log-level', 'warn',
-    '--sqlite-pragma', 'journal_mode=WAL',
-    '--sqlite-pragma', 'synchronous=NORMAL',
-    '--sqlite-pragma', 'busy_timeout=5000',
-    '--dynamic-config-value', 'history.shardIOConcurrency=4',
-    '--dynamic-config-value', 'frontend.rps=5000',
-    '--dynamic-config-value', 'frontend.namespaceRPS=5000',
+    ...tuningArgs(opts),
     ...devServerSearchAttributeArgs(),
     ...(opts.namespace && opts.namespace !== 'default' ? ['--namespace', opts.namespace] : []),
-    ...(opts.codecEndpoint ? ['--ui-codec-endpoint', opts.codecEndpoint] : []),
   ];
   const proc = startProcess({ name: 'temporal dev server', command: opts.cliPath, args, logFile });
   // Cold start on 2 cores (SQLite schema creation, namespace registration) can take a while.
   await waitForPort(opts.port, { timeoutMs: 120_000, proc, logFile });
-  return { address: `127.0.0.1:${opts.port}`, uiUrl: `http://127.0.0.1:${opts.uiPort}`, proc };
+  return { address: `127.0.0.1:${opts.port}`, uiUrl: `http://127.0.0.1:${opts.uiPort}`, stop: () => proc.stop() };
 }

@@ -13,7 +13,8 @@ const SPEC_FILE = 'kraken-data-import-openapi.yml';
 
 export function specCandidates(explicit?: string, cwd = process.cwd()): string[] {
   if (explicit) return [path.resolve(cwd, explicit)];
-  return [path.resolve(cwd, '../shared/reference', SPEC_FILE), path.join('/work/shared/reference', SPEC_FILE)];
+  // shared/ sits beside the repository (the project's layout): from the cwd, then from this file.
+  return [path.resolve(cwd, '../shared/reference', SPEC_FILE), path.resolve(__dirname, '../../../shared/reference', SPEC_FILE)];
 }
 
 export class SpecNotFoundError extends Error {

@@ -1,3 +1,4 @@
+import { provisionTemporalCli } from '../../../stack/temporal-cli';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -17,7 +18,10 @@ import type { echoWorkflow, failingWorkflow } from './fixtures/workflows';
  * Runs workflows against the real Temporal dev server and reads the stored history back without
  * the codec: personal data must appear nowhere in it, failure messages included.
  */
-const TEMPORAL_BIN = '/work/main/.tools/bin/temporal';
+// The CLI the project provisions (npm run temporal:provision; CI does it before the tests).
+const cli = provisionTemporalCli({ quiet: true });
+if (cli.kind !== 'binary') throw new Error('no Temporal CLI: run npm run temporal:provision');
+const TEMPORAL_BIN = cli.path;
 const MARKER = 'Jabłoński-SECRET-07123456789';
 const TASK_QUEUE = 'codec-history-test';
 const codecCfg = { CODEC_KEYS: `k1:${randomBytes(32).toString('base64')}`, KRAKEN_MIGRATE_MODE: 'development' as const };

@@ -1,3 +1,4 @@
+import { provisionTemporalCli } from '../../../stack/temporal-cli';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -9,7 +10,10 @@ import type { awaitImportEvent } from './fixtures/workflows';
 import { envelope, inboxRow, insertAttempt, insertRun, quietLogger, signedPost, startTestDb, uniq } from './helpers';
 
 /** The webhook → router → Temporal signal path against a real dev server. */
-const TEMPORAL_BIN = '/work/main/.tools/bin/temporal';
+// The CLI the project provisions (npm run temporal:provision; CI does it before the tests).
+const cli = provisionTemporalCli({ quiet: true });
+if (cli.kind !== 'binary') throw new Error('no Temporal CLI: run npm run temporal:provision');
+const TEMPORAL_BIN = cli.path;
 const TASK_QUEUE = 'events-signal-test';
 const SECRET = 'whsec-temporal-test';
 

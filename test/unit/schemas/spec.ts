@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import YAML from 'yaml';
 
-const SPEC_PATH = '/work/shared/reference/kraken-data-import-openapi.yml';
+import { resolveSpecPath } from '../../../sandbox/openapi/spec';
+
+const SPEC_PATH = resolveSpecPath();
 
 /**
  * The OpenAPI document is YAML 1.1 as PyYAML writes it: plain scalars like `07123456789` or `0393`
