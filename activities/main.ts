@@ -14,6 +14,7 @@ import type { CountryCode } from '../schemas/formats';
 import { createSourceAdapter, type SourceAdapter } from '../source/adapter';
 import { loadMapping, defaultMapping, type CodeMapping } from '../source/mapping';
 import { transformAccount } from '../source/transform';
+import { catalogueErrors, tariffCodesOf } from '../source/catalogue-check';
 import type { DocumentRef } from '../source/types';
 import { accountWorkflowId } from '../workflows/ids';
 import type { ImportEventSignal, Selection, SourceSpecRef } from '../workflows/inputs';
@@ -62,8 +63,8 @@ export function createMainActivities(deps: MainActivityDeps): MainActivities {
       await ledger.finishRun(runId, status, totals);
     },
 
-    async listAccounts({ runId, selection, source, cursor, limit }) {
-      return listPage(selection, source, cursor, limit, runId);
+    async listAccounts({ selection, source, cursor, limit }) {
+      return listPage(selection, source, cursor, limit);
     },
 
     async prepareAccount(input) {
@@ -89,14 +90,11 @@ export function createMainActivities(deps: MainActivityDeps): MainActivities {
       const validated = validateAccount(transformed.payload, { defaultRegion: deps.config.PHONE_DEFAULT_REGION as CountryCode });
       if (!validated.ok) return fail('validate', validated.errors.map((e) => ({ stage: 'validate', ...e })));
 
-      const tariffs = tariffCodesOf(validated.value);
-      const unknown = new Set(await deps.tariffChecker(input.runId).unknownTariffCodes([...new Set(tariffs.map((t) => t.code))]));
-      if (unknown.size > 0) {
-        return fail(
-          'catalogue',
-          tariffs.filter((t) => unknown.has(t.code)).map((t) => ({ stage: 'catalogue', code: 'tariff_code_not_found', attr: t.attr, detail: `tariff ${t.code} is not in the platform's catalogue` })),
-        );
-      }
+      // The platform's public catalogue (cached per run) decides; the pure rule builds the errors.
+      const codes = [...new Set(tariffCodesOf(validated.value).map((t) => t.code))];
+      const unknown = new Set(await deps.tariffChecker(input.runId).unknownTariffCodes(codes));
+      const catalogue = catalogueErrors(validated.value, new Set(codes.filter((c) => !unknown.has(c))));
+      if (catalogue.length > 0) return fail('catalogue', catalogue.map((e) => ({ stage: 'catalogue', ...e })));
 
       await ledger.replaceErrors(ref, 'validate', []);
       await ledger.storePayload(ref, validated.value, transformed.documents);
@@ -215,7 +213,7 @@ export function createMainActivities(deps: MainActivityDeps): MainActivities {
       if (input.exhausted) return total;
       let cursor = input.cursor;
       for (;;) {
-        const page = await listPage(input.selection, input.source, cursor, 1000, input.runId);
+        const page = await listPage(input.selection, input.source, cursor, 1000);
         total += await ledger.insertNotAttempted(input.runId, input.supplierCode, input.dryRun, page.accounts, input.code, wf);
         Context.current().heartbeat(total);
         if (page.exhausted) return total;
@@ -232,7 +230,7 @@ export function createMainActivities(deps: MainActivityDeps): MainActivities {
     return r.rows[0]?.detail ?? '';
   }
 
-  async function listPage(selection: Selection, source: SourceSpecRef, cursor: string | undefined, limit: number, runId: string): Promise<AccountPage> {
+  async function listPage(selection: Selection, source: SourceSpecRef, cursor: string | undefined, limit: number): Promise<AccountPage> {
     const c = cursor ? (JSON.parse(cursor) as { after?: string; seen: number }) : { seen: 0 };
     switch (selection.kind) {
       case 'all': {
@@ -261,7 +259,6 @@ export function createMainActivities(deps: MainActivityDeps): MainActivities {
           if (accounts.length >= limit) break;
         }
         rl.close();
-        void runId;
         return { accounts, exhausted: accounts.length < limit, nextCursor: JSON.stringify({ seen: c.seen + accounts.length }) };
       }
     }
@@ -270,17 +267,4 @@ export function createMainActivities(deps: MainActivityDeps): MainActivities {
 
 function attemptRef(x: AttemptRef): AttemptRef {
   return { runId: x.runId, externalAccountNumber: x.externalAccountNumber, supplierCode: x.supplierCode, dryRun: x.dryRun };
-}
-
-/** Every agreement tariff code in a payload, with its attr. */
-export function tariffCodesOf(account: EnergyAccount): { code: string; attr: string }[] {
-  const out: { code: string; attr: string }[] = [];
-  (account.supply_addresses ?? []).forEach((sa, i) =>
-    (sa.meter_points ?? []).forEach((mp, j) =>
-      ((mp as { agreements?: { tariff_code?: string }[] }).agreements ?? []).forEach((ag, k) => {
-        if (ag.tariff_code) out.push({ code: ag.tariff_code, attr: `supply_addresses.${i}.meter_points.${j}.agreements.${k}.tariff_code` });
-      }),
-    ),
-  );
-  return out;
 }

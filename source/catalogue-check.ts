@@ -11,20 +11,19 @@ export interface CatalogueError {
   detail: string;
 }
 
-export function catalogueErrors(payload: EnergyAccount, known: ReadonlySet<string>): CatalogueError[] {
-  const errors: CatalogueError[] = [];
+/** Every agreement's tariff code in a payload, with its attr. */
+export function tariffCodesOf(payload: EnergyAccount): { code: string; attr: string }[] {
+  const out: { code: string; attr: string }[] = [];
   (payload.supply_addresses ?? []).forEach((sa, i) =>
     sa.meter_points.forEach((mp, j) =>
-      (mp.agreements ?? []).forEach((a, k) => {
-        if (!known.has(a.tariff_code)) {
-          errors.push({
-            code: 'tariff_code_not_found',
-            attr: `supply_addresses.${i}.meter_points.${j}.agreements.${k}.tariff_code`,
-            detail: `Tariff code ${a.tariff_code} is not in the platform catalogue.`,
-          });
-        }
-      }),
+      (mp.agreements ?? []).forEach((a, k) => out.push({ code: a.tariff_code, attr: `supply_addresses.${i}.meter_points.${j}.agreements.${k}.tariff_code` })),
     ),
   );
-  return errors;
+  return out;
+}
+
+export function catalogueErrors(payload: EnergyAccount, known: ReadonlySet<string>): CatalogueError[] {
+  return tariffCodesOf(payload)
+    .filter((t) => !known.has(t.code))
+    .map((t) => ({ code: 'tariff_code_not_found', attr: t.attr, detail: `Tariff code ${t.code} is not in the platform catalogue.` }));
 }

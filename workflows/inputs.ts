@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sourceSpecSchema } from '../source/adapter';
 
 /**
  * Workflow inputs, outputs and messages. Small by design: references and summaries only, never an
@@ -6,10 +7,8 @@ import { z } from 'zod';
  * clients validate with the schemas before starting anything.
  */
 
-export const sourceSpecSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('postgres') }),
-  z.object({ kind: z.literal('file'), path: z.string().min(1) }),
-]);
+// The source adapters own the shape of a source reference.
+export { sourceSpecSchema };
 export type SourceSpecRef = z.infer<typeof sourceSpecSchema>;
 
 export const selectionSchema = z.discriminatedUnion('kind', [
