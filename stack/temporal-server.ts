@@ -8,10 +8,6 @@ export interface TemporalDevServer {
   stop(): Promise<void>;
 }
 
-/**
- * The real Temporal dev server (SQLite persistence, Web UI). The defaults are slow under load:
- * WAL journal, relaxed fsync and more shard IO concurrency are what the environment notes measured.
- */
 export interface DevServerOptions {
   port: number;
   uiPort: number;
@@ -56,15 +52,8 @@ export async function startDownloadedDevServer(opts: DevServerOptions): Promise<
   return { address: `127.0.0.1:${opts.port}`, uiUrl: `http://127.0.0.1:${opts.uiPort}`, stop: () => env.teardown() };
 }
 
-export async function startTemporalDevServer(opts: {
-  cliPath: string;
-  port: number;
-  uiPort: number;
-  dbFile: string;
-  logDir: string;
-  codecEndpoint?: string;
-  namespace?: string;
-}): Promise<TemporalDevServer> {
+/** The real Temporal dev server from the provisioned CLI (SQLite persistence, Web UI). */
+export async function startTemporalDevServer(opts: DevServerOptions & { cliPath: string }): Promise<TemporalDevServer> {
   const logFile = path.join(opts.logDir, 'temporal.log');
   const args = [
     'server', 'start-dev',
