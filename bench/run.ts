@@ -225,7 +225,7 @@ async function measure(
 
   notes.push(
     'worker processes log at info (one line per account outcome, as in production); the rest of the stack at warn',
-    'the platform sandbox and events receiver run inside the bench process (as the stack runs them); the floor’s worker does too, the pipeline’s workers and the plain script are separate processes',
+    'the platform sandbox and events receiver run in one process of the stack; the floor’s worker runs inside the bench process, the pipeline’s workers and the plain script are separate processes',
     'the floor uses the pipeline’s data converter (AES-GCM payload encryption) and worker limits, so the ratio isolates what the pipeline does beyond Temporal’s minimum',
   );
   const passes = [endToEnd, floor, plainScript, memory?.run, ...(scaling ?? [])].filter((p) => p !== undefined);
