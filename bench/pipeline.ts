@@ -12,7 +12,7 @@ import { migrationRunInputSchema } from '../workflows/inputs';
 import type { migrationRunWorkflow } from '../workflows/migration-run';
 import { RssSampler, treeRssMb } from './proc';
 import type { PipelineRun } from './results';
-import { mean, percentile, round } from './stats';
+import { passFigures, round } from './stats';
 
 export interface SeededSet {
   name: string;
@@ -120,10 +120,6 @@ export async function runPipeline(opts: {
   const missing = set.accounts.length - rows.length;
   if (missing > 0) failedByCode.no_ledger_row = missing;
   const latencies = rows.filter((r) => r.ms !== null).map((r) => Number(r.ms));
-  const ms = (p: number) => {
-    const v = percentile(latencies, p);
-    return v === undefined ? undefined : Math.round(v);
-  };
   // Events on: how outcomes arrived, and what became of the platform's events for these accounts.
   const outcomeSources = countBy(rows.map((r) => r.outcome_source ?? 'none'));
   const events = (
@@ -141,15 +137,7 @@ export async function runPipeline(opts: {
 
   return {
     workers: opts.workerPids.length,
-    accounts: set.accounts.length,
-    concurrency: opts.concurrency,
-    completed,
-    notCompleted: set.accounts.length - completed,
-    wallSeconds: round(wallMs / 1000, 2),
-    accountsPerSecond: round(completed / (wallMs / 1000), 2),
-    latency: { p50Ms: ms(50), p95Ms: ms(95), maxMs: ms(100) },
-    loadAvg1: round(os.loadavg()[0], 2),
-    historyEventsPerAccount: history.length ? round(mean(history)!, 1) : undefined,
+    ...passFigures({ accounts: set.accounts.length, concurrency: opts.concurrency, completed, wallMs, latenciesMs: latencies, historyLengths: history, loadAvg1: os.loadavg()[0] }),
     workerPeakRssMb: Math.round(peaks.worker ?? 0),
     temporalPeakRssMb: opts.temporalPid ? Math.round(peaks.temporal ?? 0) : undefined,
     failedByCode,

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { catalogueTariffCodes } from '../sandbox/catalogue';
 import { getConfig } from '../config';
+import { minimalAccountPayload } from '../sandbox/fixtures';
 
 /**
  * Schedule-request throughput of a running sandbox: `requests` valid, distinct
@@ -29,31 +30,7 @@ export interface BenchSandboxResult {
 function account(supplier: string, ext: string, tariff: string) {
   const now = Date.now();
   return {
-    payload: {
-      import_supplier: supplier,
-      external_account_number: ext,
-      account_type: 'DOMESTIC',
-      billing_name: 'Bench Customer',
-      billing_address1: '1 Bench Street',
-      billing_postcode: 'W1F 9DE',
-      customers: [{ given_name: 'Bench', family_name: 'Customer', email: 'bench@example.com', mobile: '07912345678' }],
-      supply_addresses: [
-        {
-          supply_address1: '1 Bench Street',
-          supply_postcode: 'W1F 9DE',
-          customer_at_supply_address_from_date: '2024-01-01',
-          meter_points: [
-            {
-              identifier: '1200060176720',
-              supply_type: 'ELECTRICITY',
-              mpid: 'TENT',
-              supply_start_date: '2024-01-01',
-              agreements: [{ tariff_code: tariff, effective_from: '2024-01-01' }],
-            },
-          ],
-        },
-      ],
-    },
+    payload: minimalAccountPayload({ supplier, externalAccountNumber: ext, tariffCode: tariff }),
     // No start: it defaults to "now" on arrival, so pre-built bodies never start in the past.
     task_params: { is_dry_run: false, schedule_window_end: new Date(now + 24 * 3_600_000).toISOString() },
   };

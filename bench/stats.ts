@@ -35,3 +35,19 @@ export function round(n: number, digits = 2): number {
   const f = 10 ** digits;
   return Math.round(n * f) / f;
 }
+
+/** The figures every timed pass reports (pipeline and floor alike), from its raw measurements. */
+export function passFigures(m: { accounts: number; concurrency: number; completed: number; wallMs: number; latenciesMs: readonly number[]; historyLengths: readonly number[]; loadAvg1: number }) {
+  const whole = (n: number | undefined, digits = 0) => (n === undefined ? undefined : round(n, digits));
+  return {
+    accounts: m.accounts,
+    concurrency: m.concurrency,
+    completed: m.completed,
+    notCompleted: m.accounts - m.completed,
+    wallSeconds: round(m.wallMs / 1000, 2),
+    accountsPerSecond: round(m.completed / (m.wallMs / 1000), 2),
+    latency: { p50Ms: whole(percentile(m.latenciesMs, 50)), p95Ms: whole(percentile(m.latenciesMs, 95)), maxMs: whole(percentile(m.latenciesMs, 100)) },
+    loadAvg1: round(m.loadAvg1, 2),
+    historyEventsPerAccount: whole(mean(m.historyLengths), 1),
+  };
+}

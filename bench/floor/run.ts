@@ -7,7 +7,7 @@ import { connectWorker } from '../../clients/temporal';
 import { createDataConverter } from '../../codec/data-converter';
 import type { Config } from '../../config';
 import type { FloorRun } from '../results';
-import { mean, percentile, round } from '../stats';
+import { passFigures } from '../stats';
 import { slidingWindow } from '../window';
 import { floorActivities } from './activities';
 import type { floorAccountWorkflow } from './workflows';
@@ -58,17 +58,7 @@ export async function runFloor(opts: { config: Config; client: Client; accounts:
   await connection.close();
   const completed = results.filter((r) => r.ok).length;
   const history = await historyLengths(client, ids.slice(0, 50));
-  return {
-    accounts: opts.accounts.length,
-    concurrency: opts.concurrency,
-    completed,
-    notCompleted: opts.accounts.length - completed,
-    wallSeconds: round(wallMs / 1000, 2),
-    accountsPerSecond: round(completed / (wallMs / 1000), 2),
-    latency: { p50Ms: roundOpt(percentile(latencies, 50)), p95Ms: roundOpt(percentile(latencies, 95)), maxMs: roundOpt(percentile(latencies, 100)) },
-    loadAvg1: round(os.loadavg()[0], 2),
-    historyEventsPerAccount: roundOpt(mean(history), 1),
-  };
+  return passFigures({ accounts: opts.accounts.length, concurrency: opts.concurrency, completed, wallMs, latenciesMs: latencies, historyLengths: history, loadAvg1: os.loadavg()[0] });
 }
 
 /** History length of a sample of executions (every floor workflow has the same shape). */
@@ -80,8 +70,6 @@ async function historyLengths(client: Client, workflowIds: string[]): Promise<nu
   }
   return out;
 }
-
-const roundOpt = (n: number | undefined, digits = 0) => (n === undefined ? undefined : round(n, digits));
 
 let runtimeInstalled = false;
 /** The SDK's default logger prints every worker state change at INFO; the bench wants its table. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mean, median, percentile, ratio } from '../../../bench/stats';
+import { mean, median, passFigures, percentile, ratio } from '../../../bench/stats';
 
 describe('percentile (nearest rank)', () => {
   const hundred = Array.from({ length: 100 }, (_, i) => 100 - i); // 100..1, unsorted on purpose
@@ -61,5 +61,23 @@ describe('median, mean, ratio', () => {
     expect(ratio(3, 0)).toBeUndefined();
     expect(ratio(undefined, 2)).toBeUndefined();
     expect(ratio(2, undefined)).toBeUndefined();
+  });
+});
+
+
+describe('passFigures', () => {
+  it('derives throughput, nearest-rank latencies and mean history length from the raw measurements', () => {
+    const f = passFigures({ accounts: 5, concurrency: 2, completed: 4, wallMs: 2000, latenciesMs: [100.4, 300, 200, 400.6], historyLengths: [10, 11], loadAvg1: 1.234 });
+    expect(f).toEqual({
+      accounts: 5,
+      concurrency: 2,
+      completed: 4,
+      notCompleted: 1,
+      wallSeconds: 2,
+      accountsPerSecond: 2,
+      latency: { p50Ms: 200, p95Ms: 401, maxMs: 401 },
+      loadAvg1: 1.23,
+      historyEventsPerAccount: 10.5,
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { minimalAccountPayload } from '../../../sandbox/fixtures';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -124,32 +125,7 @@ export async function putDocument(stack: Pick<Stack, 's3'>, key: string): Promis
 
 /** A valid, minimal account for the sandbox catalogue; `ext` keeps accounts distinct. */
 export function minimalAccount(ext: string, over: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    import_supplier: SUPPLIER,
-    external_account_number: ext,
-    account_type: 'DOMESTIC',
-    billing_name: 'Ada Lovelace',
-    billing_address1: '1 Test Street',
-    billing_postcode: 'W1F 9DE',
-    customers: [{ given_name: 'Ada', family_name: 'Lovelace', email: 'ada@example.com', mobile: '07912345678' }],
-    supply_addresses: [
-      {
-        supply_address1: '1 Test Street',
-        supply_postcode: 'W1F 9DE',
-        customer_at_supply_address_from_date: '2024-01-01',
-        meter_points: [
-          {
-            identifier: '1200060176720',
-            supply_type: 'ELECTRICITY',
-            mpid: 'TENT',
-            supply_start_date: '2024-01-01',
-            agreements: [{ tariff_code: 'E-1R-VAR-22-11-01-C', effective_from: '2024-01-01' }],
-          },
-        ],
-      },
-    ],
-    ...over,
-  };
+  return { ...minimalAccountPayload({ supplier: SUPPLIER, externalAccountNumber: ext }), ...over };
 }
 
 export function window(aheadMs = 0, lengthMs = 3_600_000) {
