@@ -10,7 +10,13 @@ const SERVER_ERRORS = [500, 502, 503] as const;
  * the token endpoint): latency (mean ± uniform jitter), dropped connections, 429 with
  * Retry-After, 5xx. Returns true when the request was answered (or killed) here.
  */
-export async function injectRequestFaults(req: FastifyRequest, reply: FastifyReply, state: RuntimeState, prng: Prng): Promise<boolean> {
+export async function injectRequestFaults(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  state: RuntimeState,
+  prng: Prng,
+  onThrottled: (retryAfterSeconds: number) => Promise<void> = async () => {},
+): Promise<boolean> {
   const f = state.faults;
   const jitter = f.latencyJitterMs ? (prng.next() * 2 - 1) * f.latencyJitterMs : 0;
   const delay = Math.max(0, f.latencyMs + jitter);
@@ -21,6 +27,7 @@ export async function injectRequestFaults(req: FastifyRequest, reply: FastifyRep
     return true;
   }
   if (prng.chance(f.error429Rate)) {
+    await onThrottled(f.retryAfterSeconds);
     await sendThrottled(reply, f.retryAfterSeconds);
     return true;
   }
@@ -40,4 +47,19 @@ export function sendThrottled(reply: FastifyReply, retryAfterSeconds: number) {
 
 export function sendServerError(reply: FastifyReply, status: number) {
   return reply.code(status).send({ detail: 'A server error occurred.', code: 'server_error' });
+}
+
+/**
+ * "Accepted, response lost": the import exists, but the client sees a dropped connection or a 502
+ * (half each). Returns true when the answer was swallowed.
+ */
+export async function loseResponse(req: FastifyRequest, reply: FastifyReply, state: RuntimeState, prng: Prng): Promise<boolean> {
+  if (!prng.chance(state.faults.responseLostRate)) return false;
+  if (prng.next() < 0.5) {
+    reply.hijack();
+    req.raw.socket.destroy();
+  } else {
+    await sendServerError(reply, 502);
+  }
+  return true;
 }

@@ -20,6 +20,8 @@ export const faultsSchema = z.object({
   error429Rate: rate.default(0),
   retryAfterSeconds: z.number().int().min(0).default(1),
   dropConnectionRate: rate.default(0),
+  /** Share of accepted schedule calls whose answer is lost (the import exists; the client sees a dropped connection or a 502). */
+  responseLostRate: rate.default(0),
   latencyMs: ms.default(0),
   latencyJitterMs: ms.default(0),
   tokenTtlSeconds: z.number().int().positive().default(3600),
@@ -27,6 +29,10 @@ export const faultsSchema = z.object({
   eventDelayMs: ms.default(0),
   eventDropRate: rate.default(0),
   eventDuplicateRate: rate.default(0),
+  /** Share of events held back a random time in [eventLateMinMs, eventLateMaxMs] on top of eventDelayMs. */
+  eventLateRate: rate.default(0),
+  eventLateMinMs: ms.default(30_000),
+  eventLateMaxMs: ms.default(120_000),
   eventReorder: z.boolean().default(false),
   /** With reorder on, events are held until this many are due (or the hold time passes), then shuffled. */
   eventReorderWindow: z.number().int().min(2).max(100).default(5),
@@ -96,6 +102,7 @@ export function sandboxOptionsFromConfig(cfg: Config, extra: Partial<SandboxOpti
       error429Rate: cfg.SANDBOX_FAULT_429_RATE,
       retryAfterSeconds: cfg.SANDBOX_FAULT_RETRY_AFTER_SECONDS,
       dropConnectionRate: cfg.SANDBOX_FAULT_DROP_CONNECTION_RATE,
+      responseLostRate: cfg.SANDBOX_FAULT_RESPONSE_LOST_RATE,
       latencyMs: cfg.SANDBOX_LATENCY_MS,
       latencyJitterMs: cfg.SANDBOX_LATENCY_JITTER_MS,
       tokenTtlSeconds: cfg.SANDBOX_TOKEN_TTL_SECONDS,
@@ -103,6 +110,7 @@ export function sandboxOptionsFromConfig(cfg: Config, extra: Partial<SandboxOpti
       eventDelayMs: cfg.SANDBOX_EVENT_DELAY_MS,
       eventDropRate: cfg.SANDBOX_EVENT_DROP_RATE,
       eventDuplicateRate: cfg.SANDBOX_EVENT_DUPLICATE_RATE,
+      eventLateRate: cfg.SANDBOX_EVENT_LATE_RATE,
       eventReorder: cfg.SANDBOX_EVENT_REORDER,
     },
     eventTargets: {

@@ -4,6 +4,8 @@ export interface Prng {
   chance(rate: number): boolean;
   pick<T>(items: readonly T[]): T;
   shuffle<T>(items: T[]): T[];
+  /** Starts the sequence again from `seed` (an admin reset replays the same fault draws). */
+  reseed(seed: number): void;
 }
 
 export function createPrng(seed: number): Prng {
@@ -26,6 +28,9 @@ export function createPrng(seed: number): Prng {
         [items[i], items[j]] = [items[j], items[i]];
       }
       return items;
+    },
+    reseed: (seed) => {
+      state = seed >>> 0;
     },
   };
 }

@@ -18,6 +18,7 @@ import { registerGraphqlRoutes } from './routes/graphql';
 import { registerDataImportRoutes } from './routes/data-import';
 import { registerCatalogueRoutes } from './routes/catalogue';
 import { registerAdminRoutes } from './routes/admin';
+import { RequestWitness } from './witness';
 
 export { sandboxOptionsSchema, sandboxOptionsFromConfig, type SandboxOptions, type SandboxOptionsInput } from './options';
 
@@ -59,6 +60,8 @@ export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
   await suppliers.seed(options.suppliers);
   const forced = new ForcedOutcomeStore(pool);
   await forced.load();
+  const witness = new RequestWitness(pool);
+  await witness.load();
 
   const outbox = new EventOutbox({
     pool,
@@ -117,6 +120,7 @@ export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
     prng: requestPrng,
     auth: { dataImportKey: options.dataImportKey, jwtSecret, nowSeconds: () => Math.floor(Date.now() / 1000) },
     windowStartToleranceMs: options.windowStartToleranceMs,
+    witness,
   });
   registerCatalogueRoutes(app);
   const onLoopError = (what: string) => (e: unknown) => logger.error({ err: e }, `${what} loop failed; retrying`);
@@ -135,6 +139,11 @@ export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
     state,
     suppliers,
     forced,
+    witness,
+    reseed() {
+      requestPrng.reseed(options.seed);
+      eventPrng.reseed(options.seed ^ 0x5eed);
+    },
     async whileLoopsPaused(fn) {
       await stopLoops();
       try {

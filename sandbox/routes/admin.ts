@@ -6,6 +6,7 @@ import { forcedOutcomesPatchSchema, type ForcedOutcomeStore } from '../forced-ou
 import { supplierPatchSchema, type SupplierStore } from '../suppliers';
 import { groundTruth } from '../imports/store';
 import type { RuntimeState } from '../state';
+import type { RequestWitness } from '../witness';
 
 export interface AdminDeps {
   pool: pg.Pool;
@@ -13,6 +14,9 @@ export interface AdminDeps {
   state: RuntimeState;
   suppliers: SupplierStore;
   forced: ForcedOutcomeStore;
+  witness: RequestWitness;
+  /** Restarts the fault PRNG streams from the seed option. */
+  reseed(): void;
   /** Runs `fn` with the background loops stopped (TRUNCATE must not race a processing transaction). */
   whileLoopsPaused<T>(fn: () => Promise<T>): Promise<T>;
 }
@@ -88,12 +92,15 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
       return { accounts, duplicates: accounts.filter((a) => a.created_count > 1).map((a) => a.external_identifier) };
     });
 
+    // How clients behaved under the request faults (Retry-After honoured, schedule calls cut off).
+    scope.get('/admin/requests', async () => deps.witness.summary());
+
     scope.get('/admin/events', async (req, reply) => {
       const q = eventsQuerySchema.safeParse(req.query);
       if (!q.success) return invalid(reply, q.error);
       const r = await deps.pool.query<{ seq: number; body: string } & Record<string, unknown>>(
         `SELECT seq, id, type, import_supplier, external_identifier, status, dropped, duplicated, delivered_to, pending_targets,
-                attempts, last_error, created_at, body
+                attempts, last_error, late_ms, created_at, body
          FROM sandbox.events WHERE seq > $1 ORDER BY seq LIMIT $2`,
         [q.data.after, q.data.limit],
       );
@@ -104,10 +111,13 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
     scope.post('/admin/reset', async () =>
       deps.whileLoopsPaused(async () => {
         await deps.pool.query(
-          'TRUNCATE sandbox.events, sandbox.accounts, sandbox.import_processes, sandbox.schedule_counts, sandbox.forced_outcomes, sandbox.import_suppliers',
+          'TRUNCATE sandbox.events, sandbox.accounts, sandbox.import_processes, sandbox.schedule_counts, sandbox.forced_outcomes, sandbox.import_suppliers, ' +
+            'sandbox.retry_after_told, sandbox.early_requests, sandbox.witness_counts',
         );
         await deps.suppliers.seed(deps.options.suppliers, true);
         deps.forced.clearMemory();
+        deps.witness.clearMemory();
+        deps.reseed();
         deps.state.faults = { ...deps.options.faults };
         return { ok: true };
       }),

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type pg from 'pg';
 import { authenticate, type AuthContext } from '../auth/credentials';
-import { injectRequestFaults, sendServerError, sendThrottled } from '../faults';
+import { injectRequestFaults, loseResponse, sendServerError, sendThrottled } from '../faults';
 import type { ForcedOutcomeStore } from '../forced-outcomes';
 import { latestProcess, scheduleImport } from '../imports/store';
 import { resolveWindow, type TaskParamsInput } from '../imports/task-params';
@@ -10,6 +10,7 @@ import type { Prng } from '../prng';
 import type { RuntimeState } from '../state';
 import type { Supplier, SupplierStore } from '../suppliers';
 import { iso } from '../time';
+import { accountKeyOf, type RequestWitness } from '../witness';
 
 export interface DataImportDeps {
   pool: pg.Pool;
@@ -20,6 +21,7 @@ export interface DataImportDeps {
   prng: Prng;
   auth: AuthContext;
   windowStartToleranceMs: number;
+  witness: RequestWitness;
 }
 
 // Response bodies, as the spec shows them.
@@ -63,9 +65,13 @@ function checkSupplier(suppliers: SupplierStore, code: unknown): SupplierCheck |
 
 export function registerDataImportRoutes(app: FastifyInstance, deps: DataImportDeps): void {
   app.register(async (scope) => {
-    // A gateway fails requests before the application sees them: faults first, then auth.
-    scope.addHook('onRequest', async (req, reply) => {
-      if (await injectRequestFaults(req, reply, deps.state, deps.prng)) return reply;
+    // A gateway fails requests before the application sees them: faults first, then auth. (preHandler,
+    // not onRequest: the witness needs the parsed body to know which account a request is about.)
+    scope.addHook('preHandler', async (req, reply) => {
+      if (req.method === 'POST' && req.routeOptions.url === '/v2/data-import/accounts/') deps.witness.trackSchedule(reply);
+      const key = accountKeyOf(req);
+      await deps.witness.arrived(key, req.method, req.url);
+      if (await injectRequestFaults(req, reply, deps.state, deps.prng, (s) => deps.witness.throttled(key, s))) return reply;
       const outcome = authenticate(req.headers.authorization, deps.auth);
       if (!outcome.ok) return reply.code(401).header('WWW-Authenticate', 'Token').send(outcome.body);
     });
@@ -89,7 +95,10 @@ export function registerDataImportRoutes(app: FastifyInstance, deps: DataImportD
       const ext = typeof payload?.external_account_number === 'string' ? payload.external_account_number : undefined;
       if (ext) {
         const forcedStatus = await deps.forced.takeScheduleFailure(ext);
-        if (forcedStatus === 429) return sendThrottled(reply, deps.state.faults.retryAfterSeconds);
+        if (forcedStatus === 429) {
+          await deps.witness.throttled(accountKeyOf(req), deps.state.faults.retryAfterSeconds);
+          return sendThrottled(reply, deps.state.faults.retryAfterSeconds);
+        }
         if (forcedStatus) return sendServerError(reply, forcedStatus);
       }
       const errors = deps.validator.validate('ScheduleAccountCreation', body);
@@ -116,6 +125,10 @@ export function registerDataImportRoutes(app: FastifyInstance, deps: DataImportD
         processingDelayMs: deps.state.faults.processingDelayMs,
       });
       if (result.kind === 'already_imported') return reply.code(400).send(bodies.alreadyImported(ext, result.accountNumber));
+      if (await loseResponse(req, reply, deps.state, deps.prng)) {
+        deps.witness.responseLost(reply);
+        return reply;
+      }
       // The spec documents no body for 201; a repeat while the import is live gets the same answer.
       return reply.code(201).send();
     });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { admin, api, minimalAccount, schedule, startStack, SUPPLIER, waitForStatus, type Stack } from './harness';
+import { admin, api, minimalAccount, schedule, startStack, SUPPLIER, waitFor, waitForStatus, type Stack } from './harness';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -34,12 +34,18 @@ describe('request faults', () => {
     expect(r.json.code).toBe('throttled');
   });
 
-  it('rates between 0 and 1 fail about that share of requests', async () => {
-    await admin(stack, 'PUT', '/admin/faults', { error5xxRate: 0.5 });
-    let failed = 0;
-    for (let i = 0; i < 40; i++) if ((await api(stack, 'GET', `/v2/data-import/accounts/${SUPPLIER}/X/`)).status >= 500) failed++;
-    expect(failed).toBeGreaterThan(8);
-    expect(failed).toBeLessThan(32);
+  it('rates between 0 and 1 fail about that share of requests, the same ones again after a reset (seeded)', async () => {
+    const pattern = async () => {
+      await admin(stack, 'PUT', '/admin/faults', { error5xxRate: 0.5 });
+      const failed: number[] = [];
+      for (let i = 0; i < 40; i++) if ((await api(stack, 'GET', `/v2/data-import/accounts/${SUPPLIER}/X/`)).status >= 500) failed.push(i);
+      return failed;
+    };
+    const first = await pattern();
+    expect(first.length).toBeGreaterThan(8);
+    expect(first.length).toBeLessThan(32);
+    await admin(stack, 'POST', '/admin/reset');
+    expect(await pattern()).toEqual(first);
   });
 
   it('drop connection rate 1.0: the socket is destroyed without a response', async () => {
@@ -48,11 +54,14 @@ describe('request faults', () => {
     expect((await fetch(`${stack.baseUrl}/admin/faults`)).status).toBe(200);
   });
 
-  it('latency: requests take at least the configured mean minus jitter', async () => {
-    await admin(stack, 'PUT', '/admin/faults', { latencyMs: 300, latencyJitterMs: 50 });
-    const t0 = Date.now();
-    expect((await api(stack, 'GET', `/v2/data-import/accounts/${SUPPLIER}/X/`)).status).toBe(404);
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(250);
+  it('latency: a request is held (in flight) before it is answered', async () => {
+    await admin(stack, 'PUT', '/admin/faults', { latencyMs: 2_000 });
+    const pending = schedule(stack, minimalAccount('LAT-1'));
+    await waitFor('the schedule call to be in flight', async () => ((await admin<any>(stack, 'GET', '/admin/requests')).inFlightSchedules === 1 ? true : undefined));
+    // Held: nothing reached the application yet.
+    expect((await admin<any>(stack, 'GET', '/admin/ground-truth')).accounts).toEqual([]);
+    expect((await pending).status).toBe(201);
+    expect((await admin<any>(stack, 'GET', '/admin/requests')).inFlightSchedules).toBe(0);
   });
 
   it('forced fail_schedule_times fails exactly the next N schedules of that account, then accepts', async () => {
@@ -66,6 +75,44 @@ describe('request faults', () => {
     expect(forced['FLT-2']).toMatchObject({ fail_schedule_times: 2, remaining: 0 });
     const truth = await admin<any>(stack, 'GET', '/admin/ground-truth');
     expect(truth.accounts.find((a: any) => a.external_identifier === 'FLT-2').schedule_accepted_count).toBe(1);
+  });
+
+  it('response lost: the import is created, the client sees a dropped connection or a 502', async () => {
+    await admin(stack, 'PUT', '/admin/faults', { responseLostRate: 1 });
+    const seen: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const r = await schedule(stack, minimalAccount(`LOST-${i}`)).then(
+        (res) => String(res.status),
+        () => 'dropped',
+      );
+      seen.push(r);
+    }
+    expect(new Set(seen)).toEqual(new Set(['502', 'dropped']));
+    const truth = await admin<any>(stack, 'GET', '/admin/ground-truth');
+    expect(truth.accounts.map((a: any) => a.external_identifier).sort()).toEqual([0, 1, 2, 3, 4, 5].map((i) => `LOST-${i}`));
+    for (const a of truth.accounts) expect(a.import_process_count).toBe(1);
+    expect((await admin<any>(stack, 'GET', '/admin/requests')).responseLost).toBe(6);
+    // Only schedule answers are lost: the status endpoint still answers.
+    expect((await api(stack, 'GET', `/v2/data-import/accounts/${SUPPLIER}/LOST-0/`)).status).toBe(200);
+  });
+
+  it('witness: a request about an account before its Retry-After passed is recorded as early; one after it is not', async () => {
+    await admin(stack, 'PUT', '/admin/forced-outcomes', { 'RA-1': { fail_schedule_times: 1, status: 429 }, 'RA-2': { fail_schedule_times: 1, status: 429 } });
+    await admin(stack, 'PUT', '/admin/faults', { retryAfterSeconds: 0 });
+    expect((await schedule(stack, minimalAccount('RA-2'))).status).toBe(429);
+    expect((await schedule(stack, minimalAccount('RA-2'))).status).toBe(201); // Retry-After: 0 — never early
+    await admin(stack, 'PUT', '/admin/faults', { retryAfterSeconds: 600 });
+    const told = await schedule(stack, minimalAccount('RA-1'));
+    expect(told.headers.get('retry-after')).toBe('600');
+    expect((await api(stack, 'GET', `/v2/data-import/accounts/${SUPPLIER}/RA-1/`)).status).toBe(404);
+    const w = await admin<any>(stack, 'GET', '/admin/requests');
+    expect(w.throttled).toBe(2);
+    expect(w.early).toBe(1);
+    expect(w.earlyRequests[0]).toMatchObject({ accountKey: `${SUPPLIER}/RA-1`, method: 'GET' });
+    // What the sandbox told survives a restart.
+    await stack.restart();
+    await schedule(stack, minimalAccount('RA-1'));
+    expect((await admin<any>(stack, 'GET', '/admin/requests')).early).toBe(2);
   });
 
   it('refuses an invalid fault setting', async () => {
