@@ -1,7 +1,9 @@
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type pino from 'pino';
 import type { Pool } from '../clients/db';
 import { PlatformFinalError, PlatformTransientError, type PlatformClient } from '../clients/platform';
+import { scheduleOnce } from '../clients/platform/schedule';
 import type { EnergyAccount, ScheduleAccountCreation } from '../schemas/account';
 import type { ScheduleWindow } from '../workflows/inputs';
 import { createLedger } from './ledger';
@@ -27,7 +29,9 @@ export function createPlatformActivities(deps: PlatformActivityDeps): PlatformAc
       const { request } = await ledger.loadPayload<EnergyAccount>(input);
       const body: ScheduleAccountCreation = { payload: request, task_params: taskParams(input.window, input.dryRun, now()) };
       await ledger.markScheduled(input);
-      const r = await call(() => deps.platform.scheduleAccountCreation(body));
+      // A retry follows an attempt whose answer may never have reached us: the status decides first.
+      const r = await call(() => scheduleOnce(deps.platform, { request: body, answerUnseen: currentAttempt() > 1 }));
+      if (r.learnedFromStatus) deps.logger.info({ status: r.learnedFromStatus, attempt: currentAttempt() }, 'schedule answer was lost; the import status decided');
       switch (r.kind) {
         case 'accepted':
           await ledger.setStage(input, 'await');
@@ -74,6 +78,15 @@ export function createPlatformActivities(deps: PlatformActivityDeps): PlatformAc
       }
       throw e;
     }
+  }
+}
+
+/** The activity's attempt number (1 outside an activity, e.g. in unit tests). */
+function currentAttempt(): number {
+  try {
+    return Context.current().info.attempt;
+  } catch {
+    return 1;
   }
 }
 
