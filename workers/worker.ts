@@ -9,7 +9,7 @@ import { connectClient, connectWorker } from '../clients/temporal';
 import { createDataConverter, FAILURE_CONVERTER_PATH } from '../codec/data-converter';
 import type { Config } from '../config';
 import { createActivities } from '../activities';
-import { PLATFORM_TASK_QUEUE } from '../workflows/task-queues';
+import { platformTaskQueue } from '../workflows/task-queues';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 /** Workflow code bundled once per process (webpack is slow); the failure converter goes in with it. */
@@ -53,7 +53,7 @@ export async function createWorkers(cfg: Config, opts: { identity?: string } = {
   });
   const platformWorker = await Worker.create({
     ...common,
-    taskQueue: PLATFORM_TASK_QUEUE,
+    taskQueue: platformTaskQueue(cfg.TEMPORAL_TASK_QUEUE),
     activities: activities.platform,
     maxConcurrentActivityTaskExecutions: 50,
     maxTaskQueueActivitiesPerSecond: cfg.PLATFORM_RATE_LIMIT_PER_SECOND,

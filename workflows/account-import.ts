@@ -8,11 +8,12 @@ import {
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
+  type ActivityOptions,
 } from '@temporalio/workflow';
 import type { MainActivities, PlatformActivities } from '../activities/types';
 import type { AccountImportInput, AccountOutcome, ImportEventSignal, SupplierStatus } from './inputs';
 import { accountFinishedSignal, accountProgressQuery, importEventSignal, supplierNotOngoingSignal, supplierStatusSignal } from './messages';
-import { PLATFORM_TASK_QUEUE } from './task-queues';
+import { platformTaskQueue } from './task-queues';
 import { KmAccount, KmErrorCode, KmKind, KmOutcome, KmRunId, KmStage, KmSupplier } from './search-attributes';
 
 // Ledger, source and S3 work: retried until it works, except for the errors that say it never will.
@@ -32,12 +33,11 @@ const local = proxyLocalActivities<MainActivities>({
 });
 // Platform calls run on the rate-limited task queue. Transient failures (network, 5xx, 429) retry
 // with backoff for up to a day; the activity marks final answers non-retryable.
-const platform = proxyActivities<PlatformActivities>({
-  taskQueue: PLATFORM_TASK_QUEUE,
+const platformOptions: ActivityOptions = {
   startToCloseTimeout: '45 seconds',
   scheduleToCloseTimeout: '24 hours',
   retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: ['PlatformFinalError'] },
-});
+};
 
 const TERMINAL_EVENT_TYPES = {
   real: ['data_import.import_process.complete', 'data_import.import_process.error', 'data_import.import_process.cancelled'],
@@ -59,6 +59,7 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
   let event: ImportEventSignal | undefined;
   let outcome: AccountOutcome | undefined;
   const wanted = input.dryRun ? TERMINAL_EVENT_TYPES.dry : TERMINAL_EVENT_TYPES.real;
+  const platform = proxyActivities<PlatformActivities>({ ...platformOptions, taskQueue: platformTaskQueue(workflowInfo().taskQueue) });
 
   setHandler(importEventSignal, (e) => {
     // At-least-once delivery: the first terminal event wins, duplicates are ignored.

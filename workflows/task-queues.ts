@@ -1,6 +1,12 @@
 /**
  * Platform-calling activities have their own task queue so one global rate limit
  * (`maxTaskQueueActivitiesPerSecond`) bounds calls to the platform however many workers run.
- * A constant, not configuration: workflow code must name it deterministically.
+ * Derived from the main task queue (the workflow's own, so deterministic): two deployments, or a
+ * test's own worker, on one namespace never run each other's platform calls.
  */
-export const PLATFORM_TASK_QUEUE = 'kraken-migrate-platform';
+export function platformTaskQueue(mainTaskQueue: string): string {
+  return `${mainTaskQueue}-platform`;
+}
+
+/** The platform queue of the default main queue (`kraken-migrate`). */
+export const PLATFORM_TASK_QUEUE = platformTaskQueue('kraken-migrate');

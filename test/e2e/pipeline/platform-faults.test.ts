@@ -40,6 +40,24 @@ describe('platform faults', () => {
     expect(scheduled.length).toBeGreaterThanOrEqual(1);
   });
 
+  it('accepted, response lost: the client reads the status instead of scheduling again; each account created and scheduled once', async () => {
+    const accounts = await cleanAccounts(uniqueId('RL'), 8);
+    await sandbox(e, 'PUT', '/admin/faults', { responseLostRate: 1 });
+    const before = (await sandbox(e, 'GET', '/admin/requests')).responseLost;
+    try {
+      const runId = uniqueId('run-lost-');
+      const result = await runToEnd(e, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runId, accounts) } });
+      expect(result.totals.completed).toBe(8);
+    } finally {
+      await sandbox(e, 'PUT', '/admin/faults', { responseLostRate: 0 });
+    }
+    // Every first answer was lost; the platform saw exactly one schedule per account (a blind retry
+    // would show 2 here, whatever the sandbox answers a repeat with).
+    expect((await sandbox(e, 'GET', '/admin/requests')).responseLost - before).toBe(8);
+    const platform = await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE);
+    for (const ext of accounts) expect(platform.get(ext)).toMatchObject({ created_count: 1, schedule_accepted_count: 1 });
+  });
+
   it('an account the platform already imported completes with the platform account number, not a failure', async () => {
     const [ext] = await cleanAccounts(uniqueId('AI'), 1);
     // Someone imported it outside this tool (an earlier tool, a manual import): schedule it directly.

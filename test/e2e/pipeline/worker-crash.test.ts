@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrationRunInputSchema } from '../../../workflows/inputs';
 import { runProgressQuery } from '../../../workflows/messages';
-import { accountsFile, attempts, connectE2E, groundTruth, sandbox, seedAccounts, startRun, uniqueId, type E2E } from '../helpers';
+import { accountsFile, attempts, connectE2E, groundTruth, sandbox, seedAccounts, uniqueId, type E2E } from '../helpers';
 
 let e: E2E;
 const workers: ChildProcess[] = [];
@@ -42,14 +42,16 @@ function startWorker(taskQueue: string, name: string): Promise<ChildProcess> {
 }
 
 describe('a worker killed mid-run', () => {
-  it('loses and duplicates nothing: every account has one outcome and was created at most once', async () => {
+  it('killed while a schedule call is in flight: every account has one outcome, was created once and scheduled once', async () => {
     const queue = uniqueId('crash-q-');
     const truth = await seedAccounts(e, { accounts: 30, seed: 21, defectRate: 0, accountNumberPrefix: `${uniqueId('KW')}-` });
-    await sandbox(e, 'PUT', '/admin/faults', { latencyMs: 100, latencyJitterMs: 50 });
+    // Schedule calls are held long enough at the sandbox that one is in flight when the worker dies.
+    await sandbox(e, 'PUT', '/admin/faults', { latencyMs: 400, latencyJitterMs: 100 });
+    // Its queue (and so its platform queue, `<queue>-platform`) is polled by no other worker: the
+    // process killed is the one running the platform calls.
     const first = await startWorker(queue, 'crash-worker-1');
     const runId = uniqueId('run-crash-');
-    const client = e.client;
-    const handle = await client.workflow.start('migrationRunWorkflow', {
+    const handle = await e.client.workflow.start('migrationRunWorkflow', {
       taskQueue: queue,
       workflowId: `migration-run/${runId}`,
       args: [
@@ -62,15 +64,23 @@ describe('a worker killed mid-run', () => {
         }),
       ],
     });
-    // Kill it with accounts in every stage.
+    // Kill it with some accounts done and a schedule call in flight at the sandbox.
+    const before = await sandbox(e, 'GET', '/admin/requests');
     for (;;) {
       const p = await handle.query(runProgressQuery);
-      if (p.totals.completed >= 5) break;
-      await new Promise((r) => setTimeout(r, 200));
+      if (p.totals.completed >= 5 && (await sandbox(e, 'GET', '/admin/requests')).inFlightSchedules > 0) break;
+      await new Promise((r) => setTimeout(r, 50));
     }
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
     expect(() => process.kill(first.pid!, 0)).toThrow();
+    // The sandbox saw the killed worker's schedule call lose its client before the answer.
+    let cut = 0;
+    for (let i = 0; i < 100 && cut === 0; i++) {
+      cut = (await sandbox(e, 'GET', '/admin/requests')).clientGoneSchedules - before.clientGoneSchedules;
+      if (cut === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(cut).toBeGreaterThanOrEqual(1);
     await startWorker(queue, 'crash-worker-2');
 
     const result = await handle.result();
@@ -80,9 +90,8 @@ describe('a worker killed mid-run', () => {
     for (const t of truth) {
       const row = ledger.get(t.external_account_number)!;
       expect(row.outcome).toBe('completed');
-      expect(platform.get(t.external_account_number)?.created_count).toBe(1);
+      expect(platform.get(t.external_account_number)).toMatchObject({ created_count: 1, schedule_accepted_count: 1 });
       expect(row.platform_account_number).toBe(platform.get(t.external_account_number)?.account_number);
     }
-    void startRun;
   });
 });
