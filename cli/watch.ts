@@ -4,6 +4,7 @@ import type { Pool } from '../clients/db';
 import { runProgressQuery, type RunProgress } from '../workflows/messages';
 import { ledgerProgress, type LedgerProgress } from './ledger-queries';
 import { describeRun, runHandle, withTimeout } from './runs';
+import { formatRetrying, listRetryingAccounts, type RetryingAccount } from './retrying';
 
 /** One observation of a run, from the workflow's progress query and the ledger. */
 export interface RunSnapshot {
@@ -126,6 +127,14 @@ export async function watchRun(
   const lines: cliProgress.SingleBar[] = [];
   let lastLine = 0;
   let s = await snapshot(client, pool, runId);
+  // Accounts whose platform call keeps failing: one describe per running account, so every few seconds only.
+  let retrying: RetryingAccount[] = [];
+  let retryingAt = 0;
+  const refreshRetrying = async () => {
+    if (s.workflowStatus !== 'RUNNING' || s.at - retryingAt < lineEveryMs) return;
+    retryingAt = s.at;
+    retrying = await listRetryingAccounts(client, runId, { limit: 200 }).catch(() => retrying);
+  };
   try {
     if (tty) {
       multi = new cliProgress.MultiBar(
@@ -133,9 +142,10 @@ export async function watchRun(
         cliProgress.Presets.shades_classic,
       );
       bar = multi.create(1, 0, { state: '', rate: '0.0', eta: '?', more: '' }, { format: ' {bar} {value}/{total}{more} | {rate}/s | ETA {eta} | {state}' });
-      for (let i = 0; i < 3; i++) lines.push(multi.create(1, 0, { text: '' }));
+      for (let i = 0; i < 4; i++) lines.push(multi.create(1, 0, { text: '' }));
     }
     for (;;) {
+      await refreshRetrying();
       rate.add(s.at, doneOf(s));
       const r = rate.perSecond();
       const l = snapshotLines(s, r);
@@ -146,8 +156,10 @@ export async function watchRun(
         lines[0].update(0, { text: l.counts });
         lines[1].update(0, { text: l.stages });
         lines[2].update(0, { text: l.errors });
+        lines[3].update(0, { text: retrying.length ? `retrying ${retrying.length}: ${formatRetrying(retrying, 1)[0]}` : 'retrying: -' });
       } else if (s.at - lastLine >= lineEveryMs || s.workflowStatus !== 'RUNNING') {
         out.write(progressLine(runId, s, r) + '\n');
+        if (retrying.length && s.workflowStatus === 'RUNNING') for (const line of [`retrying ${retrying.length}:`, ...formatRetrying(retrying, 5)]) out.write(`  ${line}\n`);
         lastLine = s.at;
       }
       if (s.workflowStatus !== 'RUNNING' || interrupted) break;

@@ -23,6 +23,8 @@ export const faultsSchema = z.object({
   /** Share of accepted schedule calls whose answer is lost (the import exists; the client sees a dropped connection or a 502). */
   responseLostRate: rate.default(0),
   latencyMs: ms.default(0),
+  /** Extra delay for schedule calls only (a chaos run needs schedule calls in flight to cut off). */
+  scheduleLatencyMs: ms.default(0),
   latencyJitterMs: ms.default(0),
   tokenTtlSeconds: z.number().int().positive().default(3600),
   processingDelayMs: ms.default(500),

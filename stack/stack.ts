@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { maskUrlPassword, parseConfig, type Config } from '../config';
 import { createS3Client, createSqsClient, ensureBucket, ensureQueue } from '../clients/aws';
 import { migrateAll } from '../db/migrate';
-import { assertPortFree, freePort, startProcess, waitForPort, type ManagedProcess } from './child-process';
+import { assertPortFree, canConnect, freePort, startProcess, waitForPort, type ManagedProcess } from './child-process';
 import { startLocalAws } from './fauxqs';
 import { startPostgres } from './postgres';
 import { loadOrCreateDevSecrets } from './secrets';
@@ -48,6 +48,14 @@ export interface RunningStack {
   env: Record<string, string>;
   config: Config;
   startWorker(extraEnv?: Record<string, string>): Promise<ManagedProcess>;
+  /** Worker processes started so far (dead ones included). */
+  workers(): ManagedProcess[];
+  /**
+   * Chaos: kill -9 a service and start it again on the same ports and data (Temporal on the same
+   * SQLite file; the sandbox and events receiver on the same database).
+   */
+  restartTemporal(): Promise<void>;
+  restartPlatformServices(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -141,16 +149,21 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
       namespace: config.TEMPORAL_NAMESPACE,
     };
     log(`starting Temporal dev server (${cli.kind === 'binary' ? cli.path : 'downloaded by the SDK'})`);
-    const temporal = cli.kind === 'binary' ? await startTemporalDevServer({ cliPath: cli.path, ...devServer }) : await startDownloadedDevServer(devServer);
+    const startTemporal = () => (cli.kind === 'binary' ? startTemporalDevServer({ cliPath: cli.path, ...devServer }) : startDownloadedDevServer(devServer));
+    let temporal = await startTemporal();
     stops.push(() => temporal.stop());
 
     // The sandbox and the events receiver: one process, ready when both ports answer.
     log('starting the platform sandbox and the events receiver');
-    const servicesProc = tsx('platform-services', 'stack/platform-services-main.ts');
+    const startServices = async () => {
+      const proc = tsx('platform-services', 'stack/platform-services-main.ts');
+      for (const p of [config.SANDBOX_PORT, config.EVENTS_PORT]) {
+        await waitForPort(p, { timeoutMs: 120_000, proc, logFile: path.join(logDir, 'platform-services.log') });
+      }
+      return proc;
+    };
+    let servicesProc = await startServices();
     stops.push(() => servicesProc.stop());
-    for (const p of [config.SANDBOX_PORT, config.EVENTS_PORT]) {
-      await waitForPort(p, { timeoutMs: 120_000, proc: servicesProc, logFile: path.join(logDir, 'platform-services.log') });
-    }
 
     const workers: ManagedProcess[] = [];
     const startWorker = async (extraEnv: Record<string, string> = {}) => {
@@ -196,6 +209,20 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
       env,
       config,
       startWorker,
+      workers: () => [...workers],
+      async restartTemporal() {
+        if (!temporal.proc) throw new Error('the SDK-downloaded Temporal server cannot be killed and restarted');
+        await temporal.proc.stop('SIGKILL', 5_000);
+        temporal = await startTemporal();
+      },
+      async restartPlatformServices() {
+        await servicesProc.stop('SIGKILL', 5_000);
+        // The kernel frees the ports with the process; wait until they are really free.
+        for (const p of [config.SANDBOX_PORT, config.EVENTS_PORT]) {
+          for (let i = 0; i < 50 && (await canConnect('127.0.0.1', p)); i++) await new Promise((r) => setTimeout(r, 100));
+        }
+        servicesProc = await startServices();
+      },
       async stop() {
         await stopAll();
         fs.rmSync(path.join(dataDir, 'stack.json'), { force: true });

@@ -1,10 +1,12 @@
 import path from 'node:path';
 import { ALL_SEARCH_ATTRIBUTES, devServerSearchAttributeArgs } from '../workflows/search-attributes';
-import { startProcess, waitForPort } from './child-process';
+import { startProcess, waitForPort, type ManagedProcess } from './child-process';
 
 export interface TemporalDevServer {
   address: string;
   uiUrl: string;
+  /** The server process (the provisioned CLI only; the SDK-downloaded server is managed by the SDK). */
+  proc?: ManagedProcess;
   stop(): Promise<void>;
 }
 
@@ -69,5 +71,5 @@ export async function startTemporalDevServer(opts: DevServerOptions & { cliPath:
   const proc = startProcess({ name: 'temporal dev server', command: opts.cliPath, args, logFile });
   // Cold start on 2 cores (SQLite schema creation, namespace registration) can take a while.
   await waitForPort(opts.port, { timeoutMs: 120_000, proc, logFile });
-  return { address: `127.0.0.1:${opts.port}`, uiUrl: `http://127.0.0.1:${opts.uiPort}`, stop: () => proc.stop() };
+  return { address: `127.0.0.1:${opts.port}`, uiUrl: `http://127.0.0.1:${opts.uiPort}`, proc, stop: () => proc.stop() };
 }

@@ -11,6 +11,7 @@ import { ledgerProgress, runRow, runRows } from '../ledger-queries';
 import { info, printJson, println, positiveInt, table } from '../output';
 import { describeRun, parseSelectionOptions, parseSourceOption, runHandle, startRun, withTimeout, type StartedRun } from '../runs';
 import { watchRun, type WatchResult } from '../watch';
+import { formatRetrying, listRetryingAccounts } from '../retrying';
 
 /** Watches a run and turns its ending into the exit code (0: every account completed). */
 export async function watchAndReport(client: Client, pool: Pool, runId: string): Promise<WatchResult> {
@@ -35,10 +36,11 @@ function printStarted(started: StartedRun, json: boolean | undefined): void {
 
 async function runStatus(client: Client, pool: Pool, cfg: Config, runId: string) {
   const desc = await describeRun(client, runId);
-  const [progress, row, ledger] = await Promise.all([
+  const [progress, row, ledger, retrying] = await Promise.all([
     withTimeout(runHandle(client, runId).query(runProgressQuery), 5000),
     runRow(pool, runId),
     ledgerProgress(pool, runId, 10),
+    desc.status.name === 'RUNNING' ? listRetryingAccounts(client, runId) : Promise.resolve([]),
   ]);
   return {
     runId,
@@ -56,6 +58,7 @@ async function runStatus(client: Client, pool: Pool, cfg: Config, runId: string)
     stagesInProgress: ledger.stagesInProgress,
     stagesFailed: ledger.stagesFailed,
     topErrors: ledger.topErrors,
+    retrying,
   };
 }
 
@@ -153,6 +156,10 @@ Example:
         if (st.progress) println(`Enumerated ${st.progress.totals.enumerated}${st.progress.exhausted ? '' : '+'}, dispatched ${st.progress.totals.dispatched}, in flight ${st.progress.inFlight}`);
         if (Object.keys(st.stagesInProgress).length) println(`In progress by stage: ${Object.entries(st.stagesInProgress).map(([k, v]) => `${k} ${v}`).join(', ')}`);
         if (st.topErrors.length) println(`Top errors: ${st.topErrors.map((e) => `${e.code} ${e.count}`).join(', ')}`);
+        if (st.retrying.length) {
+          println(`Retrying (${st.retrying.length}):`);
+          for (const line of formatRetrying(st.retrying, 20)) println(`  ${line}`);
+        }
       });
     });
 

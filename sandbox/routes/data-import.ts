@@ -10,6 +10,7 @@ import type { Prng } from '../prng';
 import type { RuntimeState } from '../state';
 import type { Supplier, SupplierStore } from '../suppliers';
 import { iso } from '../time';
+import { sleep } from '../loop';
 import { accountKeyOf, type RequestWitness } from '../witness';
 
 export interface DataImportDeps {
@@ -68,7 +69,10 @@ export function registerDataImportRoutes(app: FastifyInstance, deps: DataImportD
     // A gateway fails requests before the application sees them: faults first, then auth. (preHandler,
     // not onRequest: the witness needs the parsed body to know which account a request is about.)
     scope.addHook('preHandler', async (req, reply) => {
-      if (req.method === 'POST' && req.routeOptions.url === '/v2/data-import/accounts/') deps.witness.trackSchedule(reply);
+      if (req.method === 'POST' && req.routeOptions.url === '/v2/data-import/accounts/') {
+        deps.witness.trackSchedule(reply);
+        if (deps.state.faults.scheduleLatencyMs > 0) await sleep(deps.state.faults.scheduleLatencyMs);
+      }
       const key = accountKeyOf(req);
       await deps.witness.arrived(key, req.method, req.url);
       if (await injectRequestFaults(req, reply, deps.state, deps.prng, (s) => deps.witness.throttled(key, s))) return reply;

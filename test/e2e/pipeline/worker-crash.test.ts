@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
-  await sandbox(e, 'PUT', '/admin/faults', { latencyMs: 0, latencyJitterMs: 0 }).catch(() => {});
+  await sandbox(e, 'PUT', '/admin/faults', { latencyMs: 0, latencyJitterMs: 0, scheduleLatencyMs: 0 }).catch(() => {});
   await e?.close();
 });
 
@@ -46,7 +46,7 @@ describe('a worker killed mid-run', () => {
     const queue = uniqueId('crash-q-');
     const truth = await seedAccounts(e, { accounts: 30, seed: 21, defectRate: 0, accountNumberPrefix: `${uniqueId('KW')}-` });
     // Schedule calls are held long enough at the sandbox that one is in flight when the worker dies.
-    await sandbox(e, 'PUT', '/admin/faults', { latencyMs: 400, latencyJitterMs: 100 });
+    await sandbox(e, 'PUT', '/admin/faults', { latencyMs: 100, latencyJitterMs: 50, scheduleLatencyMs: 1_500 });
     // Its queue (and so its platform queue, `<queue>-platform`) is polled by no other worker: the
     // process killed is the one running the platform calls.
     const first = await startWorker(queue, 'crash-worker-1');

@@ -1,5 +1,6 @@
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { admin, api, minimalAccount, schedule, startStack, SUPPLIER, waitFor, waitForStatus, type Stack } from './harness';
+import { admin, api, API_KEY, minimalAccount, schedule, startStack, SUPPLIER, waitFor, waitForStatus, window, type Stack } from './harness';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -77,6 +78,38 @@ describe('request faults', () => {
     expect(truth.accounts.find((a: any) => a.external_identifier === 'FLT-2').schedule_accepted_count).toBe(1);
   });
 
+  it('witness: a schedule call whose client goes away before the answer is counted (a killed worker)', async () => {
+    await admin(stack, 'PUT', '/admin/faults', { latencyMs: 1_000 });
+    const abort = new AbortController();
+    const call = fetch(`${stack.baseUrl}/v2/data-import/accounts/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Token ${API_KEY}` },
+      body: JSON.stringify({ payload: minimalAccount('GONE-1'), task_params: { is_dry_run: false, ...window() } }),
+      signal: abort.signal,
+    }).catch(() => 'aborted');
+    await waitFor('the schedule call to be in flight', async () => ((await admin<any>(stack, 'GET', '/admin/requests')).inFlightSchedules === 1 ? true : undefined));
+    abort.abort();
+    expect(await call).toBe('aborted');
+    const w = await waitFor('the cut-off call to be counted', async () => {
+      const r = await admin<any>(stack, 'GET', '/admin/requests');
+      return r.clientGoneSchedules === 1 && r.inFlightSchedules === 0 ? r : undefined;
+    });
+    expect(w.responseLost).toBe(0);
+    // Like a real server, the sandbox still acts on a request whose client left: the import exists.
+    await waitForStatus(stack, 'GONE-1', ['PENDING', 'PROCESSED']);
+  });
+
+  it('witness: a schedule call whose client process is killed (-9) mid-call is counted', async () => {
+    await admin(stack, 'PUT', '/admin/faults', { latencyMs: 1_500 });
+    const before = (await admin<any>(stack, 'GET', '/admin/requests')).clientGoneSchedules;
+    const body = JSON.stringify({ payload: minimalAccount('GONE-2'), task_params: { is_dry_run: false, ...window() } });
+    const script = `fetch(${JSON.stringify(`${stack.baseUrl}/v2/data-import/accounts/`)}, {method: 'POST', headers: {'content-type': 'application/json', authorization: ${JSON.stringify(`Token ${API_KEY}`)}}, body: ${JSON.stringify(body)}}).then(() => setTimeout(() => {}, 60000))`;
+    const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+    await waitFor('the schedule call to be in flight', async () => ((await admin<any>(stack, 'GET', '/admin/requests')).inFlightSchedules === 1 ? true : undefined));
+    child.kill('SIGKILL');
+    await waitFor('the cut-off call to be counted', async () => ((await admin<any>(stack, 'GET', '/admin/requests')).clientGoneSchedules === before + 1 ? true : undefined));
+  });
+
   it('response lost: the import is created, the client sees a dropped connection or a 502', async () => {
     await admin(stack, 'PUT', '/admin/faults', { responseLostRate: 1 });
     const seen: string[] = [];
@@ -91,7 +124,7 @@ describe('request faults', () => {
     const truth = await admin<any>(stack, 'GET', '/admin/ground-truth');
     expect(truth.accounts.map((a: any) => a.external_identifier).sort()).toEqual([0, 1, 2, 3, 4, 5].map((i) => `LOST-${i}`));
     for (const a of truth.accounts) expect(a.import_process_count).toBe(1);
-    expect((await admin<any>(stack, 'GET', '/admin/requests')).responseLost).toBe(6);
+    expect(await admin<any>(stack, 'GET', '/admin/requests')).toMatchObject({ responseLost: 6, clientGoneSchedules: 0, inFlightSchedules: 0 });
     // Only schedule answers are lost: the status endpoint still answers.
     expect((await api(stack, 'GET', `/v2/data-import/accounts/${SUPPLIER}/LOST-0/`)).status).toBe(200);
   });
