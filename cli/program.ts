@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { chaosCommand } from './commands/chaos';
 import { configCommand, eventsCommand, workerCommand } from './commands/services';
 import { demoCommand } from './commands/demo';
 import { devCommand } from './commands/dev';
@@ -26,7 +27,7 @@ Examples:
 Exit codes: 0 ok · 1 accounts failed / validation errors · 2 usage or configuration error ·
 3 a service (Temporal, Postgres, sandbox) cannot be reached. See cli/README.md.`,
     );
-  for (const cmd of [runCommand(), reportCommand(), validateCommand(), supplierCommand(), generateCommand(), workerCommand(), eventsCommand(), configCommand(), devCommand(), demoCommand()]) {
+  for (const cmd of [runCommand(), reportCommand(), validateCommand(), supplierCommand(), generateCommand(), workerCommand(), eventsCommand(), configCommand(), devCommand(), demoCommand(), chaosCommand()]) {
     program.addCommand(cmd);
   }
   // Usage errors exit 2 (commander's default is 1, which the CLI keeps for failed accounts).

@@ -1,0 +1,303 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Client } from '@temporalio/client';
+import { createPool, type Pool } from '../clients/db';
+import { connectClient } from '../clients/temporal';
+import { listRetryingAccounts } from '../cli/retrying';
+import { writeDatasetToPostgres } from '../source/dataset-postgres';
+import { generateDataset, type GroundTruth } from '../source/generator';
+import { startStack, type RunningStack } from '../stack/stack';
+import { runWorkflowId } from '../workflows/ids';
+import { migrationRunInputSchema } from '../workflows/inputs';
+import { createPrng } from '../sandbox/prng';
+import { describeAction, planChaos, type ChaosOptions, type PlannedAction } from './plan';
+import { judge, passed, type LedgerOutcome, type PlatformTruth, type Verdict } from './verdict';
+
+export interface ChaosSummary {
+  seed: number;
+  accounts: number;
+  concurrency: number;
+  plan: string[];
+  workerKills: number;
+  /** Kills after which the sandbox saw a schedule call lose its client before the answer. */
+  midScheduleKills: number;
+  serverRestarts: number;
+  sandboxRestarts: number;
+  throttleBursts: number;
+  faults: { error5xxRate: number; responseLostRate: number; throttled: number; responseLost: number; eventsDropped: number; eventsDuplicated: number; eventsLate: number; eventReorder: boolean };
+  /** Most accounts seen retrying at once while 5xx faults were on, and how many at the end. */
+  retrying: { maxSeen: number; samples: number; atEnd: number };
+  seconds: number;
+  verdict: { lost: number; duplicated: number; wrong: number; early: number };
+  examples: { lost: string[]; duplicated: string[]; wrong: Verdict['wrong']; early: unknown[] };
+  /** What the harness itself failed to deliver (too few proven mid-schedule kills, no retrying seen…). */
+  harnessProblems: string[];
+  passed: boolean;
+  line: string;
+  dataDir: string;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** The stack's environment: the embedded services in the chaos data dir, the faults from the options. */
+export function chaosEnv(base: Record<string, string | undefined>, dataDir: string, o: ChaosOptions): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...base };
+  for (const k of ['DATABASE_URL', 'S3_ENDPOINT', 'SQS_ENDPOINT', 'EVENTS_QUEUE_URL', 'TEMPORAL_ADDRESS']) delete env[k];
+  const f = o.faults;
+  return {
+    ...env,
+    DATA_DIR: dataDir,
+    SOURCE_DOCUMENTS_DIR: path.join(dataDir, 'source-documents'),
+    LOG_LEVEL: base.LOG_LEVEL ?? 'warn',
+    SANDBOX_SEED: String(o.seed),
+    SANDBOX_PROCESSING_DELAY_MS: '200',
+    // Shorter than the default 60 s so that late events (30-120 s) often arrive after polling decided.
+    OUTCOME_EVENT_WAIT_SECONDS: '30',
+    SANDBOX_FAULT_5XX_RATE: String(f.error5xxRate),
+    SANDBOX_FAULT_RESPONSE_LOST_RATE: String(f.responseLostRate),
+    SANDBOX_FAULT_RETRY_AFTER_SECONDS: String(f.retryAfterSeconds),
+    SANDBOX_EVENT_DROP_RATE: String(f.eventDropRate),
+    SANDBOX_EVENT_DUPLICATE_RATE: String(f.eventDuplicateRate),
+    SANDBOX_EVENT_LATE_RATE: String(f.eventLateRate),
+    SANDBOX_EVENT_REORDER: String(f.eventReorder),
+  };
+}
+
+async function admin<T = any>(stack: RunningStack, method: string, route: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${stack.info.sandboxUrl}${route}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (!res.ok) throw new Error(`sandbox ${method} ${route}: HTTP ${res.status}`);
+  return (await res.json()) as T;
+}
+
+/** The knobs that only the admin API sets (environment covers the rest, so a restarted sandbox gets them back). */
+function adminFaults(o: ChaosOptions) {
+  return { scheduleLatencyMs: o.faults.scheduleLatencyMs, eventLateMinMs: o.faults.eventLateMinMs, eventLateMaxMs: o.faults.eventLateMaxMs };
+}
+
+async function outcomesRecorded(pool: Pool, runId: string): Promise<number> {
+  const r = await pool.query<{ n: number }>('select count(*)::int as n from migrate.account_attempts where run_id = $1 and outcome is not null', [runId]);
+  return r.rows[0].n;
+}
+
+/**
+ * One chaos run: a fresh embedded stack, generated accounts with ground truth, a real migration run
+ * with the planned faults, and the verdict from the sandbox and the ledger.
+ */
+export async function runChaos(o: ChaosOptions, opts: { env: Record<string, string | undefined>; dataDir: string; log: (line: string) => void }): Promise<ChaosSummary> {
+  const { log, dataDir } = opts;
+  const plan = planChaos(o);
+  const planText = plan.map(describeAction);
+  log(`chaos seed ${o.seed} (replay with --seed ${o.seed}); fault schedule:`);
+  for (const l of planText) log(`  ${l}`);
+
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  const started = Date.now();
+  log(`starting the embedded stack in ${dataDir} (free ports, ${o.workers} worker processes)`);
+  const stack = await startStack({ env: chaosEnv(opts.env, dataDir, o), freePorts: true, workers: o.workers, log: (l) => log(`  stack: ${l}`) });
+  const pool = createPool(stack.env.DATABASE_URL, 4);
+  let client: Client | undefined;
+  try {
+    client = await connectClient(stack.config);
+    await admin(stack, 'PUT', '/admin/faults', adminFaults(o));
+
+    log(`generating ${o.accounts} accounts (seed ${o.seed}, default defect mix)`);
+    const items = [...generateDataset({ accounts: o.accounts, seed: o.seed })];
+    await writeDatasetToPostgres(pool, items, { documentsDir: stack.config.SOURCE_DOCUMENTS_DIR });
+    const truth: GroundTruth[] = items.map((i) => i.expected);
+    // The generator writes one legacy record per account except for planted supplier conflicts: the
+    // run takes every account the source lists.
+    const runId = `chaos-${o.seed}`;
+    const args = migrationRunInputSchema.parse({
+      runId,
+      supplierCode: stack.config.IMPORT_SUPPLIER_CODE,
+      source: { kind: 'postgres' },
+      selection: { kind: 'all' },
+      concurrency: o.concurrency,
+      timings: { eventWaitSeconds: stack.config.OUTCOME_EVENT_WAIT_SECONDS, pollMaxSeconds: stack.config.OUTCOME_POLL_MAX_SECONDS, supplierRecheckSeconds: 10 },
+    });
+    await client.workflow.start('migrationRunWorkflow', { taskQueue: stack.config.TEMPORAL_TASK_QUEUE, workflowId: runWorkflowId(runId), args: [args] });
+    log(`run ${runId} started (concurrency ${o.concurrency}); Temporal UI ${stack.info.temporalUiUrl}`);
+
+    const victims = createPrng(o.seed ^ 0x6b11);
+    const counts = { workerKills: 0, midScheduleKills: 0, serverRestarts: 0, sandboxRestarts: 0, throttleBursts: 0 };
+    const retrying = { maxSeen: 0, samples: 0 };
+    let done = false;
+    // Sampler: accounts retrying, from Temporal's pending activities (5xx faults are on all run long).
+    const sampler = (async () => {
+      while (!done) {
+        const list = await listRetryingAccounts(client!, runId, { limit: 200 }).catch(() => undefined);
+        if (list) {
+          retrying.samples++;
+          retrying.maxSeen = Math.max(retrying.maxSeen, list.length);
+        }
+        await sleep(3_000);
+      }
+    })();
+
+    const deadline = started + o.timeoutMinutes * 60_000;
+    const pending: PlannedAction[] = [...plan];
+    let finished = 0;
+    let lastLog = 0;
+    for (;;) {
+      finished = await outcomesRecorded(pool, runId).catch(() => finished);
+      const share = finished / o.accounts;
+      while (pending.length && pending[0].atShare <= share) {
+        const next = pending.shift()!;
+        log(`[${Math.round((Date.now() - started) / 1000)} s, ${finished}/${o.accounts}] ${describeAction(next)}`);
+        await perform(next);
+      }
+      if (finished >= o.accounts) break;
+      if (Date.now() > deadline) {
+        log(`timed out after ${o.timeoutMinutes} min with ${finished}/${o.accounts} outcomes recorded`);
+        break;
+      }
+      if (Date.now() - lastLog > 15_000) {
+        lastLog = Date.now();
+        log(`[${Math.round((Date.now() - started) / 1000)} s] ${finished}/${o.accounts} outcomes recorded; retrying now ≤ ${retrying.maxSeen} seen`);
+      }
+      await sleep(500);
+    }
+    // Actions planned past the last outcome still happen (a short run must not skip its faults).
+    for (const next of pending) {
+      log(`[after the run] ${describeAction(next)}`);
+      await perform(next);
+    }
+    // The run workflow itself ends once every account has reported.
+    for (let i = 0; i < 120; i++) {
+      const d = await client.workflow.getHandle(runWorkflowId(runId)).describe().catch(() => undefined);
+      if (d && d.status.name !== 'RUNNING') break;
+      await sleep(1_000);
+    }
+    done = true;
+    await sampler;
+    const atEnd = (await listRetryingAccounts(client, runId).catch(() => [{}])).length;
+
+    // The verdict: ledger + sandbox only.
+    const ledgerRows = await pool.query<LedgerOutcome & { external_account_number: string }>(
+      'select external_account_number, outcome, stage, error_code, error_attr, platform_account_number from migrate.account_attempts where run_id = $1',
+      [runId],
+    );
+    const ledger = new Map(ledgerRows.rows.map((r) => [r.external_account_number, r]));
+    const gt = await admin<{ accounts: Array<PlatformTruth & { external_identifier: string }> }>(stack, 'GET', `/admin/ground-truth?supplier=${encodeURIComponent(stack.config.IMPORT_SUPPLIER_CODE)}`);
+    const platform = new Map(gt.accounts.map((a) => [a.external_identifier, a]));
+    const witness = await admin(stack, 'GET', '/admin/requests');
+    const events = await eventStats(stack);
+    const verdict = judge({ truth, ledger, platform, early: witness.early });
+
+    const harnessProblems: string[] = [];
+    if (counts.midScheduleKills < o.midScheduleKills) harnessProblems.push(`only ${counts.midScheduleKills} of ${o.midScheduleKills} kills proven mid-schedule`);
+    if (o.faults.error5xxRate > 0 && retrying.maxSeen === 0) harnessProblems.push('no retrying account was ever listed while 5xx faults were on');
+    if (atEnd !== 0) harnessProblems.push(`${atEnd} accounts still listed as retrying at the end`);
+    if (finished < o.accounts) harnessProblems.push(`the run did not finish in ${o.timeoutMinutes} min`);
+
+    const seconds = Math.round((Date.now() - started) / 1000);
+    const v = { lost: verdict.lost.length, duplicated: verdict.duplicated.length, wrong: verdict.wrong.length, early: verdict.early };
+    const line =
+      `chaos: ${o.accounts} accounts, ${counts.workerKills} worker kills (${counts.midScheduleKills} mid-schedule), ` +
+      `${counts.serverRestarts} server restart${counts.serverRestarts === 1 ? '' : 's'}, ${counts.sandboxRestarts} sandbox restart${counts.sandboxRestarts === 1 ? '' : 's'}, ` +
+      `5xx ${Math.round(o.faults.error5xxRate * 100)}%, ${counts.throttleBursts} 429 bursts (${witness.throttled} throttled), ${witness.responseLost} responses lost, ` +
+      `events ${events.dropped} dropped / ${events.duplicated} duplicated / ${events.late} late${o.faults.eventReorder ? ' / reordered' : ''}, ` +
+      `retrying seen ≤ ${retrying.maxSeen} (${atEnd} at end), ${seconds} s — ` +
+      `lost ${v.lost}, duplicated ${v.duplicated}, wrong ${v.wrong}, early ${v.early}`;
+    return {
+      seed: o.seed,
+      accounts: o.accounts,
+      concurrency: o.concurrency,
+      plan: planText,
+      ...counts,
+      faults: {
+        error5xxRate: o.faults.error5xxRate,
+        responseLostRate: o.faults.responseLostRate,
+        throttled: witness.throttled,
+        responseLost: witness.responseLost,
+        eventsDropped: events.dropped,
+        eventsDuplicated: events.duplicated,
+        eventsLate: events.late,
+        eventReorder: o.faults.eventReorder,
+      },
+      retrying: { ...retrying, atEnd },
+      seconds,
+      verdict: v,
+      examples: { lost: verdict.lost.slice(0, 10), duplicated: verdict.duplicated.slice(0, 10), wrong: verdict.wrong.slice(0, 10), early: (witness.earlyRequests ?? []).slice(0, 10) },
+      harnessProblems,
+      passed: passed(verdict) && harnessProblems.length === 0,
+      line,
+      dataDir,
+    };
+
+    async function perform(p: PlannedAction): Promise<void> {
+      const a = p.action;
+      switch (a.kind) {
+        case 'kill_worker': {
+          const live = stack.workers().filter((w) => w.child.exitCode === null && w.child.signalCode === null);
+          if (live.length === 0) break;
+          if (a.midSchedule) {
+            // Aim: wait (≤ 20 s) until schedule calls are in flight; with several workers, more in flight makes a hit likelier.
+            const until = Date.now() + 20_000;
+            for (;;) {
+              const n = (await admin(stack, 'GET', '/admin/requests').catch(() => ({ inFlightSchedules: 0 }))).inFlightSchedules;
+              if (n >= live.length || (n > 0 && Date.now() > until - 15_000) || Date.now() > until) break;
+              await sleep(20);
+            }
+          }
+          const before = (await admin(stack, 'GET', '/admin/requests').catch(() => ({ clientGoneSchedules: 0 }))).clientGoneSchedules;
+          const victim = victims.pick(live);
+          await victim.stop('SIGKILL', 5_000);
+          counts.workerKills++;
+          // Proof: the sandbox saw a schedule call lose its client before the answer.
+          let cut = 0;
+          for (let i = 0; i < 20 && cut === 0; i++) {
+            await sleep(100);
+            cut = (await admin(stack, 'GET', '/admin/requests').catch(() => ({ clientGoneSchedules: before }))).clientGoneSchedules - before;
+          }
+          if (cut > 0) counts.midScheduleKills++;
+          log(`  killed worker pid ${victim.pid}${cut > 0 ? ` mid-schedule (${cut} schedule call${cut === 1 ? '' : 's'} cut off)` : ''}; starting a replacement`);
+          await stack.startWorker();
+          break;
+        }
+        case 'restart_temporal':
+          await stack.restartTemporal();
+          counts.serverRestarts++;
+          log('  Temporal server back on the same database');
+          break;
+        case 'restart_sandbox':
+          await stack.restartPlatformServices();
+          await admin(stack, 'PUT', '/admin/faults', adminFaults(o));
+          counts.sandboxRestarts++;
+          log('  sandbox back');
+          break;
+        case 'throttle_burst': {
+          await admin(stack, 'PUT', '/admin/faults', { error429Rate: a.rate, retryAfterSeconds: a.retryAfterSeconds });
+          await sleep(a.seconds * 1000);
+          await admin(stack, 'PUT', '/admin/faults', { error429Rate: 0 }).catch(() => undefined);
+          counts.throttleBursts++;
+          break;
+        }
+      }
+    }
+  } finally {
+    await client?.connection.close().catch(() => undefined);
+    await pool.end().catch(() => undefined);
+    await stack.stop();
+  }
+}
+
+async function eventStats(stack: RunningStack): Promise<{ dropped: number; duplicated: number; late: number }> {
+  const out = { dropped: 0, duplicated: 0, late: 0 };
+  let after = 0;
+  for (;;) {
+    const page = await admin<{ events: Array<{ dropped: boolean; duplicated: boolean; late_ms: number }>; last_seq: number }>(stack, 'GET', `/admin/events?limit=5000&after=${after}`);
+    for (const e of page.events) {
+      if (e.dropped) out.dropped++;
+      if (e.duplicated) out.duplicated++;
+      if (e.late_ms > 0) out.late++;
+    }
+    if (page.events.length < 5000) return out;
+    after = page.last_seq;
+  }
+}
