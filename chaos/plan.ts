@@ -61,11 +61,12 @@ export interface PlannedAction {
  */
 export function planChaos(o: ChaosOptions): PlannedAction[] {
   const prng = createPrng(o.seed);
-  const at = () => Math.round((0.05 + prng.next() * 0.8) * 1000) / 1000;
+  const at = (upTo = 0.85) => Math.round((0.05 + prng.next() * (upTo - 0.05)) * 1000) / 1000;
   const kills = Math.max(o.workerKills, 0);
   const aimed = new Set(prng.shuffle([...Array(kills).keys()]).slice(0, Math.min(o.midScheduleKills, kills)));
   const plan: PlannedAction[] = [];
-  for (let i = 0; i < kills; i++) plan.push({ atShare: at(), action: { kind: 'kill_worker', midSchedule: aimed.has(i) } });
+  // Aimed kills in the first half: later, few accounts are left to schedule.
+  for (let i = 0; i < kills; i++) plan.push({ atShare: aimed.has(i) ? at(0.5) : at(), action: { kind: 'kill_worker', midSchedule: aimed.has(i) } });
   for (let i = 0; i < o.serverRestarts; i++) plan.push({ atShare: at(), action: { kind: 'restart_temporal' } });
   for (let i = 0; i < o.sandboxRestarts; i++) plan.push({ atShare: at(), action: { kind: 'restart_sandbox' } });
   for (let i = 0; i < o.faults.throttleBursts; i++) {

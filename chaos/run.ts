@@ -103,7 +103,8 @@ export async function runChaos(o: ChaosOptions, opts: { env: Record<string, stri
   let client: Client | undefined;
   try {
     client = await connectClient(stack.config);
-    await admin(stack, 'PUT', '/admin/faults', adminFaults(o));
+    const faults = await admin(stack, 'PUT', '/admin/faults', adminFaults(o));
+    log(`sandbox faults: ${JSON.stringify(faults)}`);
 
     log(`generating ${o.accounts} accounts (seed ${o.seed}, default defect mix)`);
     const items = [...generateDataset({ accounts: o.accounts, seed: o.seed })];
@@ -124,13 +125,18 @@ export async function runChaos(o: ChaosOptions, opts: { env: Record<string, stri
     log(`run ${runId} started (concurrency ${o.concurrency}); Temporal UI ${stack.info.temporalUiUrl}`);
 
     const victims = createPrng(o.seed ^ 0x6b11);
+    const replacements: Promise<void>[] = [];
+    let samplerError: string | undefined;
     const counts = { workerKills: 0, midScheduleKills: 0, serverRestarts: 0, sandboxRestarts: 0, throttleBursts: 0 };
     const retrying = { maxSeen: 0, samples: 0 };
     let done = false;
     // Sampler: accounts retrying, from Temporal's pending activities (5xx faults are on all run long).
     const sampler = (async () => {
       while (!done) {
-        const list = await listRetryingAccounts(client!, runId, { limit: 200 }).catch(() => undefined);
+        const list = await listRetryingAccounts(client!, runId, { limit: 200 }).catch((e: Error) => {
+          if (samplerError !== e.message) log(`  (retrying list unavailable: ${(samplerError = e.message)})`);
+          return undefined;
+        });
         if (list) {
           retrying.samples++;
           retrying.maxSeen = Math.max(retrying.maxSeen, list.length);
@@ -158,7 +164,7 @@ export async function runChaos(o: ChaosOptions, opts: { env: Record<string, stri
       }
       if (Date.now() - lastLog > 15_000) {
         lastLog = Date.now();
-        log(`[${Math.round((Date.now() - started) / 1000)} s] ${finished}/${o.accounts} outcomes recorded; retrying now ≤ ${retrying.maxSeen} seen`);
+        log(`[${Math.round((Date.now() - started) / 1000)} s] ${finished}/${o.accounts} outcomes recorded; most retrying at once so far: ${retrying.maxSeen}`);
       }
       await sleep(500);
     }
@@ -175,6 +181,7 @@ export async function runChaos(o: ChaosOptions, opts: { env: Record<string, stri
     }
     done = true;
     await sampler;
+    await Promise.all(replacements);
     const atEnd = (await listRetryingAccounts(client, runId).catch(() => [{}])).length;
 
     // The verdict: ledger + sandbox only.
@@ -257,7 +264,8 @@ export async function runChaos(o: ChaosOptions, opts: { env: Record<string, stri
           }
           if (cut > 0) counts.midScheduleKills++;
           log(`  killed worker pid ${victim.pid}${cut > 0 ? ` mid-schedule (${cut} schedule call${cut === 1 ? '' : 's'} cut off)` : ''}; starting a replacement`);
-          await stack.startWorker();
+          // In the background: the other workers go on, and so does the schedule.
+          replacements.push(stack.startWorker().then(() => undefined, (e: Error) => log(`  replacement worker failed to start: ${e.message}`)));
           break;
         }
         case 'restart_temporal':

@@ -36,17 +36,25 @@ describe('events dropped, duplicated and reordered', () => {
 
     // Every event the platform delivered for these accounts is in the inbox, once.
     const ours = new Set(accounts);
-    const delivered: string[] = [];
+    // Copies delivered per event: one per target per copy (a duplicated event goes out twice).
+    const copies = new Map<string, { copies: number; duplicated: boolean }>();
     let after = 0;
     for (;;) {
       const page = await sandbox(e, 'GET', `/admin/events?limit=500&after=${after}`);
-      for (const ev of page.events) if (!ev.dropped && ours.has(ev.external_identifier)) delivered.push(ev.id);
+      for (const ev of page.events) {
+        if (ev.dropped || !ours.has(ev.external_identifier) || ev.delivered_to.length === 0) continue;
+        copies.set(ev.id, { copies: ev.delivered_to.length, duplicated: ev.duplicated });
+      }
       if (page.events.length < 500) break;
       after = page.last_seq;
     }
-    expect(delivered.length).toBeGreaterThan(0);
-    const inbox = await e.pool.query(`select event_id, deliveries from migrate.inbox where event_id = any($1)`, [delivered]);
-    expect(inbox.rowCount).toBe(new Set(delivered).size);
+    expect(copies.size).toBeGreaterThan(0);
+    expect([...copies.values()].some((c) => c.duplicated)).toBe(true);
+    const inbox = await e.pool.query<{ event_id: string; deliveries: number }>(`select event_id, deliveries from migrate.inbox where event_id = any($1)`, [[...copies.keys()]]);
+    // One inbox row per event, however many copies arrived; every copy counted on that row.
+    expect(inbox.rows.map((r) => r.event_id).sort()).toEqual([...copies.keys()].sort());
+    for (const r of inbox.rows) expect({ id: r.event_id, deliveries: r.deliveries >= copies.get(r.event_id)!.copies }).toEqual({ id: r.event_id, deliveries: true });
+    expect(inbox.rows.filter((r) => copies.get(r.event_id)!.duplicated).every((r) => r.deliveries >= 2)).toBe(true);
 
     // A forged delivery is refused and recorded as refused, not as an event.
     const forged = JSON.stringify({ version: '0', id: uniqueId('forged-'), 'detail-type': 'data_import.import_process.complete', detail: { resource_type: 'ACCOUNT', external_identifier: accounts[0], identifier: 'A-FORGED01' } });

@@ -31,9 +31,10 @@ describe('hostile source data', () => {
     if (!t.ok) return;
     expect(t.payload.customers?.[0].family_name).toBe(evil);
     const v = validateAccount(t.payload, { today: '2025-06-01' });
-    // Either accepted verbatim or refused with a field error; never altered or executed.
-    if (v.ok) expect(v.value.customers?.[0].family_name).toBe(evil);
-    else expect(v.errors.every((e) => e.attr.startsWith('customers.0.'))).toBe(true);
+    // A family name may hold any characters: accepted, and passed on verbatim (never altered or executed).
+    expect(v.ok).toBe(true);
+    if (!v.ok) return;
+    expect(v.value.customers?.[0].family_name).toBe(evil);
   });
 
   it('validates an account with a very large reading history without blowing up', () => {
@@ -46,6 +47,10 @@ describe('hostile source data', () => {
     const big = Array.from({ length: 20_000 }, () => history[0]);
     mp.meters![0].reading_history = big;
     const v = validateAccount(t.payload, { today: '2025-06-01' });
-    expect(typeof v.ok).toBe('boolean');
+    // Valid readings stay valid however many there are: the whole history is accepted and kept.
+    expect(v.ok).toBe(true);
+    if (!v.ok) return;
+    const kept = v.value.supply_addresses![0].meter_points[0] as { meters?: { reading_history?: unknown[] }[] };
+    expect(kept.meters![0].reading_history).toHaveLength(20_000);
   });
 });

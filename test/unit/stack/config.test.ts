@@ -4,14 +4,15 @@ import { ConfigError, maskedConfig, parseConfig } from '../../../config';
 describe('config', () => {
   it('names the variable and the expected form when a value is malformed', () => {
     expect(() => parseConfig({ DATABASE_URL: 'mysql://u:p@h/db' })).toThrowError(ConfigError);
+    let msg = '';
     try {
       parseConfig({ DATABASE_URL: 'mysql://u:p@h/db', SANDBOX_FAULT_5XX_RATE: '2' });
     } catch (e) {
-      const msg = (e as Error).message;
-      expect(msg).toMatch(/DATABASE_URL=\(hidden\): a postgres:\/\/ or postgresql:\/\/ connection URL/);
-      expect(msg).toMatch(/SANDBOX_FAULT_5XX_RATE="2"/);
-      expect(msg).not.toContain('u:p@h');
+      msg = (e as Error).message;
     }
+    expect(msg).toMatch(/DATABASE_URL=\(hidden\): a postgres:\/\/ or postgresql:\/\/ connection URL/);
+    expect(msg).toMatch(/SANDBOX_FAULT_5XX_RATE="2"/);
+    expect(msg).not.toContain('u:p@h');
   });
 
   it('refuses production mode without payload encryption keys', () => {

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { chaosOptionsSchema, planChaos, SMOKE } from '../../../chaos/plan';
+import { judge, passed, type LedgerOutcome, type PlatformTruth } from '../../../chaos/verdict';
+import type { GroundTruth } from '../../../source/generator';
+
+describe('planChaos', () => {
+  it('the same seed gives the same schedule; another seed another one', () => {
+    const a = planChaos(chaosOptionsSchema.parse({ seed: 7 }));
+    expect(planChaos(chaosOptionsSchema.parse({ seed: 7 }))).toEqual(a);
+    expect(planChaos(chaosOptionsSchema.parse({ seed: 8 }))).not.toEqual(a);
+  });
+
+  it('the defaults plan 10 worker kills (3 aimed mid-schedule), one server restart, one sandbox restart, 429 bursts, in progress order', () => {
+    const plan = planChaos(chaosOptionsSchema.parse({ seed: 123 }));
+    const kills = plan.filter((p) => p.action.kind === 'kill_worker');
+    expect(kills).toHaveLength(10);
+    expect(kills.filter((p) => p.action.kind === 'kill_worker' && p.action.midSchedule)).toHaveLength(3);
+    expect(plan.filter((p) => p.action.kind === 'restart_temporal')).toHaveLength(1);
+    expect(plan.filter((p) => p.action.kind === 'restart_sandbox')).toHaveLength(1);
+    expect(plan.filter((p) => p.action.kind === 'throttle_burst').length).toBeGreaterThan(0);
+    const shares = plan.map((p) => p.atShare);
+    expect(shares).toEqual([...shares].sort((x, y) => x - y));
+    for (const s of shares) expect(s).toBeGreaterThanOrEqual(0.05), expect(s).toBeLessThanOrEqual(0.85);
+  });
+
+  it('--smoke: 150 accounts, 3 kills, one server restart, faults on', () => {
+    const o = chaosOptionsSchema.parse({ ...SMOKE, seed: 1 });
+    expect(o).toMatchObject({ accounts: 150, workerKills: 3, serverRestarts: 1 });
+    expect(o.faults.error5xxRate).toBeGreaterThan(0);
+    expect(planChaos(o).filter((p) => p.action.kind === 'kill_worker')).toHaveLength(3);
+  });
+});
+
+const truth = (ext: string, expected: GroundTruth['expected']) => ({ external_account_number: ext, expected }) as GroundTruth;
+const row = (o: Partial<LedgerOutcome>): LedgerOutcome => ({ outcome: null, stage: null, error_code: null, error_attr: null, platform_account_number: null, ...o });
+
+describe('judge', () => {
+  const T = [
+    truth('A', { outcome: 'completed' }),
+    truth('B', { outcome: 'failed', stage: 'validate', code: 'invalid_phone_number', attr: 'customers.0.mobile' }),
+  ];
+  const platform = new Map<string, PlatformTruth>([['A', { created_count: 1, account_number: 'A-1' }]]);
+
+  it('all as expected: passes', () => {
+    const ledger = new Map([
+      ['A', row({ outcome: 'completed', stage: 'await', platform_account_number: 'A-1' })],
+      ['B', row({ outcome: 'failed', stage: 'validate', error_code: 'invalid_phone_number', error_attr: 'customers.0.mobile' })],
+    ]);
+    const v = judge({ truth: T, ledger, platform, early: 0 });
+    expect(v).toEqual({ lost: [], duplicated: [], wrong: [], early: 0 });
+    expect(passed(v)).toBe(true);
+  });
+
+  it('counts an account without an outcome as lost, a second creation as duplicated, a different code or account number as wrong, early requests as early', () => {
+    const ledger = new Map([
+      ['A', row({ outcome: 'completed', stage: 'await', platform_account_number: 'A-2' })],
+      ['B', row({ outcome: null, stage: 'schedule' })],
+    ]);
+    const v = judge({ truth: T, ledger, platform: new Map([...platform, ['C', { created_count: 2, account_number: 'A-3' }]]), early: 2 });
+    expect(v.lost).toEqual(['B']);
+    expect(v.duplicated).toEqual(['C']);
+    expect(v.wrong.map((w) => w.account)).toEqual(['A']);
+    expect(v.early).toBe(2);
+    expect(passed(v)).toBe(false);
+    const wrongCode = judge({ truth: T, ledger: new Map([['A', ledger.get('A')!], ['B', row({ outcome: 'failed', stage: 'validate', error_code: 'invalid', error_attr: 'customers.0.mobile' })]]), platform, early: 0 });
+    expect(wrongCode.wrong.map((w) => w.account)).toEqual(['A', 'B']);
+  });
+});
