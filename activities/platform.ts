@@ -60,10 +60,14 @@ export function createPlatformActivities(deps: PlatformActivityDeps): PlatformAc
   };
 
   async function call<T>(fn: () => Promise<T>): Promise<T> {
+    honourRetryAfter();
     try {
       return await fn();
     } catch (e) {
       if (e instanceof PlatformTransientError) {
+        // Remembered across attempts (heartbeat details travel with the failure): a retry that comes
+        // sooner (e.g. after a Temporal server restart) waits instead of calling early.
+        if (e.retryAfterMs !== undefined) activityContext()?.heartbeat({ notBefore: Date.now() + e.retryAfterMs });
         deps.logger.warn({ code: e.code, status: e.status, retryAfterMs: e.retryAfterMs }, 'platform call failed transiently; Temporal retries');
         throw ApplicationFailure.create({
           message: e.message,
@@ -81,13 +85,35 @@ export function createPlatformActivities(deps: PlatformActivityDeps): PlatformAc
   }
 }
 
-/** The activity's attempt number (1 outside an activity, e.g. in unit tests). */
-function currentAttempt(): number {
+function activityContext(): Context | undefined {
   try {
-    return Context.current().info.attempt;
+    return Context.current();
   } catch {
-    return 1;
+    return undefined; // outside an activity (unit tests)
   }
+}
+
+/** The activity's attempt number (1 outside an activity). */
+function currentAttempt(): number {
+  return activityContext()?.info.attempt ?? 1;
+}
+
+/**
+ * The platform's Retry-After outlives the attempt that was told it: an attempt that starts before
+ * then sends nothing and asks Temporal to come back when it has passed.
+ */
+function honourRetryAfter(): void {
+  const ctx = activityContext();
+  const notBefore = (ctx?.info.heartbeatDetails as { notBefore?: unknown } | undefined)?.notBefore;
+  if (!ctx || typeof notBefore !== 'number' || notBefore <= Date.now()) return;
+  ctx.heartbeat({ notBefore });
+  throw ApplicationFailure.create({
+    message: 'platform_rate_limited: waiting for the Retry-After the platform gave',
+    type: 'PlatformTransientError',
+    nonRetryable: false,
+    nextRetryDelay: notBefore - Date.now(),
+    details: [{ code: 'platform_rate_limited', status: 429 }],
+  });
 }
 
 /** The schedule window: given bounds, or from now for `hours` (the platform allows at most 4 days). */

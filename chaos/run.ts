@@ -88,7 +88,10 @@ async function outcomesRecorded(pool: Pool, runId: string): Promise<number> {
  * One chaos run: a fresh embedded stack, generated accounts with ground truth, a real migration run
  * with the planned faults, and the verdict from the sandbox and the ledger.
  */
-export async function runChaos(o: ChaosOptions, opts: { env: Record<string, string | undefined>; dataDir: string; log: (line: string) => void }): Promise<ChaosSummary> {
+export async function runChaos(
+  o: ChaosOptions,
+  opts: { env: Record<string, string | undefined>; dataDir: string; log: (line: string) => void; onStack?: (stop: () => Promise<void>) => void },
+): Promise<ChaosSummary> {
   const { log, dataDir } = opts;
   const plan = planChaos(o);
   const planText = plan.map(describeAction);
@@ -99,6 +102,7 @@ export async function runChaos(o: ChaosOptions, opts: { env: Record<string, stri
   const started = Date.now();
   log(`starting the embedded stack in ${dataDir} (free ports, ${o.workers} worker processes)`);
   const stack = await startStack({ env: chaosEnv(opts.env, dataDir, o), freePorts: true, workers: o.workers, log: (l) => log(`  stack: ${l}`) });
+  opts.onStack?.(() => stack.stop());
   const pool = createPool(stack.env.DATABASE_URL, 4);
   let client: Client | undefined;
   try {
@@ -149,6 +153,7 @@ export async function runChaos(o: ChaosOptions, opts: { env: Record<string, stri
     const pending: PlannedAction[] = [...plan];
     let finished = 0;
     let lastLog = 0;
+    let lastRunCheck = Date.now();
     for (;;) {
       finished = await outcomesRecorded(pool, runId).catch(() => finished);
       const share = finished / o.accounts;
@@ -158,6 +163,12 @@ export async function runChaos(o: ChaosOptions, opts: { env: Record<string, stri
         await perform(next);
       }
       if (finished >= o.accounts) break;
+      // The run may end with fewer rows than accounts generated (then some are lost): stop waiting.
+      if (Date.now() - lastRunCheck > 5_000) {
+        lastRunCheck = Date.now();
+        const d = await client.workflow.getHandle(runWorkflowId(runId)).describe().catch(() => undefined);
+        if (d && d.status.name !== 'RUNNING') break;
+      }
       if (Date.now() > deadline) {
         log(`timed out after ${o.timeoutMinutes} min with ${finished}/${o.accounts} outcomes recorded`);
         break;

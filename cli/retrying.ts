@@ -42,7 +42,7 @@ function failureCode(err: Error | undefined): string | null {
  * running account workflows (search attributes) and describes each: at most the run's concurrency.
  */
 export async function listRetryingAccounts(client: Client, runId: string, opts: { limit?: number } = {}): Promise<RetryingAccount[]> {
-  const query = `${KmRunId} = '${runId.replace(/'/g, "''")}' AND ${KmKind} = 'account' AND ExecutionStatus = 'Running'`;
+  const query = `${KmRunId.name} = '${runId.replace(/'/g, "''")}' AND ${KmKind.name} = 'account' AND ExecutionStatus = 'Running'`;
   const out: RetryingAccount[] = [];
   const converter = client.options.loadedDataConverter;
   const limit = opts.limit ?? 500;

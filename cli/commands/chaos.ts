@@ -39,11 +39,22 @@ Examples:
         ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
       });
       const dataDir = path.resolve(ROOT, opts.dataDir ?? path.join('.data', 'chaos', String(process.pid)));
-      const summary = await runChaos(o, { env: loadEnv(), dataDir, log: info });
+      // Ctrl-C: everything the harness started is stopped (by its own process ids).
+      let stopStack: (() => Promise<void>) | undefined;
+      const onSignal = () => {
+        info('interrupted: stopping the chaos stack');
+        void (stopStack?.() ?? Promise.resolve()).finally(() => process.exit(130));
+      };
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      const summary = await runChaos(o, { env: loadEnv(), dataDir, log: info, onStack: (stop) => (stopStack = stop) });
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
       if (opts.json) printJson(summary);
       else {
         for (const w of summary.examples.wrong) println(`wrong: ${w.account}: expected ${w.expected}, got ${w.got}`);
         if (summary.examples.lost.length) println(`lost: ${summary.examples.lost.join(', ')}`);
+        for (const r of summary.examples.early as Array<Record<string, string>>) println(`early: ${r.method} ${r.path}: told at ${r.toldAt} to wait until ${r.retryAt}, came at ${r.arrivedAt}`);
         if (summary.examples.duplicated.length) println(`duplicated: ${summary.examples.duplicated.join(', ')}`);
         for (const p of summary.harnessProblems) println(`harness: ${p}`);
         println(summary.line);

@@ -61,7 +61,9 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
     scope.put('/admin/faults', async (req, reply) => {
       const patch = faultsPatchSchema.safeParse(req.body ?? {});
       if (!patch.success) return invalid(reply, patch.error);
-      deps.state.faults = { ...deps.state.faults, ...patch.data };
+      // Only the knobs the body names: zod fills the schema's defaults in for the others.
+      const named = Object.keys(req.body as object);
+      deps.state.faults = { ...deps.state.faults, ...Object.fromEntries(Object.entries(patch.data).filter(([k]) => named.includes(k))) };
       return deps.state.faults;
     });
 

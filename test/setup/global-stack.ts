@@ -24,9 +24,13 @@ export async function setup(project: TestProject) {
   for (const d of fs.readdirSync(root)) if (!isAlive(Number(d))) fs.rmSync(path.join(root, d), { recursive: true, force: true });
   const dataDir = path.join(root, String(process.pid));
   const started = Date.now();
+  // The e2e stack is always the embedded one: never the developer's DATABASE_URL, S3, SQS or
+  // Temporal (tests truncate tables and reset the sandbox).
+  const env = loadEnv();
+  for (const k of ['DATABASE_URL', 'S3_ENDPOINT', 'SQS_ENDPOINT', 'EVENTS_QUEUE_URL', 'TEMPORAL_ADDRESS', 'PLATFORM_BASE_URL', 'PLATFORM_V2_BASE_URL', 'PLATFORM_GRAPHQL_URL']) delete env[k];
   stack = await startStack({
     env: {
-      ...loadEnv(),
+      ...env,
       DATA_DIR: dataDir,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
       SANDBOX_PROCESSING_DELAY_MS: '200',

@@ -148,6 +148,12 @@ describe('request faults', () => {
     expect((await admin<any>(stack, 'GET', '/admin/requests')).early).toBe(2);
   });
 
+  it('a partial update changes only the knobs it names', async () => {
+    await admin(stack, 'PUT', '/admin/faults', { error5xxRate: 0.3, processingDelayMs: 250 });
+    const after = await admin<any>(stack, 'PUT', '/admin/faults', { latencyMs: 10 });
+    expect(after).toMatchObject({ error5xxRate: 0.3, processingDelayMs: 250, latencyMs: 10 });
+  });
+
   it('refuses an invalid fault setting', async () => {
     const r = await fetch(`${stack.baseUrl}/admin/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error5xxRate: 2 }) });
     expect(r.status).toBe(400);
