@@ -105,12 +105,22 @@ describe('SQS consumer', () => {
     expect(await counts(queueUrl)).toEqual({ visible: 0, inFlight: 0 });
   });
 
-  it('stop() ends an idle long poll promptly', async () => {
-    const queueUrl = await queue(30);
-    const consumer = startSqsConsumer({ pool: db.pool, signal: fakeSignaller().signal, logger: quietLogger(), sqs }, { queueUrl, waitTimeSeconds: 20 });
-    await new Promise((r) => setTimeout(r, 300));
-    const t0 = Date.now();
+  it('stop() aborts the idle long poll it is waiting on, and polls no more', async () => {
+    // An SQS client whose long poll only ends when aborted: stop() must abort it, not wait it out.
+    let receives = 0;
+    let signal: AbortSignal | undefined;
+    const hanging = {
+      send: (_cmd: unknown, opts?: { abortSignal?: AbortSignal }) => {
+        receives++;
+        signal = opts?.abortSignal;
+        return new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })), { once: true }));
+      },
+    } as unknown as typeof sqs;
+    const consumer = startSqsConsumer({ pool: db.pool, signal: fakeSignaller().signal, logger: quietLogger(), sqs: hanging }, { queueUrl: 'http://127.0.0.1:1/q', waitTimeSeconds: 20 });
+    await until(() => receives === 1);
+    expect(signal?.aborted).toBe(false);
     await consumer.stop();
-    expect(Date.now() - t0).toBeLessThan(3_000);
+    expect(signal?.aborted).toBe(true);
+    expect(receives).toBe(1);
   });
 });
