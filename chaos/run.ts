@@ -10,6 +10,7 @@ import { startStack, type RunningStack } from '../stack/stack';
 import { runWorkflowId } from '../workflows/ids';
 import { migrationRunInputSchema } from '../workflows/inputs';
 import { createPrng } from '../sandbox/prng';
+import { pidOwningLocalPort } from './sockets';
 import { describeAction, planChaos, type ChaosOptions, type PlannedAction } from './plan';
 import { judge, passed, type LedgerOutcome, type PlatformTruth, type Verdict } from './verdict';
 
@@ -130,6 +131,7 @@ export async function runChaos(
 
     const victims = createPrng(o.seed ^ 0x6b11);
     const replacements: Promise<void>[] = [];
+    const ready = new Set(stack.info.workerPids);
     let samplerError: string | undefined;
     const counts = { workerKills: 0, midScheduleKills: 0, serverRestarts: 0, sandboxRestarts: 0, throttleBursts: 0 };
     const retrying = { maxSeen: 0, samples: 0 };
@@ -154,6 +156,7 @@ export async function runChaos(
     let finished = 0;
     let lastLog = 0;
     let lastRunCheck = Date.now();
+    let faultsOff = false;
     for (;;) {
       finished = await outcomesRecorded(pool, runId).catch(() => finished);
       const share = finished / o.accounts;
@@ -163,6 +166,13 @@ export async function runChaos(
         await perform(next);
       }
       if (finished >= o.accounts) break;
+      // The last tenth runs without request faults: the retrying list must drain to empty, and the
+      // tail is not left to the retry policy's longest backoffs.
+      if (!faultsOff && share >= 0.9 && pending.length === 0) {
+        faultsOff = true;
+        await admin(stack, 'PUT', '/admin/faults', { error5xxRate: 0, responseLostRate: 0, error429Rate: 0 }).catch(() => (faultsOff = false));
+        if (faultsOff) log(`[${Math.round((Date.now() - started) / 1000)} s, ${finished}/${o.accounts}] request faults off for the last tenth`);
+      }
       // The run may end with fewer rows than accounts generated (then some are lost): stop waiting.
       if (Date.now() - lastRunCheck > 5_000) {
         lastRunCheck = Date.now();
@@ -252,19 +262,27 @@ export async function runChaos(
       const a = p.action;
       switch (a.kind) {
         case 'kill_worker': {
-          const live = stack.workers().filter((w) => w.child.exitCode === null && w.child.signalCode === null);
+          // Only workers that are up (a replacement still starting polls nothing); never leave none.
+          const up = () => stack.workers().filter((w) => ready.has(w.pid) && w.child.exitCode === null && w.child.signalCode === null);
+          for (let i = 0; i < 240 && up().length < 2 && o.workers > 1; i++) await sleep(500);
+          const live = up();
           if (live.length === 0) break;
+          let victim = victims.pick(live);
           if (a.midSchedule) {
-            // Aim: wait (≤ 20 s) until schedule calls are in flight; with several workers, more in flight makes a hit likelier.
-            const until = Date.now() + 20_000;
-            for (;;) {
-              const n = (await admin(stack, 'GET', '/admin/requests').catch(() => ({ inFlightSchedules: 0 }))).inFlightSchedules;
-              if (n >= live.length || (n > 0 && Date.now() > until - 15_000) || Date.now() > until) break;
+            // Aim: the worker that holds a schedule call in flight at the sandbox (≤ 30 s to find one).
+            const until = Date.now() + 30_000;
+            while (Date.now() < until) {
+              const w = await admin(stack, 'GET', '/admin/requests').catch(() => ({ inFlightSchedulePorts: [] }));
+              const holder = (w.inFlightSchedulePorts as number[]).map((p) => pidOwningLocalPort(live.map((x) => x.pid), p)).find((p) => p !== undefined);
+              const found = holder !== undefined ? live.find((x) => x.pid === holder) : undefined;
+              if (found) {
+                victim = found;
+                break;
+              }
               await sleep(20);
             }
           }
           const before = (await admin(stack, 'GET', '/admin/requests').catch(() => ({ clientGoneSchedules: 0 }))).clientGoneSchedules;
-          const victim = victims.pick(live);
           await victim.stop('SIGKILL', 5_000);
           counts.workerKills++;
           // Proof: the sandbox saw a schedule call lose its client before the answer.
@@ -276,7 +294,12 @@ export async function runChaos(
           if (cut > 0) counts.midScheduleKills++;
           log(`  killed worker pid ${victim.pid}${cut > 0 ? ` mid-schedule (${cut} schedule call${cut === 1 ? '' : 's'} cut off)` : ''}; starting a replacement`);
           // In the background: the other workers go on, and so does the schedule.
-          replacements.push(stack.startWorker().then(() => undefined, (e: Error) => log(`  replacement worker failed to start: ${e.message}`)));
+          replacements.push(
+            stack.startWorker().then(
+              (w) => void ready.add(w.pid),
+              (e: Error) => log(`  replacement worker failed to start: ${e.message}`),
+            ),
+          );
           break;
         }
         case 'restart_temporal':

@@ -13,6 +13,8 @@ import type pg from 'pg';
 export class RequestWitness {
   private readonly retryAt = new Map<string, { toldAt: number; retryAt: number }>();
   private inFlight = 0;
+  /** Client ports of the schedule calls in flight (a chaos harness finds the process that holds one). */
+  private readonly inFlightPorts = new Map<FastifyReply, number>();
   private readonly lostByUs = new WeakSet<FastifyReply>();
 
   constructor(private readonly pool: pg.Pool) {}
@@ -64,8 +66,11 @@ export class RequestWitness {
    */
   trackSchedule(reply: FastifyReply): void {
     this.inFlight += 1;
+    const port = reply.request.socket.remotePort;
+    if (port) this.inFlightPorts.set(reply, port);
     reply.raw.once('close', () => {
       this.inFlight -= 1;
+      this.inFlightPorts.delete(reply);
       if (!reply.raw.writableFinished && !this.lostByUs.has(reply)) void this.count('client_gone_schedule').catch(() => undefined);
     });
   }
@@ -92,6 +97,7 @@ export class RequestWitness {
     const earlyCount = await this.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM sandbox.early_requests');
     return {
       inFlightSchedules: this.inFlight,
+      inFlightSchedulePorts: [...this.inFlightPorts.values()],
       clientGoneSchedules: n('client_gone_schedule'),
       responseLost: n('response_lost'),
       throttled: n('throttled'),

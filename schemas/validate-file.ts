@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import readline from 'node:readline';
 import { type ValidationError, LOCAL_CODES, validationError } from './errors';
 import { type ValidateOptions, validateAccount, validateScheduleRequest } from './validate';
+import { boundedDetail, capValue, personalValues } from './bounded-output';
 
 /**
  * Validates a file of payloads: JSON (one payload or an array) or JSONL (one per line, streamed).
@@ -30,12 +31,17 @@ function externalAccountNumberOf(record: unknown): string | undefined {
 
 export function validateRecord(record: unknown, index: number, opts: ValidateOptions = {}): FileValidationResult {
   const result = isScheduleRequest(record) ? validateScheduleRequest(record, opts) : validateAccount(record, opts);
-  const externalAccountNumber = externalAccountNumberOf(record);
-  return { index, ...(externalAccountNumber ? { externalAccountNumber } : {}), errors: result.ok ? [] : result.errors };
+  // What is echoed back is bounded: the account number capped, personal values never quoted.
+  const ext = externalAccountNumberOf(record);
+  const externalAccountNumber = ext === undefined ? undefined : capValue(ext);
+  const personal = result.ok ? [] : personalValues(record);
+  const errors = result.ok ? [] : result.errors.map((e) => ({ ...e, attr: capValue(e.attr, 200), detail: boundedDetail(e.detail, personal) }));
+  return { index, ...(externalAccountNumber ? { externalAccountNumber } : {}), errors };
 }
 
 function invalidJson(index: number, message: string): FileValidationResult {
-  return { index, errors: [validationError(LOCAL_CODES.invalidJson, '', `Not valid JSON: ${message}`)] };
+  // JSON.parse quotes the input around the error: cap it.
+  return { index, errors: [validationError(LOCAL_CODES.invalidJson, '', `Not valid JSON: ${capValue(message, 120)}`)] };
 }
 
 async function firstNonBlankChar(filePath: string): Promise<string | undefined> {

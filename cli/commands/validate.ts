@@ -13,7 +13,9 @@ export function validateCommand(): Command {
     .addHelpText(
       'after',
       `
-Exit code 0 when every record is valid, 1 when any record fails.
+Exit code 0 when every record is valid, 1 when any record fails or the file holds no records.
+Values echoed back are capped (64 characters for an account number); values of personal fields
+(names, contact details, birth dates, addresses) are never printed.
 
 Examples:
   $ kraken-migrate validate accounts.jsonl
@@ -33,8 +35,9 @@ Examples:
           else println(formatValidationLine(r, e));
         }
       }
-      if (opts.json) printJson({ file, records, failed, errors });
+      if (opts.json) printJson({ file, records, failed, errors, ...(records === 0 ? { problem: 'no_records' } : {}) });
+      else if (records === 0) process.stderr.write(`${file}: no records (an empty file, or an empty JSON array): nothing was validated\n`);
       else process.stderr.write(`${records} record(s), ${failed} invalid\n`);
-      process.exitCode = failed > 0 ? EXIT.failures : EXIT.ok;
+      process.exitCode = failed > 0 || records === 0 ? EXIT.failures : EXIT.ok;
     });
 }

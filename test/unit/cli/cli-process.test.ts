@@ -50,6 +50,33 @@ describe('kraken-migrate validate', () => {
     expect(out.errors).toEqual([expect.objectContaining({ externalAccountNumber: 'EXT-BAD', code: 'invalid_phone_number', attr: 'customers.0.mobile' })]);
   });
 
+  it('bounded output: a 100,000-character account number is capped, personal values are never printed', () => {
+    const huge = 'X'.repeat(100_000);
+    const phone = '07ABC-NOT-A-PHONE-3344';
+    const name = 'Zebedee Quillfeather-Ostrowski';
+    const bad = realisticAccount({ external_account_number: huge, billing_name: name, customers: [{ family_name: name, mobile: phone }] });
+    for (const args of [[], ['--json']]) {
+      const r = cli(['validate', jsonl(`huge${args.length}.jsonl`, [bad]), ...args]);
+      expect(r.code).toBe(1);
+      const out = r.stdout + r.stderr;
+      expect(out.length).toBeLessThan(5_000);
+      expect(out).not.toContain('X'.repeat(65));
+      expect(out).toContain('(100000 characters)');
+      expect(out).not.toContain(phone);
+      expect(out).not.toContain(name);
+      expect(out).toContain('invalid_phone_number');
+    }
+  });
+
+  it('says so and exits 1 when the file holds no records', () => {
+    for (const [file, text] of [['empty.jsonl', ''], ['empty.json', '[]']]) {
+      fs.writeFileSync(path.join(dir, file), text);
+      const r = cli(['validate', path.join(dir, file)]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('no records');
+    }
+  });
+
   it('exits 2 for a missing file', () => {
     const r = cli(['validate', path.join(dir, 'nope.jsonl')]);
     expect(r.code).toBe(2);

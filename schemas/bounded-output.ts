@@ -1,0 +1,41 @@
+/**
+ * What a tool may echo back of its input: values capped to a readable length, and never the values
+ * of personal fields (names, contact details, birth dates, addresses), which are replaced by a
+ * marker wherever an error's text quotes them.
+ */
+
+export const ECHO_CAP = 64;
+export const DETAIL_CAP = 300;
+const HIDDEN = '‹personal value hidden›';
+
+/** One line, at most `cap` characters (an ellipsis and the full length say it was cut). */
+export function capValue(value: string, cap = ECHO_CAP): string {
+  const one = value.replace(/[\r\n\t]+/g, ' ');
+  return one.length <= cap ? one : `${one.slice(0, cap)}… (${one.length} characters)`;
+}
+
+// Field names whose values are personal data in the platform's account payload and the legacy source.
+const PERSONAL_KEY = /(^|_)(name|names|email|phone|mobile|landline|birth|address|postcode|line_\d|line\d|street|town|city|county|title)($|_)/i;
+
+/** Every string (and number) value under a personal field of `record`, longest first. */
+export function personalValues(record: unknown): string[] {
+  const out = new Set<string>();
+  const walk = (v: unknown, personal: boolean) => {
+    if (typeof v === 'string' || typeof v === 'number') {
+      const s = String(v).trim();
+      if (personal && s.length > 0) out.add(s);
+      return;
+    }
+    if (Array.isArray(v)) for (const x of v) walk(x, personal);
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, personal || PERSONAL_KEY.test(k));
+  };
+  walk(record, false);
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+/** An error text fit to print: personal values of the record hidden, then capped. */
+export function boundedDetail(detail: string, personal: string[]): string {
+  let d = detail;
+  for (const p of personal) if (d.includes(p)) d = d.split(p).join(HIDDEN);
+  return capValue(d, DETAIL_CAP);
+}
