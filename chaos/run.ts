@@ -268,6 +268,7 @@ export async function runChaos(
           const live = up();
           if (live.length === 0) break;
           let victim = victims.pick(live);
+          let aimedAt = '';
           if (a.midSchedule) {
             // Aim: the worker that holds a schedule call in flight at the sandbox (≤ 30 s to find one).
             const until = Date.now() + 30_000;
@@ -277,6 +278,7 @@ export async function runChaos(
               const found = holder !== undefined ? live.find((x) => x.pid === holder) : undefined;
               if (found) {
                 victim = found;
+                aimedAt = `holds the schedule call from port ${(w.inFlightSchedulePorts as number[]).join('/')}`;
                 break;
               }
               await sleep(20);
@@ -287,12 +289,13 @@ export async function runChaos(
           counts.workerKills++;
           // Proof: the sandbox saw a schedule call lose its client before the answer.
           let cut = 0;
-          for (let i = 0; i < 20 && cut === 0; i++) {
+          // (The sandbox notices the closed connection when its loop gets to it: on a busy machine, seconds.)
+          for (let i = 0; i < 100 && cut === 0; i++) {
             await sleep(100);
             cut = (await admin(stack, 'GET', '/admin/requests').catch(() => ({ clientGoneSchedules: before }))).clientGoneSchedules - before;
           }
           if (cut > 0) counts.midScheduleKills++;
-          log(`  killed worker pid ${victim.pid}${cut > 0 ? ` mid-schedule (${cut} schedule call${cut === 1 ? '' : 's'} cut off)` : ''}; starting a replacement`);
+          log(`  killed worker pid ${victim.pid}${aimedAt ? ` (${aimedAt})` : ''}${cut > 0 ? ` mid-schedule (${cut} schedule call${cut === 1 ? '' : 's'} cut off)` : ''}; starting a replacement`);
           // In the background: the other workers go on, and so does the schedule.
           replacements.push(
             stack.startWorker().then(

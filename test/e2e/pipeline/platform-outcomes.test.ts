@@ -1,0 +1,135 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listRetryingAccounts } from '../../../cli/retrying';
+import { runProgressQuery } from '../../../workflows/messages';
+import { accountsFile, attempts, connectE2E, groundTruth, runToEnd, sandbox, seedAccounts, startRun, uniqueId, type E2E } from '../helpers';
+
+let e: E2E;
+beforeAll(async () => {
+  e = await connectE2E();
+});
+afterAll(async () => {
+  await sandbox(e, 'PUT', '/admin/faults', { eventDelayMs: 0, retryAfterSeconds: 1 }).catch(() => {});
+  await e?.close();
+});
+
+const ROOT = path.resolve(__dirname, '../../..');
+/** The CLI as an operator runs it, against the e2e stack. */
+function cli(args: string[]) {
+  const r = spawnSync(process.execPath, [require.resolve('tsx/cli'), 'cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...e.env }, encoding: 'utf8', timeout: 120_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function clean(prefix: string, n: number) {
+  return (await seedAccounts(e, { accounts: n, seed: 17, defectRate: 0, accountNumberPrefix: `${prefix}-` })).map((t) => t.external_account_number);
+}
+
+describe('platform outcomes end to end', () => {
+  it('an import the platform ERRORs fails the account at stage platform with its code; nothing is created', async () => {
+    const [bad, good] = await clean(uniqueId('ER'), 2);
+    await sandbox(e, 'PUT', '/admin/forced-outcomes', { [bad]: { outcome: 'error', error_code: 'gaps_or_overlaps_in_agreement_dates', error_detail: 'forced by the test' } });
+    const runId = uniqueId('run-errored-');
+    const result = await runToEnd(e, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runId, [bad, good]) } });
+    await sandbox(e, 'PUT', '/admin/forced-outcomes', { [bad]: null });
+    expect(result.totals).toMatchObject({ completed: 1, failed: 1 });
+    const ledger = await attempts(e, runId);
+    expect(ledger.get(bad)).toMatchObject({ outcome: 'failed', stage: 'platform', error_code: 'gaps_or_overlaps_in_agreement_dates' });
+    const platform = await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE);
+    expect(platform.get(bad)).toMatchObject({ created_count: 0, status: 'ERRORED' });
+    expect(platform.get(good)).toMatchObject({ created_count: 1 });
+  });
+
+  it("Retry-After is honoured: no request about a throttled account comes before the platform's Retry-After", async () => {
+    const [ext] = await clean(uniqueId('RA'), 1);
+    const before = await sandbox(e, 'GET', '/admin/requests');
+    // Longer than the retry policy's first intervals (2 s, 4 s): a client that ignored it would come early.
+    await sandbox(e, 'PUT', '/admin/faults', { retryAfterSeconds: 5 });
+    await sandbox(e, 'PUT', '/admin/forced-outcomes', { [ext]: { fail_schedule_times: 2, status: 429 } });
+    const runId = uniqueId('run-ra-');
+    const result = await runToEnd(e, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runId, [ext]) } });
+    await sandbox(e, 'PUT', '/admin/faults', { retryAfterSeconds: 1 });
+    expect(result.totals.completed).toBe(1);
+    const after = await sandbox(e, 'GET', '/admin/requests');
+    expect(after.throttled - before.throttled).toBe(2);
+    expect(after.early - before.early).toBe(0);
+    expect((await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE)).get(ext)).toMatchObject({ created_count: 1, schedule_accepted_count: 1 });
+  });
+
+  it('a late event that arrives after polling recorded the outcome changes nothing', async () => {
+    const [ext] = await clean(uniqueId('LT'), 1);
+    await sandbox(e, 'PUT', '/admin/faults', { eventDelayMs: 8_000 });
+    const runId = uniqueId('run-late-');
+    const result = await runToEnd(e, {
+      runId,
+      supplierCode: e.config.IMPORT_SUPPLIER_CODE,
+      selection: { kind: 'list', path: accountsFile(e, runId, [ext]) },
+      timings: { eventWaitSeconds: 1, pollMaxSeconds: 3600, supplierRecheckSeconds: 30 },
+    });
+    await sandbox(e, 'PUT', '/admin/faults', { eventDelayMs: 0 });
+    expect(result.totals.completed).toBe(1);
+    const recorded = (await attempts(e, runId)).get(ext)!;
+    expect(recorded).toMatchObject({ outcome: 'completed', outcome_source: 'poll' });
+    // The event comes later and is kept in the inbox; the recorded outcome stays as it was.
+    await until('the late event to reach the inbox', async () => (await e.pool.query(`select 1 from migrate.inbox where external_identifier = $1`, [ext])).rowCount === 1);
+    expect((await attempts(e, runId)).get(ext)).toEqual(recorded);
+    expect((await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE)).get(ext)).toMatchObject({ created_count: 1, account_number: recorded.platform_account_number });
+    const wf = await e.client.workflow.getHandle(`account-import/${e.config.IMPORT_SUPPLIER_CODE}/${ext}`).describe();
+    expect(wf.status.name).toBe('COMPLETED');
+  });
+
+  it('an account whose platform call keeps failing is listed as retrying (attempt, code, next retry), and no longer once it succeeds', async () => {
+    const [ext] = await clean(uniqueId('RT'), 1);
+    await sandbox(e, 'PUT', '/admin/forced-outcomes', { [ext]: { fail_schedule_times: 3, status: 503 } });
+    const runId = uniqueId('run-retry-');
+    const handle = await startRun(e, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runId, [ext]) } });
+    let seen: Awaited<ReturnType<typeof listRetryingAccounts>> = [];
+    await until('the account to be listed as retrying', async () => (seen = await listRetryingAccounts(e.client, runId)).length > 0, 60_000);
+    expect(seen).toEqual([
+      expect.objectContaining({ account: ext, activity: 'scheduleAccountCreation', lastFailureCode: 'platform_unavailable', lastFailureMessage: expect.stringMatching(/-> 503$/) }),
+    ]);
+    expect(seen[0].attempt).toBeGreaterThanOrEqual(2);
+    expect(Date.parse(seen[0].nextRetryAt!)).toBeGreaterThan(0);
+    const status = cli(['run', 'status', runId]);
+    expect(status.stdout).toContain('Retrying (1)');
+    expect(status.stdout).toContain(ext);
+    expect((await handle.result()).totals.completed).toBe(1);
+    expect(await listRetryingAccounts(e.client, runId)).toEqual([]);
+  });
+
+  it('a supplier paused and resumed mid-run with `kraken-migrate supplier set-status` only: accounts park, then all complete once', async () => {
+    const code = e.config.IMPORT_SUPPLIER_CODE;
+    const accounts = await clean(uniqueId('SP'), 10);
+    const runId = uniqueId('run-setstatus-');
+    const handle = await startRun(e, {
+      runId,
+      supplierCode: code,
+      selection: { kind: 'list', path: accountsFile(e, runId, accounts) },
+      concurrency: 2,
+      timings: { eventWaitSeconds: 10, pollMaxSeconds: 3600, supplierRecheckSeconds: 300 },
+    });
+    try {
+      await until('the first outcome', async () => (await handle.query(runProgressQuery)).totals.completed >= 1);
+      const paused = cli(['supplier', 'set-status', code, 'PAUSED', '--reason', 'e2e']);
+      expect(paused.code).toBe(0);
+      expect(paused.stdout).toContain(runId);
+      await until('the run to wait on the supplier', async () => (await handle.query(runProgressQuery)).state === 'waiting_on_supplier');
+      const parked = (await handle.query(runProgressQuery)).totals.completed;
+      expect(parked).toBeLessThan(accounts.length);
+    } finally {
+      expect(cli(['supplier', 'set-status', code, 'ONGOING']).code).toBe(0);
+    }
+    const result = await handle.result();
+    expect(result.totals).toMatchObject({ completed: 10, failed: 0, notAttempted: 0 });
+    const platform = await groundTruth(e, code);
+    for (const ext of accounts) expect(platform.get(ext)).toMatchObject({ created_count: 1 });
+  });
+});
