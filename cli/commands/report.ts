@@ -6,12 +6,22 @@ import { loadCliContext, withServices } from '../context';
 import { usageError } from '../errors';
 import { printJson, println } from '../output';
 import { loadReportData } from '../report/data';
+import { listRetryingAccounts } from '../retrying';
+import type { Client } from '@temporalio/client';
 import { writeReport, type WrittenReport } from '../report/write';
 
 /** Loads the run from the ledger and writes failed-accounts.csv and report.html into `dir`. */
-export async function buildReport(pool: Pool, cfg: Config, runId: string, dir: string): Promise<WrittenReport & { data: NonNullable<Awaited<ReturnType<typeof loadReportData>>> }> {
+export async function buildReport(
+  pool: Pool,
+  cfg: Config,
+  runId: string,
+  dir: string,
+  temporal?: Client,
+): Promise<WrittenReport & { data: NonNullable<Awaited<ReturnType<typeof loadReportData>>> }> {
   const data = await loadReportData(pool, runId, { temporalUiUrl: cfg.TEMPORAL_UI_URL, namespace: cfg.TEMPORAL_NAMESPACE });
   if (!data) throw usageError('run_not_found', `no run ${runId} in the ledger`);
+  // A run still going: list the accounts Temporal is retrying (best effort; the ledger part stands alone).
+  if (temporal && data.totals.inProgress > 0) data.retrying = await listRetryingAccounts(temporal, runId).catch(() => []);
   return { ...writeReport(data, dir), data };
 }
 
@@ -36,7 +46,8 @@ Examples:
       const ctx = loadCliContext();
       const dir = path.resolve(opts.out ?? path.join(ctx.dataDir, 'reports', runId));
       await withServices(ctx, async (s) => {
-        const r = await buildReport(await s.db(), ctx.cfg, runId, dir);
+        const temporal = await s.temporal().catch(() => undefined);
+        const r = await buildReport(await s.db(), ctx.cfg, runId, dir, temporal);
         if (opts.json) return printJson({ runId, csv: r.csv, html: r.html, totals: r.data.totals });
         println(`Report for run ${runId}:`);
         println(`  ${r.csv}`);

@@ -36,6 +36,20 @@ export const reportDataSchema = z.object({
   errors: z.array(failedAccountErrorSchema),
   temporalUiUrl: z.string(),
   namespace: z.string(),
+  /** Accounts whose activity was being retried when the report was made (a run still going). */
+  retrying: z
+    .array(
+      z.object({
+        account: z.string(),
+        workflowId: z.string(),
+        activity: z.string(),
+        attempt: z.number(),
+        lastFailureCode: z.string().nullable(),
+        lastFailureMessage: z.string().nullable(),
+        nextRetryAt: z.string().nullable(),
+      }),
+    )
+    .default([]),
 });
 export type ReportData = z.infer<typeof reportDataSchema>;
 

@@ -151,6 +151,7 @@ ${throughputChart(data.throughput)}
 ${horizontalBarChart('outcome-sources', 'How outcomes were learned (event, poll, …)', data.outcomeSources, '#10b981')}
 </div>
 ${inboxSection(data.inbox)}
+${retryingSection(data)}
 <h2>Failed and not-attempted accounts (${fmt(accounts.size)})</h2>
 ${more}
 <table id="failed-accounts"><thead><tr><th>Account</th><th>Outcome</th><th>Stage</th><th>Errors</th></tr></thead>
@@ -159,4 +160,23 @@ ${rows || '<tr><td colspan="4">None: every account completed.</td></tr>'}
 </tbody></table>
 </body></html>
 `;
+}
+
+/** Accounts still retrying a platform call when the report was made: they show only "Running" in the UI. */
+function retryingSection(data: ReportData): string {
+  const list = data.retrying ?? [];
+  if (list.length === 0) return '';
+  const rows = list
+    .map(
+      (r) =>
+        `<tr><td><a class="wf" href="${escapeHtml(uiLink(data, r.workflowId))}">${escapeHtml(r.account)}</a></td><td>${escapeHtml(r.activity)}</td>` +
+        `<td>${fmt(r.attempt)}</td><td><code>${escapeHtml(r.lastFailureCode ?? '')}</code> ${escapeHtml(r.lastFailureMessage ?? '')}</td><td>${escapeHtml(r.nextRetryAt ?? '')}</td></tr>`,
+    )
+    .join('\n');
+  return `<h2>Retrying (${fmt(list.length)})</h2>
+<p class="meta">Accounts whose platform call keeps failing and is being retried, from Temporal's pending activities when the report was made.</p>
+<table id="retrying"><thead><tr><th>Account</th><th>Activity</th><th>Attempt</th><th>Last failure</th><th>Next retry</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>`;
 }

@@ -75,3 +75,31 @@ describe('charts', () => {
     expect(horizontalBarChart('x', 'X', [], '#000')).toContain('None.');
   });
 });
+
+describe('the retrying section', () => {
+  it('lists accounts still retrying (attempt, last failure, next retry, link), escaped; absent when none', () => {
+    const data = hostileReportData();
+    expect(renderReportHtml({ ...data, retrying: [] })).not.toContain('id="retrying"');
+    const html = renderReportHtml({
+      ...data,
+      retrying: [
+        {
+          account: 'ACC-9',
+          workflowId: 'account-import/SUP/ACC-9',
+          activity: 'scheduleAccountCreation',
+          attempt: 4,
+          lastFailureCode: 'platform_unavailable',
+          lastFailureMessage: `platform_unavailable: POST /v2/data-import/accounts/ -> 503 ${HOSTILE}`,
+          nextRetryAt: '2030-01-01T00:00:08.000Z',
+        },
+      ],
+    });
+    const section = html.slice(html.indexOf('<h2>Retrying (1)</h2>'), html.indexOf('</table>', html.indexOf('id="retrying"')));
+    expect(section).toContain('ACC-9');
+    expect(section).toContain('<td>4</td>');
+    expect(section).toContain('platform_unavailable');
+    expect(section).toContain('2030-01-01T00:00:08.000Z');
+    expect(section).toContain(encodeURIComponent('account-import/SUP/ACC-9'));
+    expect(section).not.toContain('<script');
+  });
+});
