@@ -270,12 +270,14 @@ export async function runChaos(
           let victim = victims.pick(live);
           let aimedAt = '';
           if (a.midSchedule) {
-            // Aim: the worker that holds a schedule call in flight at the sandbox (≤ 30 s to find one).
-            const until = Date.now() + 30_000;
+            // Aim: the worker that holds a schedule call in flight at the sandbox (≤ 90 s to find one;
+            // workers that become ready meanwhile count too).
+            const until = Date.now() + 90_000;
             while (Date.now() < until) {
+              const candidates = up();
               const w = await admin(stack, 'GET', '/admin/requests').catch(() => ({ inFlightSchedulePorts: [] }));
-              const holder = (w.inFlightSchedulePorts as number[]).map((p) => pidOwningLocalPort(live.map((x) => x.pid), p)).find((p) => p !== undefined);
-              const found = holder !== undefined ? live.find((x) => x.pid === holder) : undefined;
+              const holder = (w.inFlightSchedulePorts as number[]).map((p) => pidOwningLocalPort(candidates.map((x) => x.pid), p)).find((p) => p !== undefined);
+              const found = holder !== undefined ? candidates.find((x) => x.pid === holder) : undefined;
               if (found) {
                 victim = found;
                 aimedAt = `holds the schedule call from port ${(w.inFlightSchedulePorts as number[]).join('/')}`;

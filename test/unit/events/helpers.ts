@@ -13,7 +13,8 @@ export const ROOT = path.resolve(__dirname, '../../..');
 
 /** A fresh embedded Postgres with every migration applied. */
 export async function startTestDb(name: string): Promise<{ url: string; pool: Pool; stop(): Promise<void> }> {
-  const dataDir = path.join(ROOT, '.data', `test-events-${name}`);
+  // One directory per test process: two runs on one machine never share (or delete) each other's.
+  const dataDir = path.join(ROOT, '.data', `test-events-${name}-${process.pid}`);
   fs.rmSync(dataDir, { recursive: true, force: true });
   const pg = await startPostgres({ dataDir, port: await freePort() });
   await migrateAll(pg.url, ROOT);

@@ -35,11 +35,13 @@ export interface Stack {
 }
 
 /**
- * One embedded Postgres + local S3/SQS + sandbox per test file. The data directory is kept between
- * runs (initdb is slow on 2 cores); every start resets the sandbox state.
+ * One embedded Postgres + local S3/SQS + sandbox per test file, in a data directory of this test
+ * process only (removed at stop); every start resets the sandbox state.
  */
 export async function startStack(name: string, extra: Partial<SandboxOptionsInput> = {}): Promise<Stack> {
-  const dataDir = path.resolve(`.data/test-sandbox-${name}`);
+  // One directory per test process (two runs never share a database); removed when the stack stops.
+  const dataDir = path.resolve(`.data/test-sandbox-${name}-${process.pid}`);
+  fs.rmSync(dataDir, { recursive: true, force: true });
   fs.mkdirSync(dataDir, { recursive: true });
   let pgServer: RunningPostgres | undefined;
   let aws: { endpoint: string; proc: ManagedProcess } | undefined;
@@ -50,6 +52,7 @@ export async function startStack(name: string, extra: Partial<SandboxOptionsInpu
     await pool?.end().catch(() => undefined);
     await aws?.proc.stop().catch(() => undefined);
     await pgServer?.stop().catch(() => undefined);
+    fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     pgServer = await startPostgres({ dataDir: path.join(dataDir, 'pg'), port: await freePort() });
