@@ -22,8 +22,8 @@ function main(): void {
   }
   const text = fs.readFileSync(sourcePath, 'utf8');
   const contract = deriveContract(text, {
-    // Recorded relative to the repository so the file names no machine path.
-    source: path.relative(repo, sourcePath).split(path.sep).join('/'),
+    // The document's name only: the file records no machine path and no folder outside the repository.
+    source: path.basename(sourcePath),
     derivedOn: new Date().toISOString().slice(0, 10),
   });
   const out = path.join(repo, CONTRACT_FILE);

@@ -62,7 +62,7 @@ describe('the contract in the repository', () => {
   const contract = loadContract();
 
   it('says where it came from and when', () => {
-    expect(contract['x-provenance'].source).toBe('../shared/reference/kraken-data-import-openapi.yml');
+    expect(contract['x-provenance'].source).toBe('kraken-data-import-openapi.yml');
     expect(contract['x-provenance'].derivedOn).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
@@ -78,11 +78,10 @@ describe('the contract in the repository', () => {
   });
 
   it('is the only source of the reference folder: no code or test outside the contract script names it', () => {
-    const hits = execFileSync('git', ['grep', '--untracked', '-l', 'shared/reference', '--', '*.ts', '*.js', '*.mjs', '*.json', '*.sh'], { cwd: repo, encoding: 'utf8' })
+    const folder = ['shared', 'reference'].join('/'); // spelt apart so this file does not match itself
+    const hits = execFileSync('git', ['grep', '--untracked', '-l', folder, '--', '*.ts', '*.js', '*.mjs', '*.json', '*.sh', '.ci/*'], { cwd: repo, encoding: 'utf8' })
       .split('\n')
-      .filter(Boolean)
-      // This test names the folder to look for it, and the derived file records its provenance.
-      .filter((f) => !['test/unit/contract/contract.test.ts', 'contract/data-import.contract.json'].includes(f));
+      .filter(Boolean);
     expect(hits).toEqual(['scripts/contract-update.ts']);
   });
 });
