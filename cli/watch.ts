@@ -29,6 +29,17 @@ export function totalOf(s: RunSnapshot): { total: number; final: boolean } {
   return { total: Math.max(p.totals.enumerated, done), final: p.exhausted };
 }
 
+/**
+ * The denominator a watcher shows: never smaller than one it showed before (the progress query can
+ * miss a tick, e.g. across continue-as-new, and the ledger alone knows fewer accounts), and final
+ * once the run has enumerated its whole selection.
+ */
+export function stableTotal(prev: { total: number; final: boolean } | undefined, next: { total: number; final: boolean }): { total: number; final: boolean } {
+  if (!prev) return next;
+  if (prev.final) return { total: Math.max(prev.total, next.total), final: true };
+  return { total: Math.max(prev.total, next.total), final: next.final };
+}
+
 /** Accounts per second over a sliding window of samples. */
 export class RateMeter {
   private samples: Array<{ at: number; done: number }> = [];
@@ -59,8 +70,12 @@ const fmtCounts = (r: Record<string, number>) =>
     .map(([k, v]) => `${k} ${v}`)
     .join(' · ') || '-';
 
-export function snapshotLines(s: RunSnapshot, rate: number): { state: string; counts: string; stages: string; errors: string; eta: string } {
-  const { total, final } = totalOf(s);
+export function snapshotLines(
+  s: RunSnapshot,
+  rate: number,
+  shown = totalOf(s),
+): { state: string; counts: string; stages: string; errors: string; eta: string } {
+  const { total, final } = shown;
   const remaining = total - doneOf(s);
   const o = s.progress?.totals ?? { completed: s.ledger.outcomes.completed, failed: s.ledger.outcomes.failed, notAttempted: s.ledger.outcomes.notAttempted };
   return {
@@ -73,9 +88,9 @@ export function snapshotLines(s: RunSnapshot, rate: number): { state: string; co
 }
 
 /** The one-line form used when stdout is not a terminal (logs, CI). */
-export function progressLine(runId: string, s: RunSnapshot, rate: number): string {
-  const { total, final } = totalOf(s);
-  const l = snapshotLines(s, rate);
+export function progressLine(runId: string, s: RunSnapshot, rate: number, shown = totalOf(s)): string {
+  const { total, final } = shown;
+  const l = snapshotLines(s, rate, shown);
   return `[${new Date(s.at).toISOString()}] ${runId} ${l.state} ${doneOf(s)}/${total}${final ? '' : '+'} | ${rate.toFixed(1)}/s ETA ${l.eta} | ${l.counts} | ${l.errors}`;
 }
 
@@ -126,6 +141,7 @@ export async function watchRun(
   let bar: cliProgress.SingleBar | undefined;
   const lines: cliProgress.SingleBar[] = [];
   let lastLine = 0;
+  let shown: { total: number; final: boolean } | undefined;
   let s = await snapshot(client, pool, runId);
   // Accounts whose platform call keeps failing: one describe per running account, so every few seconds only.
   let retrying: RetryingAccount[] = [];
@@ -148,8 +164,9 @@ export async function watchRun(
       await refreshRetrying();
       rate.add(s.at, doneOf(s));
       const r = rate.perSecond();
-      const l = snapshotLines(s, r);
-      const { total, final } = totalOf(s);
+      shown = stableTotal(shown, totalOf(s));
+      const { total, final } = shown;
+      const l = snapshotLines(s, r, shown);
       if (bar && multi) {
         bar.setTotal(Math.max(total, 1));
         bar.update(doneOf(s), { state: l.state, rate: r.toFixed(1), eta: l.eta, more: final ? '' : '+' });
@@ -158,7 +175,7 @@ export async function watchRun(
         lines[2].update(0, { text: l.errors });
         lines[3].update(0, { text: retrying.length ? `retrying ${retrying.length}: ${formatRetrying(retrying, 1)[0]}` : 'retrying: -' });
       } else if (s.at - lastLine >= lineEveryMs || s.workflowStatus !== 'RUNNING') {
-        out.write(progressLine(runId, s, r) + '\n');
+        out.write(progressLine(runId, s, r, shown) + '\n');
         if (retrying.length && s.workflowStatus === 'RUNNING') for (const line of [`retrying ${retrying.length}:`, ...formatRetrying(retrying, 5)]) out.write(`  ${line}\n`);
         lastLine = s.at;
       }

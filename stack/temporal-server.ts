@@ -5,8 +5,8 @@ import { startProcess, waitForPort, type ManagedProcess } from './child-process'
 export interface TemporalDevServer {
   address: string;
   uiUrl: string;
-  /** The server process (the provisioned CLI only; the SDK-downloaded server is managed by the SDK). */
-  proc?: ManagedProcess;
+  /** The server process (chaos runs kill -9 it). */
+  proc: ManagedProcess;
   stop(): Promise<void>;
 }
 
@@ -30,28 +30,6 @@ function tuningArgs(opts: DevServerOptions): string[] {
     '--dynamic-config-value', 'frontend.namespaceRPS=5000',
     ...(opts.codecEndpoint ? ['--ui-codec-endpoint', opts.codecEndpoint] : []),
   ];
-}
-
-/**
- * Where no Temporal CLI could be found or built: the SDK downloads the dev server (needs internet)
- * and runs it with the same settings.
- */
-export async function startDownloadedDevServer(opts: DevServerOptions): Promise<TemporalDevServer> {
-  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'cached-download' },
-      ip: '127.0.0.1',
-      port: opts.port,
-      ui: true,
-      uiPort: opts.uiPort,
-      dbFilename: opts.dbFile,
-      namespace: opts.namespace,
-      searchAttributes: ALL_SEARCH_ATTRIBUTES,
-      extraArgs: tuningArgs(opts),
-    },
-  });
-  return { address: `127.0.0.1:${opts.port}`, uiUrl: `http://127.0.0.1:${opts.uiPort}`, stop: () => env.teardown() };
 }
 
 /** The real Temporal dev server from the provisioned CLI (SQLite persistence, Web UI). */
