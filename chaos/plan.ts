@@ -31,7 +31,7 @@ export const chaosOptionsSchema = z.object({
       eventLateMaxMs: count.default(120_000),
       eventReorder: z.boolean().default(true),
       /** Schedule calls are held this long at the sandbox, so kills can land mid-call. */
-      scheduleLatencyMs: count.default(400),
+      scheduleLatencyMs: count.default(1_500),
     })
     .prefault({}),
   /** Give up (and fail) when the run has not ended by then. */

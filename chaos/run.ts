@@ -269,6 +269,8 @@ export async function runChaos(
           if (live.length === 0) break;
           let victim = victims.pick(live);
           let aimedAt = '';
+          // Read before aiming: once the holder is found, it is killed at once (its call may end any moment).
+          const before = (await admin(stack, 'GET', '/admin/requests').catch(() => ({ clientGoneSchedules: 0 }))).clientGoneSchedules;
           if (a.midSchedule) {
             // Aim: the worker that holds a schedule call in flight at the sandbox (≤ 90 s to find one;
             // workers that become ready meanwhile count too).
@@ -286,7 +288,6 @@ export async function runChaos(
               await sleep(20);
             }
           }
-          const before = (await admin(stack, 'GET', '/admin/requests').catch(() => ({ clientGoneSchedules: 0 }))).clientGoneSchedules;
           await victim.stop('SIGKILL', 5_000);
           counts.workerKills++;
           // Proof: the sandbox saw a schedule call lose its client before the answer.

@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -5,6 +6,8 @@ import { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { temporalConnectionOptions } from '../../../clients/temporal';
 import { normalisePhone } from '../../../source/normalise';
+import { runWorkflowId } from '../../../workflows/ids';
+import { migrationRunInputSchema } from '../../../workflows/inputs';
 import { accountsFile, connectE2E, runToEnd, seedAccounts, uniqueId, type E2E } from '../helpers';
 
 let e: E2E;
@@ -15,52 +18,135 @@ afterAll(async () => {
   await e?.close();
 });
 
-/** Every personal value of the run's customers, in the forms the pipeline could have written them. */
+/**
+ * Every personal value the source holds for these accounts (names of any length, e-mails, phone
+ * numbers, birth dates, billing and supply addresses), in every form the pipeline could write it:
+ * as in the source, trimmed, and normalised (E.164 and bare digits for phones, ISO for dates).
+ */
 async function personalValues(accounts: string[]): Promise<string[]> {
-  const r = await e.pool.query(
+  const contacts = await e.pool.query(
     `select c.first_name, c.surname, c.email, c.mobile_phone, c.home_phone, c.date_of_birth
-       from legacy.contacts c join legacy.accounts a on a.account_id = c.account_id
-      where a.account_number = any($1)`,
+       from legacy.contacts c join legacy.accounts a on a.account_id = c.account_id where a.account_number = any($1)`,
+    [accounts],
+  );
+  const billing = await e.pool.query(
+    `select billing_name, billing_line1, billing_line2, billing_town, billing_postcode, billing_email from legacy.accounts where account_number = any($1)`,
+    [accounts],
+  );
+  const supply = await e.pool.query(
+    `select s.line1, s.line2, s.postcode from legacy.supply_addresses s join legacy.accounts a on a.account_id = s.account_id where a.account_number = any($1)`,
     [accounts],
   );
   const values = new Set<string>();
-  for (const row of r.rows) {
-    for (const v of [row.first_name, row.surname, row.email]) if (v && v.trim().length >= 4) values.add(v.trim());
+  const add = (v: unknown) => {
+    if (typeof v !== 'string') return;
+    if (v.trim().length >= 2) values.add(v.trim());
+  };
+  for (const row of contacts.rows) {
+    for (const v of [row.first_name, row.surname, row.email]) add(v);
     for (const p of [row.mobile_phone, row.home_phone]) {
-      const n = p ? normalisePhone(p) : undefined;
-      if (n) values.add(n);
+      if (!p) continue;
+      add(p);
+      const n = normalisePhone(p);
+      if (n) {
+        add(n);
+        add(n.replace(/^\+44/, '0'));
+      }
+      const digits = String(p).replace(/\D/g, '');
+      if (digits.length >= 6) add(digits);
     }
     if (row.date_of_birth) {
+      add(row.date_of_birth);
       const [d, m, y] = String(row.date_of_birth).trim().split('/');
-      if (y) values.add(`${y}-${m}-${d}`);
+      if (y) add(`${y}-${m}-${d}`);
     }
   }
+  for (const row of [...billing.rows, ...supply.rows]) for (const v of Object.values(row)) add(v);
   return [...values];
+}
+
+/** Word-bounded for short values (a two-letter name must not match inside an ordinary word). */
+function contains(haystack: string, value: string): boolean {
+  if (value.length >= 6) return haystack.includes(value);
+  return new RegExp(`(^|[^A-Za-z0-9])${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^A-Za-z0-9])`).test(haystack);
+}
+
+/** Every payload in a history, wherever it sits (inputs, results, details, memos, headers). */
+function payloadsOf(node: unknown, out: Array<{ metadata?: Record<string, Uint8Array> | null; data?: Uint8Array | null }> = []) {
+  if (!node || typeof node !== 'object') return out;
+  if (Array.isArray(node)) {
+    for (const x of node) payloadsOf(x, out);
+    return out;
+  }
+  const o = node as Record<string, unknown>;
+  if ('metadata' in o && 'data' in o && o.metadata && typeof o.metadata === 'object') out.push(o as never);
+  for (const v of Object.values(o)) if (v && typeof v === 'object' && !(v instanceof Uint8Array)) payloadsOf(v, out);
+  return out;
+}
+
+/** A worker of its own at debug level, on its own task queue, so its log holds what debug logging writes. */
+function startDebugWorker(taskQueue: string): Promise<ChildProcess> {
+  const logFile = path.join(e.config.DATA_DIR, 'logs', `pii-debug-worker.log`);
+  const readyFile = path.join(e.config.DATA_DIR, `pii-debug-worker.ready`);
+  const out = fs.openSync(logFile, 'a');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+    env: { ...process.env, ...e.env, TEMPORAL_TASK_QUEUE: taskQueue, WORKER_READY_FILE: readyFile, LOG_LEVEL: 'debug' },
+    stdio: ['ignore', out, out],
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (fs.existsSync(readyFile)) {
+        clearInterval(timer);
+        resolve(child);
+      } else if (child.exitCode !== null) {
+        clearInterval(timer);
+        reject(new Error('debug worker exited'));
+      }
+    }, 250);
+  });
 }
 
 describe('personal data and secrets stay out of Temporal and the logs', () => {
   it('no customer name, phone, e-mail or birth date, and no platform key, in raw history or logs; the codec decodes it', async () => {
+    // Two runs: one on the stack's worker at the production log level (info), one on a worker at debug.
     const truth = await seedAccounts(e, { accounts: 12, seed: 99, defectRate: 0.3, accountNumberPrefix: `${uniqueId('PII')}-` });
     const accounts = truth.map((t) => t.external_account_number);
     const runId = uniqueId('run-pii-');
     await runToEnd(e, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runId, accounts) } });
+    const debugTruth = await seedAccounts(e, { accounts: 8, seed: 98, defectRate: 0.3, accountNumberPrefix: `${uniqueId('PIIDBG')}-` });
+    const debugAccounts = debugTruth.map((t) => t.external_account_number);
+    const debugQueue = uniqueId('pii-debug-q-');
+    const debugWorker = await startDebugWorker(debugQueue);
+    const debugRunId = uniqueId('run-pii-debug-');
+    try {
+      const args = migrationRunInputSchema.parse({ runId: debugRunId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, source: { kind: 'postgres' }, selection: { kind: 'list', path: accountsFile(e, debugRunId, debugAccounts) } });
+      await (await e.client.workflow.start('migrationRunWorkflow', { taskQueue: debugQueue, workflowId: runWorkflowId(debugRunId), args: [args] })).result();
+    } finally {
+      debugWorker.kill('SIGTERM');
+    }
 
     const secrets = [e.env.PLATFORM_ORGANIZATION_SECRET_KEY, e.env.PLATFORM_API_KEY, e.env.EVENTS_WEBHOOK_SECRET, e.env.CODEC_KEYS.split(':')[1]];
-    const personal = await personalValues(accounts);
-    expect(personal.length).toBeGreaterThan(30);
+    const personal = await personalValues([...accounts, ...debugAccounts]);
+    expect(personal.length).toBeGreaterThan(100);
+    expect(personal.some((v) => v.length < 4)).toBe(true);
 
     // Raw history as the Temporal database holds it: a client with no codec.
     const raw = new Client({ connection: await Connection.connect(temporalConnectionOptions(e.config)), namespace: e.config.TEMPORAL_NAMESPACE });
     const histories: string[] = [];
     const protos: temporal.api.history.v1.IHistory[] = [];
-    for await (const wf of raw.workflow.list({ query: `KmRunId = '${runId}'` })) {
+    for await (const wf of raw.workflow.list({ query: `KmRunId = '${runId}' OR KmRunId = '${debugRunId}'` })) {
       const h = await raw.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory();
       protos.push(h);
-      // The bytes as stored: any plaintext in a payload would show up in this string.
-      histories.push(Buffer.from(temporal.api.history.v1.History.encode(h).finish()).toString('utf8'));
+      // Every payload is ciphertext; with their bytes blanked, what is left is the history's plain text.
+      for (const p of payloadsOf(h)) {
+        expect(Buffer.from(p.metadata?.encoding ?? []).toString('utf8')).toBe('binary/encrypted');
+      }
+      const blanked = temporal.api.history.v1.History.decode(temporal.api.history.v1.History.encode(h).finish());
+      for (const p of payloadsOf(blanked)) p.data = new Uint8Array();
+      histories.push(Buffer.from(temporal.api.history.v1.History.encode(blanked).finish()).toString('utf8'));
     }
     await raw.connection.close();
-    expect(histories.length).toBe(accounts.length + 1);
+    expect(histories.length).toBe(accounts.length + debugAccounts.length + 2);
     const history = histories.join('\n');
     // Failure messages are encrypted too ("Encoded failure" is what the server stores).
     expect(history).toContain('Encoded failure');
@@ -69,9 +155,10 @@ describe('personal data and secrets stay out of Temporal and the logs', () => {
       .readdirSync(path.join(e.config.DATA_DIR, 'logs'))
       .map((f) => fs.readFileSync(path.join(e.config.DATA_DIR, 'logs', f), 'utf8'))
       .join('\n');
+    expect(logs).toContain('"level":20'); // the debug worker's debug lines are in the scan
     for (const value of [...personal, ...secrets]) {
-      expect(history.includes(value), `history contains ${value.slice(0, 3)}…`).toBe(false);
-      expect(logs.includes(value), `logs contain ${value.slice(0, 3)}…`).toBe(false);
+      expect(contains(history, value), `history contains ${value.slice(0, 2)}…`).toBe(false);
+      expect(contains(logs, value), `logs contain ${value.slice(0, 2)}…`).toBe(false);
     }
 
     // The workflow input is ciphertext in the database and decodes through the codec server.
