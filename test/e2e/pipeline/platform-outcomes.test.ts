@@ -10,7 +10,7 @@ beforeAll(async () => {
   e = await connectE2E();
 });
 afterAll(async () => {
-  await sandbox(e, 'PUT', '/admin/faults', { eventDelayMs: 0, retryAfterSeconds: 1 }).catch(() => {});
+  await sandbox(e, 'PUT', '/admin/faults', { eventDelayMs: 0, retryAfterSeconds: 1, scheduleLatencyMs: 0 }).catch(() => {});
   await e?.close();
 });
 
@@ -107,13 +107,16 @@ describe('platform outcomes end to end', () => {
 
   it('a supplier paused and resumed mid-run with `kraken-migrate supplier set-status` only: accounts park, then all complete once', async () => {
     const code = e.config.IMPORT_SUPPLIER_CODE;
-    const accounts = await clean(uniqueId('SP'), 10);
+    const accounts = await clean(uniqueId('SP'), 16);
+    // Slow enough (schedule calls held 1.5 s, one account at a time) that the run is still going
+    // when the operator's command arrives.
+    await sandbox(e, 'PUT', '/admin/faults', { scheduleLatencyMs: 1_500 });
     const runId = uniqueId('run-setstatus-');
     const handle = await startRun(e, {
       runId,
       supplierCode: code,
       selection: { kind: 'list', path: accountsFile(e, runId, accounts) },
-      concurrency: 2,
+      concurrency: 1,
       timings: { eventWaitSeconds: 10, pollMaxSeconds: 3600, supplierRecheckSeconds: 300 },
     });
     try {
@@ -125,10 +128,11 @@ describe('platform outcomes end to end', () => {
       const parked = (await handle.query(runProgressQuery)).totals.completed;
       expect(parked).toBeLessThan(accounts.length);
     } finally {
+      await sandbox(e, 'PUT', '/admin/faults', { scheduleLatencyMs: 0 });
       expect(cli(['supplier', 'set-status', code, 'ONGOING']).code).toBe(0);
     }
     const result = await handle.result();
-    expect(result.totals).toMatchObject({ completed: 10, failed: 0, notAttempted: 0 });
+    expect(result.totals).toMatchObject({ completed: 16, failed: 0, notAttempted: 0 });
     const platform = await groundTruth(e, code);
     for (const ext of accounts) expect(platform.get(ext)).toMatchObject({ created_count: 1 });
   });

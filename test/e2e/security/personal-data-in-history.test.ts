@@ -71,7 +71,7 @@ function contains(haystack: string, value: string): boolean {
   return new RegExp(`(^|[^A-Za-z0-9])${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^A-Za-z0-9])`).test(haystack);
 }
 
-/** Every payload in a history, wherever it sits (inputs, results, details, memos, headers). */
+/** Every payload in a history, wherever it sits (inputs, results, details, memos, headers), search attributes aside. */
 function payloadsOf(node: unknown, out: Array<{ metadata?: Record<string, Uint8Array> | null; data?: Uint8Array | null }> = []) {
   if (!node || typeof node !== 'object') return out;
   if (Array.isArray(node)) {
@@ -80,7 +80,9 @@ function payloadsOf(node: unknown, out: Array<{ metadata?: Record<string, Uint8A
   }
   const o = node as Record<string, unknown>;
   if ('metadata' in o && 'data' in o && o.metadata && typeof o.metadata === 'object') out.push(o as never);
-  for (const v of Object.values(o)) if (v && typeof v === 'object' && !(v instanceof Uint8Array)) payloadsOf(v, out);
+  // Search attributes are plain by design (identifiers only, indexed by the server): they stay in the
+  // text that is searched below.
+  for (const [k, v] of Object.entries(o)) if (k !== 'searchAttributes' && v && typeof v === 'object' && !(v instanceof Uint8Array)) payloadsOf(v, out);
   return out;
 }
 
