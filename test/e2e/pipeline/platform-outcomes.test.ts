@@ -88,7 +88,7 @@ describe('platform outcomes end to end', () => {
 
   it('an account whose platform call keeps failing is listed as retrying (attempt, code, next retry), and no longer once it succeeds', async () => {
     const [ext] = await clean(uniqueId('RT'), 1);
-    await sandbox(e, 'PUT', '/admin/forced-outcomes', { [ext]: { fail_schedule_times: 3, status: 503 } });
+    await sandbox(e, 'PUT', '/admin/forced-outcomes', { [ext]: { fail_schedule_times: 6, status: 503 } });
     const runId = uniqueId('run-retry-');
     const handle = await startRun(e, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runId, [ext]) } });
     let seen: Awaited<ReturnType<typeof listRetryingAccounts>> = [];
