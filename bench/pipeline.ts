@@ -4,6 +4,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Client } from '@temporalio/client';
 import type { Pool } from '../clients/db';
+import { attemptTimings, dbNow, finishedCount, inboxMatchCounts } from '../ledger';
 import type { Config } from '../config';
 import { writeDatasetToPostgres } from '../source/dataset-postgres';
 import { generateDataset, type DatasetItem } from '../source/generator';
@@ -106,13 +107,7 @@ export async function runPipeline(opts: {
   const dbEnd = await dbNow(pool);
   if (opts.onTick) opts.onTick({ finished: await finishedCount(pool, runId), workerRssMb: round(opts.workerPids.reduce((s, p) => s + treeRssMb(p), 0), 1) });
 
-  const rows = (
-    await pool.query<{ ms: number | null; outcome: string | null; error_code: string | null; outcome_source: string | null }>(
-      `select extract(epoch from (finished_at - started_at)) * 1000 as ms, outcome, error_code, outcome_source
-         from migrate.account_attempts where run_id = $1`,
-      [runId],
-    )
-  ).rows;
+  const rows = await attemptTimings(pool, runId);
   // Completed means the ledger says so, not the run's totals: the ledger is what operators trust.
   const completed = rows.filter((r) => r.outcome === 'completed').length;
   const failedByCode: Record<string, number> = {};
@@ -122,16 +117,7 @@ export async function runPipeline(opts: {
   const latencies = rows.filter((r) => r.ms !== null).map((r) => Number(r.ms));
   // Events on: how outcomes arrived, and what became of the platform's events for these accounts.
   const outcomeSources = countBy(rows.map((r) => r.outcome_source ?? 'none'));
-  const events = (
-    await pool.query<{ match_status: string; n: string }>(
-      `select match_status, count(*) as n from migrate.inbox where external_identifier = any($1) group by match_status`,
-      [set.accounts],
-    )
-  ).rows;
-  const unidentified = await pool.query<{ n: string }>(
-    `select count(*) as n from migrate.inbox where external_identifier is null and received_at between $1 and $2`,
-    [dbStart, dbEnd],
-  );
+  const inbox = await inboxMatchCounts(pool, set.accounts, dbStart, dbEnd);
   const history: number[] = [];
   for await (const wf of client.workflow.list({ query: `KmRunId = '${runId}' AND KmKind = 'account'` })) history.push(wf.historyLength);
 
@@ -142,14 +128,11 @@ export async function runPipeline(opts: {
     temporalPeakRssMb: opts.temporalPid ? Math.round(peaks.temporal ?? 0) : undefined,
     failedByCode,
     outcomeSources,
-    eventsByMatchStatus: Object.fromEntries(events.map((e) => [e.match_status, Number(e.n)])),
-    eventsUnidentified: Number(unidentified.rows[0].n),
+    eventsByMatchStatus: inbox.byStatus,
+    eventsUnidentified: inbox.unidentified,
   };
 }
 
-async function dbNow(pool: Pool): Promise<Date> {
-  return (await pool.query<{ now: Date }>('select clock_timestamp() as now')).rows[0].now;
-}
 
 function countBy(values: readonly string[]): Record<string, number> {
   const out: Record<string, number> = {};
@@ -157,7 +140,3 @@ function countBy(values: readonly string[]): Record<string, number> {
   return out;
 }
 
-async function finishedCount(pool: Pool, runId: string): Promise<number> {
-  const r = await pool.query<{ n: string }>(`select count(*) as n from migrate.account_attempts where run_id = $1 and finished_at is not null`, [runId]);
-  return Number(r.rows[0].n);
-}

@@ -74,6 +74,8 @@ export const configSchema = z.object({
   /** The supplier's document root on the platform (the operator tells you; the sandbox seeds the same). */
   IMPORT_SUPPLIER_DOCUMENT_ROOT: z.string().default('migrations/demo-supplier'),
   PHONE_DEFAULT_REGION: z.string().length(2).default('GB'),
+  /** A JSON code mapping (legacy codes to platform codes) instead of source/default-mapping.json. */
+  SOURCE_MAPPING_FILE: optionalString,
 
   // Outcome wait: how long to wait for an event before polling import status.
   OUTCOME_EVENT_WAIT_SECONDS: z.coerce.number().positive().default(60),

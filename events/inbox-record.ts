@@ -3,7 +3,7 @@ import type { ParsedEvent } from '../schemas/events';
 import type { MatchStatus } from './types';
 
 /**
- * Pure mapping from a parsed delivery to the row `migrate.inbox` keeps. No I/O here so the
+ * Pure mapping from a parsed delivery to the inbox row the ledger keeps. No I/O here so the
  * dedupe and routing keys can be tested on their own.
  */
 
