@@ -11,6 +11,7 @@ import { generateDataset, type DatasetItem } from '../source/generator';
 import { runWorkflowId } from '../workflows/ids';
 import { migrationRunInputSchema } from '../workflows/inputs';
 import type { migrationRunWorkflow } from '../workflows/migration-run';
+import { runHistoryCost } from './history-cost';
 import { RssSampler, treeRssMb } from './proc';
 import type { PipelineRun } from './results';
 import { passFigures, round } from './stats';
@@ -63,6 +64,8 @@ export async function runPipeline(opts: {
   /** Called about every `tickMs` with the ledger's finished count (memory growth). */
   onTick?: (t: PipelineTick) => void;
   tickMs?: number;
+  /** Read every history of the run for events and actions per account (slow on big runs). */
+  cost?: boolean;
 }): Promise<PipelineRun> {
   const { config, client, pool, set } = opts;
   const runId = `bench-${set.name}-${Date.now().toString(36)}`;
@@ -121,8 +124,12 @@ export async function runPipeline(opts: {
   const history: number[] = [];
   for await (const wf of client.workflow.list({ query: `KmRunId = '${runId}' AND KmKind = 'account'` })) history.push(wf.historyLength);
 
+  const cost = opts.cost ? await runHistoryCost(client, runId) : undefined;
+
   return {
+    runId,
     workers: opts.workerPids.length,
+    cost,
     ...passFigures({ accounts: set.accounts.length, concurrency: opts.concurrency, completed, wallMs, latenciesMs: latencies, historyLengths: history, loadAvg1: os.loadavg()[0] }),
     workerPeakRssMb: Math.round(peaks.worker ?? 0),
     temporalPeakRssMb: opts.temporalPid ? Math.round(peaks.temporal ?? 0) : undefined,

@@ -1,6 +1,7 @@
-import { allHandlersFinished, condition, continueAsNew, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { RunActivities } from '../activities/types';
 import type { AccountOutcome, MigrationRunArgs, RunState, RunTotals, SupplierStatus } from './inputs';
+import { KmKind, KmRunId, KmSupplier } from './search-attributes';
 import { cancelRun, pauseRun, resumeRun, runProgressQuery, supplierStatusSignal, type RunProgress } from './messages';
 
 // The run's ledger work is short: local activities, one marker each in the run's history.
@@ -77,6 +78,14 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
   });
   setHandler(runProgressQuery, progress);
 
+  // What the UI filters runs on; a starter that set them (and every continued segment) skips the upsert.
+  if (workflowInfo().typedSearchAttributes.get(KmRunId) === undefined) {
+    upsertSearchAttributes([
+      { key: KmKind, value: input.dryRun ? 'dry-run' : 'run' },
+      { key: KmRunId, value: input.runId },
+      { key: KmSupplier, value: input.supplierCode },
+    ]);
+  }
   if (!input.state) await local.registerRun({ ...input, state: undefined });
 
   while (!finished()) {
