@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sourceSpecSchema } from '../source/adapter';
+import { sourceSpecSchema } from '../source/adapter-contract';
 
 /**
  * Workflow inputs, outputs and messages. Small by design: references and summaries only, never an

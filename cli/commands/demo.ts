@@ -5,7 +5,7 @@ import { createPool } from '../../clients/db';
 import { failuresByCode } from '../../ledger';
 import { connectClient } from '../../clients/temporal';
 import { loadEnv } from '../../config';
-import { generateCommand as generateDataset } from '../../source/generate-cli';
+import { generateCommand as generateDataset } from '../../synthetic/generate-cli';
 import { canConnect } from '../../stack/child-process';
 import { readStackInfo } from '../../stack/stack';
 import { ROOT } from '../context';
