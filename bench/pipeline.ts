@@ -1,3 +1,4 @@
+import { TIMING_DEFAULTS } from '../workflows/timing-defaults';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -75,7 +76,7 @@ export async function runPipeline(opts: {
     source: { kind: 'postgres' },
     selection: { kind: 'list', path: set.listFile },
     concurrency: opts.concurrency,
-    timings: { eventWaitSeconds: config.OUTCOME_EVENT_WAIT_SECONDS, pollMaxSeconds: config.OUTCOME_POLL_MAX_SECONDS, supplierRecheckSeconds: 60 },
+    timings: { eventWaitSeconds: config.OUTCOME_EVENT_WAIT_SECONDS, pollMaxSeconds: config.OUTCOME_POLL_MAX_SECONDS, supplierRecheckSeconds: TIMING_DEFAULTS.supplierRecheckSeconds },
   });
   const sampler = new RssSampler(() => ({ worker: [...opts.workerPids], temporal: opts.temporalPid ? [opts.temporalPid] : [] })).start();
   let ticker: NodeJS.Timeout | undefined;

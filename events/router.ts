@@ -36,9 +36,7 @@ async function decide(deps: EventsDeps, e: RoutableEvent): Promise<RouteOutcome>
   if (!e.externalIdentifier) return { matchStatus: 'unmatched', note: 'not_routed: event has no external_identifier' };
 
   const attempts = await attemptsForEvent(deps.pool, e.externalIdentifier, e.eventType);
-  // Received now: the rule's "after the schedule call" holds for any scheduled attempt.
-  const receivedAt = new Date();
-  const waiting = attempts.filter((a) => eventBelongsTo({ eventType: e.eventType, receivedAt }, a));
+  const waiting = attempts.filter((a) => eventBelongsTo({ eventType: e.eventType }, a));
 
   if (waiting.length > 1) {
     const who = waiting.map((a) => `${a.supplierCode}/${a.runId}`).join(', ');

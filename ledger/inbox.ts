@@ -23,13 +23,15 @@ export interface MatchableAttempt {
 /**
  * The matching rule: an event belongs to an attempt that is waiting (scheduled, no outcome yet),
  * of the event's class (real or dry run; `cancelled` fits either), and was received after the
- * attempt was scheduled (an older event answers an older schedule call).
+ * attempt was scheduled (an older event answers an older schedule call). A delivery being routed
+ * as it arrives has no `receivedAt`: it is after every schedule call already made.
  */
-export function eventBelongsTo(e: { eventType: string; receivedAt: Date }, a: MatchableAttempt): boolean {
+export function eventBelongsTo(e: { eventType: string; receivedAt?: Date }, a: MatchableAttempt): boolean {
   const cls = attemptClassOf(e.eventType);
   if (!cls) return false;
   if (cls.dryRun !== null && cls.dryRun !== a.dryRun) return false;
-  return a.outcome === null && a.scheduledAt !== null && e.receivedAt.getTime() >= a.scheduledAt.getTime();
+  if (a.outcome !== null || a.scheduledAt === null) return false;
+  return e.receivedAt === undefined || e.receivedAt.getTime() >= a.scheduledAt.getTime();
 }
 
 /** The attempts of one account, newest first, of the event's class. */
