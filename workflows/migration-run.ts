@@ -17,7 +17,7 @@ const sweep = proxyActivities<RunActivities>({
 });
 
 /** How often the run looks at the ledger for finished accounts: fast while they finish, slower while none do. */
-const TICK_MIN_MS = 500;
+const TICK_MIN_MS = 1000;
 const TICK_MAX_MS = 10_000;
 
 export function emptyTotals(): RunTotals {
