@@ -1,8 +1,10 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { z } from 'zod';
 
 export const benchOptionsSchema = z.object({
   mode: z.enum(['smoke', 'default']),
+  /** KRAKEN_TEMPORAL_ENGINE of the bench's stack: the CLI dev server or the Temporal server on Postgres. */
+  engine: z.enum(['dev', 'server']),
   accounts: z.number().int().min(1),
   concurrency: z.number().int().min(1).max(500),
   floor: z.boolean(),
@@ -38,10 +40,11 @@ const num = (v: string) => {
 };
 
 /** `npm run bench -- [options]`: argv without node and the script. Smoke mode changes the defaults, not explicit values. */
-export function parseBenchArgs(argv: readonly string[]): BenchOptions {
+export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
   const program = new Command('bench')
     .exitOverride()
     .option('--smoke', 'tiny run for CI: few accounts, one worker, no scaling or memory run')
+    .addOption(new Option('--engine <engine>', 'Temporal engine: dev (CLI dev server, SQLite) or server (Temporal server on Postgres); default KRAKEN_TEMPORAL_ENGINE, else dev').choices(['dev', 'server']))
     .option('--accounts <n>', 'accounts per end-to-end pass (default 2000; smoke 30)', int)
     .option('--concurrency <n>', 'accounts in flight, same for pipeline, floor and script (default 50; smoke 10)', int)
     .option('--no-floor', 'skip the Temporal floor')
@@ -58,6 +61,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   program.parse([...argv], { from: 'user' });
   const o = program.opts<{
     smoke?: boolean;
+    engine?: 'dev' | 'server';
     accounts?: number;
     concurrency?: number;
     floor: boolean;
@@ -75,6 +79,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const d = DEFAULTS[mode];
   return benchOptionsSchema.parse({
     mode,
+    engine: o.engine ?? env.KRAKEN_TEMPORAL_ENGINE ?? 'dev',
     accounts: o.accounts ?? d.accounts,
     concurrency: o.concurrency ?? d.concurrency,
     floor: o.floor,

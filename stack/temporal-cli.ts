@@ -52,7 +52,7 @@ export function temporalVersion(cli: TemporalCli): string {
   return execFileSync(cli.path, ['--version'], { encoding: 'utf8' }).trim();
 }
 
-function isExecutable(p: string): boolean {
+export function isExecutable(p: string): boolean {
   try {
     fs.accessSync(p, fs.constants.X_OK);
     return fs.statSync(p).isFile();
@@ -61,7 +61,7 @@ function isExecutable(p: string): boolean {
   }
 }
 
-function which(cmd: string, env: NodeJS.ProcessEnv): string | undefined {
+export function which(cmd: string, env: NodeJS.ProcessEnv): string | undefined {
   for (const dir of (env.PATH ?? '').split(path.delimiter)) {
     if (!dir) continue;
     const p = path.join(dir, cmd);
