@@ -88,6 +88,8 @@ export const configSchema = z.object({
   // Events receiver. The webhook authenticates an EventBridge API destination by the API-key header
   // its connection adds (the default); `hmac` checks X-Kraken-Signature for senders that sign bodies.
   EVENTS_PORT: port(8801),
+  /** Loopback by default; a container sets 0.0.0.0 (its port is then published or proxied with TLS). */
+  EVENTS_HOST: z.string().min(1).default('127.0.0.1'),
   EVENTS_WEBHOOK_AUTH: z.enum(['api-key', 'hmac']).default('api-key'),
   EVENTS_WEBHOOK_API_KEY: z.string().min(16, 'at least 16 characters').optional(),
   EVENTS_WEBHOOK_API_KEY_HEADER: z
@@ -102,6 +104,8 @@ export const configSchema = z.object({
   CODEC_KEYS: optionalString,
   CODEC_KEY_FILE: optionalString,
   CODEC_PORT: port(8802),
+  /** Anything but loopback needs CODEC_AUTH_TOKEN (the codec server refuses otherwise). */
+  CODEC_HOST: z.string().min(1).default('127.0.0.1'),
   CODEC_AUTH_TOKEN: optionalString,
 
   // The platform sandbox (only used when the project runs it)
