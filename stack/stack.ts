@@ -10,8 +10,8 @@ import { startPostgres } from './postgres';
 import { loadOrCreateDevSecrets } from './secrets';
 import { provisionTemporalCli } from './temporal-cli';
 import { startTemporalFullServer } from './temporal-full-server';
-import { provisionTemporalServer } from './temporal-server-build';
-import { startDownloadedDevServer, startTemporalDevServer, type TemporalDevServer } from './temporal-server';
+import { provisionTemporalServer, type ServerToolPaths } from './temporal-server-build';
+import { startTemporalDevServer, type TemporalDevServer } from './temporal-server';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -64,6 +64,12 @@ export interface RunningStack {
 export async function startStack(opts: StackOptions): Promise<RunningStack> {
   const log = opts.log ?? (() => {});
   const base = parseConfig(opts.env);
+  // Before anything starts: a missing prerequisite stops the stack at once, with one line.
+  const toolEnv = { ...process.env, ...stringEnv(opts.env) };
+  const binaries: TemporalBinaries =
+    base.KRAKEN_TEMPORAL_ENGINE === 'server'
+      ? { engine: 'server', tools: provisionTemporalServer({ root: ROOT, env: toolEnv }) }
+      : { engine: 'dev', cliPath: provisionTemporalCli({ root: ROOT, env: toolEnv }).path };
   const dataDir = path.resolve(ROOT, base.DATA_DIR);
   const logDir = path.join(dataDir, 'logs');
   fs.mkdirSync(logDir, { recursive: true });
@@ -136,7 +142,7 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
     await waitForPort(config.CODEC_PORT, { timeoutMs: 60_000, proc: codecProc, logFile: path.join(logDir, 'codec-server.log') });
     const codecUrl = `http://127.0.0.1:${config.CODEC_PORT}`;
 
-    const temporal = await startTemporal(config, { port: ports.temporal, uiPort: ports.temporalUi, dataDir, logDir, codecEndpoint: codecUrl, postgresUrl: pg.url, log });
+    const temporal = await startTemporal(config, binaries, { port: ports.temporal, uiPort: ports.temporalUi, dataDir, logDir, codecEndpoint: codecUrl, postgresUrl: pg.url, log });
     stops.push(() => temporal.stop());
 
     // The sandbox and the events receiver: one process, ready when both ports answer.
@@ -203,16 +209,18 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
   }
 }
 
+type TemporalBinaries = { engine: 'server'; tools: ServerToolPaths } | { engine: 'dev'; cliPath: string };
+
 /** The engine KRAKEN_TEMPORAL_ENGINE names, with the Web UI pointed at the codec server. */
 async function startTemporal(
   config: Config,
+  binaries: TemporalBinaries,
   o: { port: number; uiPort: number; dataDir: string; logDir: string; codecEndpoint: string; postgresUrl: string; log: (l: string) => void },
 ): Promise<TemporalDevServer> {
-  if (config.KRAKEN_TEMPORAL_ENGINE === 'server') {
-    const tools = provisionTemporalServer({ root: ROOT });
-    o.log(`starting the Temporal server on Postgres (${tools.server}, ${config.TEMPORAL_HISTORY_SHARDS} history shards) and its Web UI`);
+  if (binaries.engine === 'server') {
+    o.log(`starting the Temporal server on Postgres (${binaries.tools.server}, ${config.TEMPORAL_HISTORY_SHARDS} history shards) and its Web UI`);
     return startTemporalFullServer({
-      tools,
+      tools: binaries.tools,
       postgresUrl: o.postgresUrl,
       port: o.port,
       uiPort: o.uiPort,
@@ -224,17 +232,16 @@ async function startTemporal(
       log: o.log,
     });
   }
-  const cli = provisionTemporalCli({ root: ROOT });
-  const devServer = {
+  o.log(`starting Temporal dev server (${binaries.cliPath})`);
+  return startTemporalDevServer({
+    cliPath: binaries.cliPath,
     port: o.port,
     uiPort: o.uiPort,
     dbFile: path.join(o.dataDir, 'temporal.db'),
     logDir: o.logDir,
     codecEndpoint: o.codecEndpoint,
     namespace: config.TEMPORAL_NAMESPACE,
-  };
-  o.log(`starting Temporal dev server (${cli.kind === 'binary' ? cli.path : 'downloaded by the SDK'})`);
-  return cli.kind === 'binary' ? startTemporalDevServer({ cliPath: cli.path, ...devServer }) : startDownloadedDevServer(devServer);
+  });
 }
 
 async function waitForWorkerReady(readyFile: string, logFile: string, proc: ManagedProcess): Promise<void> {
