@@ -3,7 +3,7 @@ import { compareAccount, differencesByField, expectedAccountRecord } from '../..
 import { minimalAccountPayload } from '../../../sandbox/fixtures';
 import { accountRecordFromPayload, alterField } from '../../../sandbox/post-import/account-record';
 
-const payload = {
+const payload: Record<string, any> = {
   ...minimalAccountPayload({ supplier: 'DEMO-SUPPLIER', externalAccountNumber: 'ACC-1' }),
   transfer_balance: '-12.50',
   customers: [
