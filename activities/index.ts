@@ -6,6 +6,7 @@ import type { PlatformClient, TariffChecker } from '../clients/platform';
 import type { Config } from '../config';
 import { createMainActivities } from './main';
 import { createPlatformActivities } from './platform';
+import { createPostImportMainActivities, createPostImportPlatformActivities } from './post-import';
 
 export type { MainActivities, PlatformActivities } from './types';
 
@@ -23,7 +24,7 @@ export function createActivities(deps: { pool: Pool; s3: S3Client; platform: Pla
     return c;
   };
   return {
-    main: createMainActivities({ ...deps, tariffChecker }),
-    platform: createPlatformActivities(deps),
+    main: { ...createMainActivities({ ...deps, tariffChecker }), ...createPostImportMainActivities(deps) },
+    platform: { ...createPlatformActivities(deps), ...createPostImportPlatformActivities(deps) },
   };
 }

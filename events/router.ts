@@ -1,4 +1,5 @@
-import { attemptClassOf, ROUTABLE_EVENT_TYPES } from './inbox-record';
+import { attemptClassOf, isPostImportEvent, ROUTABLE_EVENT_TYPES } from './inbox-record';
+import { createPostImportLedger } from '../ledger/post-import-items';
 import { SignalError, type EventsDeps, type MatchStatus } from './types';
 import type { ImportEventSignal } from '../workflows/inputs';
 
@@ -9,6 +10,8 @@ export interface RoutableEvent {
   externalIdentifier: string | null;
   identifier: string | null;
   errorCode: string | null;
+  /** `post_import.*` events: the item kind (NOTE, TRANSACTION, …). */
+  resourceType?: string | null;
 }
 
 export interface RouteOutcome {
@@ -44,6 +47,7 @@ export async function routeEvent(deps: EventsDeps, e: RoutableEvent): Promise<Ro
 }
 
 async function decide(deps: EventsDeps, e: RoutableEvent): Promise<RouteOutcome> {
+  if (isPostImportEvent(e.eventType)) return decidePostImport(deps, e);
   const cls = attemptClassOf(e.eventType);
   if (!cls) return { matchStatus: 'unmatched', note: 'not_routed: no account workflow waits on this event type' };
   if (!e.externalIdentifier) return { matchStatus: 'unmatched', note: 'not_routed: event has no external_identifier' };
@@ -94,6 +98,26 @@ async function decide(deps: EventsDeps, e: RoutableEvent): Promise<RouteOutcome>
   return { matchStatus: 'unmatched', note: 'unmatched: no attempt for this account' };
 }
 
+/** A post-import outcome goes to the workflow sending that account's items (the ledger names it). */
+async function decidePostImport(deps: EventsDeps, e: RoutableEvent): Promise<RouteOutcome> {
+  if (!e.externalIdentifier) return { matchStatus: 'unmatched', note: 'not_routed: event has no import_process_external_identifier' };
+  const waiting = await createPostImportLedger(deps.pool).waitingWorkflows(e.externalIdentifier);
+  if (waiting.length === 0) return { matchStatus: 'unmatched', note: 'unmatched: no post-import item in flight for this account' };
+  if (waiting.length > 1) return { matchStatus: 'ambiguous', note: `ambiguous: ${waiting.length} post-import workflows in flight; they ask again` };
+  const signal: ImportEventSignal = { eventId: e.eventId, type: e.eventType };
+  if (e.identifier) signal.identifier = e.identifier;
+  if (e.errorCode) signal.errorCode = e.errorCode;
+  if (e.resourceType) signal.resourceType = e.resourceType;
+  try {
+    await deps.signal(waiting[0], signal);
+    return { matchStatus: 'matched', workflowId: waiting[0] };
+  } catch (err) {
+    if (err instanceof SignalError && err.code === 'workflow_gone') return { matchStatus: 'late', workflowId: waiting[0], note: 'late: workflow already closed' };
+    const code = err instanceof SignalError ? err.code : 'signal_failed';
+    return { matchStatus: 'pending', note: `${code}: will retry` };
+  }
+}
+
 /**
  * Retries routing of recent events that found no waiting workflow yet (an event can beat the
  * ledger's scheduled_at) or could not be signalled.
@@ -102,8 +126,9 @@ export async function rematchPending(
   deps: EventsDeps,
   opts: { withinMinutes?: number; limit?: number } = {},
 ): Promise<{ tried: number; matched: number }> {
-  const r = await deps.pool.query<{ event_id: string; event_type: string; external_identifier: string | null; identifier: string | null; error_code: string | null }>(
-    `select event_id, event_type, external_identifier, identifier, error_code
+  const r = await deps.pool.query<{ event_id: string; event_type: string; external_identifier: string | null; identifier: string | null; error_code: string | null; resource_type: string | null }>(
+    `select event_id, event_type, external_identifier, identifier, error_code,
+            coalesce(raw->'detail'->'payload'->>'resource_type', raw->'detail'->>'resource_type') as resource_type
        from migrate.inbox
       where match_status in ('pending', 'unmatched') and event_type = any($1)
         and received_at > now() - make_interval(mins => $2)
@@ -120,6 +145,7 @@ export async function rematchPending(
       externalIdentifier: row.external_identifier,
       identifier: row.identifier,
       errorCode: row.error_code,
+      resourceType: row.resource_type,
     });
     if (o.matchStatus === 'matched') matched++;
     // Temporal unreachable: the rest would each wait out the signal deadline. Next tick retries.

@@ -93,7 +93,7 @@ export type AccountImportInput = z.infer<typeof accountImportInputSchema>;
 
 export const accountOutcomeSchema = z.object({
   externalAccountNumber: z.string(),
-  outcome: z.enum(['completed', 'failed', 'not_attempted']),
+  outcome: z.enum(['completed', 'completed_with_differences', 'failed', 'not_attempted']),
   stage: z.string(),
   code: z.string().optional(),
   attr: z.string().optional(),
@@ -108,6 +108,8 @@ export const importEventSignalSchema = z.object({
   type: z.string(),
   identifier: z.string().optional(),
   errorCode: z.string().optional(),
+  /** `post_import.*` events: what kind of item (NOTE, TRANSACTION, …). */
+  resourceType: z.string().optional(),
 });
 export type ImportEventSignal = z.infer<typeof importEventSignalSchema>;
 

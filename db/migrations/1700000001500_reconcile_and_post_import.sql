@@ -44,6 +44,8 @@ create table migrate.post_import_items (
   -- The run whose account this change belongs to, and the delta that sent it last.
   run_id text not null,
   delta_id text not null,
+  -- The workflow sending it now: where the events router signals post_import.* events.
+  workflow_id text,
   platform_account_number text not null,
   item jsonb not null,
   recorded_at timestamptz not null,
