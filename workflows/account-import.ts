@@ -2,6 +2,8 @@ import {
   ActivityFailure,
   ApplicationFailure,
   condition,
+  executeChild,
+  ParentClosePolicy,
   getExternalWorkflowHandle,
   proxyActivities,
   proxyLocalActivities,
@@ -10,6 +12,9 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { MainActivities, PlatformActivities } from '../activities/types';
+import type { PostImportPlatformActivities } from '../activities/post-import';
+import { accountDeltaWorkflow } from './post-import';
+import { accountDeltaWorkflowId } from './post-import-inputs';
 import type { AccountImportInput, AccountOutcome, ImportEventSignal, SupplierStatus } from './inputs';
 import { accountFinishedSignal, accountProgressQuery, importEventSignal, supplierNotOngoingSignal, supplierStatusSignal } from './messages';
 import { PLATFORM_TASK_QUEUE } from './task-queues';
@@ -33,6 +38,14 @@ const local = proxyLocalActivities<MainActivities>({
 // Platform calls run on the rate-limited task queue. Transient failures (network, 5xx, 429) retry
 // with backoff for up to a day; the activity marks final answers non-retryable.
 const platform = proxyActivities<PlatformActivities>({
+  taskQueue: PLATFORM_TASK_QUEUE,
+  startToCloseTimeout: '45 seconds',
+  scheduleToCloseTimeout: '24 hours',
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: ['PlatformFinalError'] },
+});
+
+// Reading the account back is a platform call like the others (rate-limited queue, same retries).
+const readBack = proxyActivities<PostImportPlatformActivities>({
   taskQueue: PLATFORM_TASK_QUEUE,
   startToCloseTimeout: '45 seconds',
   scheduleToCloseTimeout: '24 hours',
@@ -81,7 +94,8 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
     { key: KmStage, value: stage },
   ]);
 
-  const finish = async (o: AccountOutcome): Promise<AccountOutcome> => {
+  const finish = async (done: AccountOutcome): Promise<AccountOutcome> => {
+    const o = await afterCreation(done);
     outcome = o;
     await main.recordOutcome({ ...ref, outcome: o });
     upsertSearchAttributes([
@@ -90,7 +104,7 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
       ...(o.code ? [{ key: KmErrorCode, value: o.code }] : []),
     ]);
     if (input.runWorkflowId) await getExternalWorkflowHandle(input.runWorkflowId).signal(accountFinishedSignal, o);
-    if (o.outcome !== 'completed') {
+    if (o.outcome !== 'completed' && o.outcome !== 'completed_with_differences') {
       const where = o.attr ? ` at ${o.attr}` : '';
       throw ApplicationFailure.nonRetryable(`${o.outcome} at ${o.stage}: ${o.code}${where}`, o.code ?? 'account_failed', {
         outcome: o.outcome,
@@ -169,6 +183,36 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
       }
       delaySeconds = Math.min(delaySeconds * 2, 300);
     }
+  }
+
+  /**
+   * After `complete`: read the account back and compare (differences go to the ledger; history
+   * sees only counts and field names), then, when asked, carry over the changes since extraction
+   * as a child workflow. Neither re-imports anything.
+   */
+  async function afterCreation(o: AccountOutcome): Promise<AccountOutcome> {
+    if (o.outcome !== 'completed' || input.dryRun || !o.accountNumber) return o;
+    let result = o;
+    if (input.reconcile !== false) {
+      setStage('reconcile');
+      try {
+        const r = await readBack.reconcileAccount({ runId: input.runId, supplierCode: input.supplierCode, externalAccountNumber: ext, accountNumber: o.accountNumber, checkedBy: 'workflow' });
+        if (r.status !== 'matched') result = { ...o, outcome: 'completed_with_differences', stage: 'reconcile', attr: r.fields[0] };
+      } catch (e) {
+        // The account exists: a read-back that cannot be done leaves it completed and unchecked (`run reconcile` later).
+        if (!(e instanceof ActivityFailure)) throw e;
+      }
+    }
+    if (input.carryOverChanges) {
+      setStage('post-import');
+      // Item outcomes are in the ledger; a failing carry-over never changes the account's outcome.
+      await executeChild(accountDeltaWorkflow, {
+        workflowId: accountDeltaWorkflowId(input.supplierCode, ext, input.runId),
+        args: [{ deltaId: input.runId, runId: input.runId, supplierCode: input.supplierCode, externalAccountNumber: ext, accountNumber: o.accountNumber, source: input.source, eventWaitSeconds: input.timings.eventWaitSeconds }],
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+      }).catch(() => undefined);
+    }
+    return result;
   }
 
   async function waitForOngoingSupplier(): Promise<'ONGOING' | 'COMPLETE'> {

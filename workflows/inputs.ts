@@ -45,6 +45,8 @@ export const runTotalsSchema = z.object({
   notAttempted: z.number().int().default(0),
   alreadyCompletedElsewhere: z.number().int().default(0),
   failedByCode: z.record(z.string(), z.number().int()).default({}),
+  /** Of `completed`: accounts whose read-back differed from what was sent. */
+  completedWithDifferences: z.number().int().optional(),
   outcomeSources: z.record(z.string(), z.number().int()).default({}),
 });
 export type RunTotals = z.infer<typeof runTotalsSchema>;
@@ -61,6 +63,10 @@ export const migrationRunInputSchema = z.object({
   timings: timingsSchema.default({ eventWaitSeconds: 60, pollMaxSeconds: 6 * 3600, supplierRecheckSeconds: 60 }),
   /** History length at which the run continues as new: well under Temporal's 51,200-event limit. */
   continueAsNewAtEvents: z.number().int().min(50).max(40_000).default(8_000),
+  /** After `complete`, read the account back and compare it with what was sent. */
+  reconcile: z.boolean().default(true),
+  /** After creation, carry over what changed in the source since extraction (post-import endpoints). */
+  carryOverChanges: z.boolean().default(false),
   /** Carried across continue-as-new. */
   state: z
     .object({
@@ -88,6 +94,8 @@ export const accountImportInputSchema = z.object({
   dryRun: z.boolean(),
   window: scheduleWindowSchema,
   timings: timingsSchema,
+  reconcile: z.boolean().optional(),
+  carryOverChanges: z.boolean().optional(),
 });
 export type AccountImportInput = z.infer<typeof accountImportInputSchema>;
 

@@ -167,7 +167,7 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
       inFlight.delete(ext);
       const o = await main.recordExistingAccountWorkflow({ runId: input.runId, supplierCode: input.supplierCode, externalAccountNumber: ext, dryRun: input.dryRun });
       count(st.totals, o);
-      if (o.outcome === 'completed') st.totals.alreadyCompletedElsewhere += 1;
+      if (o.outcome === 'completed' || o.outcome === 'completed_with_differences') st.totals.alreadyCompletedElsewhere += 1;
     }
 
     if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > input.continueAsNewAtEvents) {
@@ -233,6 +233,8 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
             dryRun: input.dryRun,
             window: input.window,
             timings: input.timings,
+            reconcile: input.reconcile,
+            carryOverChanges: input.carryOverChanges,
           },
         ],
         parentClosePolicy: ParentClosePolicy.ABANDON,
@@ -264,7 +266,10 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
 
 function count(t: RunTotals, o: AccountOutcome): void {
   if (o.outcome === 'completed') t.completed += 1;
-  else if (o.outcome === 'failed') t.failed += 1;
+  else if (o.outcome === 'completed_with_differences') {
+    t.completed += 1;
+    t.completedWithDifferences = (t.completedWithDifferences ?? 0) + 1;
+  } else if (o.outcome === 'failed') t.failed += 1;
   else t.notAttempted += 1;
   if (o.code) t.failedByCode[o.code] = (t.failedByCode[o.code] ?? 0) + 1;
   if (o.source) t.outcomeSources[o.source] = (t.outcomeSources[o.source] ?? 0) + 1;
