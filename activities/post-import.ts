@@ -184,8 +184,11 @@ export function createPostImportPlatformActivities(deps: PostImportActivityDeps)
         case 'already_exists':
           return { kind: 'already_exists' };
         case 'active_instruction_exists':
-          // After an earlier send of ours, the active instruction is ours.
-          return resent ? { kind: 'already_exists' } : { kind: 'failed', code: 'payment_instruction_already_active', attr: ATTR_OF[input.kind] };
+          // The answer cannot say whose instruction is active: ours when we sent it before and the
+          // ledger knows of no other one for this account; otherwise another instruction is active.
+          if (resent && !(await items.otherCompleted(ref))) return { kind: 'already_exists' };
+          await items.finish(ref, { status: 'post_import_failed', source: 'platform_response', code: 'payment_instruction_already_active', attr: ATTR_OF[input.kind], detail: 'the account already has an active payment instruction' });
+          return { kind: 'failed', code: 'payment_instruction_already_active', attr: ATTR_OF[input.kind] };
         case 'account_not_found':
           return { kind: 'failed', code: 'account_not_found', attr: 'external_account_number' };
         case 'supplier_not_ongoing':

@@ -89,6 +89,15 @@ export function createPostImportLedger(pool: Pool) {
       return { priorAttempts: (r.rows[0]?.attempts ?? 1) - 1 };
     },
 
+    /** Another item of the same kind already completed for the account (payment instructions: one active). */
+    async otherCompleted(ref: ItemRef): Promise<boolean> {
+      const r = await pool.query(
+        `select 1 from migrate.post_import_items where supplier_code = $1 and external_account_number = $2 and kind = $3 and item_key <> $4 and status = 'completed' limit 1`,
+        refArgs(ref),
+      );
+      return (r.rowCount ?? 0) > 0;
+    },
+
     async markSent(ref: ItemRef): Promise<void> {
       await pool.query(`update migrate.post_import_items set status = 'sent', updated_at = now() where ${where} and status = 'sending'`, refArgs(ref));
     },
