@@ -14,7 +14,7 @@ import {
 import type { MainActivities, PlatformActivities } from '../activities/types';
 import type { PostImportPlatformActivities } from '../activities/post-import';
 import { accountDeltaWorkflow } from './post-import';
-import { accountDeltaWorkflowId } from './post-import-inputs';
+import { accountDeltaWorkflowId } from './post-import-ids';
 import type { AccountImportInput, AccountOutcome, ImportEventSignal, SupplierStatus } from './inputs';
 import { accountFinishedSignal, accountProgressQuery, importEventSignal, supplierNotOngoingSignal, supplierStatusSignal } from './messages';
 import { PLATFORM_TASK_QUEUE } from './task-queues';

@@ -77,9 +77,4 @@ export type SendItemResult =
   | { kind: 'already_exists' }
   | { kind: 'failed'; code: string; attr: string };
 
-export function accountDeltaWorkflowId(supplierCode: string, ext: string, deltaId: string): string {
-  return `post-import/${supplierCode}/${ext}/${deltaId}`;
-}
-export function deltaRunWorkflowId(deltaId: string): string {
-  return `post-import-run/${deltaId}`;
-}
+export { accountDeltaWorkflowId, deltaRunWorkflowId } from './post-import-ids';

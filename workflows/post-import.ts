@@ -3,7 +3,7 @@ import type { PostImportMainActivities, PostImportPlatformActivities } from '../
 import type { ImportEventSignal } from './inputs';
 import { importEventSignal } from './messages';
 import type { AccountDeltaInput, AccountDeltaResult, DeltaRunInput, DeltaRunResult, ItemRefInput } from './post-import-inputs';
-import { accountDeltaWorkflowId } from './post-import-inputs';
+import { accountDeltaWorkflowId } from './post-import-ids';
 import { KmAccount, KmErrorCode, KmKind, KmOutcome, KmRunId, KmStage, KmSupplier } from './search-attributes';
 import { PLATFORM_TASK_QUEUE } from './task-queues';
 
