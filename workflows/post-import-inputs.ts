@@ -34,6 +34,13 @@ export const deltaRunInputSchema = z.object({
   accounts: z.enum(['completed', 'failed_items']).default('completed'),
   concurrency: z.number().int().min(1).max(200).default(20),
   eventWaitSeconds: z.number().positive().default(60),
+  /** Carried across continue-as-new: where the account listing stands, totals so far. */
+  state: z
+    .object({
+      after: z.string().optional(),
+      totals: z.object({ accounts: z.number(), items: z.number(), completed: z.number(), failed: z.number(), failedByCode: z.record(z.string(), z.number()) }),
+    })
+    .optional(),
 });
 export type DeltaRunInput = z.input<typeof deltaRunInputSchema>;
 export type DeltaRunArgs = z.infer<typeof deltaRunInputSchema>;

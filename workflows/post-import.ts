@@ -1,4 +1,4 @@
-import { condition, ParentClosePolicy, proxyActivities, setHandler, startChild, upsertSearchAttributes, workflowInfo, type ChildWorkflowHandle } from '@temporalio/workflow';
+import { condition, continueAsNew, ParentClosePolicy, proxyActivities, setHandler, startChild, upsertSearchAttributes, workflowInfo, type ChildWorkflowHandle } from '@temporalio/workflow';
 import type { PostImportMainActivities, PostImportPlatformActivities } from '../activities/post-import';
 import type { ImportEventSignal } from './inputs';
 import { importEventSignal } from './messages';
@@ -8,7 +8,7 @@ import { KmAccount, KmErrorCode, KmKind, KmOutcome, KmRunId, KmStage, KmSupplier
 import { PLATFORM_TASK_QUEUE } from './task-queues';
 
 const main = proxyActivities<PostImportMainActivities>({
-  startToCloseTimeout: '2 minutes',
+  startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 },
 });
 // Every send is safe to repeat (the item's own identifier, and the ledger): retry transient failures for a day.
@@ -110,9 +110,9 @@ export async function deltaRunWorkflow(raw: DeltaRunInput): Promise<DeltaRunResu
     { key: KmRunId, value: input.runId },
     { key: KmSupplier, value: input.supplierCode },
   ]);
-  const total: DeltaRunResult = { deltaId: input.deltaId, accounts: 0, items: 0, completed: 0, failed: 0, failedByCode: {} };
+  const total: DeltaRunResult = { deltaId: input.deltaId, accounts: 0, items: 0, completed: 0, failed: 0, failedByCode: {}, ...input.state?.totals };
   const running = new Set<Promise<void>>();
-  let after: string | undefined;
+  let after: string | undefined = input.state?.after;
   for (;;) {
     const page = await main.listDeltaAccounts({ runId: input.runId, accounts: input.accounts, after, limit: 200 });
     for (const a of page) {
@@ -142,11 +142,23 @@ export async function deltaRunWorkflow(raw: DeltaRunInput): Promise<DeltaRunResu
           total.failed += r.failed;
           for (const [code, n] of Object.entries(r.failedByCode)) total.failedByCode[code] = (total.failedByCode[code] ?? 0) + n;
         })
+        .catch(() => {
+          // The account's delta workflow itself failed (e.g. its source could not be read): its
+          // items stay open in the ledger for the next delta.
+          total.accounts += 1;
+          total.failedByCode.delta_workflow_failed = (total.failedByCode.delta_workflow_failed ?? 0) + 1;
+        })
         .finally(() => running.delete(p));
       running.add(p);
     }
     if (page.length < 200) break;
     after = page[page.length - 1].externalAccountNumber;
+    if (workflowInfo().historyLength > 10_000) {
+      // Well under Temporal's history limit: finish the accounts in flight, then start afresh.
+      await Promise.all(running);
+      const { deltaId: _id, ...totals } = total;
+      return continueAsNew<typeof deltaRunWorkflow>({ ...input, state: { after, totals } });
+    }
   }
   await Promise.all(running);
   upsertSearchAttributes([{ key: KmOutcome, value: total.failed ? 'post_import_failed' : 'completed' }]);
