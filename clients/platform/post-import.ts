@@ -57,7 +57,8 @@ const ROUTES: Record<PostImportItem['kind'], string> = {
   payment_instruction: 'data-import/payment-instruction/create/',
 };
 
-function bodyOf(supplier: string, ext: string, i: PostImportItem): Obj {
+/** The request body for one item (exported for the contract test). */
+export function postImportRequestBody(supplier: string, ext: string, i: PostImportItem): Obj {
   const base = { import_supplier: supplier, external_account_number: ext };
   switch (i.kind) {
     case 'note':
@@ -107,7 +108,7 @@ export function createPostImportApi(http: PlatformHttp, v1BaseUrl: string) {
       const req: HttpRequest = {
         method: 'POST',
         url: joinUrl(v1BaseUrl, ROUTES[i.kind], i.kind === 'transaction' ? { check_previously_added: true } : undefined),
-        body: bodyOf(supplier, ext, i),
+        body: postImportRequestBody(supplier, ext, i),
         authenticated: true,
       };
       const res = await http.request(req);
