@@ -13,7 +13,7 @@ import type { SourceSpecRef } from '../workflows/inputs';
 import type { ImportEventSignal } from '../workflows/inputs';
 import type { ItemRefInput, ReconcileResult, SendItemResult } from '../workflows/post-import-inputs';
 import { stageDocument } from './documents';
-import { createLedger } from './ledger';
+import { createLedger } from '../ledger';
 
 /** Activities of reconciliation and of changes carried over after import (main task queue). */
 export interface PostImportMainActivities {
@@ -101,33 +101,13 @@ export function createPostImportMainActivities(deps: PostImportActivityDeps): Po
     },
 
     async findPostImportEvent(input) {
-      // A completed event names the item; an error event names only the kind (the catalogue's
-      // payload), so it counts only when it came after this item was sent (one item in flight per account).
-      const r = await deps.pool.query<{ event_id: string; event_type: string; identifier: string | null; error_code: string | null }>(
-        `select event_id, event_type, identifier, error_code from migrate.inbox
-          where external_identifier = $1 and match_status <> 'ambiguous'
-            and coalesce(raw->'detail'->'payload'->>'resource_type', raw->'detail'->>'resource_type') = $2
-            and ((event_type = 'data_import.import_process.post_import.completed' and identifier = $3)
-              or (event_type = 'data_import.import_process.post_import.error' and received_at >= to_timestamp($4::float8 / 1000)
-                  and match_status <> 'matched'))
-          order by received_at limit 1`,
-        [input.externalAccountNumber, RESOURCE_TYPE_OF[input.kind], input.key, input.sinceMs],
-      );
-      const row = r.rows[0];
-      if (!row) return undefined;
-      await deps.pool.query(`update migrate.inbox set match_status = 'matched', note = 'read by the post-import workflow' where event_id = $1 and match_status <> 'matched'`, [row.event_id]);
-      return { eventId: row.event_id, type: row.event_type, ...(row.identifier ? { identifier: row.identifier } : {}), ...(row.error_code ? { errorCode: row.error_code } : {}), resourceType: RESOURCE_TYPE_OF[input.kind] };
+      const e = await items.claimEvent(input.externalAccountNumber, RESOURCE_TYPE_OF[input.kind], input.key, input.sinceMs);
+      if (!e) return undefined;
+      return { eventId: e.eventId, type: e.eventType, ...(e.identifier ? { identifier: e.identifier } : {}), ...(e.errorCode ? { errorCode: e.errorCode } : {}), resourceType: RESOURCE_TYPE_OF[input.kind] };
     },
 
     async recordItemOutcome(input) {
-      let detail: string | undefined;
-      if (input.eventId) {
-        const r = await deps.pool.query<{ detail: string | null }>(
-          `select coalesce(raw->'detail'->'payload'->>'error_detail', raw->'detail'->>'error_detail') as detail from migrate.inbox where event_id = $1`,
-          [input.eventId],
-        );
-        detail = r.rows[0]?.detail ?? undefined;
-      }
+      const detail = input.eventId ? await items.eventErrorDetail(input.eventId) : undefined;
       await items.finish(input, { status: input.status, source: input.source, code: input.code, attr: input.attr, detail });
       deps.logger.info({ account: input.externalAccountNumber, kind: input.kind, status: input.status, code: input.code, source: input.source }, 'post-import item outcome');
     },
@@ -135,11 +115,7 @@ export function createPostImportMainActivities(deps: PostImportActivityDeps): Po
     async listDeltaAccounts({ runId, accounts, after, limit }) {
       if (accounts === 'completed') return (await recon.completedAccounts(runId, after, limit)).map(({ externalAccountNumber, accountNumber }) => ({ externalAccountNumber, accountNumber }));
       const failed = (await items.accountsWith(runId, 'post_import_failed')).filter((e) => after === undefined || e > after).slice(0, limit);
-      const r = await deps.pool.query<{ external_account_number: string; platform_account_number: string }>(
-        'select external_account_number, platform_account_number from migrate.account_attempts where run_id = $1 and external_account_number = any($2) order by 1',
-        [runId, failed],
-      );
-      return r.rows.map((x) => ({ externalAccountNumber: x.external_account_number, accountNumber: x.platform_account_number }));
+      return items.accountNumbers(runId, failed);
     },
   };
 }

@@ -6,7 +6,7 @@ import { createS3Client } from '../clients/aws';
 import { createPool } from '../clients/db';
 import { createPlatformClient } from '../clients/platform';
 import { getConfig, type Config } from '../config';
-import { taskParams } from '../activities/platform';
+import { taskParams } from '../activities/schedule';
 import { stageDocument } from '../activities/documents';
 import type { EnergyAccount } from '../schemas/account';
 import type { CountryCode } from '../schemas/formats';

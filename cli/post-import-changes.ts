@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Pool } from '../clients/db';
 import { createReconciliationLedger } from '../ledger/reconciliation';
 import { writeChanges } from '../source/changes';
-import { generateChanges, type GeneratedChanges } from '../source/generate-changes';
+import { generateChanges, type GeneratedChanges } from '../synthetic/generate-changes';
 import type { SourceSpecRef } from '../workflows/inputs';
 
 /**

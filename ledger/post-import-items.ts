@@ -147,6 +147,45 @@ export function createPostImportLedger(pool: Pool) {
       return { byStatus, byKind, failedByCode };
     },
 
+    /**
+     * An inbox event that gives this item's outcome, marked matched: a completed event naming the
+     * item, or an error event of its kind received after it was sent (error events name no item).
+     */
+    async claimEvent(ext: string, resourceType: string, key: string, sinceMs: number): Promise<{ eventId: string; eventType: string; identifier: string | null; errorCode: string | null } | undefined> {
+      const r = await pool.query<{ event_id: string; event_type: string; identifier: string | null; error_code: string | null }>(
+        `select event_id, event_type, identifier, error_code from migrate.inbox
+          where external_identifier = $1 and match_status <> 'ambiguous'
+            and coalesce(raw->'detail'->'payload'->>'resource_type', raw->'detail'->>'resource_type') = $2
+            and ((event_type = 'data_import.import_process.post_import.completed' and identifier = $3)
+              or (event_type = 'data_import.import_process.post_import.error' and received_at >= to_timestamp($4::float8 / 1000)
+                  and match_status <> 'matched'))
+          order by received_at limit 1`,
+        [ext, resourceType, key, sinceMs],
+      );
+      const row = r.rows[0];
+      if (!row) return undefined;
+      await pool.query(`update migrate.inbox set match_status = 'matched', note = 'read by the post-import workflow' where event_id = $1 and match_status <> 'matched'`, [row.event_id]);
+      return { eventId: row.event_id, eventType: row.event_type, identifier: row.identifier, errorCode: row.error_code };
+    },
+
+    /** The platform's `error_detail` of a kept event. */
+    async eventErrorDetail(eventId: string): Promise<string | undefined> {
+      const r = await pool.query<{ detail: string | null }>(
+        `select coalesce(raw->'detail'->'payload'->>'error_detail', raw->'detail'->>'error_detail') as detail from migrate.inbox where event_id = $1`,
+        [eventId],
+      );
+      return r.rows[0]?.detail ?? undefined;
+    },
+
+    /** Platform account numbers of some of a run's accounts. */
+    async accountNumbers(runId: string, exts: string[]): Promise<Array<{ externalAccountNumber: string; accountNumber: string }>> {
+      const r = await pool.query<{ external_account_number: string; platform_account_number: string }>(
+        'select external_account_number, platform_account_number from migrate.account_attempts where run_id = $1 and external_account_number = any($2) and platform_account_number is not null order by 1',
+        [runId, exts],
+      );
+      return r.rows.map((x) => ({ externalAccountNumber: x.external_account_number, accountNumber: x.platform_account_number }));
+    },
+
     async failedItems(runId: string): Promise<Array<{ externalAccountNumber: string; kind: string; key: string; code: string | null; attr: string | null; detail: string | null }>> {
       const r = await pool.query<{ external_account_number: string; kind: string; item_key: string; error_code: string | null; error_attr: string | null; error_detail: string | null }>(
         `select external_account_number, kind, item_key, error_code, error_attr, error_detail from migrate.post_import_items

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { ROOT, loadCliContext, withServices } from '../context';
 import { usageError } from '../errors';
-import { runRow } from '../ledger-queries';
+import { runRow } from '../../ledger';
 import { printJson, println } from '../output';
 import { generateChangesForRun } from '../post-import-changes';
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { loadCliContext, withServices } from '../context';
 import { EXIT, usageError } from '../errors';
-import { runRow } from '../ledger-queries';
+import { runRow } from '../../ledger';
 import { info, printJson, println, positiveInt } from '../output';
 import { awaitDelta, deltaLine, reconcileRun, reconciliationLine, startDelta } from '../post-import';
 

@@ -7,7 +7,7 @@ import { generateChangesForRun } from '../../../cli/post-import-changes';
 import { loadReportData } from '../../../cli/report/data';
 import { renderReportHtml } from '../../../cli/report/html';
 import { createReconciliationLedger } from '../../../ledger/reconciliation';
-import type { GeneratedChanges } from '../../../source/generate-changes';
+import type { GeneratedChanges } from '../../../synthetic/generate-changes';
 import { itemKey } from '../../../schemas/post-import';
 import { deltaRunInputSchema, deltaRunWorkflowId } from '../../../workflows/post-import-inputs';
 import { accountsFile, attempts, connectE2E, groundTruth, runToEnd, sandbox, seedAccounts, uniqueId, type E2E } from '../helpers';

@@ -3,7 +3,7 @@ import { firstError, flattenFieldErrors } from '../../../clients/platform/post-i
 import { postImportRequestBody } from '../../../clients/platform/post-import';
 import { loadContract } from '../../../contract';
 import { createSpecValidator } from '../../../sandbox/openapi/validator';
-import { generateChanges } from '../../../source/generate-changes';
+import { generateChanges } from '../../../synthetic/generate-changes';
 
 describe('post-import error bodies', () => {
   it('reads the spec documented 400 shapes as code + attr', () => {

@@ -1,5 +1,5 @@
 import { POST_IMPORT_KINDS, type PostImportKind } from '../schemas/post-import';
-import type { ChangeRecord } from './changes';
+import type { ChangeRecord } from '../source/changes';
 import { minimalPdf } from './pdf';
 import { Rng } from './prng';
 import type { GeneratedDocument } from './generator';
