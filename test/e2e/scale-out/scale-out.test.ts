@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { migrationRunInputSchema } from '../../../workflows/inputs';
-import { runProgressQuery } from '../../../workflows/messages';
+import { pauseRun, resumeRun, runProgressQuery } from '../../../workflows/messages';
 import { accountsFile, connectE2E, groundTruth, seedAccounts, uniqueId, type E2E } from '../helpers';
 
 // Scale-out is a claim about the production shape: it runs on the server engine only
@@ -69,14 +69,18 @@ describe.runIf(ENGINE === 'server')('scale-out on the Temporal server engine', (
         }),
       ],
     });
-    // The fourth joins with most of the run still to do.
+    // The fourth joins with most of the run still to do. A worker takes tens of seconds to boot on a
+    // loaded machine (it bundles the workflow code), so the operator pauses the run meanwhile and
+    // resumes it once the new worker polls: the test then never depends on the boot time.
     for (;;) {
       const p = await handle.query(runProgressQuery);
       if (p.totals.completed >= Math.ceil(ACCOUNTS / 5)) break;
       await new Promise((r) => setTimeout(r, 250));
     }
+    await handle.executeUpdate(pauseRun, { args: [{ reason: 'a worker joins' }] });
     const joinedAt = new Date();
     const late = await startWorker(queue, 'scale-worker-4');
+    await handle.executeUpdate(resumeRun, { args: [] });
 
     const result = await handle.result();
     const seconds = (Date.now() - started) / 1000;
