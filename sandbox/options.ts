@@ -44,6 +44,9 @@ export const faultsPatchSchema = faultsSchema.partial().strict();
 export const eventTargetsSchema = z.object({
   webhookUrl: z.url().optional(),
   webhookSecret: z.string().min(1).optional(),
+  /** As an EventBridge connection with API_KEY authorization: this header and value on every call. */
+  webhookApiKeyHeader: z.string().regex(/^[A-Za-z0-9-]+$/).optional(),
+  webhookApiKey: z.string().min(1).optional(),
   sqsQueueUrl: z.string().min(1).optional(),
 });
 export type EventTargets = z.infer<typeof eventTargetsSchema>;
@@ -52,6 +55,8 @@ export const eventTargetsPatchSchema = z
   .object({
     webhookUrl: z.url().nullable(),
     webhookSecret: z.string().min(1).nullable(),
+    webhookApiKeyHeader: z.string().regex(/^[A-Za-z0-9-]+$/).nullable(),
+    webhookApiKey: z.string().min(1).nullable(),
     sqsQueueUrl: z.string().min(1).nullable(),
   })
   .partial()
@@ -112,6 +117,8 @@ export function sandboxOptionsFromConfig(cfg: Config, extra: Partial<SandboxOpti
     eventTargets: {
       webhookUrl: cfg.SANDBOX_EVENT_WEBHOOK_URL,
       webhookSecret: cfg.EVENTS_WEBHOOK_SECRET,
+      webhookApiKeyHeader: cfg.EVENTS_WEBHOOK_API_KEY ? cfg.EVENTS_WEBHOOK_API_KEY_HEADER : undefined,
+      webhookApiKey: cfg.EVENTS_WEBHOOK_API_KEY,
       sqsQueueUrl: cfg.EVENTS_QUEUE_URL,
     },
     eventRegion: cfg.S3_REGION,

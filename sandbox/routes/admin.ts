@@ -34,9 +34,9 @@ function invalid(reply: FastifyReply, error: z.ZodError) {
 }
 
 function publicTargets(state: RuntimeState) {
-  const { webhookUrl, sqsQueueUrl, webhookSecret } = state.targets;
-  // The secret is write-only.
-  return { webhookUrl: webhookUrl ?? null, sqsQueueUrl: sqsQueueUrl ?? null, webhookSecretSet: !!webhookSecret };
+  const { webhookUrl, sqsQueueUrl, webhookSecret, webhookApiKey } = state.targets;
+  // The secret and the API key are write-only.
+  return { webhookUrl: webhookUrl ?? null, sqsQueueUrl: sqsQueueUrl ?? null, webhookSecretSet: !!webhookSecret, webhookApiKeySet: !!webhookApiKey };
 }
 
 /** Operator and test API: loopback only, no auth, never subject to faults. */
