@@ -1,7 +1,6 @@
-import { ApplicationFailure } from '@temporalio/common';
 import type pino from 'pino';
 import type { Pool } from '../clients/db';
-import { PlatformFinalError, PlatformTransientError, type PlatformClient } from '../clients/platform';
+import { PlatformTransientError, toActivityFailure, type PlatformClient } from '../clients/platform';
 import type { EnergyAccount, ScheduleAccountCreation } from '../schemas/account';
 import type { ScheduleWindow } from '../workflows/inputs';
 import { createLedger } from './ledger';
@@ -61,18 +60,8 @@ export function createPlatformActivities(deps: PlatformActivityDeps): PlatformAc
     } catch (e) {
       if (e instanceof PlatformTransientError) {
         deps.logger.warn({ code: e.code, status: e.status, retryAfterMs: e.retryAfterMs }, 'platform call failed transiently; Temporal retries');
-        throw ApplicationFailure.create({
-          message: e.message,
-          type: 'PlatformTransientError',
-          nonRetryable: false,
-          ...(e.retryAfterMs !== undefined ? { nextRetryDelay: e.retryAfterMs } : {}),
-          details: [{ code: e.code, status: e.status }],
-        });
       }
-      if (e instanceof PlatformFinalError) {
-        throw ApplicationFailure.create({ message: e.message, type: 'PlatformFinalError', nonRetryable: true, details: [{ code: e.code, status: e.status }] });
-      }
-      throw e;
+      throw toActivityFailure(e);
     }
   }
 }

@@ -36,7 +36,7 @@ const platform = proxyActivities<PlatformActivities>({
   taskQueue: PLATFORM_TASK_QUEUE,
   startToCloseTimeout: '45 seconds',
   scheduleToCloseTimeout: '24 hours',
-  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: ['PlatformFinalError'] },
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: ['platform_rejected', 'platform_auth_failed'] },
 });
 
 const TERMINAL_EVENT_TYPES = {

@@ -15,3 +15,4 @@ export { USER_AGENT, type FetchLike, type PlatformLogger } from './transport';
 export { joinUrl } from './url';
 export type { ImportStatusResponse } from '../../schemas/import-status';
 export type { Product, StandardUnitRate } from '../../schemas/catalogue';
+export { toActivityFailure } from './activity-failure';

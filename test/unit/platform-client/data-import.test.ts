@@ -136,9 +136,9 @@ describe('scheduleAccountCreation', () => {
     expect(err).toMatchObject({ code: 'platform_rate_limited', status: 429, retryAfterMs: 3000 });
   });
 
-  it('throws PlatformFinalError platform_rejected for an unrecognised 400, another 4xx, or a non-JSON 400', async () => {
+  it('throws PlatformFinalError platform_rejected for a 400 that says nothing, another 4xx, or a non-JSON 400', async () => {
     const bodies = [
-      (res: Parameters<Handler>[1]) => json(res, 400, { something: 'else' }),
+      (res: Parameters<Handler>[1]) => json(res, 400, {}),
       (res: Parameters<Handler>[1]) => json(res, 404, { detail: 'Not found', code: 'not_found' }),
       (res: Parameters<Handler>[1]) => {
         res.writeHead(400, { 'Content-Type': 'text/html' });
