@@ -68,6 +68,12 @@ export const configSchema = z.object({
   PLATFORM_AUTH_MODE: z.enum(['token', 'jwt']).default('jwt'),
   PLATFORM_API_KEY: optionalString,
   PLATFORM_ORGANIZATION_SECRET_KEY: optionalString,
+  /** Which obtainKrakenToken input obtains the first token; unset = the first one configured. */
+  PLATFORM_TOKEN_INPUT: z.enum(['organizationSecretKey', 'APIKey', 'preSignedKey', 'refreshToken']).optional(),
+  PLATFORM_PRESIGNED_KEY: optionalString,
+  PLATFORM_REFRESH_TOKEN: optionalString,
+  /** Ordinary REST endpoints (not data-import): `basic` = PLATFORM_API_KEY by HTTP Basic, `token` = the access token. */
+  PLATFORM_REST_AUTH: z.enum(['token', 'basic']).default('token'),
   PLATFORM_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(50),
   PLATFORM_HTTP_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   IMPORT_SUPPLIER_CODE: z.string().default('DEMO-SUPPLIER'),
@@ -165,6 +171,8 @@ export const SECRET_NAMES = new Set([
   'S3_SECRET_ACCESS_KEY',
   'PLATFORM_API_KEY',
   'PLATFORM_ORGANIZATION_SECRET_KEY',
+  'PLATFORM_PRESIGNED_KEY',
+  'PLATFORM_REFRESH_TOKEN',
   'EVENTS_WEBHOOK_SECRET',
   'CODEC_KEYS',
   'CODEC_AUTH_TOKEN',

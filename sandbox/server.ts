@@ -18,6 +18,7 @@ import { registerGraphqlRoutes } from './routes/graphql';
 import { registerDataImportRoutes } from './routes/data-import';
 import { registerCatalogueRoutes } from './routes/catalogue';
 import { registerAdminRoutes } from './routes/admin';
+import { registerAccountRoutes } from './routes/accounts';
 
 export { sandboxOptionsSchema, sandboxOptionsFromConfig, type SandboxOptions, type SandboxOptionsInput } from './options';
 
@@ -108,6 +109,8 @@ export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
     jwtSecret,
     refreshTokenTtlSeconds: options.refreshTokenTtlSeconds,
   });
+  const authContext = { dataImportKey: options.dataImportKey, jwtSecret, nowSeconds: () => Math.floor(Date.now() / 1000) };
+  registerAccountRoutes(app, { pool, auth: authContext });
   registerDataImportRoutes(app, {
     pool,
     validator,
@@ -115,7 +118,7 @@ export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
     forced,
     state,
     prng: requestPrng,
-    auth: { dataImportKey: options.dataImportKey, jwtSecret, nowSeconds: () => Math.floor(Date.now() / 1000) },
+    auth: authContext,
     windowStartToleranceMs: options.windowStartToleranceMs,
   });
   registerCatalogueRoutes(app);

@@ -1,5 +1,5 @@
 export { createPlatformClient, type PlatformClient, type PlatformClientConfig, type PlatformClientDeps } from './client';
-export { createAuth, jwtExpiryMs, type PlatformAuth, type AuthConfig, type AuthDeps } from './auth';
+export { basicAuthHeader, createAuth, jwtExpiryMs, primaryTokenInput, TOKEN_INPUTS, type PlatformAuth, type AuthConfig, type AuthDeps, type TokenInputName } from './auth';
 export type { ScheduleResult, ValidateResult, ScheduleOptions } from './data-import';
 export { productDetailSchema, type ListProductsParams, type Period, type ProductDetail } from './catalogue';
 export { createTariffChecker, parseTariffCode, type TariffChecker, type TariffCodeParts } from './tariffs';
