@@ -40,7 +40,7 @@ export function createPlatformClient(cfg: PlatformClientConfig, deps: PlatformCl
   const http = createHttp(cfg, { fetch: fetchImpl, logger: deps.logger, auth, restAuth });
   const catalogue = createCatalogueApi(http, cfg.PLATFORM_BASE_URL);
   return {
-    ...createDataImportApi(http, cfg.PLATFORM_V2_BASE_URL),
+    ...createDataImportApi(http, cfg.PLATFORM_V2_BASE_URL, deps.logger),
     ...catalogue,
     ...createRestApi(http, cfg.PLATFORM_BASE_URL),
     /** A fresh tariff checker with its own cache (keep one per run per worker). */

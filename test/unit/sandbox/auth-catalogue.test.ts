@@ -87,7 +87,7 @@ describe('obtainKrakenToken', () => {
 describe('pre-signed keys and the APIKey input', () => {
   it('obtains a token with a pre-signed key the operator issued, and with the account user API key', async () => {
     const { preSignedKey } = await admin<{ preSignedKey: string }>(stack, 'POST', '/admin/pre-signed-keys', { ttlSeconds: 60 });
-    for (const input of [{ preSignedKey }, { APIKey: API_KEY }]) {
+    for (const input of [{ preSignedKey }, { APIKey: API_KEY }] as Array<Record<string, string>>) {
       const t = (await obtain(input)).body.data.obtainKrakenToken;
       const r = await api(stack, 'GET', '/v2/data-import/accounts/DEMO-SUPPLIER/NOPE-2/', undefined, `Token ${t.token}`);
       expect(r.status).toBe(404);
