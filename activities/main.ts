@@ -9,6 +9,7 @@ import type { Pool } from '../clients/db';
 import type { Config } from '../config';
 import type { TariffChecker } from '../clients/platform';
 import { validateAccount } from '../schemas/validate';
+import { applyBalanceFields } from '../schemas/balance-fields';
 import type { EnergyAccount } from '../schemas/account';
 import type { CountryCode } from '../schemas/formats';
 import { createSourceAdapter, type SourceAdapter } from '../source/adapter';
@@ -96,8 +97,12 @@ export function createMainActivities(deps: MainActivityDeps): MainActivities {
       const catalogue = catalogueErrors(validated.value, new Set(codes.filter((c) => !unknown.has(c))));
       if (catalogue.length > 0) return fail('catalogue', catalogue.map((e) => ({ stage: 'catalogue', ...e })));
 
+      // The balance fields the tenant takes (PLATFORM_BALANCE_FIELDS): the stored payload is the one sent.
+      const shaped = applyBalanceFields(validated.value, deps.config.PLATFORM_BALANCE_FIELDS);
+      if (!shaped.ok) return fail('validate', shaped.errors.map((e) => ({ stage: 'validate', ...e })));
+
       await ledger.replaceErrors(ref, 'validate', []);
-      await ledger.storePayload(ref, validated.value, transformed.documents);
+      await ledger.storePayload(ref, shaped.payload, transformed.documents);
       await ledger.setStage(ref, transformed.documents.length > 0 ? 'documents' : 'guard');
       return { ok: true as const, documentCount: transformed.documents.length };
     },

@@ -76,6 +76,10 @@ export const configSchema = z.object({
   PLATFORM_REST_AUTH: z.enum(['token', 'basic']).default('token'),
   PLATFORM_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(50),
   PLATFORM_HTTP_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  /** `ledgers` (the spec example's form) or `account` (the deprecated account-level balance fields). */
+  PLATFORM_BALANCE_FIELDS: z.enum(['ledgers', 'account']).default('ledgers'),
+  /** Tariff pre-flight against the public catalogue before scheduling (`false` leaves it to the platform). */
+  PLATFORM_TARIFF_PREFLIGHT: bool(true),
   IMPORT_SUPPLIER_CODE: z.string().default('DEMO-SUPPLIER'),
   /** The supplier's document root on the platform (the operator tells you; the sandbox seeds the same). */
   IMPORT_SUPPLIER_DOCUMENT_ROOT: z.string().default('migrations/demo-supplier'),
