@@ -182,7 +182,8 @@ export function createMainActivities(deps: MainActivityDeps): MainActivities {
     async recordOutcome(input) {
       const ref = attemptRef(input);
       const o = input.outcome;
-      if (o.outcome === 'failed' && (o.source === 'event' || o.source === 'poll') && o.code) {
+      // import_process_failed_validation: explainFailedValidation has recorded the field errors already.
+      if (o.outcome === 'failed' && (o.source === 'event' || o.source === 'poll') && o.code && o.code !== 'import_process_failed_validation') {
         const detail = await platformErrorDetail(input.externalAccountNumber, o.code);
         await ledger.replaceErrors(ref, 'platform', [{ stage: 'platform', code: o.code, attr: o.attr, detail }]);
       }

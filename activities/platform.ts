@@ -1,6 +1,6 @@
 import type pino from 'pino';
 import type { Pool } from '../clients/db';
-import { PlatformTransientError, toActivityFailure, type PlatformClient } from '../clients/platform';
+import { explainFailedValidation, firstFieldAttr, PlatformTransientError, toActivityFailure, type PlatformClient } from '../clients/platform';
 import type { EnergyAccount, ScheduleAccountCreation } from '../schemas/account';
 import type { ScheduleWindow } from '../workflows/inputs';
 import { createLedger } from './ledger';
@@ -40,10 +40,20 @@ export function createPlatformActivities(deps: PlatformActivityDeps): PlatformAc
           await ledger.replaceErrors(input, 'platform', errors);
           return { kind: 'validation_failed', code: errors[0]?.code ?? 'account_failed_validation', attr: errors[0]?.attr, errorCount: errors.length };
         }
-        case 'import_process_failed_validation':
-          await ledger.replaceErrors(input, 'platform', [{ stage: 'platform', code: 'import_process_failed_validation', attr: r.domain, detail: r.detail }]);
-          return { kind: 'validation_failed', code: 'import_process_failed_validation', attr: r.domain, errorCount: 1 };
+        case 'import_process_failed_validation': {
+          // The answer names the process; the validate endpoint names the fields.
+          const errors = await call(() => explainFailedValidation(deps.platform, request, r.detail));
+          await ledger.replaceErrors(input, 'platform', errors.map((e) => ({ stage: 'platform', ...e })));
+          return { kind: 'validation_failed', code: 'import_process_failed_validation', attr: firstFieldAttr(errors), errorCount: errors.length };
+        }
       }
+    },
+
+    async explainFailedValidation(input) {
+      const { request } = await ledger.loadPayload<EnergyAccount>(input);
+      const errors = await call(() => explainFailedValidation(deps.platform, request));
+      await ledger.replaceErrors(input, 'platform', errors.map((e) => ({ stage: 'platform', ...e })));
+      return { attr: firstFieldAttr(errors), errorCount: errors.length };
     },
 
     async getImportStatus(input) {

@@ -62,4 +62,6 @@ export interface MainActivities {
 export interface PlatformActivities {
   scheduleAccountCreation(input: AttemptRef & { window: ScheduleWindow }): Promise<ScheduleOutcome>;
   getImportStatus(input: AttemptRef): Promise<ImportStatusSummary>;
+  /** After `import_process_failed_validation` by event or status: records the validate endpoint's field errors. */
+  explainFailedValidation(input: AttemptRef): Promise<{ attr?: string; errorCount: number }>;
 }

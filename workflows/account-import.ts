@@ -39,6 +39,14 @@ const platform = proxyActivities<PlatformActivities>({
   retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: ['platform_rejected', 'platform_auth_failed'] },
 });
 
+// Asking the validate endpoint why a process failed validation: it explains, never decides the outcome.
+const explain = proxyActivities<PlatformActivities>({
+  taskQueue: PLATFORM_TASK_QUEUE,
+  startToCloseTimeout: '45 seconds',
+  scheduleToCloseTimeout: '10 minutes',
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['platform_rejected', 'platform_auth_failed'] },
+});
+
 const TERMINAL_EVENT_TYPES = {
   real: ['data_import.import_process.complete', 'data_import.import_process.error', 'data_import.import_process.cancelled'],
   dry: ['data_import.import_process.dry_run_complete', 'data_import.import_process.dry_run_error', 'data_import.import_process.cancelled'],
@@ -82,6 +90,14 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
   ]);
 
   const finish = async (o: AccountOutcome): Promise<AccountOutcome> => {
+    if (o.outcome === 'failed' && o.code === 'import_process_failed_validation' && (o.source === 'event' || o.source === 'poll')) {
+      try {
+        const why = await explain.explainFailedValidation(ref);
+        if (why.attr) o = { ...o, attr: why.attr };
+      } catch (e) {
+        if (!(e instanceof ActivityFailure)) throw e;
+      }
+    }
     outcome = o;
     await main.recordOutcome({ ...ref, outcome: o });
     upsertSearchAttributes([

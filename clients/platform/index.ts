@@ -16,3 +16,4 @@ export { joinUrl } from './url';
 export type { ImportStatusResponse } from '../../schemas/import-status';
 export type { Product, StandardUnitRate } from '../../schemas/catalogue';
 export { toActivityFailure } from './activity-failure';
+export { explainFailedValidation, firstFieldAttr } from './explain';
