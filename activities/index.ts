@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type pino from 'pino';
 import type { Pool } from '../clients/db';
-import type { PlatformClient, TariffChecker } from '../clients/platform';
+import type { PlatformClient, TariffPreflight } from '../clients/platform';
 import type { Config } from '../config';
 import { createMainActivities } from './main';
 import { createPlatformActivities } from './platform';
@@ -12,18 +12,18 @@ export type { MainActivities, PlatformActivities } from './types';
 /** Activities built from their dependencies: nothing reads globals. */
 export function createActivities(deps: { pool: Pool; s3: S3Client; platform: PlatformClient; config: Config; logger: pino.Logger; temporal?: () => Promise<Client> }) {
   // One catalogue cache per run (bounded), shared by all of the run's accounts on this worker.
-  const checkers = new Map<string, TariffChecker>();
-  const tariffChecker = (runId: string) => {
+  const checkers = new Map<string, TariffPreflight>();
+  const tariffPreflight = (runId: string) => {
     let c = checkers.get(runId);
     if (!c) {
-      c = deps.platform.tariffCatalogue();
+      c = deps.platform.tariffPreflight();
       checkers.set(runId, c);
       if (checkers.size > 20) checkers.delete(checkers.keys().next().value!);
     }
     return c;
   };
   return {
-    main: createMainActivities({ ...deps, tariffChecker }),
+    main: createMainActivities({ ...deps, tariffPreflight }),
     platform: createPlatformActivities(deps),
   };
 }

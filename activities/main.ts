@@ -7,7 +7,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type pino from 'pino';
 import type { Pool } from '../clients/db';
 import type { Config } from '../config';
-import type { TariffChecker } from '../clients/platform';
+import type { TariffPreflight } from '../clients/platform';
 import { validateAccount } from '../schemas/validate';
 import { applyBalanceFields } from '../schemas/balance-fields';
 import type { EnergyAccount } from '../schemas/account';
@@ -15,7 +15,7 @@ import type { CountryCode } from '../schemas/formats';
 import { createSourceAdapter, type SourceAdapter } from '../source/adapter';
 import { loadMapping, defaultMapping, type CodeMapping } from '../source/mapping';
 import { transformAccount } from '../source/transform';
-import { catalogueErrors, tariffCodesOf } from '../source/catalogue-check';
+import { PREFLIGHT_STAGE, preflightNotes, tariffAttrFor, tariffsOf } from '../source/catalogue-check';
 import type { DocumentRef } from '../source/types';
 import { accountWorkflowId } from '../workflows/ids';
 import type { ImportEventSignal, Selection, SourceSpecRef } from '../workflows/inputs';
@@ -28,8 +28,8 @@ export interface MainActivityDeps {
   s3: S3Client;
   config: Config;
   logger: pino.Logger;
-  /** A tariff checker per run, so one run's catalogue cache is reused by all its accounts. */
-  tariffChecker(runId: string): TariffChecker;
+  /** A tariff pre-flight per run, so one run's catalogue cache is reused by all its accounts. */
+  tariffPreflight(runId: string): TariffPreflight;
   /** For describing account workflows that already exist (reruns). */
   temporal?: () => Promise<Client>;
   mapping?: CodeMapping;
@@ -91,11 +91,12 @@ export function createMainActivities(deps: MainActivityDeps): MainActivities {
       const validated = validateAccount(transformed.payload, { defaultRegion: deps.config.PHONE_DEFAULT_REGION as CountryCode });
       if (!validated.ok) return fail('validate', validated.errors.map((e) => ({ stage: 'validate', ...e })));
 
-      // The platform's public catalogue (cached per run) decides; the pure rule builds the errors.
-      const codes = [...new Set(tariffCodesOf(validated.value).map((t) => t.code))];
-      const unknown = new Set(await deps.tariffChecker(input.runId).unknownTariffCodes(codes));
-      const catalogue = catalogueErrors(validated.value, new Set(codes.filter((c) => !unknown.has(c))));
-      if (catalogue.length > 0) return fail('catalogue', catalogue.map((e) => ({ stage: 'catalogue', ...e })));
+      // Tariff pre-flight (documented catalogue data, cached per run): it never refuses an account;
+      // tariffs it cannot confirm are noted, and the report counts the account as not pre-checked.
+      const tariffs = tariffsOf(validated.value);
+      const verdicts = deps.config.PLATFORM_TARIFF_PREFLIGHT && tariffs.length > 0 ? await deps.tariffPreflight(input.runId).check(tariffs) : [];
+      const notes = preflightNotes(tariffs, new Map(verdicts.map((v) => [v.code, v])));
+      await ledger.replaceErrors(ref, PREFLIGHT_STAGE, notes.map((n) => ({ stage: PREFLIGHT_STAGE, ...n })));
 
       // The balance fields the tenant takes (PLATFORM_BALANCE_FIELDS): the stored payload is the one sent.
       const shaped = applyBalanceFields(validated.value, deps.config.PLATFORM_BALANCE_FIELDS);
@@ -181,7 +182,12 @@ export function createMainActivities(deps: MainActivityDeps): MainActivities {
 
     async recordOutcome(input) {
       const ref = attemptRef(input);
-      const o = input.outcome;
+      let o = input.outcome;
+      // tariff_code_not_found names no field: the one tariff the pre-flight could not confirm is it.
+      if (o.outcome === 'failed' && !o.attr && o.code === 'tariff_code_not_found') {
+        const attr = tariffAttrFor(o.code, await ledger.errorsOf(ref, PREFLIGHT_STAGE));
+        if (attr) o = { ...o, attr };
+      }
       // import_process_failed_validation: explainFailedValidation has recorded the field errors already.
       if (o.outcome === 'failed' && (o.source === 'event' || o.source === 'poll') && o.code && o.code !== 'import_process_failed_validation') {
         const detail = await platformErrorDetail(input.externalAccountNumber, o.code);

@@ -4,7 +4,7 @@ import { createRestApi } from './rest';
 import { createCatalogueApi } from './catalogue';
 import { createDataImportApi } from './data-import';
 import { createHttp } from './http';
-import { createTariffChecker, type TariffChecker } from './tariffs';
+import { createTariffPreflight, type TariffPreflight } from './tariffs';
 import type { FetchLike, PlatformLogger } from './transport';
 
 export type PlatformClientConfig = Pick<
@@ -43,9 +43,9 @@ export function createPlatformClient(cfg: PlatformClientConfig, deps: PlatformCl
     ...createDataImportApi(http, cfg.PLATFORM_V2_BASE_URL, deps.logger),
     ...catalogue,
     ...createRestApi(http, cfg.PLATFORM_BASE_URL),
-    /** A fresh tariff checker with its own cache (keep one per run per worker). */
-    tariffCatalogue(): TariffChecker {
-      return createTariffChecker(catalogue);
+    /** A fresh tariff pre-flight with its own cache (keep one per run per worker). */
+    tariffPreflight(): TariffPreflight {
+      return createTariffPreflight(catalogue);
     },
   };
 }

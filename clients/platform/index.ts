@@ -2,7 +2,7 @@ export { createPlatformClient, type PlatformClient, type PlatformClientConfig, t
 export { basicAuthHeader, createAuth, jwtExpiryMs, primaryTokenInput, TOKEN_INPUTS, type PlatformAuth, type AuthConfig, type AuthDeps, type TokenInputName } from './auth';
 export type { ScheduleResult, ValidateResult, ScheduleOptions } from './data-import';
 export { productDetailSchema, type ListProductsParams, type Period, type ProductDetail } from './catalogue';
-export { createTariffChecker, parseTariffCode, type TariffChecker, type TariffCodeParts } from './tariffs';
+export { candidateProducts, createTariffPreflight, type NotPreCheckedReason, type TariffPreflight, type TariffToCheck, type TariffVerdict } from './tariffs';
 export {
   PLATFORM_ERROR_CODES,
   PlatformClientError,
