@@ -17,3 +17,4 @@ export type { ImportStatusResponse } from '../../schemas/import-status';
 export type { Product, StandardUnitRate } from '../../schemas/catalogue';
 export { toActivityFailure } from './activity-failure';
 export { explainFailedValidation, firstFieldAttr } from './explain';
+export { CHECK_STEPS, checkPayload, runPlatformCheck, type CheckResult, type CheckStep } from './check';
