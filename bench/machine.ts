@@ -35,13 +35,11 @@ function packageVersion(name: string): string {
 
 export function versions(root: string): BenchResults['versions'] {
   let temporalCli = 'unknown';
-  const cli = provisionTemporalCli({ root, quiet: true });
-  if (cli.kind === 'binary') {
-    try {
-      temporalCli = execFileSync(cli.path, ['--version'], { encoding: 'utf8' }).trim().replace(/^temporal version /, '');
-    } catch {
-      /* stays unknown */
-    }
+  try {
+    const cli = provisionTemporalCli({ root, quiet: true });
+    temporalCli = execFileSync(cli.path, ['--version'], { encoding: 'utf8' }).trim().replace(/^temporal version /, '');
+  } catch {
+    /* stays unknown */
   }
   const sdk = [...new Set(['@temporalio/client', '@temporalio/worker', '@temporalio/workflow'].map(packageVersion))];
   return { node: process.version, temporalCli, temporalio: sdk.join(' / ') };

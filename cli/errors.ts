@@ -36,6 +36,7 @@ export function describeError(e: unknown): { lines: string[]; exitCode: ExitCode
   const err = e as { code?: unknown; message?: unknown };
   const code = typeof err?.code === 'string' ? err.code : undefined;
   const message = typeof err?.message === 'string' ? err.message : String(e);
+  if (code === 'temporal_cli_missing') return { lines: [`error [temporal_cli_missing]: ${message}`], exitCode: EXIT.usage };
   if (code === 'port_in_use') return { lines: [`error [port_in_use]: ${message}`], exitCode: EXIT.usage };
   if (code === 'database_unreachable') return { lines: [`error [database_unreachable]: ${message}`], exitCode: EXIT.usage };
   if (code && NETWORK_CODES.has(code)) return { lines: [`error [${code}]: ${message}`], exitCode: EXIT.unreachable };

@@ -28,6 +28,17 @@ export function totalOf(s: RunSnapshot): { total: number; final: boolean } {
   return { total: Math.max(p.totals.enumerated, done), final: p.exhausted };
 }
 
+/**
+ * The denominator a watcher shows: never smaller than one it showed before (the progress query can
+ * miss a tick, e.g. across continue-as-new, and the ledger alone knows fewer accounts), and final
+ * once the run has enumerated its whole selection.
+ */
+export function stableTotal(prev: { total: number; final: boolean } | undefined, next: { total: number; final: boolean }): { total: number; final: boolean } {
+  if (!prev) return next;
+  if (prev.final) return { total: Math.max(prev.total, next.total), final: true };
+  return { total: Math.max(prev.total, next.total), final: next.final };
+}
+
 /** Accounts per second over a sliding window of samples. */
 export class RateMeter {
   private samples: Array<{ at: number; done: number }> = [];
@@ -58,8 +69,12 @@ const fmtCounts = (r: Record<string, number>) =>
     .map(([k, v]) => `${k} ${v}`)
     .join(' · ') || '-';
 
-export function snapshotLines(s: RunSnapshot, rate: number): { state: string; counts: string; stages: string; errors: string; eta: string } {
-  const { total, final } = totalOf(s);
+export function snapshotLines(
+  s: RunSnapshot,
+  rate: number,
+  shown = totalOf(s),
+): { state: string; counts: string; stages: string; errors: string; eta: string } {
+  const { total, final } = shown;
   const remaining = total - doneOf(s);
   const o = s.progress?.totals ?? { completed: s.ledger.outcomes.completed, failed: s.ledger.outcomes.failed, notAttempted: s.ledger.outcomes.notAttempted };
   return {
@@ -72,9 +87,9 @@ export function snapshotLines(s: RunSnapshot, rate: number): { state: string; co
 }
 
 /** The one-line form used when stdout is not a terminal (logs, CI). */
-export function progressLine(runId: string, s: RunSnapshot, rate: number): string {
-  const { total, final } = totalOf(s);
-  const l = snapshotLines(s, rate);
+export function progressLine(runId: string, s: RunSnapshot, rate: number, shown = totalOf(s)): string {
+  const { total, final } = shown;
+  const l = snapshotLines(s, rate, shown);
   return `[${new Date(s.at).toISOString()}] ${runId} ${l.state} ${doneOf(s)}/${total}${final ? '' : '+'} | ${rate.toFixed(1)}/s ETA ${l.eta} | ${l.counts} | ${l.errors}`;
 }
 
@@ -125,6 +140,7 @@ export async function watchRun(
   let bar: cliProgress.SingleBar | undefined;
   const lines: cliProgress.SingleBar[] = [];
   let lastLine = 0;
+  let shown: { total: number; final: boolean } | undefined;
   let s = await snapshot(client, pool, runId);
   try {
     if (tty) {
@@ -138,8 +154,9 @@ export async function watchRun(
     for (;;) {
       rate.add(s.at, doneOf(s));
       const r = rate.perSecond();
-      const l = snapshotLines(s, r);
-      const { total, final } = totalOf(s);
+      shown = stableTotal(shown, totalOf(s));
+      const { total, final } = shown;
+      const l = snapshotLines(s, r, shown);
       if (bar && multi) {
         bar.setTotal(Math.max(total, 1));
         bar.update(doneOf(s), { state: l.state, rate: r.toFixed(1), eta: l.eta, more: final ? '' : '+' });
@@ -147,7 +164,7 @@ export async function watchRun(
         lines[1].update(0, { text: l.stages });
         lines[2].update(0, { text: l.errors });
       } else if (s.at - lastLine >= lineEveryMs || s.workflowStatus !== 'RUNNING') {
-        out.write(progressLine(runId, s, r) + '\n');
+        out.write(progressLine(runId, s, r, shown) + '\n');
         lastLine = s.at;
       }
       if (s.workflowStatus !== 'RUNNING' || interrupted) break;

@@ -52,8 +52,6 @@ export const eventTargetsPatchSchema = z
   .strict();
 
 export const sandboxOptionsSchema = z.object({
-  /** The reference OpenAPI document; default: ../shared/reference/… from the cwd, then beside the repository. */
-  specPath: z.string().optional(),
   bucket: z.string().min(1).default('kraken-platform-documents'),
   organizationSecretKey: z.string().min(1).optional(),
   dataImportKey: z.string().min(1).optional(),

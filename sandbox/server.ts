@@ -6,7 +6,7 @@ import pino from 'pino';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { sandboxOptionsSchema, type SandboxOptionsInput } from './options';
-import { loadSpec, resolveSpecPath } from './openapi/spec';
+import { loadSpec } from './openapi/spec';
 import { createSpecValidator } from './openapi/validator';
 import { createPrng } from './prng';
 import type { RuntimeState } from './state';
@@ -46,8 +46,7 @@ export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
   const logger = deps.logger ?? pino({ level: 'silent' });
   const { pool } = deps;
 
-  // Fail at start, not on the first request, when the contract is missing.
-  const doc = loadSpec(resolveSpecPath(options.specPath));
+  const doc = loadSpec();
   const validator = createSpecValidator(doc, { compile: ['ValidateAccount', 'ScheduleAccountCreation'] });
 
   const state: RuntimeState = { faults: { ...options.faults }, targets: { ...options.eventTargets } };

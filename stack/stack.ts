@@ -9,7 +9,7 @@ import { startLocalAws } from './fauxqs';
 import { startPostgres } from './postgres';
 import { loadOrCreateDevSecrets } from './secrets';
 import { provisionTemporalCli } from './temporal-cli';
-import { startDownloadedDevServer, startTemporalDevServer } from './temporal-server';
+import { startTemporalDevServer } from './temporal-server';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -59,6 +59,8 @@ export interface RunningStack {
 export async function startStack(opts: StackOptions): Promise<RunningStack> {
   const log = opts.log ?? (() => {});
   const base = parseConfig(opts.env);
+  // Before anything starts: a missing prerequisite stops the stack at once, with one line.
+  const cli = provisionTemporalCli({ root: ROOT, env: { ...process.env, ...stringEnv(opts.env) } });
   const dataDir = path.resolve(ROOT, base.DATA_DIR);
   const logDir = path.join(dataDir, 'logs');
   fs.mkdirSync(logDir, { recursive: true });
@@ -131,7 +133,6 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
     await waitForPort(config.CODEC_PORT, { timeoutMs: 60_000, proc: codecProc, logFile: path.join(logDir, 'codec-server.log') });
     const codecUrl = `http://127.0.0.1:${config.CODEC_PORT}`;
 
-    const cli = provisionTemporalCli({ root: ROOT });
     const devServer = {
       port: ports.temporal,
       uiPort: ports.temporalUi,
@@ -140,8 +141,8 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
       codecEndpoint: codecUrl,
       namespace: config.TEMPORAL_NAMESPACE,
     };
-    log(`starting Temporal dev server (${cli.kind === 'binary' ? cli.path : 'downloaded by the SDK'})`);
-    const temporal = cli.kind === 'binary' ? await startTemporalDevServer({ cliPath: cli.path, ...devServer }) : await startDownloadedDevServer(devServer);
+    log(`starting Temporal dev server (${cli.path})`);
+    const temporal = await startTemporalDevServer({ cliPath: cli.path, ...devServer });
     stops.push(() => temporal.stop());
 
     // The sandbox and the events receiver: one process, ready when both ports answer.

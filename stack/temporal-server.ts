@@ -30,28 +30,6 @@ function tuningArgs(opts: DevServerOptions): string[] {
   ];
 }
 
-/**
- * Where no Temporal CLI could be found or built: the SDK downloads the dev server (needs internet)
- * and runs it with the same settings.
- */
-export async function startDownloadedDevServer(opts: DevServerOptions): Promise<TemporalDevServer> {
-  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'cached-download' },
-      ip: '127.0.0.1',
-      port: opts.port,
-      ui: true,
-      uiPort: opts.uiPort,
-      dbFilename: opts.dbFile,
-      namespace: opts.namespace,
-      searchAttributes: ALL_SEARCH_ATTRIBUTES,
-      extraArgs: tuningArgs(opts),
-    },
-  });
-  return { address: `127.0.0.1:${opts.port}`, uiUrl: `http://127.0.0.1:${opts.uiPort}`, stop: () => env.teardown() };
-}
-
 /** The real Temporal dev server from the provisioned CLI (SQLite persistence, Web UI). */
 export async function startTemporalDevServer(opts: DevServerOptions & { cliPath: string }): Promise<TemporalDevServer> {
   const logFile = path.join(opts.logDir, 'temporal.log');

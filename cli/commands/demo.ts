@@ -71,8 +71,11 @@ Examples:
       fs.rmSync(dataDir, { recursive: true, force: true });
       const env = demoEnv(base, dataDir);
 
-      info(`Starting the embedded stack in ${DEMO_DIR} (Temporal + UI, Postgres, S3/SQS, platform sandbox, events receiver, a worker)…`);
-      const { stack, workerPids, interrupted } = await startStackInterruptibly(env, { freePorts: Boolean(opts.freePorts), workers: 1 });
+      const { stack, workerPids, interrupted } = await startStackInterruptibly(env, {
+        freePorts: Boolean(opts.freePorts),
+        workers: 1,
+        banner: `Starting the embedded stack in ${DEMO_DIR} (Temporal + UI, Postgres, S3/SQS, platform sandbox, events receiver, a worker)…`,
+      });
       const cfg = stack.config;
       const client = await connectClient(cfg);
       const pool = createPool(stack.env.DATABASE_URL, 4);

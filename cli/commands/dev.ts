@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { loadEnv } from '../../config';
 import { maskUrlPassword } from '../../config';
 import { startStack, type RunningStack } from '../../stack/stack';
+import { provisionTemporalCli } from '../../stack/temporal-cli';
 import { ROOT } from '../context';
 import { info, println } from '../output';
 
@@ -45,8 +46,11 @@ const VERBOSE = new Set(['info', 'debug', 'trace']);
  */
 export async function startStackInterruptibly(
   env: Record<string, string | undefined>,
-  opts: { freePorts?: boolean; workers?: number },
+  opts: { freePorts?: boolean; workers?: number; banner: string },
 ): Promise<{ stack: RunningStack; workerPids: number[]; interrupted: () => boolean }> {
+  // A missing Temporal CLI is reported before anything is announced or started (one line).
+  provisionTemporalCli({ env: { ...process.env, ...env } });
+  info(opts.banner);
   let interrupted = false;
   const onSignal = () => {
     interrupted = true;
@@ -95,8 +99,7 @@ Examples:
     )
     .action(async (opts) => {
       const env = loadEnv();
-      info('Starting the embedded stack…');
-      const { stack, workerPids, interrupted } = await startStackInterruptibly(env, { workers: opts.workers });
+      const { stack, workerPids, interrupted } = await startStackInterruptibly(env, { workers: opts.workers, banner: 'Starting the embedded stack…' });
       if (!interrupted()) {
         println('Stack is up:');
         for (const l of endpointLines(stack, workerPids)) println(`  ${l}`);

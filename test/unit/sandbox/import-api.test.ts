@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { admin, api, minimalAccount, schedule, startStack, SUPPLIER, waitForStatus, window, type Stack } from './harness';
-import { loadSpec, requestExample, resolveSpecPath } from '../../../sandbox/openapi/spec';
+import { requestExample } from '../../../contract';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -17,7 +17,7 @@ const validate = (payload: unknown) => api(stack, 'POST', '/v2/data-import/accou
 
 describe('validate', () => {
   it("accepts the spec's own ExamplePayload, for validation and for scheduling", async () => {
-    const example = requestExample(loadSpec(resolveSpecPath()), '/v2/data-import/accounts/', 'post', 'ExamplePayload') as Record<string, unknown>;
+    const example = requestExample('/v2/data-import/accounts/', 'post', 'ExamplePayload') as Record<string, unknown>;
     expect(example.import_supplier).toBe('TENTACLE_ENERGY'); // seeded as a supplier by the harness
     const v = await validate(example);
     expect(v.status, v.text).toBe(200);
