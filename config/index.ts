@@ -119,6 +119,8 @@ export const configSchema = z.object({
   SANDBOX_EVENT_REORDER: bool(false),
   SANDBOX_EVENT_WEBHOOK_URL: optionalString,
   SANDBOX_SEED: z.coerce.number().int().default(1),
+  /** Strict contract mode: every request checked against the contract, violations answered 4xx and recorded. */
+  SANDBOX_STRICT: bool(false),
 });
 
 export type Config = z.infer<typeof configSchema>;
