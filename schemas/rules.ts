@@ -329,13 +329,29 @@ function statelessRules(account: Obj, ctx: RuleContext, emit: Emit) {
     }
   }
 
-  // Smart meters commissioned in the future.
+  // Meters and meter points: future commissioning, repeated register ids / TPRs on one meter,
+  // more than one open-ended AQ.
   for (const [sa, i] of objects(account.supply_addresses)) {
     for (const [mp, j] of objects(sa.meter_points)) {
+      const mpPath: Path = ['supply_addresses', i, 'meter_points', j];
       for (const [m, k] of objects(mp.meters)) {
-        notInFuture(m, 'smart_commissioned_on', 'future_smart_meter_commission_date', ['supply_addresses', i, 'meter_points', j, 'meters', k], ctx, emit);
+        const mPath: Path = [...mpPath, 'meters', k];
+        notInFuture(m, 'smart_commissioned_on', 'future_smart_meter_commission_date', mPath, ctx, emit);
+        duplicates(m.registers, 'register_id', [...mPath, 'registers'], 'meter_with_duplicate_register_ids', emit, 'Register id');
+        if (mp.supply_type === 'ELECTRICITY') duplicates(m.registers, 'tpr', [...mPath, 'registers'], 'registers_have_duplicate_tprs', emit, 'TPR');
+      }
+      const openAqs = objects(mp.aq_history).filter(([aq]) => aq.effective_to === undefined || aq.effective_to === null);
+      for (const [, k] of openAqs.slice(1)) {
+        emit('multiple_open_ended_aqs_in_meterpoint_aq_history', [...mpPath, 'aq_history', k, 'effective_to'], 'At most one AQ entry may be open-ended.');
       }
     }
+  }
+
+  // Campaigns: the expiry date after the start date.
+  for (const [c, i] of objects(account.account_campaigns)) {
+    const start = dayOf(c.start_date);
+    const expiry = dayOf(c.expiry_date);
+    if (start && expiry && expiry <= start) emit('start_date_same_as_end_date', ['account_campaigns', i, 'expiry_date'], 'expiry_date must be after start_date.');
   }
 }
 

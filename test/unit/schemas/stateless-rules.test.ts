@@ -63,4 +63,28 @@ describe('stateless x-validators on the spec example', () => {
       { code: 'future_smart_meter_commission_date', attr: 'supply_addresses.0.meter_points.0.meters.0.smart_commissioned_on' },
     ]);
   });
+
+  it('meter_with_duplicate_register_ids and registers_have_duplicate_tprs on one meter', () => {
+    const regs = (a: any) => a.supply_addresses[0].meter_points[0].meters[0].registers;
+    expect(errorsAfter((a) => (regs(a)[1].register_id = '1'))).toContainEqual({
+      code: 'meter_with_duplicate_register_ids',
+      attr: 'supply_addresses.0.meter_points.0.meters.0.registers.1.register_id',
+    });
+    expect(errorsAfter((a) => (regs(a)[1].tpr = '00001'))).toEqual([
+      { code: 'registers_have_duplicate_tprs', attr: 'supply_addresses.0.meter_points.0.meters.0.registers.1.tpr' },
+    ]);
+  });
+
+  it('multiple_open_ended_aqs_in_meterpoint_aq_history', () => {
+    const aq = (from: string) => ({ effective_from: from, aq: '12000', source: 'NOMINATED' });
+    const errors = errorsAfter((a) => (a.supply_addresses[0].meter_points[1].aq_history = [aq('2019-01-01'), aq('2019-06-01')]));
+    expect(errors).toContainEqual({ code: 'multiple_open_ended_aqs_in_meterpoint_aq_history', attr: 'supply_addresses.0.meter_points.1.aq_history.1.effective_to' });
+  });
+
+  it('start_date_same_as_end_date on an account campaign', () => {
+    expect(errorsAfter((a) => Object.assign(a.account_campaigns[0], { start_date: '2019-08-01', expiry_date: '2019-08-01' }))).toContainEqual({
+      code: 'start_date_same_as_end_date',
+      attr: 'account_campaigns.0.expiry_date',
+    });
+  });
 });
