@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import type { Client } from '@temporalio/client';
 import { createPool, type Pool } from '../../../clients/db';
 import { connectClient } from '../../../clients/temporal';
@@ -230,12 +230,20 @@ describe('kraken-migrate against the running stack', () => {
     const list = path.join(tmp, 'rest.txt');
     fs.writeFileSync(list, rest.join('\n') + '\n');
 
+    // Slow the platform down so the run is still dispatching when the commands below arrive
+    // (each CLI start takes seconds on a loaded machine; at full speed 40 accounts can finish first).
+    const faults = (body: unknown) =>
+      fetch(`http://127.0.0.1:${cfg.SANDBOX_PORT}/admin/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await faults({ processingDelayMs: 4000 })).ok).toBe(true);
+    onTestFinished(async () => {
+      await faults({ processingDelayMs: 200 });
+    });
     const start = await cli(['run', 'start', '--accounts', list, '--concurrency', '2', '--json']);
     expect(start.code).toBe(0);
     const small = JSON.parse(start.stdout).runId as string;
 
     const paused = await cli(['run', 'pause', small, '--reason', 'platform maintenance']);
-    expect(paused.code).toBe(0);
+    expect(paused.code, paused.stderr).toBe(0);
     expect(paused.stdout).toContain(`Run ${small} is now paused`);
     const st = JSON.parse((await cli(['run', 'status', small, '--json'])).stdout);
     expect(st.state).toBe('paused');
