@@ -7,7 +7,7 @@ import { createPool } from '../clients/db';
 import { tariffsOf } from '../source/catalogue-check';
 import { createPlatformClient } from '../clients/platform';
 import { getConfig, type Config } from '../config';
-import { taskParams } from '../activities/platform';
+import { taskParams } from '../activities/schedule';
 import { stageDocument } from '../activities/documents';
 import type { CountryCode } from '../schemas/formats';
 import { validateAccount } from '../schemas/validate';

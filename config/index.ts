@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { TIMING_DEFAULTS } from '../workflows/timing-defaults';
 import { parse as parseDotenv } from 'dotenv';
 
 /**
@@ -8,6 +9,15 @@ import { parse as parseDotenv } from 'dotenv';
  * and docker-compose.yml may only use names from it (a test checks). Values never come from code
  * defaults when they are secrets.
  */
+
+/** The sandbox's default port, and its three platform URLs for any origin: defined once, here. */
+export const DEFAULT_SANDBOX_PORT = 8800;
+export const DEFAULT_SANDBOX_ORIGIN = `http://127.0.0.1:${DEFAULT_SANDBOX_PORT}`;
+export function sandboxPlatformUrls(origin: string): { PLATFORM_BASE_URL: string; PLATFORM_V2_BASE_URL: string; PLATFORM_GRAPHQL_URL: string } {
+  const o = origin.replace(/\/+$/, '');
+  return { PLATFORM_BASE_URL: `${o}/v1/`, PLATFORM_V2_BASE_URL: `${o}/v2/`, PLATFORM_GRAPHQL_URL: `${o}/v1/graphql/` };
+}
+
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 const bool = (fallback: boolean) =>
   z
@@ -62,9 +72,9 @@ export const configSchema = z.object({
   EVENTS_QUEUE_NAME: z.string().default('kraken-data-import-events'),
 
   // The platform (a real tenant, or the sandbox).
-  PLATFORM_BASE_URL: z.string().default('http://127.0.0.1:8800/v1/'),
-  PLATFORM_V2_BASE_URL: z.string().default('http://127.0.0.1:8800/v2/'),
-  PLATFORM_GRAPHQL_URL: z.string().default('http://127.0.0.1:8800/v1/graphql/'),
+  PLATFORM_BASE_URL: z.string().default(sandboxPlatformUrls(DEFAULT_SANDBOX_ORIGIN).PLATFORM_BASE_URL),
+  PLATFORM_V2_BASE_URL: z.string().default(sandboxPlatformUrls(DEFAULT_SANDBOX_ORIGIN).PLATFORM_V2_BASE_URL),
+  PLATFORM_GRAPHQL_URL: z.string().default(sandboxPlatformUrls(DEFAULT_SANDBOX_ORIGIN).PLATFORM_GRAPHQL_URL),
   PLATFORM_AUTH_MODE: z.enum(['token', 'jwt']).default('jwt'),
   PLATFORM_API_KEY: optionalString,
   PLATFORM_ORGANIZATION_SECRET_KEY: optionalString,
@@ -84,10 +94,12 @@ export const configSchema = z.object({
   /** The supplier's document root on the platform (the operator tells you; the sandbox seeds the same). */
   IMPORT_SUPPLIER_DOCUMENT_ROOT: z.string().default('migrations/demo-supplier'),
   PHONE_DEFAULT_REGION: z.string().length(2).default('GB'),
+  /** A JSON code mapping (legacy codes to platform codes) instead of source/default-mapping.json. */
+  SOURCE_MAPPING_FILE: optionalString,
 
   // Outcome wait: how long to wait for an event before polling import status.
-  OUTCOME_EVENT_WAIT_SECONDS: z.coerce.number().positive().default(60),
-  OUTCOME_POLL_MAX_SECONDS: z.coerce.number().positive().default(6 * 3600),
+  OUTCOME_EVENT_WAIT_SECONDS: z.coerce.number().positive().default(TIMING_DEFAULTS.eventWaitSeconds),
+  OUTCOME_POLL_MAX_SECONDS: z.coerce.number().positive().default(TIMING_DEFAULTS.pollMaxSeconds),
 
   /** Set by the stack: the worker writes its pid here once it polls (readiness, whatever LOG_LEVEL). */
   WORKER_READY_FILE: optionalString,
@@ -104,7 +116,7 @@ export const configSchema = z.object({
   CODEC_AUTH_TOKEN: optionalString,
 
   // The platform sandbox (only used when the project runs it)
-  SANDBOX_PORT: port(8800),
+  SANDBOX_PORT: port(DEFAULT_SANDBOX_PORT),
   SANDBOX_PROCESSING_DELAY_MS: z.coerce.number().int().min(0).default(500),
   SANDBOX_FAULT_5XX_RATE: rate(0),
   SANDBOX_FAULT_429_RATE: rate(0),

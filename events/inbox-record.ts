@@ -1,21 +1,25 @@
 import { createHash } from 'node:crypto';
 import type { ParsedEvent } from '../schemas/events';
 import type { MatchStatus } from './types';
+import { TERMINAL_EVENT_TYPES } from '../workflows/outcomes';
 
 /**
- * Pure mapping from a parsed delivery to the row `migrate.inbox` keeps. No I/O here so the
+ * Pure mapping from a parsed delivery to the inbox row the ledger keeps. No I/O here so the
  * dedupe and routing keys can be tested on their own.
  */
 
-/** Event types an account workflow waits on, and which attempts they can belong to. */
-const ROUTABLE: Record<string, { dryRun: boolean | null }> = {
-  'data_import.import_process.complete': { dryRun: false },
-  'data_import.import_process.error': { dryRun: false },
-  'data_import.import_process.dry_run_complete': { dryRun: true },
-  'data_import.import_process.dry_run_error': { dryRun: true },
-  // A cancelled schedule window says nothing about dry run vs real: either attempt may own it.
-  'data_import.import_process.cancelled': { dryRun: null },
-};
+/**
+ * Event types an account workflow waits on (the workflow's own list), and which attempts they can
+ * belong to: a type only real imports end on, only dry runs, or both (a cancelled window says
+ * nothing about dry run vs real).
+ */
+const ROUTABLE: Record<string, { dryRun: boolean | null }> = Object.fromEntries(
+  [...new Set([...TERMINAL_EVENT_TYPES.real, ...TERMINAL_EVENT_TYPES.dry])].map((t) => {
+    const real = (TERMINAL_EVENT_TYPES.real as readonly string[]).includes(t);
+    const dry = (TERMINAL_EVENT_TYPES.dry as readonly string[]).includes(t);
+    return [t, { dryRun: real && dry ? null : dry }];
+  }),
+);
 export const ROUTABLE_EVENT_TYPES = Object.keys(ROUTABLE);
 
 /** undefined = not routed to account workflows; null = dry-run or real. */

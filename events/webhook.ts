@@ -2,7 +2,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../clients/webhook-signature';
 import { ingestEvent } from './ingest';
-import { recordRejection, type Rejection } from './rejections';
+import { recordRejection, type Rejection } from '../ledger';
 import type { EventsDeps } from './types';
 
 export const WEBHOOK_PATH = '/events/eventbridge';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { maskUrlPassword, parseConfig, type Config } from '../config';
+import { maskUrlPassword, parseConfig, sandboxPlatformUrls, type Config } from '../config';
 import { createS3Client, createSqsClient, ensureBucket, ensureQueue } from '../clients/aws';
 import { migrateAll } from '../db/migrate';
 import { assertPortFree, freePort, startProcess, waitForPort, type ManagedProcess } from './child-process';
@@ -114,9 +114,7 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
       SANDBOX_PORT: String(ports.sandbox),
       EVENTS_PORT: String(ports.events),
       CODEC_PORT: String(ports.codec),
-      PLATFORM_BASE_URL: `http://127.0.0.1:${ports.sandbox}/v1/`,
-      PLATFORM_V2_BASE_URL: `http://127.0.0.1:${ports.sandbox}/v2/`,
-      PLATFORM_GRAPHQL_URL: `http://127.0.0.1:${ports.sandbox}/v1/graphql/`,
+      ...sandboxPlatformUrls(`http://127.0.0.1:${ports.sandbox}`),
       SANDBOX_EVENT_WEBHOOK_URL: `http://127.0.0.1:${ports.events}/events/eventbridge`,
     };
     let config = parseConfig(env);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { sourceSpecSchema } from '../source/adapter';
+import { sourceSpecSchema } from '../source/adapter-contract';
+import { TIMING_DEFAULTS } from './timing-defaults';
 
 /**
  * Workflow inputs, outputs and messages. Small by design: references and summaries only, never an
@@ -29,11 +30,11 @@ export type ScheduleWindow = z.infer<typeof scheduleWindowSchema>;
 
 export const timingsSchema = z.object({
   /** How long to wait for the outcome event before polling the import-status endpoint. */
-  eventWaitSeconds: z.number().positive().default(60),
+  eventWaitSeconds: z.number().positive().default(TIMING_DEFAULTS.eventWaitSeconds),
   /** Longest time an account waits for its outcome, polling with backoff. */
-  pollMaxSeconds: z.number().positive().default(6 * 3600),
+  pollMaxSeconds: z.number().positive().default(TIMING_DEFAULTS.pollMaxSeconds),
   /** How often a paused run or waiting account rechecks the supplier status without a signal. */
-  supplierRecheckSeconds: z.number().positive().default(60),
+  supplierRecheckSeconds: z.number().positive().default(TIMING_DEFAULTS.supplierRecheckSeconds),
 });
 export type Timings = z.infer<typeof timingsSchema>;
 
@@ -58,7 +59,7 @@ export const migrationRunInputSchema = z.object({
   concurrency: z.number().int().min(1).max(500).default(50),
   pageSize: z.number().int().min(1).max(1000).default(200),
   window: scheduleWindowSchema.default({ hours: 24 }),
-  timings: timingsSchema.default({ eventWaitSeconds: 60, pollMaxSeconds: 6 * 3600, supplierRecheckSeconds: 60 }),
+  timings: timingsSchema.default({ ...TIMING_DEFAULTS }),
   /** History length at which the run continues as new: well under Temporal's 51,200-event limit. */
   continueAsNewAtEvents: z.number().int().min(50).max(40_000).default(8_000),
   /** Carried across continue-as-new. */

@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { createPool } from '../../clients/db';
+import { failuresByCode } from '../../ledger';
 import { connectClient } from '../../clients/temporal';
 import { loadEnv } from '../../config';
-import { generateCommand as generateDataset } from '../../source/generate-cli';
+import { generateCommand as generateDataset } from '../../synthetic/generate-cli';
 import { canConnect } from '../../stack/child-process';
 import { readStackInfo } from '../../stack/stack';
 import { ROOT } from '../context';
@@ -109,11 +110,7 @@ Examples:
 
         const o = watched.ledger.outcomes;
         const accounted = o.completed + o.failed + o.notAttempted;
-        const byCode = await pool.query<{ outcome: string; code: string; n: number }>(
-          `select outcome, coalesce(error_code, 'unknown') as code, count(*)::int as n from migrate.account_attempts
-            where run_id = $1 and outcome in ('failed', 'not_attempted') group by 1, 2 order by 1, 3 desc, 2`,
-          [run.runId],
-        );
+        const byCode = { rows: await failuresByCode(pool, run.runId) };
         println('');
         println(`Summary of run ${run.runId} (${watched.final?.state ?? watched.workflowStatus.toLowerCase()}, ${Math.round((Date.now() - started) / 1000)} s in all):`);
         println(`  completed      ${o.completed}`);

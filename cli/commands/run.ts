@@ -7,7 +7,7 @@ import { cancelRun, pauseRun, resumeRun, runProgressQuery, type RunProgress } fr
 import { KmRunId, KmSupplier, KmKind } from '../../workflows/search-attributes';
 import { loadCliContext, withServices, workflowUiUrl } from '../context';
 import { EXIT, usageError } from '../errors';
-import { ledgerProgress, runRow, runRows } from '../ledger-queries';
+import { ledgerProgress, runRow, runRows } from '../../ledger';
 import { info, printJson, println, positiveInt, table } from '../output';
 import { describeRun, parseSelectionOptions, parseSourceOption, runHandle, startRun, withTimeout, type StartedRun } from '../runs';
 import { watchRun, type WatchResult } from '../watch';

@@ -1,8 +1,8 @@
 import { isValidPhoneNumber } from 'libphonenumber-js/max';
 import { z } from 'zod';
 import { knownTariffCodes } from './catalogue-codes';
-import { type CodeMapping, defaultMapping, platformTariffCode } from './mapping';
-import { DISTRIBUTOR_REGIONS, mpanCheckDigit } from './mpan';
+import { type CodeMapping, defaultMapping, platformTariffCode } from '../source/mapping';
+import { DISTRIBUTOR_REGIONS, mpanCheckDigit } from '../source/mpan';
 import { minimalPdf } from './pdf';
 import { Rng } from './prng';
 import type {
@@ -18,7 +18,7 @@ import type {
   SourceRecord,
   SourceSupplyAddress,
   TransactionRow,
-} from './types';
+} from '../source/types';
 
 /**
  * Seeded, deterministic synthetic legacy data with known defects and the outcome each account

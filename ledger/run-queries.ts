@@ -1,5 +1,5 @@
 import type { Pool } from '../clients/db';
-import { sourceSpecSchema, selectionSchema, type SourceSpecRef, type Selection } from '../workflows/inputs';
+import { sourceSpecSchema, selectionSchema, type SourceSpecRef, type Selection, type SupplierStatus } from '../workflows/inputs';
 
 /** Read-only ledger queries the CLI shows to operators (status, watch, list, rerun). */
 
@@ -80,4 +80,71 @@ export async function runRows(pool: Pool, runIds: string[]): Promise<Map<string,
   const r = await pool.query(`select * from migrate.runs where run_id = any($1)`, [runIds]);
   for (const row of r.rows) out.set(row.run_id, toRunRow(row));
   return out;
+}
+
+/** Failed and not-attempted accounts of a run by outcome and code (the demo's summary). */
+export async function failuresByCode(pool: Pool, runId: string): Promise<Array<{ outcome: string; code: string; n: number }>> {
+  const r = await pool.query<{ outcome: string; code: string; n: number }>(
+    `select outcome, coalesce(error_code, 'unknown') as code, count(*)::int as n from migrate.account_attempts
+      where run_id = $1 and outcome in ('failed', 'not_attempted') group by 1, 2 order by 1, 3 desc, 2`,
+    [runId],
+  );
+  return r.rows;
+}
+
+export interface SupplierRow {
+  supplierCode: string;
+  status: SupplierStatus;
+  documentRoot: string;
+  reason: string | null;
+  updatedBy: string;
+  updatedAt: string;
+}
+
+export async function supplierRows(pool: Pool, code?: string): Promise<SupplierRow[]> {
+  const r = await pool.query(
+    `select supplier_code, status, document_root, reason, updated_by, updated_at from migrate.supplier_status
+      where $1::text is null or supplier_code = $1 order by supplier_code`,
+    [code ?? null],
+  );
+  return r.rows.map((x) => ({
+    supplierCode: x.supplier_code,
+    status: x.status,
+    documentRoot: x.document_root,
+    reason: x.reason,
+    updatedBy: x.updated_by,
+    updatedAt: new Date(x.updated_at).toISOString(),
+  }));
+}
+
+/** Per attempt of a run: latency (start to recorded outcome), outcome, code and source (the bench). */
+export async function attemptTimings(
+  pool: Pool,
+  runId: string,
+): Promise<Array<{ ms: number | null; outcome: string | null; error_code: string | null; outcome_source: string | null }>> {
+  const r = await pool.query(
+    `select extract(epoch from (finished_at - started_at)) * 1000 as ms, outcome, error_code, outcome_source
+       from migrate.account_attempts where run_id = $1`,
+    [runId],
+  );
+  return r.rows.map((x) => ({ ...x, ms: x.ms === null ? null : Number(x.ms) }));
+}
+
+export async function finishedCount(pool: Pool, runId: string): Promise<number> {
+  const r = await pool.query<{ n: string }>(`select count(*) as n from migrate.account_attempts where run_id = $1 and finished_at is not null`, [runId]);
+  return Number(r.rows[0].n);
+}
+
+/** Inbox rows of these accounts by match status, and events without an account number in a time range. */
+export async function inboxMatchCounts(pool: Pool, accounts: string[], from: Date, to: Date): Promise<{ byStatus: Record<string, number>; unidentified: number }> {
+  const r = await pool.query<{ match_status: string; n: string }>(
+    `select match_status, count(*) as n from migrate.inbox where external_identifier = any($1) group by match_status`,
+    [accounts],
+  );
+  const u = await pool.query<{ n: string }>(`select count(*) as n from migrate.inbox where external_identifier is null and received_at between $1 and $2`, [from, to]);
+  return { byStatus: Object.fromEntries(r.rows.map((e) => [e.match_status, Number(e.n)])), unidentified: Number(u.rows[0].n) };
+}
+
+export async function dbNow(pool: Pool): Promise<Date> {
+  return (await pool.query<{ now: Date }>('select clock_timestamp() as now')).rows[0].now;
 }
