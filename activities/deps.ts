@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type pino from 'pino';
 import type { Pool } from '../clients/db';
-import type { PlatformClient, TariffChecker } from '../clients/platform';
+import type { PlatformClient, TariffPreflight } from '../clients/platform';
 import type { Config } from '../config';
 import { createLedger, type Ledger } from '../ledger';
 import { createSourceAdapter, type SourceAdapter } from '../source/adapter';
@@ -26,13 +26,13 @@ export interface ActivityContext extends ActivityDeps {
   ledger: Ledger;
   mapping: CodeMapping;
   adapterFor(spec: SourceSpecRef): SourceAdapter;
-  /** A tariff checker per run, so one run's catalogue cache is reused by all its accounts. */
-  tariffChecker(runId: string): TariffChecker;
+  /** A tariff pre-flight per run, so one run's catalogue cache is reused by all its accounts. */
+  tariffPreflight(runId: string): TariffPreflight;
 }
 
 export function createActivityContext(deps: ActivityDeps): ActivityContext {
   const adapters = new Map<string, SourceAdapter>();
-  const checkers = new Map<string, TariffChecker>();
+  const checkers = new Map<string, TariffPreflight>();
   return {
     ...deps,
     ledger: createLedger(deps.pool),
@@ -46,10 +46,10 @@ export function createActivityContext(deps: ActivityDeps): ActivityContext {
       }
       return a;
     },
-    tariffChecker(runId) {
+    tariffPreflight(runId) {
       let c = checkers.get(runId);
       if (!c) {
-        c = deps.platform.tariffCatalogue();
+        c = deps.platform.tariffPreflight();
         checkers.set(runId, c);
         // Bounded: the oldest run's cache goes first.
         if (checkers.size > 20) checkers.delete(checkers.keys().next().value!);

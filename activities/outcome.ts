@@ -1,3 +1,4 @@
+import { PREFLIGHT_STAGE, tariffAttrFor } from '../source/catalogue-check';
 import { claimInboxEvent, platformErrorDetail } from '../ledger';
 import type { ImportEventSignal } from '../workflows/inputs';
 import { attemptRef, type ActivityContext } from './deps';
@@ -18,8 +19,14 @@ export function outcomeActivities(ctx: ActivityContext): Pick<AccountActivities,
 
     async recordOutcome(input) {
       const ref = attemptRef(input);
-      const o = input.outcome;
-      if (o.outcome === 'failed' && (o.source === 'event' || o.source === 'poll') && o.code) {
+      let o = input.outcome;
+      // tariff_code_not_found names no field: the one tariff the pre-flight could not confirm is it.
+      if (o.outcome === 'failed' && !o.attr && o.code === 'tariff_code_not_found') {
+        const attr = tariffAttrFor(o.code, await ledger.errorsOf(ref, PREFLIGHT_STAGE));
+        if (attr) o = { ...o, attr };
+      }
+      // import_process_failed_validation: explainFailedValidation has recorded the field errors already.
+      if (o.outcome === 'failed' && (o.source === 'event' || o.source === 'poll') && o.code && o.code !== 'import_process_failed_validation') {
         const detail = await platformErrorDetail(pool, input.externalAccountNumber, o.code);
         await ledger.replaceErrors(ref, 'platform', [{ stage: 'platform', code: o.code, attr: o.attr, detail }]);
       }

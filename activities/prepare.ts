@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { validateAccount } from '../schemas/validate';
+import { applyBalanceFields } from '../schemas/balance-fields';
 import type { CountryCode } from '../schemas/formats';
 import { transformAccount } from '../source/transform';
 import type { LedgerError } from '../ledger';
@@ -32,8 +33,12 @@ export function prepareActivities(ctx: ActivityContext): Pick<AccountActivities,
       const validated = validateAccount(transformed.payload, { defaultRegion: ctx.config.PHONE_DEFAULT_REGION as CountryCode });
       if (!validated.ok) return fail('validate', validated.errors.map((e) => ({ stage: 'validate', ...e })));
 
+      // The balance fields the tenant takes (PLATFORM_BALANCE_FIELDS): the stored payload is the one sent.
+      const shaped = applyBalanceFields(validated.value, ctx.config.PLATFORM_BALANCE_FIELDS);
+      if (!shaped.ok) return fail('validate', shaped.errors.map((e) => ({ stage: 'validate', ...e })));
+
       await ledger.replaceErrors(ref, 'validate', []);
-      await ledger.storePayload(ref, validated.value, transformed.documents);
+      await ledger.storePayload(ref, shaped.payload, transformed.documents);
       await ledger.setStage(ref, transformed.documents.length > 0 ? 'documents' : 'guard');
       const supplier = await ledger.supplier(input.supplierCode);
       if (!supplier) {

@@ -1,7 +1,6 @@
-import { ApplicationFailure } from '@temporalio/common';
-import { PlatformFinalError, PlatformTransientError } from '../clients/platform';
+import { explainFailedValidation, firstFieldAttr, PlatformTransientError, toActivityFailure } from '../clients/platform';
 import type { EnergyAccount, ScheduleAccountCreation } from '../schemas/account';
-import { catalogueErrors, tariffCodesOf } from '../source/catalogue-check';
+import { PREFLIGHT_STAGE, preflightNotes, tariffsOf } from '../source/catalogue-check';
 import type { ScheduleWindow } from '../workflows/inputs';
 import type { AttemptRef } from '../ledger';
 import type { ActivityContext } from './deps';
@@ -22,9 +21,15 @@ export function platformActivities(ctx: ActivityContext & { now?: () => Date }):
       const supplier = await ledger.supplier(input.supplierCode);
       if (supplier?.status !== 'ONGOING') return { kind: 'supplier_not_ongoing' };
       const { request } = await ledger.loadPayload<EnergyAccount>(input);
-      const unknownTariffs = await tariffPreflight(input, request);
-      if (unknownTariffs) return unknownTariffs;
+      await tariffPreflight(input, request);
       return schedule(input, { payload: request, task_params: taskParams(input.window, input.dryRun, now()) });
+    },
+
+    async explainFailedValidation(input) {
+      const { request } = await ledger.loadPayload<EnergyAccount>(input);
+      const errors = await call(() => explainFailedValidation(platform, request));
+      await ledger.replaceErrors(input, 'platform', errors.map((e) => ({ stage: 'platform', ...e })));
+      return { attr: firstFieldAttr(errors), errorCount: errors.length };
     },
 
     async getImportStatus(input) {
@@ -35,14 +40,15 @@ export function platformActivities(ctx: ActivityContext & { now?: () => Date }):
     },
   };
 
-  /** Every tariff the account uses must be in the platform's public catalogue (cached per run). */
-  async function tariffPreflight(ref: AttemptRef, payload: EnergyAccount): Promise<ScheduleOutcome | undefined> {
-    const codes = [...new Set(tariffCodesOf(payload).map((t) => t.code))];
-    const unknown = new Set(await call(() => ctx.tariffChecker(ref.runId).unknownTariffCodes(codes)));
-    const errors = catalogueErrors(payload, new Set(codes.filter((c) => !unknown.has(c))));
-    if (errors.length === 0) return undefined;
-    await ledger.replaceErrors(ref, 'catalogue', errors.map((e) => ({ stage: 'catalogue', ...e })));
-    return { kind: 'catalogue_failed', code: errors[0].code, attr: errors[0].attr, errorCount: errors.length };
+  /**
+   * Tariff pre-flight from documented catalogue data (cached per run): it never refuses an account;
+   * tariffs it cannot confirm are noted, and the report counts the account as not pre-checked.
+   */
+  async function tariffPreflight(ref: AttemptRef, payload: EnergyAccount): Promise<void> {
+    const tariffs = tariffsOf(payload);
+    const verdicts = ctx.config.PLATFORM_TARIFF_PREFLIGHT && tariffs.length > 0 ? await call(() => ctx.tariffPreflight(ref.runId).check(tariffs)) : [];
+    const notes = preflightNotes(tariffs, new Map(verdicts.map((v) => [v.code, v])));
+    await ledger.replaceErrors(ref, PREFLIGHT_STAGE, notes.map((n) => ({ stage: PREFLIGHT_STAGE, ...n })));
   }
 
   async function schedule(ref: AttemptRef, body: ScheduleAccountCreation): Promise<ScheduleOutcome> {
@@ -61,9 +67,12 @@ export function platformActivities(ctx: ActivityContext & { now?: () => Date }):
         await ledger.replaceErrors(ref, 'platform', errors);
         return { kind: 'validation_failed', code: errors[0]?.code ?? 'account_failed_validation', attr: errors[0]?.attr, errorCount: errors.length };
       }
-      case 'import_process_failed_validation':
-        await ledger.replaceErrors(ref, 'platform', [{ stage: 'platform', code: 'import_process_failed_validation', attr: r.domain, detail: r.detail }]);
-        return { kind: 'validation_failed', code: 'import_process_failed_validation', attr: r.domain, errorCount: 1 };
+      case 'import_process_failed_validation': {
+        // The answer names the process; the validate endpoint names the fields.
+        const errors = await call(() => explainFailedValidation(platform, body.payload, r.detail));
+        await ledger.replaceErrors(ref, 'platform', errors.map((e) => ({ stage: 'platform', ...e })));
+        return { kind: 'validation_failed', code: 'import_process_failed_validation', attr: firstFieldAttr(errors), errorCount: errors.length };
+      }
     }
   }
 
@@ -74,18 +83,8 @@ export function platformActivities(ctx: ActivityContext & { now?: () => Date }):
     } catch (e) {
       if (e instanceof PlatformTransientError) {
         ctx.logger.warn({ code: e.code, status: e.status, retryAfterMs: e.retryAfterMs }, 'platform call failed transiently; Temporal retries');
-        throw ApplicationFailure.create({
-          message: e.message,
-          type: 'PlatformTransientError',
-          nonRetryable: false,
-          ...(e.retryAfterMs !== undefined ? { nextRetryDelay: e.retryAfterMs } : {}),
-          details: [{ code: e.code, status: e.status }],
-        });
       }
-      if (e instanceof PlatformFinalError) {
-        throw ApplicationFailure.create({ message: e.message, type: 'PlatformFinalError', nonRetryable: true, details: [{ code: e.code, status: e.status }] });
-      }
-      throw e;
+      throw toActivityFailure(e);
     }
   }
 }

@@ -81,4 +81,6 @@ export type MainActivities = AccountActivities & RunActivities;
 export interface PlatformActivities {
   scheduleAccount(input: AttemptRef & { window: ScheduleWindow }): Promise<ScheduleOutcome>;
   getImportStatus(input: AttemptRef): Promise<ImportStatusSummary>;
+  /** After `import_process_failed_validation` by event or status: records the validate endpoint's field errors. */
+  explainFailedValidation(input: AttemptRef): Promise<{ attr?: string; errorCount: number }>;
 }

@@ -9,6 +9,7 @@ import { reportCommand } from './commands/report';
 import { runCommand } from './commands/run';
 import { supplierCommand } from './commands/supplier';
 import { validateCommand } from './commands/validate';
+import { platformCommand } from './commands/platform';
 import { CliError, EXIT } from './errors';
 
 export function buildProgram(): Command {
@@ -28,7 +29,7 @@ Examples:
 Exit codes: 0 ok · 1 accounts failed / validation errors · 2 usage or configuration error ·
 3 a service (Temporal, Postgres, sandbox) cannot be reached. See cli/README.md.`,
     );
-  for (const cmd of [runCommand(), reportCommand(), validateCommand(), supplierCommand(), generateCommand(), generateChangesCommand(), workerCommand(), eventsCommand(), codecCommand(), dbCommand(), configCommand(), devCommand(), demoCommand()]) {
+  for (const cmd of [runCommand(), reportCommand(), validateCommand(), supplierCommand(), platformCommand(), generateCommand(), generateChangesCommand(), workerCommand(), eventsCommand(), codecCommand(), dbCommand(), configCommand(), devCommand(), demoCommand()]) {
     program.addCommand(cmd);
   }
   // Usage errors exit 2 (commander's default is 1, which the CLI keeps for failed accounts).

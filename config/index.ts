@@ -81,8 +81,18 @@ export const configSchema = z.object({
   PLATFORM_AUTH_MODE: z.enum(['token', 'jwt']).default('jwt'),
   PLATFORM_API_KEY: optionalString,
   PLATFORM_ORGANIZATION_SECRET_KEY: optionalString,
+  /** Which obtainKrakenToken input obtains the first token; unset = the first one configured. */
+  PLATFORM_TOKEN_INPUT: z.enum(['organizationSecretKey', 'APIKey', 'preSignedKey', 'refreshToken']).optional(),
+  PLATFORM_PRESIGNED_KEY: optionalString,
+  PLATFORM_REFRESH_TOKEN: optionalString,
+  /** Ordinary REST endpoints (not data-import): `basic` = PLATFORM_API_KEY by HTTP Basic, `token` = the access token. */
+  PLATFORM_REST_AUTH: z.enum(['token', 'basic']).default('token'),
   PLATFORM_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(50),
   PLATFORM_HTTP_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  /** `ledgers` (the spec example's form) or `account` (the deprecated account-level balance fields). */
+  PLATFORM_BALANCE_FIELDS: z.enum(['ledgers', 'account']).default('ledgers'),
+  /** Tariff pre-flight against the public catalogue before scheduling (`false` leaves it to the platform). */
+  PLATFORM_TARIFF_PREFLIGHT: bool(true),
   IMPORT_SUPPLIER_CODE: z.string().default('DEMO-SUPPLIER'),
   /** The supplier's document root on the platform (the operator tells you; the sandbox seeds the same). */
   IMPORT_SUPPLIER_DOCUMENT_ROOT: z.string().default('migrations/demo-supplier'),
@@ -136,6 +146,8 @@ export const configSchema = z.object({
   SANDBOX_EVENT_REORDER: bool(false),
   SANDBOX_EVENT_WEBHOOK_URL: optionalString,
   SANDBOX_SEED: z.coerce.number().int().default(1),
+  /** Strict contract mode: every request checked against the contract, violations answered 4xx and recorded. */
+  SANDBOX_STRICT: bool(false),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -208,6 +220,8 @@ export const SECRET_NAMES = new Set([
   'S3_SECRET_ACCESS_KEY',
   'PLATFORM_API_KEY',
   'PLATFORM_ORGANIZATION_SECRET_KEY',
+  'PLATFORM_PRESIGNED_KEY',
+  'PLATFORM_REFRESH_TOKEN',
   'EVENTS_WEBHOOK_SECRET',
   'EVENTS_WEBHOOK_API_KEY',
   'CODEC_KEYS',

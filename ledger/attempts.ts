@@ -60,6 +60,15 @@ export function createLedger(pool: Pool) {
       );
     },
 
+    /** The recorded errors (or notes) of one stage of an attempt. */
+    async errorsOf(ref: AttemptRef, stage: string): Promise<Array<{ code: string; attr: string | null; detail: string | null }>> {
+      const r = await pool.query(
+        `select code, attr, detail from migrate.account_errors where run_id = $1 and external_account_number = $2 and stage = $3 order by id`,
+        [ref.runId, ref.externalAccountNumber, stage],
+      );
+      return r.rows;
+    },
+
     /** Replaces the errors of one stage (a retried activity writes them again). */
     async replaceErrors(ref: AttemptRef, stage: string, errors: LedgerError[]): Promise<void> {
       const client = await pool.connect();

@@ -26,6 +26,8 @@ export const reportDataSchema = z.object({
   finishedAt: z.string().nullable(),
   generatedAt: z.string(),
   totals: z.object({ accounts: z.number(), completed: z.number(), failed: z.number(), notAttempted: z.number(), inProgress: z.number() }),
+  /** Accounts with a tariff the pre-flight could not confirm from the public catalogue (the platform decided). */
+  notPreChecked: z.number().default(0),
   failuresByCode: z.array(z.object({ label: z.string(), count: z.number() })),
   failuresByStage: z.array(z.object({ label: z.string(), count: z.number() })),
   /** Accounts finished per minute (ISO minute start). */
@@ -57,6 +59,7 @@ export async function loadReportData(pool: Pool, runId: string, ui: { temporalUi
   const byCode = await q(`select error_code as label, count(*)::int as n from migrate.account_attempts where ${failedWhere} group by 1 order by 2 desc, 1`);
   const byStage = await q(`select stage as label, count(*)::int as n from migrate.account_attempts where ${failedWhere} group by 1 order by 2 desc, 1`);
   const sources = await outcomeSources(pool, runId);
+  const preflight = await q(`select count(distinct external_account_number)::int as n from migrate.account_errors where run_id = $1 and stage = 'preflight'`);
   const inbox = await inboxSummary(pool, { runId, listLimit: 1 });
   const perMinute = await q(
     `select date_trunc('minute', finished_at) as minute, count(*)::int as n from migrate.account_attempts
@@ -87,6 +90,7 @@ export async function loadReportData(pool: Pool, runId: string, ui: { temporalUi
       notAttempted: by('not_attempted'),
       inProgress: by('in_progress'),
     },
+    notPreChecked: Number(preflight[0]?.n ?? 0),
     failuresByCode: counted(byCode, 'unknown'),
     failuresByStage: counted(byStage, 'unknown'),
     throughput: perMinute.map((r) => ({ minute: new Date(r.minute).toISOString(), count: Number(r.n) })),

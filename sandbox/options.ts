@@ -88,6 +88,8 @@ export const sandboxOptionsSchema = z.object({
   /** Allowed clock skew for `schedule_window_start` "not in the past". */
   windowStartToleranceMs: ms.default(5_000),
   bodyLimitBytes: z.number().int().positive().default(10 * 1024 * 1024),
+  /** Strict mode: every request checked against the contract; a violation is answered 4xx and recorded. */
+  strict: z.boolean().default(false),
 });
 export type SandboxOptions = z.infer<typeof sandboxOptionsSchema>;
 export type SandboxOptionsInput = z.input<typeof sandboxOptionsSchema>;
@@ -122,6 +124,7 @@ export function sandboxOptionsFromConfig(cfg: Config, extra: Partial<SandboxOpti
       sqsQueueUrl: cfg.EVENTS_QUEUE_URL,
     },
     eventRegion: cfg.S3_REGION,
+    strict: cfg.SANDBOX_STRICT,
     ...extra,
   });
 }

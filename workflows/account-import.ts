@@ -37,7 +37,15 @@ const platform = proxyActivities<PlatformActivities>({
   taskQueue: PLATFORM_TASK_QUEUE,
   startToCloseTimeout: '45 seconds',
   scheduleToCloseTimeout: '24 hours',
-  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: ['PlatformFinalError'] },
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: ['platform_rejected', 'platform_auth_failed'] },
+});
+
+// Asking the validate endpoint why a process failed validation: it explains, never decides the outcome.
+const explain = proxyActivities<PlatformActivities>({
+  taskQueue: PLATFORM_TASK_QUEUE,
+  startToCloseTimeout: '45 seconds',
+  scheduleToCloseTimeout: '10 minutes',
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['platform_rejected', 'platform_auth_failed'] },
 });
 
 // Reading the account back is a platform call like the others (rate-limited queue, same retries).
@@ -202,6 +210,14 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
 
   /** 6. The one recorded outcome; a failed account also fails the workflow (and says so in search attributes). */
   async function record(o: AccountOutcome): Promise<AccountOutcome> {
+    if (o.outcome === 'failed' && o.code === 'import_process_failed_validation' && (o.source === 'event' || o.source === 'poll')) {
+      try {
+        const why = await explain.explainFailedValidation(ref);
+        if (why.attr) o = { ...o, attr: why.attr };
+      } catch (e) {
+        if (!(e instanceof ActivityFailure)) throw e;
+      }
+    }
     live.stage = 'record';
     live.outcome = o;
     await recorder.recordOutcome({ ...ref, outcome: o });

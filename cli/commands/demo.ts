@@ -125,6 +125,8 @@ Examples:
         println(reconciliationLine(await createReconciliationLedger(pool).summary(run.runId)));
 
         const report = await buildReport(pool, cfg, run.runId, path.join(dataDir, 'reports', run.runId));
+        // Tariffs the public catalogue could not confirm (gas tariffs always): the platform decided them.
+        println(`  not pre-checked ${report.data.notPreChecked} (a tariff the catalogue could not confirm; the platform decided)`);
         println('');
         println('Report:');
         println(`  ${report.html}`);

@@ -139,7 +139,7 @@ export function renderReportHtml(data: ReportData): string {
 <p class="meta">Supplier <b>${escapeHtml(data.supplierCode)}</b> · status <b>${escapeHtml(data.status)}</b> · started ${escapeHtml(data.startedAt)}${data.finishedAt ? ` · finished ${escapeHtml(data.finishedAt)}` : ''} · report generated ${escapeHtml(data.generatedAt)} ·
 <a href="${escapeHtml(uiLink(data, runWorkflowId(data.runId)))}">run in the Temporal UI</a></p>
 <div class="cards" id="totals">
-${card('', 'accounts', t.accounts)}${card('ok', 'completed', t.completed, ` <span class="meta">${pct(t.completed, t.accounts)}</span>`)}${card('bad', 'failed', t.failed)}${card('na', 'not attempted', t.notAttempted)}${t.inProgress > 0 ? card('', 'in progress', t.inProgress) : ''}
+${card('', 'accounts', t.accounts)}${card('ok', 'completed', t.completed, ` <span class="meta">${pct(t.completed, t.accounts)}</span>`)}${card('bad', 'failed', t.failed)}${card('na', 'not attempted', t.notAttempted)}${t.inProgress > 0 ? card('', 'in progress', t.inProgress) : ''}${card('na', 'not pre-checked', data.notPreChecked, ' <span class="meta">tariffs the platform decided</span>')}
 </div>
 <h2>Failures</h2>
 <div class="charts">

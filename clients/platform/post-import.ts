@@ -93,7 +93,7 @@ export function createPostImportApi(http: PlatformHttp, v1BaseUrl: string) {
   return {
     /** `GET accounts/<number>/`; undefined on 404. */
     async getAccount(accountNumber: string): Promise<AccountRecord | undefined> {
-      const req: HttpRequest = { method: 'GET', url: joinUrl(v1BaseUrl, `accounts/${segment(accountNumber)}/`), authenticated: true };
+      const req: HttpRequest = { method: 'GET', url: joinUrl(v1BaseUrl, `accounts/${segment(accountNumber)}/`), authenticated: 'rest' };
       const res = await http.request(req);
       if (res.status === 404) return undefined;
       if (res.status !== 200) throw http.unexpected(req, res);

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type pg from 'pg';
 import { HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { authenticate, type AuthContext } from '../auth/credentials';
+import { authenticate, authenticateRest, type AuthContext } from '../auth/credentials';
 import { injectRequestFaults } from '../faults';
 import { POST_IMPORT_EVENT_TYPES } from '../events/envelope';
 import type { EventOutbox } from '../events/outbox';
@@ -65,7 +65,9 @@ export function registerPostImportRoutes(app: FastifyInstance, deps: PostImportD
   app.register(async (scope) => {
     scope.addHook('onRequest', async (req, reply) => {
       if (await injectRequestFaults(req, reply, deps.state, deps.prng)) return reply;
-      const outcome = authenticate(req.headers.authorization, deps.auth);
+      // The account read is an ordinary REST endpoint (document 1, rule 5): token or HTTP Basic.
+      const isAccountRead = req.method === 'GET' && req.url.startsWith('/v1/accounts/');
+      const outcome = (isAccountRead ? authenticateRest : authenticate)(req.headers.authorization, deps.auth);
       if (!outcome.ok) return reply.code(401).header('WWW-Authenticate', 'Token').send(outcome.body);
     });
 
