@@ -31,6 +31,12 @@ export const faultsSchema = z.object({
   /** With reorder on, events are held until this many are due (or the hold time passes), then shuffled. */
   eventReorderWindow: z.number().int().min(2).max(100).default(5),
   eventReorderHoldMs: ms.default(1000),
+  /** Share of accounts whose `GET accounts/<number>/` record shows `accountAlterField` altered (reconciliation tests). */
+  accountAlterRate: rate.default(0),
+  /** Dot path into the account record, e.g. `customers.0.family_name` or `properties.0.postcode`. */
+  accountAlterField: z.string().min(1).default('customers.0.family_name'),
+  /** Share of post-import items accepted but then refused (`post_import.error`, code `post_import_forced_error`). */
+  postImportErrorRate: rate.default(0),
 });
 export type Faults = z.infer<typeof faultsSchema>;
 export const faultsPatchSchema = faultsSchema.partial().strict();

@@ -3,6 +3,7 @@ import { createAuth, type PlatformAuth } from './auth';
 import { createCatalogueApi } from './catalogue';
 import { createDataImportApi } from './data-import';
 import { createHttp } from './http';
+import { createPostImportApi } from './post-import';
 import { createTariffChecker, type TariffChecker } from './tariffs';
 import type { FetchLike, PlatformLogger } from './transport';
 
@@ -35,6 +36,7 @@ export function createPlatformClient(cfg: PlatformClientConfig, deps: PlatformCl
   const catalogue = createCatalogueApi(http, cfg.PLATFORM_BASE_URL);
   return {
     ...createDataImportApi(http, cfg.PLATFORM_V2_BASE_URL),
+    ...createPostImportApi(http, cfg.PLATFORM_BASE_URL),
     ...catalogue,
     /** A fresh tariff checker with its own cache (keep one per run per worker). */
     tariffCatalogue(): TariffChecker {
