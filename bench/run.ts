@@ -286,8 +286,8 @@ async function measure(
 }
 
 function findTemporalPid(): number | undefined {
-  // The CLI's dev server, or the server engine's temporal-server.
-  return findDescendant(process.pid, (cmd) => (/temporal\b/.test(cmd) && cmd.includes('start-dev')) || /temporal-server\b/.test(cmd));
+  // The CLI's dev server, or the server engine's temporal-server (its UI server runs with `--env ui`).
+  return findDescendant(process.pid, (cmd) => (/temporal\b/.test(cmd) && cmd.includes('start-dev')) || (/temporal-server\b/.test(cmd) && cmd.includes('--env server')));
 }
 
 /** Seeds sets into one stack's database with disjoint legacy ids. */
