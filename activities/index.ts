@@ -1,6 +1,7 @@
 import { createActivityContext, type ActivityDeps } from './deps';
 import { guardActivities } from './guard';
 import { outcomeActivities } from './outcome';
+import { createPostImportMainActivities, createPostImportPlatformActivities, type PostImportMainActivities, type PostImportPlatformActivities } from './post-import';
 import { prepareActivities } from './prepare';
 import { runActivities } from './run';
 import { platformActivities } from './schedule';
@@ -11,7 +12,7 @@ export type { AccountActivities, MainActivities, PlatformActivities, RunActiviti
 export type { ActivityDeps } from './deps';
 
 /** Activities built from their dependencies, one file per stage; nothing reads globals. */
-export function createActivities(deps: ActivityDeps): { main: MainActivities; platform: PlatformActivities } {
+export function createActivities(deps: ActivityDeps): { main: MainActivities & PostImportMainActivities; platform: PlatformActivities & PostImportPlatformActivities } {
   const ctx = createActivityContext(deps);
   return {
     main: {
@@ -20,7 +21,9 @@ export function createActivities(deps: ActivityDeps): { main: MainActivities; pl
       ...guardActivities(ctx),
       ...outcomeActivities(ctx),
       ...runActivities(ctx),
+      // After creation: reconciliation and changes carried over (post-import.ts).
+      ...createPostImportMainActivities(deps),
     },
-    platform: platformActivities(ctx),
+    platform: { ...platformActivities(ctx), ...createPostImportPlatformActivities(deps) },
   };
 }

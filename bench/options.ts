@@ -1,8 +1,10 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { z } from 'zod';
 
 export const benchOptionsSchema = z.object({
   mode: z.enum(['smoke', 'default']),
+  /** KRAKEN_TEMPORAL_ENGINE of the bench's stack: the CLI dev server or the Temporal server on Postgres. */
+  engine: z.enum(['dev', 'server']),
   accounts: z.number().int().min(1),
   /** The pipeline's concurrency sweep: one pass each; the table's pipeline figure is the best. */
   concurrency: z.array(z.number().int().min(1).max(500)).min(1),
@@ -48,10 +50,11 @@ const num = (v: string) => {
 };
 
 /** `npm run bench -- [options]`: argv without node and the script. Smoke mode changes the defaults, not explicit values. */
-export function parseBenchArgs(argv: readonly string[]): BenchOptions {
+export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
   const program = new Command('bench')
     .exitOverride()
     .option('--smoke', 'tiny run for CI: few accounts, one worker, no scaling or memory run')
+    .addOption(new Option('--engine <engine>', 'Temporal engine: dev (CLI dev server, SQLite) or server (Temporal server on Postgres); default KRAKEN_TEMPORAL_ENGINE, else dev').choices(['dev', 'server']))
     .option('--accounts <n>', 'accounts per end-to-end pass (default 2000; smoke 30)', int)
     .option('--concurrency <list>', 'pipeline concurrency sweep, e.g. 50,100,200 (default; smoke 10); the script runs at the best', intList)
     .option('--floor-concurrency <list>', 'floor concurrency sweep (default 50,100,200,400; smoke 10); its peak is the floor', intList)
@@ -70,6 +73,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   program.parse([...argv], { from: 'user' });
   const o = program.opts<{
     smoke?: boolean;
+    engine?: 'dev' | 'server';
     accounts?: number;
     concurrency?: number[];
     floorConcurrency?: number[];
@@ -89,6 +93,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const d = DEFAULTS[mode];
   return benchOptionsSchema.parse({
     mode,
+    engine: o.engine ?? env.KRAKEN_TEMPORAL_ENGINE ?? 'dev',
     accounts: o.accounts ?? d.accounts,
     concurrency: o.concurrency ?? d.concurrency,
     floorConcurrency: o.floorConcurrency ?? d.floorConcurrency,

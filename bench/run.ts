@@ -27,9 +27,10 @@ const say = (m: string) => process.stderr.write(`[bench +${Math.round((Date.now(
 const load = () => os.loadavg().map((x) => round(x, 2)) as [number, number, number];
 
 /** The stack's environment for the bench: no artificial latency, no faults, no client-side throttling. */
-function benchEnv(dataDir: string, eventWaitSeconds: number): Record<string, string | undefined> {
+function benchEnv(dataDir: string, eventWaitSeconds: number, engine: BenchOptions['engine']): Record<string, string | undefined> {
   return {
     ...loadEnv(ROOT),
+    KRAKEN_TEMPORAL_ENGINE: engine,
     DATA_DIR: dataDir,
     SOURCE_DOCUMENTS_DIR: path.join(dataDir, 'source-documents'),
     LOG_LEVEL: 'warn',
@@ -109,8 +110,8 @@ async function main(opts: BenchOptions): Promise<BenchResults> {
   const atStart = load();
   const dataDir = path.join(ROOT, '.data', 'bench');
   fs.rmSync(dataDir, { recursive: true, force: true });
-  say(`starting the stack in ${path.relative(ROOT, dataDir)} (load ${atStart.join(' ')})`);
-  const stack = await startStack({ env: benchEnv(dataDir, opts.eventWaitSeconds), freePorts: true, workers: 0, log: (l) => say(`stack: ${l}`) });
+  say(`starting the stack in ${path.relative(ROOT, dataDir)} with the ${opts.engine} Temporal engine (load ${atStart.join(' ')})`);
+  const stack = await startStack({ env: benchEnv(dataDir, opts.eventWaitSeconds, opts.engine), freePorts: true, workers: 0, log: (l) => say(`stack: ${l}`) });
   const stopOnSignal = () => {
     say('interrupted: stopping the stack');
     void stack.stop().finally(() => process.exit(130));
@@ -285,7 +286,8 @@ async function measure(
 }
 
 function findTemporalPid(): number | undefined {
-  return findDescendant(process.pid, (cmd) => /temporal\b/.test(cmd) && cmd.includes('start-dev'));
+  // The CLI's dev server, or the server engine's temporal-server.
+  return findDescendant(process.pid, (cmd) => (/temporal\b/.test(cmd) && cmd.includes('start-dev')) || /temporal-server\b/.test(cmd));
 }
 
 /** Seeds sets into one stack's database with disjoint legacy ids. */
@@ -304,7 +306,7 @@ function seeder(pool: Pool, stack: RunningStack) {
 async function freshStackPass(opts: BenchOptions, i: number, concurrency: number): Promise<PipelineRun> {
   const dataDir = path.join(ROOT, '.data', `bench-scale-${i}`);
   fs.rmSync(dataDir, { recursive: true, force: true });
-  const stack = await startStack({ env: benchEnv(dataDir, opts.eventWaitSeconds), freePorts: true, workers: 0, log: (l) => say(`scale stack ${i}: ${l}`) });
+  const stack = await startStack({ env: benchEnv(dataDir, opts.eventWaitSeconds, opts.engine), freePorts: true, workers: 0, log: (l) => say(`scale stack ${i}: ${l}`) });
   let client: Client | undefined;
   let pool: Pool | undefined;
   try {

@@ -1,8 +1,10 @@
 import { Command, CommanderError } from 'commander';
-import { configCommand, eventsCommand, workerCommand } from './commands/services';
+import { codecCommand, configCommand, eventsCommand, workerCommand } from './commands/services';
+import { dbCommand } from './commands/db';
 import { demoCommand } from './commands/demo';
 import { devCommand } from './commands/dev';
 import { generateCommand } from './commands/generate';
+import { generateChangesCommand } from './commands/generate-changes';
 import { reportCommand } from './commands/report';
 import { runCommand } from './commands/run';
 import { supplierCommand } from './commands/supplier';
@@ -27,7 +29,7 @@ Examples:
 Exit codes: 0 ok · 1 accounts failed / validation errors · 2 usage or configuration error ·
 3 a service (Temporal, Postgres, sandbox) cannot be reached. See cli/README.md.`,
     );
-  for (const cmd of [runCommand(), reportCommand(), validateCommand(), supplierCommand(), platformCommand(), generateCommand(), workerCommand(), eventsCommand(), configCommand(), devCommand(), demoCommand()]) {
+  for (const cmd of [runCommand(), reportCommand(), validateCommand(), supplierCommand(), platformCommand(), generateCommand(), generateChangesCommand(), workerCommand(), eventsCommand(), codecCommand(), dbCommand(), configCommand(), devCommand(), demoCommand()]) {
     program.addCommand(cmd);
   }
   // Usage errors exit 2 (commander's default is 1, which the CLI keeps for failed accounts).

@@ -40,7 +40,10 @@ export const configSchema = z.object({
   PG_PORT: port(54329),
   PG_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
 
-  // Temporal
+  // Temporal. The embedded stack's engine: the CLI's dev server (SQLite) or the full server on Postgres.
+  KRAKEN_TEMPORAL_ENGINE: z.enum(['dev', 'server']).default('dev'),
+  /** History shards of the embedded full server (fixed when its database is created). */
+  TEMPORAL_HISTORY_SHARDS: z.coerce.number().int().min(1).max(1024).default(4),
   TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('kraken-migrate'),
@@ -104,8 +107,18 @@ export const configSchema = z.object({
   /** Set by the stack: the worker writes its pid here once it polls (readiness, whatever LOG_LEVEL). */
   WORKER_READY_FILE: optionalString,
 
-  // Events receiver
+  // Events receiver. The webhook authenticates an EventBridge API destination by the API-key header
+  // its connection adds (the default); `hmac` checks X-Kraken-Signature for senders that sign bodies.
   EVENTS_PORT: port(8801),
+  /** Loopback by default; a container sets 0.0.0.0 (its port is then published or proxied with TLS). */
+  EVENTS_HOST: z.string().min(1).default('127.0.0.1'),
+  EVENTS_WEBHOOK_AUTH: z.enum(['api-key', 'hmac']).default('api-key'),
+  EVENTS_WEBHOOK_API_KEY: z.string().min(16, 'at least 16 characters').optional(),
+  EVENTS_WEBHOOK_API_KEY_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, 'an HTTP header name')
+    .default('x-api-key')
+    .transform((h) => h.toLowerCase()),
   EVENTS_WEBHOOK_SECRET: optionalString,
   EVENTS_MAX_BODY_BYTES: z.coerce.number().int().positive().default(256 * 1024),
 
@@ -113,6 +126,8 @@ export const configSchema = z.object({
   CODEC_KEYS: optionalString,
   CODEC_KEY_FILE: optionalString,
   CODEC_PORT: port(8802),
+  /** Anything but loopback needs CODEC_AUTH_TOKEN (the codec server refuses otherwise). */
+  CODEC_HOST: z.string().min(1).default('127.0.0.1'),
   CODEC_AUTH_TOKEN: optionalString,
 
   // The platform sandbox (only used when the project runs it)
@@ -170,10 +185,26 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     );
   }
   const cfg = result.data;
-  if (cfg.KRAKEN_MIGRATE_MODE === 'production' && !cfg.CODEC_KEYS && !cfg.CODEC_KEY_FILE) {
-    throw new ConfigError(['CODEC_KEYS or CODEC_KEY_FILE: required in production mode (payload encryption keys)']);
+  if (cfg.KRAKEN_MIGRATE_MODE === 'production') {
+    const problems: string[] = [];
+    if (!cfg.CODEC_KEYS && !cfg.CODEC_KEY_FILE) problems.push('CODEC_KEYS or CODEC_KEY_FILE: required in production mode (payload encryption keys)');
+    problems.push(...insecurePlatformUrls(cfg));
+    if (problems.length > 0) throw new ConfigError(problems);
   }
   return cfg;
+}
+
+const PLATFORM_URLS = ['PLATFORM_BASE_URL', 'PLATFORM_V2_BASE_URL', 'PLATFORM_GRAPHQL_URL'] as const;
+
+/** The platform's API is HTTPS only (document 1): production refuses anything else at start-up. */
+function insecurePlatformUrls(cfg: Config): string[] {
+  return PLATFORM_URLS.filter((name) => {
+    try {
+      return new URL(cfg[name]).protocol !== 'https:';
+    } catch {
+      return true;
+    }
+  }).map((name) => `${name}=${JSON.stringify(cfg[name])}: must be an https:// URL in production mode (the platform API is HTTPS only)`);
 }
 
 let cached: Config | undefined;
@@ -192,6 +223,7 @@ export const SECRET_NAMES = new Set([
   'PLATFORM_PRESIGNED_KEY',
   'PLATFORM_REFRESH_TOKEN',
   'EVENTS_WEBHOOK_SECRET',
+  'EVENTS_WEBHOOK_API_KEY',
   'CODEC_KEYS',
   'CODEC_AUTH_TOKEN',
 ]);

@@ -1,5 +1,5 @@
-import { attemptClassOf } from './inbox-record';
-import { attemptsForEvent, eventBelongsTo, pendingEvents, setMatch } from '../ledger';
+import { attemptClassOf, isPostImportEvent } from './inbox-record';
+import { attemptsForEvent, createPostImportLedger, eventBelongsTo, pendingEvents, setMatch } from '../ledger';
 import { SignalError, type EventsDeps, type MatchStatus } from './types';
 import type { ImportEventSignal } from '../workflows/inputs';
 
@@ -10,6 +10,8 @@ export interface RoutableEvent {
   externalIdentifier: string | null;
   identifier: string | null;
   errorCode: string | null;
+  /** `post_import.*` events: the item kind (NOTE, TRANSACTION, …). */
+  resourceType?: string | null;
 }
 
 export interface RouteOutcome {
@@ -31,6 +33,7 @@ export async function routeEvent(deps: EventsDeps, e: RoutableEvent): Promise<Ro
 }
 
 async function decide(deps: EventsDeps, e: RoutableEvent): Promise<RouteOutcome> {
+  if (isPostImportEvent(e.eventType)) return decidePostImport(deps, e);
   const cls = attemptClassOf(e.eventType);
   if (!cls) return { matchStatus: 'unmatched', note: 'not_routed: no account workflow waits on this event type' };
   if (!e.externalIdentifier) return { matchStatus: 'unmatched', note: 'not_routed: event has no external_identifier' };
@@ -73,6 +76,26 @@ async function decide(deps: EventsDeps, e: RoutableEvent): Promise<RouteOutcome>
     };
   }
   return { matchStatus: 'unmatched', note: 'unmatched: no attempt for this account' };
+}
+
+/** A post-import outcome goes to the workflow sending that account's items (the ledger names it). */
+async function decidePostImport(deps: EventsDeps, e: RoutableEvent): Promise<RouteOutcome> {
+  if (!e.externalIdentifier) return { matchStatus: 'unmatched', note: 'not_routed: event has no import_process_external_identifier' };
+  const waiting = await createPostImportLedger(deps.pool).waitingWorkflows(e.externalIdentifier);
+  if (waiting.length === 0) return { matchStatus: 'unmatched', note: 'unmatched: no post-import item in flight for this account' };
+  if (waiting.length > 1) return { matchStatus: 'ambiguous', note: `ambiguous: ${waiting.length} post-import workflows in flight; they ask again` };
+  const signal: ImportEventSignal = { eventId: e.eventId, type: e.eventType };
+  if (e.identifier) signal.identifier = e.identifier;
+  if (e.errorCode) signal.errorCode = e.errorCode;
+  if (e.resourceType) signal.resourceType = e.resourceType;
+  try {
+    await deps.signal(waiting[0], signal);
+    return { matchStatus: 'matched', workflowId: waiting[0] };
+  } catch (err) {
+    if (err instanceof SignalError && err.code === 'workflow_gone') return { matchStatus: 'late', workflowId: waiting[0], note: 'late: workflow already closed' };
+    const code = err instanceof SignalError ? err.code : 'signal_failed';
+    return { matchStatus: 'pending', note: `${code}: will retry` };
+  }
 }
 
 /**

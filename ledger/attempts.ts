@@ -151,7 +151,7 @@ export function createLedger(pool: Pool) {
     async earlierCompletion(supplierCode: string, ext: string): Promise<string | undefined> {
       const r = await pool.query(
         `select platform_account_number from migrate.account_attempts
-          where supplier_code = $1 and external_account_number = $2 and outcome = 'completed' and not dry_run
+          where supplier_code = $1 and external_account_number = $2 and outcome in ('completed', 'completed_with_differences') and not dry_run
           order by finished_at desc limit 1`,
         [supplierCode, ext],
       );

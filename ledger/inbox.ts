@@ -68,12 +68,15 @@ export interface PendingEvent {
   externalIdentifier: string | null;
   identifier: string | null;
   errorCode: string | null;
+  /** `post_import.*` events: the item kind, read from the stored delivery. */
+  resourceType?: string | null;
 }
 
 /** Recent routable events nobody has been signalled for yet (the rematch timer's work list). */
 export async function pendingEvents(pool: Pool, withinMinutes: number, limit: number): Promise<PendingEvent[]> {
   const r = await pool.query(
-    `select event_id, event_type, external_identifier, identifier, error_code
+    `select event_id, event_type, external_identifier, identifier, error_code,
+            coalesce(raw->'detail'->'payload'->>'resource_type', raw->'detail'->>'resource_type') as resource_type
        from migrate.inbox
       where match_status in ('pending', 'unmatched') and event_type = any($1)
         and received_at > now() - make_interval(mins => $2)
@@ -86,6 +89,7 @@ export async function pendingEvents(pool: Pool, withinMinutes: number, limit: nu
     externalIdentifier: row.external_identifier,
     identifier: row.identifier,
     errorCode: row.error_code,
+    resourceType: row.resource_type,
   }));
 }
 

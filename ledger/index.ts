@@ -7,3 +7,6 @@ export * from './inbox-report';
 export * from './rejections';
 export * from './run-queries';
 export * from './report-data';
+export * from './reconciliation';
+export * from './post-import-items';
+export * from './after-import-report';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Pool } from '../clients/db';
 import { inboxSummary, outcomeSources } from './inbox-report';
 import { accountWorkflowId } from '../workflows/ids';
+import { afterImportCsvRows, afterImportSchema, loadAfterImport } from './after-import-report';
 
 /** Everything the report shows, loaded once from the ledger; the renderers are pure functions of it. */
 export const failedAccountErrorSchema = z.object({
@@ -38,6 +39,8 @@ export const reportDataSchema = z.object({
   errors: z.array(failedAccountErrorSchema),
   temporalUiUrl: z.string(),
   namespace: z.string(),
+  /** Reconciliation and changes carried over after import. */
+  afterImport: afterImportSchema.optional(),
 });
 export type ReportData = z.infer<typeof reportDataSchema>;
 
@@ -51,6 +54,7 @@ export async function loadReportData(pool: Pool, runId: string, ui: { temporalUi
   const q = async (sql: string) => (await pool.query(sql, [runId])).rows;
   const outcomes = await q(`select coalesce(outcome, 'in_progress') as label, count(*)::int as n from migrate.account_attempts where run_id = $1 group by 1`);
   const by = (k: string) => Number(outcomes.find((r) => r.label === k)?.n ?? 0);
+  const afterImport = await loadAfterImport(pool, runId);
   const failedWhere = `run_id = $1 and outcome in ('failed', 'not_attempted')`;
   const byCode = await q(`select error_code as label, count(*)::int as n from migrate.account_attempts where ${failedWhere} group by 1 order by 2 desc, 1`);
   const byStage = await q(`select stage as label, count(*)::int as n from migrate.account_attempts where ${failedWhere} group by 1 order by 2 desc, 1`);
@@ -81,7 +85,7 @@ export async function loadReportData(pool: Pool, runId: string, ui: { temporalUi
     generatedAt: new Date().toISOString(),
     totals: {
       accounts: outcomes.reduce((s, r) => s + Number(r.n), 0),
-      completed: by('completed'),
+      completed: by('completed') + by('completed_with_differences'),
       failed: by('failed'),
       notAttempted: by('not_attempted'),
       inProgress: by('in_progress'),
@@ -106,11 +110,12 @@ export async function loadReportData(pool: Pool, runId: string, ui: { temporalUi
     })),
     temporalUiUrl: ui.temporalUiUrl,
     namespace: ui.namespace,
+    afterImport,
   });
 }
 
 export const CSV_HEADER = ['external_account_number', 'outcome', 'stage', 'code', 'attr', 'detail', 'source_field'] as const;
 
 export function csvRows(data: ReportData): string[][] {
-  return data.errors.map((e) => [e.externalAccountNumber, e.outcome, e.stage, e.code, e.attr, e.detail, e.sourceField ?? '']);
+  return [...data.errors.map((e) => [e.externalAccountNumber, e.outcome, e.stage, e.code, e.attr, e.detail, e.sourceField ?? '']), ...afterImportCsvRows(data.afterImport)];
 }

@@ -58,12 +58,12 @@ export async function ledgerProgress(pool: Pool, runId: string, topN = 5): Promi
   const stagesInProgress: Record<string, number> = {};
   const stagesFailed: Record<string, number> = {};
   for (const row of r.rows as Array<{ outcome: string; stage: string; n: number }>) {
-    if (row.outcome === 'completed') outcomes.completed += row.n;
+    if (row.outcome === 'completed' || row.outcome === 'completed_with_differences') outcomes.completed += row.n;
     else if (row.outcome === 'failed') outcomes.failed += row.n;
     else if (row.outcome === 'not_attempted') outcomes.notAttempted += row.n;
     else outcomes.inProgress += row.n;
     if (row.outcome === 'in_progress') stagesInProgress[row.stage] = (stagesInProgress[row.stage] ?? 0) + row.n;
-    else if (row.outcome !== 'completed') stagesFailed[row.stage] = (stagesFailed[row.stage] ?? 0) + row.n;
+    else if (row.outcome !== 'completed' && row.outcome !== 'completed_with_differences') stagesFailed[row.stage] = (stagesFailed[row.stage] ?? 0) + row.n;
   }
   const e = await pool.query(
     `select coalesce(error_code, 'unknown') as code, count(*)::int as n from migrate.account_attempts

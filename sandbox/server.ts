@@ -19,7 +19,7 @@ import { registerGraphqlRoutes } from './routes/graphql';
 import { registerDataImportRoutes } from './routes/data-import';
 import { registerCatalogueRoutes } from './routes/catalogue';
 import { registerAdminRoutes } from './routes/admin';
-import { registerAccountRoutes } from './routes/accounts';
+import { POST_IMPORT_SCHEMAS, registerPostImportRoutes } from './routes/post-import';
 
 export { sandboxOptionsSchema, sandboxOptionsFromConfig, type SandboxOptions, type SandboxOptionsInput } from './options';
 
@@ -48,7 +48,7 @@ export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
   const { pool } = deps;
 
   const doc = loadSpec();
-  const validator = createSpecValidator(doc, { compile: ['ValidateAccount', 'ScheduleAccountCreation'] });
+  const validator = createSpecValidator(doc, { compile: ['ValidateAccount', 'ScheduleAccountCreation', ...POST_IMPORT_SCHEMAS] });
 
   const state: RuntimeState = { faults: { ...options.faults }, targets: { ...options.eventTargets } };
   // Separate streams so one knob's draws do not shift another's sequence.
@@ -147,7 +147,6 @@ export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
     refreshTokenTtlSeconds: options.refreshTokenTtlSeconds,
   });
   const authContext = { dataImportKey: options.dataImportKey, jwtSecret, nowSeconds: () => Math.floor(Date.now() / 1000) };
-  registerAccountRoutes(app, { pool, auth: authContext });
   registerDataImportRoutes(app, {
     pool,
     validator,
@@ -157,6 +156,17 @@ export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
     prng: requestPrng,
     auth: authContext,
     windowStartToleranceMs: options.windowStartToleranceMs,
+  });
+  registerPostImportRoutes(app, {
+    pool,
+    s3: deps.s3,
+    bucket: options.bucket,
+    validator,
+    suppliers,
+    outbox,
+    state,
+    prng: requestPrng,
+    auth: { dataImportKey: options.dataImportKey, jwtSecret, nowSeconds: () => Math.floor(Date.now() / 1000) },
   });
   registerCatalogueRoutes(app);
   const onLoopError = (what: string) => (e: unknown) => logger.error({ err: e }, `${what} loop failed; retrying`);

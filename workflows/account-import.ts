@@ -2,6 +2,8 @@ import {
   ActivityFailure,
   ApplicationFailure,
   condition,
+  executeChild,
+  ParentClosePolicy,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -10,6 +12,9 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { AccountActivities, PlatformActivities, PrepareResult, ScheduleOutcome } from '../activities/types';
+import type { PostImportPlatformActivities } from '../activities/post-import';
+import { accountDeltaWorkflow } from './post-import';
+import { accountDeltaWorkflowId } from './post-import-ids';
 import type { AccountImportInput, AccountOutcome, ImportEventSignal, SupplierStatus } from './inputs';
 import { accountProgressQuery, importEventSignal, supplierStatusSignal } from './messages';
 import { isTerminalEvent, isTerminalStatus, outcomeOf, type Ending } from './outcomes';
@@ -43,7 +48,15 @@ const explain = proxyActivities<PlatformActivities>({
   retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['platform_rejected', 'platform_auth_failed'] },
 });
 
-type Stage = 'prepare' | 'documents' | 'guard' | 'schedule' | 'await' | 'record';
+// Reading the account back is a platform call like the others (rate-limited queue, same retries).
+const readBack = proxyActivities<PostImportPlatformActivities>({
+  taskQueue: PLATFORM_TASK_QUEUE,
+  startToCloseTimeout: '45 seconds',
+  scheduleToCloseTimeout: '24 hours',
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: ['PlatformFinalError'] },
+});
+
+type Stage = 'prepare' | 'documents' | 'guard' | 'schedule' | 'await' | 'reconcile' | 'post-import' | 'record';
 
 /**
  * One account, one durable execution, in six steps: prepare → stage documents → await an ongoing
@@ -67,7 +80,7 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
   });
   setHandler(accountProgressQuery, () => ({ stage: live.stage, waitingOnSupplier: live.waitingOnSupplier, outcome: live.outcome }));
 
-  return record(outcomeOf(input.externalAccountNumber, await importAccount()));
+  return record(await afterCreation(outcomeOf(input.externalAccountNumber, await importAccount())));
 
   async function importAccount(): Promise<Ending> {
     try {
@@ -155,6 +168,46 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
     return { step: 'timeout' };
   }
 
+  /**
+   * After `complete`: read the account back and compare it with what was sent (differences go to
+   * the ledger; history sees only counts and field names), then, when asked, carry over the
+   * changes since extraction as a child workflow. Neither re-imports anything.
+   */
+  async function afterCreation(o: AccountOutcome): Promise<AccountOutcome> {
+    if (o.outcome !== 'completed' || input.dryRun || !o.accountNumber) return o;
+    let result = o;
+    if (input.reconcile !== false) {
+      live.stage = 'reconcile';
+      try {
+        const r = await readBack.reconcileAccount({ ...ref, accountNumber: o.accountNumber, checkedBy: 'workflow' });
+        if (r.status !== 'matched') result = { ...o, outcome: 'completed_with_differences', stage: 'reconcile', attr: r.fields[0] };
+      } catch (e) {
+        // The account exists: a read-back that cannot be done leaves it completed and unchecked (`run reconcile` later).
+        if (!(e instanceof ActivityFailure)) throw e;
+      }
+    }
+    if (input.carryOverChanges) {
+      live.stage = 'post-import';
+      // Item outcomes are in the ledger; a failing carry-over never changes the account's outcome.
+      await executeChild(accountDeltaWorkflow, {
+        workflowId: accountDeltaWorkflowId(input.supplierCode, input.externalAccountNumber, input.runId),
+        args: [
+          {
+            deltaId: input.runId,
+            runId: input.runId,
+            supplierCode: input.supplierCode,
+            externalAccountNumber: input.externalAccountNumber,
+            accountNumber: o.accountNumber,
+            source: input.source,
+            eventWaitSeconds: input.timings.eventWaitSeconds,
+          },
+        ],
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+      }).catch(() => undefined);
+    }
+    return result;
+  }
+
   /** 6. The one recorded outcome; a failed account also fails the workflow (and says so in search attributes). */
   async function record(o: AccountOutcome): Promise<AccountOutcome> {
     if (o.outcome === 'failed' && o.code === 'import_process_failed_validation' && (o.source === 'event' || o.source === 'poll')) {
@@ -174,6 +227,8 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
       { key: KmOutcome, value: o.outcome },
       ...(o.code ? [{ key: KmErrorCode, value: o.code }] : []),
     ]);
+    // Created, but the read-back differs: visible in the UI, not a failed execution.
+    if (o.outcome === 'completed_with_differences') return o;
     const where = o.attr ? ` at ${o.attr}` : '';
     throw ApplicationFailure.nonRetryable(`${o.outcome} at ${o.stage}: ${o.code}${where}`, o.code ?? 'account_failed', {
       externalAccountNumber: o.externalAccountNumber,

@@ -46,6 +46,8 @@ export const runTotalsSchema = z.object({
   notAttempted: z.number().int().default(0),
   alreadyCompletedElsewhere: z.number().int().default(0),
   failedByCode: z.record(z.string(), z.number().int()).default({}),
+  /** Of `completed`: accounts whose read-back differed from what was sent. */
+  completedWithDifferences: z.number().int().optional(),
   outcomeSources: z.record(z.string(), z.number().int()).default({}),
 });
 export type RunTotals = z.infer<typeof runTotalsSchema>;
@@ -62,6 +64,10 @@ export const migrationRunInputSchema = z.object({
   timings: timingsSchema.default({ ...TIMING_DEFAULTS }),
   /** History length at which the run continues as new: well under Temporal's 51,200-event limit. */
   continueAsNewAtEvents: z.number().int().min(50).max(40_000).default(8_000),
+  /** After `complete`, read the account back and compare it with what was sent. */
+  reconcile: z.boolean().default(true),
+  /** After creation, carry over what changed in the source since extraction (post-import endpoints). */
+  carryOverChanges: z.boolean().default(false),
   /** Carried across continue-as-new. */
   state: z
     .object({
@@ -89,12 +95,14 @@ export const accountImportInputSchema = z.object({
   dryRun: z.boolean(),
   window: scheduleWindowSchema,
   timings: timingsSchema,
+  reconcile: z.boolean().optional(),
+  carryOverChanges: z.boolean().optional(),
 });
 export type AccountImportInput = z.infer<typeof accountImportInputSchema>;
 
 export const accountOutcomeSchema = z.object({
   externalAccountNumber: z.string(),
-  outcome: z.enum(['completed', 'failed', 'not_attempted']),
+  outcome: z.enum(['completed', 'completed_with_differences', 'failed', 'not_attempted']),
   stage: z.string(),
   code: z.string().optional(),
   attr: z.string().optional(),
@@ -109,6 +117,8 @@ export const importEventSignalSchema = z.object({
   type: z.string(),
   identifier: z.string().optional(),
   errorCode: z.string().optional(),
+  /** `post_import.*` events: what kind of item (NOTE, TRANSACTION, …). */
+  resourceType: z.string().optional(),
 });
 export type ImportEventSignal = z.infer<typeof importEventSignalSchema>;
 

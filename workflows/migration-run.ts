@@ -131,7 +131,16 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
       const batch = st.buffer.splice(0, input.concurrency - inFlight.size);
       const started = await local.startAccounts({
         taskQueue: workflowInfo().taskQueue,
-        account: { runId: input.runId, supplierCode: input.supplierCode, source: input.source, dryRun: input.dryRun, window: input.window, timings: input.timings },
+        account: {
+          runId: input.runId,
+          supplierCode: input.supplierCode,
+          source: input.source,
+          dryRun: input.dryRun,
+          window: input.window,
+          timings: input.timings,
+          reconcile: input.reconcile,
+          carryOverChanges: input.carryOverChanges,
+        },
         externalAccountNumbers: batch,
       });
       for (const r of started) {
@@ -141,7 +150,7 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
         } else {
           // Completed in an earlier run (the ID reuse policy refuses a second import) or running elsewhere.
           count(st.totals, r.outcome);
-          if (r.outcome.outcome === 'completed') st.totals.alreadyCompletedElsewhere += 1;
+          if (r.outcome.outcome === 'completed' || r.outcome.outcome === 'completed_with_differences') st.totals.alreadyCompletedElsewhere += 1;
         }
       }
     }
@@ -176,7 +185,11 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
 
 function count(t: RunTotals, o: AccountOutcome): void {
   if (o.outcome === 'completed') t.completed += 1;
-  else if (o.outcome === 'failed') t.failed += 1;
+  else if (o.outcome === 'completed_with_differences') {
+    // Created, but its read-back differed from what was sent: counted as completed, and apart.
+    t.completed += 1;
+    t.completedWithDifferences = (t.completedWithDifferences ?? 0) + 1;
+  } else if (o.outcome === 'failed') t.failed += 1;
   else t.notAttempted += 1;
   if (o.code) t.failedByCode[o.code] = (t.failedByCode[o.code] ?? 0) + 1;
   if (o.source) t.outcomeSources[o.source] = (t.outcomeSources[o.source] ?? 0) + 1;

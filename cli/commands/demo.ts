@@ -9,6 +9,8 @@ import { generateCommand as generateDataset } from '../../synthetic/generate-cli
 import { canConnect } from '../../stack/child-process';
 import { readStackInfo } from '../../stack/stack';
 import { ROOT } from '../context';
+import { createReconciliationLedger } from '../../ledger/reconciliation';
+import { reconciliationLine } from '../post-import';
 import { EXIT, usageError } from '../errors';
 import { info, println } from '../output';
 import { startRun } from '../runs';
@@ -119,6 +121,8 @@ Examples:
         println(`  not attempted  ${o.notAttempted}`);
         for (const r of byCode.rows.filter((x) => x.outcome === 'not_attempted')) println(`    ${r.code.padEnd(48)} ${r.n}`);
         println(`  accounted for  ${accounted} of ${opts.accounts}`);
+        // Every completed account was read back from the platform and compared with what was sent.
+        println(reconciliationLine(await createReconciliationLedger(pool).summary(run.runId)));
 
         const report = await buildReport(pool, cfg, run.runId, path.join(dataDir, 'reports', run.runId));
         // Tariffs the public catalogue could not confirm (gas tariffs always): the platform decided them.

@@ -1,5 +1,6 @@
 import { runWorkflowId } from '../../workflows/ids';
 import type { ReportData } from './data';
+import { afterImportHtml } from './after-import';
 
 /**
  * The run report as one self-contained HTML file (inline CSS, inline SVG, no script): people open it
@@ -151,6 +152,7 @@ ${throughputChart(data.throughput)}
 ${horizontalBarChart('outcome-sources', 'How outcomes were learned (event, poll, …)', data.outcomeSources, '#10b981')}
 </div>
 ${inboxSection(data.inbox)}
+${afterImportHtml(data.afterImport, escapeHtml, fmt)}
 <h2>Failed and not-attempted accounts (${fmt(accounts.size)})</h2>
 ${more}
 <table id="failed-accounts"><thead><tr><th>Account</th><th>Outcome</th><th>Stage</th><th>Errors</th></tr></thead>

@@ -1,9 +1,9 @@
 import type { Config } from '../../config';
 import { basicAuthHeader, createAuth, type PlatformAuth } from './auth';
-import { createRestApi } from './rest';
 import { createCatalogueApi } from './catalogue';
 import { createDataImportApi } from './data-import';
 import { createHttp } from './http';
+import { createPostImportApi } from './post-import';
 import { createTariffPreflight, type TariffPreflight } from './tariffs';
 import type { FetchLike, PlatformLogger } from './transport';
 
@@ -41,8 +41,8 @@ export function createPlatformClient(cfg: PlatformClientConfig, deps: PlatformCl
   const catalogue = createCatalogueApi(http, cfg.PLATFORM_BASE_URL);
   return {
     ...createDataImportApi(http, cfg.PLATFORM_V2_BASE_URL, deps.logger),
+    ...createPostImportApi(http, cfg.PLATFORM_BASE_URL),
     ...catalogue,
-    ...createRestApi(http, cfg.PLATFORM_BASE_URL),
     /** A fresh tariff pre-flight with its own cache (keep one per run per worker). */
     tariffPreflight(): TariffPreflight {
       return createTariffPreflight(catalogue);

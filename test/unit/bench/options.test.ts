@@ -25,6 +25,14 @@ describe('parseBenchArgs', () => {
     expect(parseBenchArgs(['--no-floor', '--no-script', '--no-scaling'])).toMatchObject({ floor: false, script: false, scaling: false });
   });
 
+  it('--engine picks the Temporal engine (else KRAKEN_TEMPORAL_ENGINE, else the dev server) and refuses others', () => {
+    expect(parseBenchArgs([], {}).engine).toBe('dev');
+    expect(parseBenchArgs([], { KRAKEN_TEMPORAL_ENGINE: 'server' }).engine).toBe('server');
+    expect(parseBenchArgs(['--engine', 'server'], {}).engine).toBe('server');
+    expect(parseBenchArgs(['--engine', 'dev'], { KRAKEN_TEMPORAL_ENGINE: 'server' }).engine).toBe('dev');
+    expect(() => parseBenchArgs(['--engine', 'cloud'], {})).toThrow();
+  });
+
   it('rejects nonsense instead of benchmarking it', () => {
     expect(() => parseBenchArgs(['--accounts', 'lots'])).toThrow();
     expect(() => parseBenchArgs(['--accounts', '0'])).toThrow();
