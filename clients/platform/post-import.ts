@@ -93,6 +93,7 @@ export function createPostImportApi(http: PlatformHttp, v1BaseUrl: string) {
   return {
     /** `GET accounts/<number>/`; undefined on 404. */
     async getAccount(accountNumber: string): Promise<AccountRecord | undefined> {
+      // An ordinary REST endpoint: the token, or HTTP Basic with PLATFORM_REST_AUTH=basic (document 1, rule 5).
       const req: HttpRequest = { method: 'GET', url: joinUrl(v1BaseUrl, `accounts/${segment(accountNumber)}/`), authenticated: 'rest' };
       const res = await http.request(req);
       if (res.status === 404) return undefined;

@@ -65,9 +65,9 @@ export function registerPostImportRoutes(app: FastifyInstance, deps: PostImportD
   app.register(async (scope) => {
     scope.addHook('onRequest', async (req, reply) => {
       if (await injectRequestFaults(req, reply, deps.state, deps.prng)) return reply;
-      // The account read is an ordinary REST endpoint (document 1, rule 5): token or HTTP Basic.
-      const isAccountRead = req.method === 'GET' && req.url.startsWith('/v1/accounts/');
-      const outcome = (isAccountRead ? authenticateRest : authenticate)(req.headers.authorization, deps.auth);
+      // The account endpoint is an ordinary REST endpoint (document 1, rules 4-5: the token or HTTP
+      // Basic); the v1 data-import endpoints take `Token <…>` only.
+      const outcome = req.url.startsWith('/v1/accounts/') ? authenticateRest(req.headers.authorization, deps.auth) : authenticate(req.headers.authorization, deps.auth);
       if (!outcome.ok) return reply.code(401).header('WWW-Authenticate', 'Token').send(outcome.body);
     });
 
