@@ -1,18 +1,10 @@
 import { attemptClassOf, isPostImportEvent } from './inbox-record';
-import { attemptsForEvent, createPostImportLedger, eventBelongsTo, pendingEvents, setMatch } from '../ledger';
+import { attemptsForEvent, createPostImportLedger, eventBelongsTo, pendingEvents, setMatch, type PendingEvent } from '../ledger';
 import { SignalError, type EventsDeps, type MatchStatus } from './types';
 import type { ImportEventSignal } from '../workflows/inputs';
 
-/** What the router needs of an inbox row. */
-export interface RoutableEvent {
-  eventId: string;
-  eventType: string;
-  externalIdentifier: string | null;
-  identifier: string | null;
-  errorCode: string | null;
-  /** `post_import.*` events: the item kind (NOTE, TRANSACTION, …). */
-  resourceType?: string | null;
-}
+/** What the router needs of an inbox row: the ledger's pending-event shape, defined once there. */
+export type RoutableEvent = PendingEvent;
 
 export interface RouteOutcome {
   matchStatus: MatchStatus;
