@@ -1,29 +1,29 @@
-import type { Client } from '@temporalio/client';
-import type { S3Client } from '@aws-sdk/client-s3';
-import type pino from 'pino';
-import type { Pool } from '../clients/db';
-import type { PlatformClient, TariffChecker } from '../clients/platform';
-import type { Config } from '../config';
-import { createMainActivities } from './main';
-import { createPlatformActivities } from './platform';
+import { createActivityContext, type ActivityDeps } from './deps';
+import { guardActivities } from './guard';
+import { outcomeActivities } from './outcome';
+import { createPostImportMainActivities, createPostImportPlatformActivities, type PostImportMainActivities, type PostImportPlatformActivities } from './post-import';
+import { prepareActivities } from './prepare';
+import { runActivities } from './run';
+import { platformActivities } from './schedule';
+import { stageDocumentsActivities } from './stage-documents';
+import type { MainActivities, PlatformActivities } from './types';
 
-export type { MainActivities, PlatformActivities } from './types';
+export type { AccountActivities, MainActivities, PlatformActivities, RunActivities } from './types';
+export type { ActivityDeps } from './deps';
 
-/** Activities built from their dependencies: nothing reads globals. */
-export function createActivities(deps: { pool: Pool; s3: S3Client; platform: PlatformClient; config: Config; logger: pino.Logger; temporal?: () => Promise<Client> }) {
-  // One catalogue cache per run (bounded), shared by all of the run's accounts on this worker.
-  const checkers = new Map<string, TariffChecker>();
-  const tariffChecker = (runId: string) => {
-    let c = checkers.get(runId);
-    if (!c) {
-      c = deps.platform.tariffCatalogue();
-      checkers.set(runId, c);
-      if (checkers.size > 20) checkers.delete(checkers.keys().next().value!);
-    }
-    return c;
-  };
+/** Activities built from their dependencies, one file per stage; nothing reads globals. */
+export function createActivities(deps: ActivityDeps): { main: MainActivities & PostImportMainActivities; platform: PlatformActivities & PostImportPlatformActivities } {
+  const ctx = createActivityContext(deps);
   return {
-    main: createMainActivities({ ...deps, tariffChecker }),
-    platform: createPlatformActivities(deps),
+    main: {
+      ...prepareActivities(ctx),
+      ...stageDocumentsActivities(ctx),
+      ...guardActivities(ctx),
+      ...outcomeActivities(ctx),
+      ...runActivities(ctx),
+      // After creation: reconciliation and changes carried over (post-import.ts).
+      ...createPostImportMainActivities(deps),
+    },
+    platform: { ...platformActivities(ctx), ...createPostImportPlatformActivities(deps) },
   };
 }

@@ -1,16 +1,21 @@
-import type { AccountOutcome, ImportEventSignal, MigrationRunArgs, RunTotals, ScheduleWindow, Selection, SourceSpecRef, SupplierStatus } from '../workflows/inputs';
+import type { AttemptRef } from '../ledger/types';
+import type {
+  AccountImportInput,
+  AccountOutcome,
+  ImportEventSignal,
+  MigrationRunArgs,
+  RunTotals,
+  ScheduleWindow,
+  Selection,
+  SourceSpecRef,
+  SupplierStatus,
+} from '../workflows/inputs';
 
-/** Identifies one account attempt: everything else (payload, documents, errors) is in the ledger. */
-export interface AttemptRef {
-  runId: string;
-  externalAccountNumber: string;
-  supplierCode: string;
-  dryRun: boolean;
-}
+export type { AttemptRef };
 
 export type PrepareResult =
-  | { ok: true; documentCount: number }
-  | { ok: false; stage: 'source' | 'transform' | 'validate' | 'catalogue'; code: string; attr?: string; errorCount: number };
+  | { ok: true; documentCount: number; supplierStatus: SupplierStatus }
+  | { ok: false; stage: 'source' | 'transform' | 'validate'; code: string; attr?: string; errorCount: number };
 
 export type StageDocumentsResult = { ok: true; uploaded: number; alreadyPresent: number } | { ok: false; code: string; attr?: string };
 
@@ -18,6 +23,9 @@ export type ScheduleOutcome =
   | { kind: 'accepted' }
   | { kind: 'already_imported'; accountNumber: string }
   | { kind: 'validation_failed'; code: string; attr?: string; errorCount: number }
+  /** The tariff pre-flight: the platform's catalogue does not know a tariff the account uses. */
+  | { kind: 'catalogue_failed'; code: string; attr?: string; errorCount: number }
+  /** The platform refused, or the ledger's mirror says the supplier is paused or complete. */
   | { kind: 'supplier_not_ongoing' };
 
 export interface ImportStatusSummary {
@@ -32,19 +40,28 @@ export interface AccountPage {
   exhausted: boolean;
 }
 
-/** Activities on the main task queue (ledger, source, S3). */
-export interface MainActivities {
-  registerRun(input: MigrationRunArgs): Promise<void>;
-  finishRun(input: { runId: string; status: 'completed' | 'cancelled'; totals: RunTotals }): Promise<void>;
-  listAccounts(input: { runId: string; selection: Selection; source: SourceSpecRef; cursor?: string; limit: number }): Promise<AccountPage>;
+/** Per account the run asked to start: started, or settled at once (it exists from another run). */
+export type StartResult = { externalAccountNumber: string; started: true } | { externalAccountNumber: string; started: false; outcome: AccountOutcome };
+
+/** The account workflow's steps on the main task queue (local activities: short ledger, source and S3 work). */
+export interface AccountActivities {
   prepareAccount(input: AttemptRef & { source: SourceSpecRef; workflowId: string }): Promise<PrepareResult>;
   stageDocuments(input: AttemptRef): Promise<StageDocumentsResult>;
   getSupplierStatus(input: { supplierCode: string }): Promise<SupplierStatus>;
   recordSupplierNotOngoing(input: { supplierCode: string }): Promise<void>;
-  findInboxEvent(input: AttemptRef): Promise<ImportEventSignal | undefined>;
+  claimInboxEvent(input: AttemptRef): Promise<ImportEventSignal | undefined>;
   recordOutcome(input: AttemptRef & { outcome: AccountOutcome }): Promise<void>;
-  findRecordedOutcomes(input: { runId: string; externalAccountNumbers: string[] }): Promise<AccountOutcome[]>;
-  recordExistingAccountWorkflow(input: AttemptRef): Promise<AccountOutcome>;
+}
+
+/** The run workflow's activities on the main task queue. */
+export interface RunActivities {
+  registerRun(input: MigrationRunArgs): Promise<void>;
+  finishRun(input: { runId: string; status: 'completed' | 'cancelled'; totals: RunTotals }): Promise<void>;
+  listAccounts(input: { runId: string; selection: Selection; source: SourceSpecRef; cursor?: string; limit: number }): Promise<AccountPage>;
+  startAccounts(input: { taskQueue: string; account: Omit<AccountImportInput, 'externalAccountNumber'>; externalAccountNumbers: string[] }): Promise<StartResult[]>;
+  /** The run's view of its accounts: which of these have a recorded outcome, and the supplier's status. */
+  settleAccounts(input: { runId: string; supplierCode: string; externalAccountNumbers: string[] }): Promise<{ outcomes: AccountOutcome[]; supplierStatus: SupplierStatus }>;
+  wakeAccounts(input: { supplierCode: string; runId: string; dryRun: boolean; externalAccountNumbers: string[]; status: SupplierStatus }): Promise<void>;
   recordRemainingNotAttempted(input: {
     runId: string;
     supplierCode: string;
@@ -58,8 +75,12 @@ export interface MainActivities {
   }): Promise<number>;
 }
 
+export type MainActivities = AccountActivities & RunActivities;
+
 /** Activities on the rate-limited platform task queue. */
 export interface PlatformActivities {
-  scheduleAccountCreation(input: AttemptRef & { window: ScheduleWindow }): Promise<ScheduleOutcome>;
+  scheduleAccount(input: AttemptRef & { window: ScheduleWindow }): Promise<ScheduleOutcome>;
   getImportStatus(input: AttemptRef): Promise<ImportStatusSummary>;
+  /** After `import_process_failed_validation` by event or status: records the validate endpoint's field errors. */
+  explainFailedValidation(input: AttemptRef): Promise<{ attr?: string; errorCount: number }>;
 }

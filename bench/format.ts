@@ -1,5 +1,5 @@
 import type { BenchResults, PipelineRun } from './results';
-import { round } from './stats';
+import { median, ratio, round } from './stats';
 
 export interface Row {
   figure: string;
@@ -35,18 +35,36 @@ const entries = (rec: Record<string, number>) =>
     .join(', ');
 
 function pipelineRows(label: string, r: PipelineRun): Row[] {
-  return [
+  const rows: Row[] = [
     { figure: label, value: `${fmt(r.accountsPerSecond, 2)} acc/s`, note: `${fmt(r.completed)}/${fmt(r.accounts)} completed in ${fmt(r.wallSeconds, 1)} s, concurrency ${r.concurrency}, load ${fmt(r.loadAvg1, 1)}` },
-    { figure: '  account latency p50 / p95', value: `${fmtMs(r.latency.p50Ms)} / ${fmtMs(r.latency.p95Ms)}`, note: `max ${fmtMs(r.latency.maxMs)} (ledger finished_at - started_at)` },
+    { figure: '  account latency p50 / p95', value: `${fmtMs(r.latency.p50Ms)} / ${fmtMs(r.latency.p95Ms)}`, note: `max ${fmtMs(r.latency.maxMs)} (ledger: started by the run → outcome recorded)` },
     { figure: '  outcomes by source', value: entries(r.outcomeSources), note: `platform events by match: ${entries(r.eventsByMatchStatus) || 'none'}${r.eventsUnidentified ? `; ${fmt(r.eventsUnidentified)} without an account number` : ''}` },
-    { figure: '  history events per account', value: fmt(r.historyEventsPerAccount, 1), note: 'mean over the run’s account workflows' },
+  ];
+  if (r.cost) {
+    const c = r.cost;
+    rows.push(
+      { figure: '  history events per account', value: fmt(c.eventsPerAccount, 1), note: `${fmt(c.accountEventsPerAccount, 1)} in the account workflow + ${fmt(c.runEventsPerAccount, 2)} its share of the run (${c.runSegments} segment(s)); every history read` },
+      { figure: '  Temporal Cloud actions per account', value: fmt(c.actionsPerAccount, 2), note: Object.entries(c.actionsByKind).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${fmt(n, 2)}`).join(', ') },
+    );
+  } else {
+    rows.push({ figure: '  history events per account', value: fmt(r.historyEventsPerAccount, 1), note: 'mean over the run’s account workflows (run share not counted)' });
+  }
+  rows.push(
     { figure: '  worker peak RSS', value: `${fmt(r.workerPeakRssMb)} MB`, note: `${r.workers} worker process tree(s), summed` },
     { figure: '  Temporal server peak RSS', value: `${fmt(r.temporalPeakRssMb)} MB` },
-  ];
+  );
+  return rows;
+}
+
+function sweepRow(label: string, runs: readonly { concurrency: number; accountsPerSecond: number }[], best: number | undefined): Row | undefined {
+  if (runs.length < 2) return undefined;
+  return { figure: label, value: runs.map((x) => `${x.concurrency}: ${fmt(x.accountsPerSecond, 1)}`).join(' · '), note: `acc/s by concurrency; best ${best ?? '—'}` };
 }
 
 export function resultRows(r: BenchResults): Row[] {
-  const rows: Row[] = [...pipelineRows(`End-to-end pipeline (${r.endToEnd.workers} worker)`, r.endToEnd)];
+  const rows: Row[] = [...pipelineRows(`End-to-end pipeline (${r.endToEnd.workers} worker, best concurrency)`, r.endToEnd)];
+  const ps = sweepRow('  pipeline sweep', r.pipelineSweep, r.endToEnd.concurrency);
+  if (ps) rows.push(ps);
   if (r.endToEnd.notCompleted > 0) {
     const codes = Object.entries(r.endToEnd.failedByCode).map(([c, n]) => `${c}×${n}`).join(', ');
     rows.push({ figure: '  NOT completed', value: fmt(r.endToEnd.notCompleted), note: codes || undefined });
@@ -55,15 +73,17 @@ export function resultRows(r: BenchResults): Row[] {
     rows.push({
       figure: 'Temporal floor (1 workflow + 1 no-op activity)',
       value: `${fmt(r.floor.accountsPerSecond, 2)} acc/s`,
-      note: `${fmt(r.floor.completed)}/${fmt(r.floor.accounts)} in ${fmt(r.floor.wallSeconds, 1)} s, p50 ${fmtMs(r.floor.latency.p50Ms)}, ${fmt(r.floor.historyEventsPerAccount, 1)} events/wf`,
+      note: `peak: ${fmt(r.floor.completed)}/${fmt(r.floor.accounts)} in ${fmt(r.floor.wallSeconds, 1)} s at concurrency ${r.floor.concurrency}, p50 ${fmtMs(r.floor.latency.p50Ms)} (client: start → result), ${fmt(r.floor.historyEventsPerAccount, 1)} events/wf, 2 actions/wf`,
     });
-    rows.push({ figure: '  pipeline / floor', value: fmt(r.ratios.pipelineOverFloor, 2), note: 'throughput ratio (1 = as fast as bare Temporal)' });
+    const fs = sweepRow('  floor sweep', r.floorSweep, r.floor.concurrency);
+    if (fs) rows.push(fs);
+    rows.push({ figure: '  pipeline / floor', value: fmt(r.ratios.pipelineOverFloor, 2), note: 'pipeline at its best ÷ the floor at its peak (1 = as fast as bare Temporal)' });
   }
   if (r.plainScript) {
     rows.push({
       figure: 'Plain script (no Temporal)',
       value: `${fmt(r.plainScript.accountsPerSecond, 2)} acc/s`,
-      note: `${fmt(r.plainScript.completed)}/${fmt(r.plainScript.accounts)} in ${fmt(r.plainScript.wallSeconds, 1)} s, p50 ${fmtMs(r.plainScript.latency.p50Ms)} / p95 ${fmtMs(r.plainScript.latency.p95Ms)}, peak RSS ${fmt(r.plainScript.peakRssMb)} MB`,
+      note: `${fmt(r.plainScript.completed)}/${fmt(r.plainScript.accounts)} in ${fmt(r.plainScript.wallSeconds, 1)} s at concurrency ${r.plainScript.concurrency}, p50 ${fmtMs(r.plainScript.latency.p50Ms)} / p95 ${fmtMs(r.plainScript.latency.p95Ms)}, peak RSS ${fmt(r.plainScript.peakRssMb)} MB`,
     });
     rows.push({ figure: '  pipeline / script', value: fmt(r.ratios.pipelineOverScript, 2), note: 'throughput ratio (1 = as fast as the script)' });
   }
@@ -81,13 +101,19 @@ export function resultRows(r: BenchResults): Row[] {
   }
   if (r.scaling && r.scaling.length > 0) {
     const base = r.scaling[0];
-    for (const s of r.scaling) {
-      const speedup = base.accountsPerSecond > 0 ? round(s.accountsPerSecond / base.accountsPerSecond, 2) : undefined;
+    const speedup = (s: PipelineRun) => (base.accountsPerSecond > 0 ? round(s.accountsPerSecond / base.accountsPerSecond, 2) : undefined);
+    r.scaling.forEach((s, i) => {
       rows.push({
-        figure: `Scaling: ${s.workers} worker process${s.workers > 1 ? 'es' : ''}`,
+        figure: i === 0 ? `Scaling: ${s.workers} worker process` : `Scaling: ${s.workers} worker processes, fresh stack ${i}`,
         value: `${fmt(s.accountsPerSecond, 2)} acc/s`,
-        note: `×${fmt(speedup, 2)} of 1 worker; ${fmt(s.completed)}/${fmt(s.accounts)}, p95 ${fmtMs(s.latency.p95Ms)}, worker RSS ${fmt(s.workerPeakRssMb)} MB, load ${fmt(s.loadAvg1, 1)}`,
+        note: `×${fmt(speedup(s), 2)} of 1 worker; ${fmt(s.completed)}/${fmt(s.accounts)}, p95 ${fmtMs(s.latency.p95Ms)}, worker RSS ${fmt(s.workerPeakRssMb)} MB, load ${fmt(s.loadAvg1, 1)}`,
       });
+    });
+    const repeats = r.scaling.slice(1).map((s) => s.accountsPerSecond);
+    if (repeats.length > 1) {
+      const lo = Math.min(...repeats);
+      const hi = Math.max(...repeats);
+      rows.push({ figure: '  2 workers: median (spread)', value: `${fmt(median(repeats), 2)} acc/s`, note: `min ${fmt(lo, 2)} – max ${fmt(hi, 2)} over ${repeats.length} fresh stacks; ×${fmt(ratio(median(repeats), base.accountsPerSecond), 2)} of 1 worker` });
     }
   }
   if (r.memory) {

@@ -1,10 +1,17 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { z } from 'zod';
 
 export const benchOptionsSchema = z.object({
   mode: z.enum(['smoke', 'default']),
+  /** KRAKEN_TEMPORAL_ENGINE of the bench's stack: the CLI dev server or the Temporal server on Postgres. */
+  engine: z.enum(['dev', 'server']),
   accounts: z.number().int().min(1),
-  concurrency: z.number().int().min(1).max(500),
+  /** The pipeline's concurrency sweep: one pass each; the table's pipeline figure is the best. */
+  concurrency: z.array(z.number().int().min(1).max(500)).min(1),
+  /** The floor's concurrency sweep: the floor's peak is what the pipeline is compared with. */
+  floorConcurrency: z.array(z.number().int().min(1).max(1000)).min(1),
+  /** 2-worker passes, each on a fresh stack (fresh Temporal database); reported with their spread. */
+  scalingRepeats: z.number().int().min(1),
   floor: z.boolean(),
   script: z.boolean(),
   scaling: z.boolean(),
@@ -21,8 +28,8 @@ export const benchOptionsSchema = z.object({
 export type BenchOptions = z.infer<typeof benchOptionsSchema>;
 
 const DEFAULTS = {
-  default: { accounts: 2000, concurrency: 50, validationSeconds: 3, repeats: 3, sandboxRequests: 2000 },
-  smoke: { accounts: 30, concurrency: 10, validationSeconds: 1, repeats: 3, sandboxRequests: 200 },
+  default: { accounts: 2000, concurrency: [50, 100, 200], floorConcurrency: [50, 100, 200, 400], validationSeconds: 3, repeats: 3, sandboxRequests: 2000 },
+  smoke: { accounts: 30, concurrency: [10], floorConcurrency: [10], validationSeconds: 1, repeats: 3, sandboxRequests: 200 },
 } as const;
 const MEMORY_DEFAULT_ACCOUNTS = 10_000;
 
@@ -31,6 +38,11 @@ const int = (v: string) => {
   if (!Number.isInteger(n)) throw new InvalidArgumentError('not an integer');
   return n;
 };
+const intList = (v: string) => {
+  const list = v.split(',').map((x) => Number(x.trim()));
+  if (list.length === 0 || !list.every((n) => Number.isInteger(n))) throw new InvalidArgumentError('not a comma-separated list of integers');
+  return list;
+};
 const num = (v: string) => {
   const n = Number(v);
   if (!Number.isFinite(n)) throw new InvalidArgumentError('not a number');
@@ -38,12 +50,15 @@ const num = (v: string) => {
 };
 
 /** `npm run bench -- [options]`: argv without node and the script. Smoke mode changes the defaults, not explicit values. */
-export function parseBenchArgs(argv: readonly string[]): BenchOptions {
+export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
   const program = new Command('bench')
     .exitOverride()
     .option('--smoke', 'tiny run for CI: few accounts, one worker, no scaling or memory run')
+    .addOption(new Option('--engine <engine>', 'Temporal engine: dev (CLI dev server, SQLite) or server (Temporal server on Postgres); default KRAKEN_TEMPORAL_ENGINE, else dev').choices(['dev', 'server']))
     .option('--accounts <n>', 'accounts per end-to-end pass (default 2000; smoke 30)', int)
-    .option('--concurrency <n>', 'accounts in flight, same for pipeline, floor and script (default 50; smoke 10)', int)
+    .option('--concurrency <list>', 'pipeline concurrency sweep, e.g. 50,100,200 (default; smoke 10); the script runs at the best', intList)
+    .option('--floor-concurrency <list>', 'floor concurrency sweep (default 50,100,200,400; smoke 10); its peak is the floor', intList)
+    .option('--scaling-repeats <n>', '2-worker passes, each on a fresh stack (default 3)', int, 3)
     .option('--no-floor', 'skip the Temporal floor')
     .option('--no-script', 'skip the plain-script baseline')
     .option('--no-scaling', 'skip the 2-worker run')
@@ -58,8 +73,11 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   program.parse([...argv], { from: 'user' });
   const o = program.opts<{
     smoke?: boolean;
+    engine?: 'dev' | 'server';
     accounts?: number;
-    concurrency?: number;
+    concurrency?: number[];
+    floorConcurrency?: number[];
+    scalingRepeats: number;
     floor: boolean;
     script: boolean;
     scaling: boolean;
@@ -75,8 +93,11 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const d = DEFAULTS[mode];
   return benchOptionsSchema.parse({
     mode,
+    engine: o.engine ?? env.KRAKEN_TEMPORAL_ENGINE ?? 'dev',
     accounts: o.accounts ?? d.accounts,
     concurrency: o.concurrency ?? d.concurrency,
+    floorConcurrency: o.floorConcurrency ?? d.floorConcurrency,
+    scalingRepeats: o.scalingRepeats,
     floor: o.floor,
     script: o.script,
     scaling: mode === 'default' && o.scaling,

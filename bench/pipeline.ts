@@ -1,15 +1,18 @@
+import { TIMING_DEFAULTS } from '../workflows/timing-defaults';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Client } from '@temporalio/client';
 import type { Pool } from '../clients/db';
+import { attemptTimings, dbNow, finishedCount, inboxMatchCounts } from '../ledger';
 import type { Config } from '../config';
-import { writeDatasetToPostgres } from '../source/dataset-postgres';
-import { generateDataset, type DatasetItem } from '../source/generator';
+import { writeDatasetToPostgres } from '../synthetic/dataset-postgres';
+import { generateDataset, type DatasetItem } from '../synthetic/generator';
 import { runWorkflowId } from '../workflows/ids';
 import { migrationRunInputSchema } from '../workflows/inputs';
 import type { migrationRunWorkflow } from '../workflows/migration-run';
+import { runHistoryCost } from './history-cost';
 import { RssSampler, treeRssMb } from './proc';
 import type { PipelineRun } from './results';
 import { passFigures, round } from './stats';
@@ -62,6 +65,8 @@ export async function runPipeline(opts: {
   /** Called about every `tickMs` with the ledger's finished count (memory growth). */
   onTick?: (t: PipelineTick) => void;
   tickMs?: number;
+  /** Read every history of the run for events and actions per account (slow on big runs). */
+  cost?: boolean;
 }): Promise<PipelineRun> {
   const { config, client, pool, set } = opts;
   const runId = `bench-${set.name}-${Date.now().toString(36)}`;
@@ -71,7 +76,7 @@ export async function runPipeline(opts: {
     source: { kind: 'postgres' },
     selection: { kind: 'list', path: set.listFile },
     concurrency: opts.concurrency,
-    timings: { eventWaitSeconds: config.OUTCOME_EVENT_WAIT_SECONDS, pollMaxSeconds: config.OUTCOME_POLL_MAX_SECONDS, supplierRecheckSeconds: 60 },
+    timings: { eventWaitSeconds: config.OUTCOME_EVENT_WAIT_SECONDS, pollMaxSeconds: config.OUTCOME_POLL_MAX_SECONDS, supplierRecheckSeconds: TIMING_DEFAULTS.supplierRecheckSeconds },
   });
   const sampler = new RssSampler(() => ({ worker: [...opts.workerPids], temporal: opts.temporalPid ? [opts.temporalPid] : [] })).start();
   let ticker: NodeJS.Timeout | undefined;
@@ -106,13 +111,7 @@ export async function runPipeline(opts: {
   const dbEnd = await dbNow(pool);
   if (opts.onTick) opts.onTick({ finished: await finishedCount(pool, runId), workerRssMb: round(opts.workerPids.reduce((s, p) => s + treeRssMb(p), 0), 1) });
 
-  const rows = (
-    await pool.query<{ ms: number | null; outcome: string | null; error_code: string | null; outcome_source: string | null }>(
-      `select extract(epoch from (finished_at - started_at)) * 1000 as ms, outcome, error_code, outcome_source
-         from migrate.account_attempts where run_id = $1`,
-      [runId],
-    )
-  ).rows;
+  const rows = await attemptTimings(pool, runId);
   // Completed means the ledger says so, not the run's totals: the ledger is what operators trust.
   const completed = rows.filter((r) => r.outcome === 'completed').length;
   const failedByCode: Record<string, number> = {};
@@ -122,34 +121,26 @@ export async function runPipeline(opts: {
   const latencies = rows.filter((r) => r.ms !== null).map((r) => Number(r.ms));
   // Events on: how outcomes arrived, and what became of the platform's events for these accounts.
   const outcomeSources = countBy(rows.map((r) => r.outcome_source ?? 'none'));
-  const events = (
-    await pool.query<{ match_status: string; n: string }>(
-      `select match_status, count(*) as n from migrate.inbox where external_identifier = any($1) group by match_status`,
-      [set.accounts],
-    )
-  ).rows;
-  const unidentified = await pool.query<{ n: string }>(
-    `select count(*) as n from migrate.inbox where external_identifier is null and received_at between $1 and $2`,
-    [dbStart, dbEnd],
-  );
+  const inbox = await inboxMatchCounts(pool, set.accounts, dbStart, dbEnd);
   const history: number[] = [];
   for await (const wf of client.workflow.list({ query: `KmRunId = '${runId}' AND KmKind = 'account'` })) history.push(wf.historyLength);
 
+  const cost = opts.cost ? await runHistoryCost(client, runId) : undefined;
+
   return {
+    runId,
     workers: opts.workerPids.length,
+    cost,
     ...passFigures({ accounts: set.accounts.length, concurrency: opts.concurrency, completed, wallMs, latenciesMs: latencies, historyLengths: history, loadAvg1: os.loadavg()[0] }),
     workerPeakRssMb: Math.round(peaks.worker ?? 0),
     temporalPeakRssMb: opts.temporalPid ? Math.round(peaks.temporal ?? 0) : undefined,
     failedByCode,
     outcomeSources,
-    eventsByMatchStatus: Object.fromEntries(events.map((e) => [e.match_status, Number(e.n)])),
-    eventsUnidentified: Number(unidentified.rows[0].n),
+    eventsByMatchStatus: inbox.byStatus,
+    eventsUnidentified: inbox.unidentified,
   };
 }
 
-async function dbNow(pool: Pool): Promise<Date> {
-  return (await pool.query<{ now: Date }>('select clock_timestamp() as now')).rows[0].now;
-}
 
 function countBy(values: readonly string[]): Record<string, number> {
   const out: Record<string, number> = {};
@@ -157,7 +148,3 @@ function countBy(values: readonly string[]): Record<string, number> {
   return out;
 }
 
-async function finishedCount(pool: Pool, runId: string): Promise<number> {
-  const r = await pool.query<{ n: string }>(`select count(*) as n from migrate.account_attempts where run_id = $1 and finished_at is not null`, [runId]);
-  return Number(r.rows[0].n);
-}

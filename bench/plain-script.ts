@@ -4,11 +4,11 @@ import { performance } from 'node:perf_hooks';
 import { Command } from 'commander';
 import { createS3Client } from '../clients/aws';
 import { createPool } from '../clients/db';
+import { tariffsOf } from '../source/catalogue-check';
 import { createPlatformClient } from '../clients/platform';
 import { getConfig, type Config } from '../config';
-import { taskParams } from '../activities/platform';
+import { taskParams } from '../activities/schedule';
 import { stageDocument } from '../activities/documents';
-import type { EnergyAccount } from '../schemas/account';
 import type { CountryCode } from '../schemas/formats';
 import { validateAccount } from '../schemas/validate';
 import { createSourceAdapter } from '../source/adapter';
@@ -29,19 +29,13 @@ type Outcome = { ok: true } | { ok: false; code: string };
 
 const TERMINAL = new Set(['PROCESSED', 'ERRORED', 'CANCELLED']);
 
-function tariffCodes(account: EnergyAccount): string[] {
-  const codes: string[] = [];
-  for (const sa of account.supply_addresses ?? [])
-    for (const mp of sa.meter_points ?? []) for (const ag of (mp as { agreements?: { tariff_code?: string }[] }).agreements ?? []) if (ag.tariff_code) codes.push(ag.tariff_code);
-  return codes;
-}
 
 export async function runPlainScript(opts: { config: Config; accounts: readonly string[]; concurrency: number; pollStartMs?: number; pollMaxMs?: number }): Promise<Omit<ScriptRun, 'peakRssMb'>> {
   const cfg = opts.config;
   const pool = createPool(cfg.DATABASE_URL!, Math.min(opts.concurrency, 20));
   const s3 = createS3Client(cfg);
   const platform = createPlatformClient(cfg);
-  const tariffs = platform.tariffCatalogue();
+  const tariffs = platform.tariffPreflight();
   const source = createSourceAdapter({ kind: 'postgres' }, { pool });
   const mapping = defaultMapping();
   const region = cfg.PHONE_DEFAULT_REGION as CountryCode;
@@ -58,7 +52,8 @@ export async function runPlainScript(opts: { config: Config; accounts: readonly 
       if (!t.ok) return { ok: false, code: t.errors[0].code };
       const v = validateAccount(t.payload, { defaultRegion: region });
       if (!v.ok) return { ok: false, code: v.errors[0].code };
-      if ((await tariffs.unknownTariffCodes([...new Set(tariffCodes(v.value))])).length > 0) return { ok: false, code: 'tariff_code_not_found' };
+      // The same tariff pre-flight as the pipeline: it notes, never refuses.
+      await tariffs.check(tariffsOf(v.value));
       for (const doc of t.documents) {
         const r = await stageDocument({
           s3,

@@ -35,8 +35,23 @@ export const throughputRunSchema = z.object({
 });
 export type ThroughputRun = z.infer<typeof throughputRunSchema>;
 
+/** What one account cost in Temporal history and Cloud actions, its share of the run workflow included. */
+export const historyCostSchema = z.object({
+  accounts: z.number().int(),
+  accountEventsPerAccount: z.number(),
+  runEventsPerAccount: z.number(),
+  eventsPerAccount: z.number(),
+  actionsPerAccount: z.number(),
+  actionsByKind: z.record(z.string(), z.number()),
+  runSegments: z.number().int(),
+});
+export type HistoryCost = z.infer<typeof historyCostSchema>;
+
 export const pipelineRunSchema = throughputRunSchema.extend({
   workers: z.number().int(),
+  runId: z.string().optional(),
+  /** Read from every history of the run (only for the passes the table's goals are read from). */
+  cost: historyCostSchema.optional(),
   historyEventsPerAccount: z.number().optional(),
   workerPeakRssMb: z.number().optional(),
   temporalPeakRssMb: z.number().optional(),
@@ -92,13 +107,18 @@ export const benchResultsSchema = z.object({
   machine: machineSchema,
   versions: versionsSchema,
   load: z.object({ atStart: loadSchema, atEnd: loadSchema }),
+  /** The pipeline's best pass of its concurrency sweep (1 worker); its history cost is read in full. */
   endToEnd: pipelineRunSchema,
+  pipelineSweep: z.array(pipelineRunSchema).default([]),
+  /** The floor's peak over its concurrency sweep. */
   floor: floorRunSchema.optional(),
+  floorSweep: z.array(floorRunSchema).default([]),
   plainScript: scriptRunSchema.optional(),
   /** Pipeline accounts/s divided by the other's accounts/s (1 = as fast; 0.5 = half as fast). */
   ratios: z.object({ pipelineOverFloor: z.number().optional(), pipelineOverScript: z.number().optional() }),
   validation: z.object({ seconds: z.number(), payloadsPerSecondPerCore: repeatedSchema }).optional(),
   sandbox: sandboxBenchSchema.optional(),
+  /** [0] the 1-worker pass (endToEnd), then each 2-worker pass, each on a fresh stack. */
   scaling: z.array(pipelineRunSchema).optional(),
   memory: memoryGrowthSchema.optional(),
   skipped: z.array(z.string()),

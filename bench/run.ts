@@ -14,7 +14,8 @@ import { machineInfo, versions } from './machine';
 import { parseBenchArgs, type BenchOptions } from './options';
 import { runPipeline, seedSet, type PipelineTick, type SeededSet } from './pipeline';
 import { findDescendant, RssSampler } from './proc';
-import { benchResultsSchema, scriptRunSchema, type BenchResults, type MemoryGrowth, type ScriptRun } from './results';
+import { runHistoryCost } from './history-cost';
+import { benchResultsSchema, scriptRunSchema, type BenchResults, type MemoryGrowth, type PipelineRun, type ScriptRun } from './results';
 import { benchSandbox } from './sandbox';
 import { median, ratio, round } from './stats';
 import { benchValidation } from './validation';
@@ -26,9 +27,10 @@ const say = (m: string) => process.stderr.write(`[bench +${Math.round((Date.now(
 const load = () => os.loadavg().map((x) => round(x, 2)) as [number, number, number];
 
 /** The stack's environment for the bench: no artificial latency, no faults, no client-side throttling. */
-function benchEnv(dataDir: string, eventWaitSeconds: number): Record<string, string | undefined> {
+function benchEnv(dataDir: string, eventWaitSeconds: number, engine: BenchOptions['engine']): Record<string, string | undefined> {
   return {
     ...loadEnv(ROOT),
+    KRAKEN_TEMPORAL_ENGINE: engine,
     DATA_DIR: dataDir,
     SOURCE_DOCUMENTS_DIR: path.join(dataDir, 'source-documents'),
     LOG_LEVEL: 'warn',
@@ -66,11 +68,12 @@ async function runScriptProcess(stack: RunningStack, set: SeededSet, concurrency
   return scriptRunSchema.parse({ ...JSON.parse(last), peakRssMb: Math.round(peak ?? 0) });
 }
 
-async function memoryRun(ctx: Ctx, set: SeededSet): Promise<MemoryGrowth> {
+async function memoryRun(ctx: Ctx, set: SeededSet, concurrency: number): Promise<MemoryGrowth> {
   const every = 1000;
   const samples: PipelineTick[] = [];
   const run = await runPipeline({
     ...ctx.common,
+    concurrency,
     set,
     workerPids: ctx.workerPids,
     onTick: (t) => {
@@ -99,7 +102,7 @@ interface Ctx {
   client: Client;
   pool: Pool;
   workerPids: number[];
-  common: { config: RunningStack['config']; client: Client; pool: Pool; concurrency: number; temporalPid?: number };
+  common: { config: RunningStack['config']; client: Client; pool: Pool; temporalPid?: number };
 }
 
 async function main(opts: BenchOptions): Promise<BenchResults> {
@@ -107,8 +110,8 @@ async function main(opts: BenchOptions): Promise<BenchResults> {
   const atStart = load();
   const dataDir = path.join(ROOT, '.data', 'bench');
   fs.rmSync(dataDir, { recursive: true, force: true });
-  say(`starting the stack in ${path.relative(ROOT, dataDir)} (load ${atStart.join(' ')})`);
-  const stack = await startStack({ env: benchEnv(dataDir, opts.eventWaitSeconds), freePorts: true, workers: 0, log: (l) => say(`stack: ${l}`) });
+  say(`starting the stack in ${path.relative(ROOT, dataDir)} with the ${opts.engine} Temporal engine (load ${atStart.join(' ')})`);
+  const stack = await startStack({ env: benchEnv(dataDir, opts.eventWaitSeconds, opts.engine), freePorts: true, workers: 0, log: (l) => say(`stack: ${l}`) });
   const stopOnSignal = () => {
     say('interrupted: stopping the stack');
     void stack.stop().finally(() => process.exit(130));
@@ -144,66 +147,67 @@ async function measure(
   firstWorker: number,
   startWorker: () => Promise<number>,
 ): Promise<BenchResults> {
-  const temporalPid = findDescendant(process.pid, (cmd) => /temporal\b/.test(cmd) && cmd.includes('start-dev'));
-  const ctx: Ctx = { stack, client, pool, workerPids: [firstWorker], common: { config: stack.config, client, pool, concurrency: opts.concurrency, temporalPid } };
+  const temporalPid = findTemporalPid();
+  const ctx: Ctx = { stack, client, pool, workerPids: [firstWorker], common: { config: stack.config, client, pool, temporalPid } };
   const notes: string[] = [];
   const skipped: string[] = [];
   if (!temporalPid) notes.push('Temporal server process not found: its RSS is not reported');
 
-  let nextAccountId = 0;
-  const seed = async (name: string, accounts: number, seedNo: number) => {
-    const s = await seedSet({ pool, config: stack.config, name, accounts, seed: seedNo, accountIdOffset: nextAccountId });
-    nextAccountId += 2 * accounts; // room for the generator's duplicate records, should defects ever be on
-    say(`seeded ${name}: ${accounts} accounts in ${(s.seedMs / 1000).toFixed(1)} s`);
-    return s;
-  };
+  const seed = seeder(pool, stack);
   // Every pass gets its own accounts, all seeded before anything is timed.
   const sets = {
     warmup: opts.mode === 'default' ? await seed('warmup', 20, 90) : undefined,
-    e2e: await seed('e2e', opts.accounts, 91),
+    sweep: await (async () => {
+      const out: SeededSet[] = [];
+      for (const [i, c] of opts.concurrency.entries()) out.push(await seed(`e2e${c}`, opts.accounts, 100 + i));
+      return out;
+    })(),
     script: opts.script ? await seed('script', opts.accounts, 92) : undefined,
     memory: opts.memoryAccounts > 0 ? await seed('memory', opts.memoryAccounts, 93) : undefined,
-    scale2: opts.scaling ? await seed('scale2', opts.accounts, 94) : undefined,
   };
 
   if (sets.warmup) {
     say('warm-up run (20 accounts, not reported)');
-    await runPipeline({ ...ctx.common, set: sets.warmup, workerPids: ctx.workerPids });
+    await runPipeline({ ...ctx.common, concurrency: 50, set: sets.warmup, workerPids: ctx.workerPids });
   }
 
-  say(`end-to-end: ${opts.accounts} accounts, 1 worker, concurrency ${opts.concurrency}`);
-  const endToEnd = await runPipeline({ ...ctx.common, set: sets.e2e, workerPids: ctx.workerPids });
-  say(`end-to-end: ${endToEnd.accountsPerSecond} acc/s, ${endToEnd.completed}/${endToEnd.accounts} completed`);
+  // The pipeline at each concurrency of its sweep; the best pass is the table's pipeline figure.
+  const pipelineSweep: PipelineRun[] = [];
+  for (const [i, concurrency] of opts.concurrency.entries()) {
+    say(`end-to-end: ${opts.accounts} accounts, 1 worker, concurrency ${concurrency}`);
+    const r = await runPipeline({ ...ctx.common, concurrency, set: sets.sweep[i], workerPids: ctx.workerPids });
+    say(`end-to-end @${concurrency}: ${r.accountsPerSecond} acc/s, ${r.completed}/${r.accounts} completed`);
+    pipelineSweep.push(r);
+  }
+  const best = pipelineSweep.reduce((a, b) => (b.accountsPerSecond > a.accountsPerSecond ? b : a));
+  say(`reading every history of the best pass (concurrency ${best.concurrency}) for events and actions`);
+  const endToEnd: PipelineRun = { ...best, cost: best.runId ? await runHistoryCost(client, best.runId) : undefined };
+  say(`history cost: ${endToEnd.cost?.eventsPerAccount} events, ${endToEnd.cost?.actionsPerAccount} actions per account`);
 
   let floor: BenchResults['floor'];
+  const floorSweep: NonNullable<BenchResults['floor']>[] = [];
   if (opts.floor) {
-    say(`Temporal floor: ${opts.accounts} trivial workflows`);
-    floor = await runFloor({ config: stack.config, client, accounts: sets.e2e.accounts, concurrency: opts.concurrency, tag: Date.now().toString(36) });
-    say(`Temporal floor: ${floor.accountsPerSecond} acc/s`);
+    for (const concurrency of opts.floorConcurrency) {
+      say(`Temporal floor: ${opts.accounts} trivial workflows, concurrency ${concurrency}`);
+      const f = await runFloor({ config: stack.config, client, accounts: sets.sweep[0].accounts, concurrency, tag: `${concurrency}-${Date.now().toString(36)}` });
+      say(`Temporal floor @${concurrency}: ${f.accountsPerSecond} acc/s`);
+      floorSweep.push(f);
+    }
+    floor = floorSweep.reduce((a, b) => (b.accountsPerSecond > a.accountsPerSecond ? b : a));
   } else skipped.push('Temporal floor (--no-floor)');
 
   let plainScript: ScriptRun | undefined;
   if (sets.script) {
-    say(`plain script: ${opts.accounts} accounts`);
-    plainScript = await runScriptProcess(stack, sets.script, opts.concurrency);
+    say(`plain script: ${opts.accounts} accounts, concurrency ${endToEnd.concurrency} (the pipeline's best)`);
+    plainScript = await runScriptProcess(stack, sets.script, endToEnd.concurrency);
     say(`plain script: ${plainScript.accountsPerSecond} acc/s, ${plainScript.completed}/${plainScript.accounts} completed`);
   } else skipped.push('plain script (--no-script)');
 
   let memory: MemoryGrowth | undefined;
   if (sets.memory) {
     say(`memory growth: ${opts.memoryAccounts} accounts in one run, 1 worker`);
-    memory = await memoryRun(ctx, sets.memory);
+    memory = await memoryRun(ctx, sets.memory, endToEnd.concurrency);
   } else skipped.push('memory growth (opt-in: --memory [accounts])');
-
-  let scaling: BenchResults['scaling'];
-  if (sets.scale2) {
-    say('scaling: starting a second worker process');
-    ctx.workerPids.push(await startWorker());
-    say(`scaling: ${opts.accounts} accounts, 2 workers`);
-    const two = await runPipeline({ ...ctx.common, set: sets.scale2, workerPids: ctx.workerPids });
-    say(`scaling: ${two.accountsPerSecond} acc/s with 2 workers`);
-    scaling = [endToEnd, two];
-  } else skipped.push(opts.mode === 'smoke' ? 'scaling (smoke)' : 'scaling (--no-scaling)');
 
   say(`validation: ${opts.repeats} × ${opts.validationSeconds} s`);
   const vRuns = Array.from({ length: opts.repeats }, () => benchValidation({ seconds: opts.validationSeconds }).payloadsPerSecond);
@@ -223,13 +227,24 @@ async function measure(
   }
   const medianRun = [...sRuns].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(sRuns.length / 2)];
 
+  let scaling: BenchResults['scaling'];
+  if (opts.scaling) {
+    scaling = [endToEnd];
+    for (let i = 1; i <= opts.scalingRepeats; i++) {
+      say(`scaling ${i}/${opts.scalingRepeats}: a fresh stack (fresh Temporal database), 2 workers, ${opts.accounts} accounts, concurrency ${endToEnd.concurrency}`);
+      scaling.push(await freshStackPass(opts, i, endToEnd.concurrency));
+      say(`scaling ${i}/${opts.scalingRepeats}: ${scaling.at(-1)!.accountsPerSecond} acc/s with 2 workers`);
+    }
+  } else skipped.push(opts.mode === 'smoke' ? 'scaling (smoke)' : 'scaling (--no-scaling)');
+
   notes.push(
     'worker processes log at info (one line per account outcome, as in production); the rest of the stack at warn',
     'the platform sandbox and events receiver run in one process of the stack; the floor’s worker runs inside the bench process, the pipeline’s workers and the plain script are separate processes',
     'the floor uses the pipeline’s data converter (AES-GCM payload encryption) and worker limits, so the ratio isolates what the pipeline does beyond Temporal’s minimum',
+    'latency: pipeline = ledger, account started by the run → outcome recorded; floor = client, workflow start → result; script = account read → terminal import status',
   );
-  const passes = [endToEnd, floor, plainScript, memory?.run, ...(scaling ?? [])].filter((p) => p !== undefined);
-  const pipelineRuns = [endToEnd, memory?.run, ...(scaling ?? []).slice(1)].filter((p) => p !== undefined);
+  const passes = [...pipelineSweep, ...floorSweep, plainScript, memory?.run, ...(scaling ?? []).slice(1)].filter((p) => p !== undefined);
+  const pipelineRuns = [...pipelineSweep, memory?.run, ...(scaling ?? []).slice(1)].filter((p) => p !== undefined);
   const polled = pipelineRuns.reduce((n, p) => n + (p.outcomeSources.poll ?? 0), 0);
   const unidentified = pipelineRuns.reduce((n, p) => n + p.eventsUnidentified, 0);
   if (polled > 0) {
@@ -248,7 +263,9 @@ async function measure(
     versions: versions(ROOT),
     load: { atStart, atEnd: load() },
     endToEnd,
+    pipelineSweep,
     floor,
+    floorSweep,
     plainScript,
     ratios: { pipelineOverFloor: roundOpt(ratio(endToEnd.accountsPerSecond, floor?.accountsPerSecond)), pipelineOverScript: roundOpt(ratio(endToEnd.accountsPerSecond, plainScript?.accountsPerSecond)) },
     validation: { seconds: opts.validationSeconds, payloadsPerSecondPerCore: { runs: vRuns, median: median(vRuns) } },
@@ -266,6 +283,47 @@ async function measure(
     notes,
     ok: passes.every((p) => p.notCompleted === 0),
   });
+}
+
+function findTemporalPid(): number | undefined {
+  // The CLI's dev server, or the server engine's temporal-server (its UI server runs with `--env ui`).
+  return findDescendant(process.pid, (cmd) => (/temporal\b/.test(cmd) && cmd.includes('start-dev')) || (/temporal-server\b/.test(cmd) && cmd.includes('--env server')));
+}
+
+/** Seeds sets into one stack's database with disjoint legacy ids. */
+function seeder(pool: Pool, stack: RunningStack) {
+  let nextAccountId = 0;
+  return async (name: string, accounts: number, seedNo: number) => {
+    const offset = nextAccountId;
+    nextAccountId += 2 * accounts; // room for the generator's duplicate records, should defects ever be on
+    const s = await seedSet({ pool, config: stack.config, name, accounts, seed: seedNo, accountIdOffset: offset });
+    say(`seeded ${name}: ${accounts} accounts in ${(s.seedMs / 1000).toFixed(1)} s`);
+    return s;
+  };
+}
+
+/** One 2-worker pass on a stack of its own (a fresh Temporal database), stopped afterwards. */
+async function freshStackPass(opts: BenchOptions, i: number, concurrency: number): Promise<PipelineRun> {
+  const dataDir = path.join(ROOT, '.data', `bench-scale-${i}`);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  const stack = await startStack({ env: benchEnv(dataDir, opts.eventWaitSeconds, opts.engine), freePorts: true, workers: 0, log: (l) => say(`scale stack ${i}: ${l}`) });
+  let client: Client | undefined;
+  let pool: Pool | undefined;
+  try {
+    const workerPids = [(await stack.startWorker(WORKER_ENV)).pid, (await stack.startWorker(WORKER_ENV)).pid];
+    client = await connectClient(stack.config);
+    pool = createPool(stack.config.DATABASE_URL!, 5);
+    const seed = seeder(pool, stack);
+    const warmup = await seed('warmup', 20, 90);
+    const set = await seed('scale2', opts.accounts, 94 + i);
+    await runPipeline({ config: stack.config, client, pool, concurrency, set: warmup, workerPids });
+    return await runPipeline({ config: stack.config, client, pool, concurrency, set, workerPids, temporalPid: findTemporalPid() });
+  } finally {
+    await client?.connection.close().catch(() => {});
+    await pool?.end().catch(() => {});
+    await stack.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 const roundOpt = (n: number | undefined) => (n === undefined ? undefined : round(n, 2));

@@ -1,11 +1,12 @@
+import { attemptOutcomes } from '../ledger';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { createPool, type Pool } from '../clients/db';
 import { connectClient } from '../clients/temporal';
 import { listRetryingAccounts } from '../cli/retrying';
-import { writeDatasetToPostgres } from '../source/dataset-postgres';
-import { generateDataset, type GroundTruth } from '../source/generator';
+import { writeDatasetToPostgres } from '../synthetic/dataset-postgres';
+import { generateDataset, type GroundTruth } from '../synthetic/generator';
 import { startStack, type RunningStack } from '../stack/stack';
 import { runWorkflowId } from '../workflows/ids';
 import { migrationRunInputSchema } from '../workflows/inputs';
@@ -81,8 +82,7 @@ function adminFaults(o: ChaosOptions) {
 }
 
 async function outcomesRecorded(pool: Pool, runId: string): Promise<number> {
-  const r = await pool.query<{ n: number }>('select count(*)::int as n from migrate.account_attempts where run_id = $1 and outcome is not null', [runId]);
-  return r.rows[0].n;
+  return (await attemptOutcomes(pool, runId)).filter((r) => r.outcome !== null).length;
 }
 
 /**
@@ -206,11 +206,8 @@ export async function runChaos(
     const atEnd = (await listRetryingAccounts(client, runId).catch(() => [{}])).length;
 
     // The verdict: ledger + sandbox only.
-    const ledgerRows = await pool.query<LedgerOutcome & { external_account_number: string }>(
-      'select external_account_number, outcome, stage, error_code, error_attr, platform_account_number from migrate.account_attempts where run_id = $1',
-      [runId],
-    );
-    const ledger = new Map(ledgerRows.rows.map((r) => [r.external_account_number, r]));
+    const ledgerRows = (await attemptOutcomes(pool, runId)) as Array<LedgerOutcome & { external_account_number: string }>;
+    const ledger = new Map(ledgerRows.map((r) => [r.external_account_number, r]));
     const gt = await admin<{ accounts: Array<PlatformTruth & { external_identifier: string }> }>(stack, 'GET', `/admin/ground-truth?supplier=${encodeURIComponent(stack.config.IMPORT_SUPPLIER_CODE)}`);
     const platform = new Map(gt.accounts.map((a) => [a.external_identifier, a]));
     const witness = await admin(stack, 'GET', '/admin/requests');

@@ -1,6 +1,6 @@
-import type { GroundTruth } from '../source/generator';
+import type { GroundTruth } from '../synthetic/generator';
 
-/** An account's recorded outcome in the ledger (`migrate.account_attempts`). */
+/** An account's recorded outcome in the ledger (its account attempt). */
 export interface LedgerOutcome {
   outcome: string | null;
   stage: string | null;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { createPool, type Pool } from '../clients/db';
 import { connectClient } from '../clients/temporal';
-import { loadEnv, maskUrlPassword, parseConfig, type Config } from '../config';
+import { loadEnv, maskUrlPassword, parseConfig, sandboxPlatformUrls, type Config } from '../config';
 import { devSecretsSchema, type DevSecrets } from '../stack/secrets';
 import { readStackInfo, type StackInfo } from '../stack/stack';
 import { unreachableError, usageError } from './errors';
@@ -17,7 +17,6 @@ export function dataDirOf(env: Env): string {
 }
 
 const isMasked = (url: string) => url.includes(':***@');
-const withSlash = (u: string) => (u.endsWith('/') ? u : `${u}/`);
 
 /**
  * The environment a command runs with: what the operator set wins; anything unset is taken from a
@@ -28,7 +27,6 @@ const withSlash = (u: string) => (u.endsWith('/') ? u : `${u}/`);
 export function mergeStackEnv(env: Env, stack: StackInfo | undefined, secrets: Partial<DevSecrets> | undefined): Env {
   const fromStack: Env = {};
   if (stack) {
-    const sandbox = withSlash(stack.sandboxUrl);
     Object.assign(fromStack, {
       TEMPORAL_ADDRESS: stack.temporalAddress,
       TEMPORAL_NAMESPACE: stack.temporalNamespace,
@@ -37,9 +35,7 @@ export function mergeStackEnv(env: Env, stack: StackInfo | undefined, secrets: P
       SQS_ENDPOINT: stack.sqsEndpoint,
       EVENTS_QUEUE_URL: stack.eventsQueueUrl,
       PLATFORM_BUCKET: stack.platformBucket,
-      PLATFORM_BASE_URL: `${sandbox}v1/`,
-      PLATFORM_V2_BASE_URL: `${sandbox}v2/`,
-      PLATFORM_GRAPHQL_URL: `${sandbox}v1/graphql/`,
+      ...sandboxPlatformUrls(stack.sandboxUrl),
       ...(isMasked(stack.databaseUrl) ? {} : { DATABASE_URL: stack.databaseUrl }),
     });
   }

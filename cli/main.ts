@@ -2,7 +2,7 @@ import { CommanderError } from 'commander';
 import { CliError, describeError } from './errors';
 import { buildProgram } from './program';
 
-// `npx tsx cli/main.ts …`, `npm run demo|dev` and bin/kraken-migrate.js all land here.
+// `npx tsx cli/main.ts …`, `npm run demo|dev` and the bin/ entry point all land here.
 async function main(argv: string[]): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);

@@ -1,13 +1,16 @@
 import { Command, CommanderError } from 'commander';
 import { chaosCommand } from './commands/chaos';
-import { configCommand, eventsCommand, workerCommand } from './commands/services';
+import { codecCommand, configCommand, eventsCommand, workerCommand } from './commands/services';
+import { dbCommand } from './commands/db';
 import { demoCommand } from './commands/demo';
 import { devCommand } from './commands/dev';
 import { generateCommand } from './commands/generate';
+import { generateChangesCommand } from './commands/generate-changes';
 import { reportCommand } from './commands/report';
 import { runCommand } from './commands/run';
 import { supplierCommand } from './commands/supplier';
 import { validateCommand } from './commands/validate';
+import { platformCommand } from './commands/platform';
 import { CliError, EXIT } from './errors';
 
 export function buildProgram(): Command {
@@ -27,7 +30,7 @@ Examples:
 Exit codes: 0 ok · 1 accounts failed / validation errors · 2 usage or configuration error ·
 3 a service (Temporal, Postgres, sandbox) cannot be reached. See cli/README.md.`,
     );
-  for (const cmd of [runCommand(), reportCommand(), validateCommand(), supplierCommand(), generateCommand(), workerCommand(), eventsCommand(), configCommand(), devCommand(), demoCommand(), chaosCommand()]) {
+  for (const cmd of [runCommand(), reportCommand(), validateCommand(), supplierCommand(), platformCommand(), generateCommand(), generateChangesCommand(), workerCommand(), eventsCommand(), codecCommand(), dbCommand(), configCommand(), devCommand(), demoCommand(), chaosCommand()]) {
     program.addCommand(cmd);
   }
   // Usage errors exit 2 (commander's default is 1, which the CLI keeps for failed accounts).

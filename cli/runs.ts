@@ -1,3 +1,4 @@
+import { TIMING_DEFAULTS } from '../workflows/timing-defaults';
 import path from 'node:path';
 import fs from 'node:fs';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
@@ -44,7 +45,7 @@ export async function startRun(client: Client, cfg: Config, input: Omit<Migratio
   const parsed = migrationRunInputSchema.safeParse({
     ...input,
     runId,
-    timings: { eventWaitSeconds: cfg.OUTCOME_EVENT_WAIT_SECONDS, pollMaxSeconds: cfg.OUTCOME_POLL_MAX_SECONDS, supplierRecheckSeconds: 60 },
+    timings: { eventWaitSeconds: cfg.OUTCOME_EVENT_WAIT_SECONDS, pollMaxSeconds: cfg.OUTCOME_POLL_MAX_SECONDS, supplierRecheckSeconds: TIMING_DEFAULTS.supplierRecheckSeconds },
   });
   if (!parsed.success) {
     throw usageError('invalid_run_input', parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '));

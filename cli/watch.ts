@@ -2,7 +2,7 @@ import cliProgress from 'cli-progress';
 import type { Client } from '@temporalio/client';
 import type { Pool } from '../clients/db';
 import { runProgressQuery, type RunProgress } from '../workflows/messages';
-import { ledgerProgress, type LedgerProgress } from './ledger-queries';
+import { ledgerProgress, type LedgerProgress } from '../ledger';
 import { describeRun, runHandle, withTimeout } from './runs';
 import { formatRetrying, listRetryingAccounts, type RetryingAccount } from './retrying';
 

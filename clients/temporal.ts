@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import { Client, Connection, type ConnectionOptions } from '@temporalio/client';
 import { NativeConnection, type NativeConnectionOptions } from '@temporalio/worker';
 import type { Config } from '../config';
@@ -33,4 +34,12 @@ export async function connectClient(cfg: Config): Promise<Client> {
 
 export async function connectWorker(cfg: Config): Promise<NativeConnection> {
   return NativeConnection.connect(temporalConnectionOptions(cfg) as NativeConnectionOptions);
+}
+
+/**
+ * A worker's identity, in Temporal and in the ledger: unique per process and per host (in a
+ * container every process is pid 1; the hostname is the container's).
+ */
+export function workerIdentity(): string {
+  return `kraken-migrate-worker@${os.hostname()}:${process.pid}`;
 }

@@ -3,7 +3,7 @@ import { createLogger } from '../clients/logger';
 import { createCodec } from './data-converter';
 import { createCodecServer } from './server';
 
-/** Runs the codec server alone: `npx tsx codec/main.ts`. Loopback only (see README). */
+/** Runs the codec server alone: `npx tsx codec/main.ts`. Loopback unless CODEC_HOST and CODEC_AUTH_TOKEN say otherwise (see README). */
 async function main(): Promise<void> {
   const cfg = getConfig();
   const logger = createLogger('codec-server', { level: cfg.LOG_LEVEL });
@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     uiOrigin: new URL(cfg.TEMPORAL_UI_URL).origin,
     logger,
   });
-  const { url } = await server.listen(cfg.CODEC_PORT);
+  const { url } = await server.listen(cfg.CODEC_PORT, cfg.CODEC_HOST);
   logger.info({ url, keyId: codec.currentKeyId }, `point the UI at it: temporal server start-dev --ui-codec-endpoint ${url}`);
 
   const stop = (signal: string) => {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { TIMING_DEFAULTS } from '../workflows/timing-defaults';
 import { parse as parseDotenv } from 'dotenv';
 
 /**
@@ -8,6 +9,15 @@ import { parse as parseDotenv } from 'dotenv';
  * and docker-compose.yml may only use names from it (a test checks). Values never come from code
  * defaults when they are secrets.
  */
+
+/** The sandbox's default port, and its three platform URLs for any origin: defined once, here. */
+export const DEFAULT_SANDBOX_PORT = 8800;
+export const DEFAULT_SANDBOX_ORIGIN = `http://127.0.0.1:${DEFAULT_SANDBOX_PORT}`;
+export function sandboxPlatformUrls(origin: string): { PLATFORM_BASE_URL: string; PLATFORM_V2_BASE_URL: string; PLATFORM_GRAPHQL_URL: string } {
+  const o = origin.replace(/\/+$/, '');
+  return { PLATFORM_BASE_URL: `${o}/v1/`, PLATFORM_V2_BASE_URL: `${o}/v2/`, PLATFORM_GRAPHQL_URL: `${o}/v1/graphql/` };
+}
+
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 const bool = (fallback: boolean) =>
   z
@@ -30,7 +40,10 @@ export const configSchema = z.object({
   PG_PORT: port(54329),
   PG_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
 
-  // Temporal
+  // Temporal. The embedded stack's engine: the CLI's dev server (SQLite) or the full server on Postgres.
+  KRAKEN_TEMPORAL_ENGINE: z.enum(['dev', 'server']).default('dev'),
+  /** History shards of the embedded full server (fixed when its database is created). */
+  TEMPORAL_HISTORY_SHARDS: z.coerce.number().int().min(1).max(1024).default(4),
   TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('kraken-migrate'),
@@ -62,28 +75,50 @@ export const configSchema = z.object({
   EVENTS_QUEUE_NAME: z.string().default('kraken-data-import-events'),
 
   // The platform (a real tenant, or the sandbox).
-  PLATFORM_BASE_URL: z.string().default('http://127.0.0.1:8800/v1/'),
-  PLATFORM_V2_BASE_URL: z.string().default('http://127.0.0.1:8800/v2/'),
-  PLATFORM_GRAPHQL_URL: z.string().default('http://127.0.0.1:8800/v1/graphql/'),
+  PLATFORM_BASE_URL: z.string().default(sandboxPlatformUrls(DEFAULT_SANDBOX_ORIGIN).PLATFORM_BASE_URL),
+  PLATFORM_V2_BASE_URL: z.string().default(sandboxPlatformUrls(DEFAULT_SANDBOX_ORIGIN).PLATFORM_V2_BASE_URL),
+  PLATFORM_GRAPHQL_URL: z.string().default(sandboxPlatformUrls(DEFAULT_SANDBOX_ORIGIN).PLATFORM_GRAPHQL_URL),
   PLATFORM_AUTH_MODE: z.enum(['token', 'jwt']).default('jwt'),
   PLATFORM_API_KEY: optionalString,
   PLATFORM_ORGANIZATION_SECRET_KEY: optionalString,
+  /** Which obtainKrakenToken input obtains the first token; unset = the first one configured. */
+  PLATFORM_TOKEN_INPUT: z.enum(['organizationSecretKey', 'APIKey', 'preSignedKey', 'refreshToken']).optional(),
+  PLATFORM_PRESIGNED_KEY: optionalString,
+  PLATFORM_REFRESH_TOKEN: optionalString,
+  /** Ordinary REST endpoints (not data-import): `basic` = PLATFORM_API_KEY by HTTP Basic, `token` = the access token. */
+  PLATFORM_REST_AUTH: z.enum(['token', 'basic']).default('token'),
   PLATFORM_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(50),
   PLATFORM_HTTP_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  /** `ledgers` (the spec example's form) or `account` (the deprecated account-level balance fields). */
+  PLATFORM_BALANCE_FIELDS: z.enum(['ledgers', 'account']).default('ledgers'),
+  /** Tariff pre-flight against the public catalogue before scheduling (`false` leaves it to the platform). */
+  PLATFORM_TARIFF_PREFLIGHT: bool(true),
   IMPORT_SUPPLIER_CODE: z.string().default('DEMO-SUPPLIER'),
   /** The supplier's document root on the platform (the operator tells you; the sandbox seeds the same). */
   IMPORT_SUPPLIER_DOCUMENT_ROOT: z.string().default('migrations/demo-supplier'),
   PHONE_DEFAULT_REGION: z.string().length(2).default('GB'),
+  /** A JSON code mapping (legacy codes to platform codes) instead of source/default-mapping.json. */
+  SOURCE_MAPPING_FILE: optionalString,
 
   // Outcome wait: how long to wait for an event before polling import status.
-  OUTCOME_EVENT_WAIT_SECONDS: z.coerce.number().positive().default(60),
-  OUTCOME_POLL_MAX_SECONDS: z.coerce.number().positive().default(6 * 3600),
+  OUTCOME_EVENT_WAIT_SECONDS: z.coerce.number().positive().default(TIMING_DEFAULTS.eventWaitSeconds),
+  OUTCOME_POLL_MAX_SECONDS: z.coerce.number().positive().default(TIMING_DEFAULTS.pollMaxSeconds),
 
   /** Set by the stack: the worker writes its pid here once it polls (readiness, whatever LOG_LEVEL). */
   WORKER_READY_FILE: optionalString,
 
-  // Events receiver
+  // Events receiver. The webhook authenticates an EventBridge API destination by the API-key header
+  // its connection adds (the default); `hmac` checks X-Kraken-Signature for senders that sign bodies.
   EVENTS_PORT: port(8801),
+  /** Loopback by default; a container sets 0.0.0.0 (its port is then published or proxied with TLS). */
+  EVENTS_HOST: z.string().min(1).default('127.0.0.1'),
+  EVENTS_WEBHOOK_AUTH: z.enum(['api-key', 'hmac']).default('api-key'),
+  EVENTS_WEBHOOK_API_KEY: z.string().min(16, 'at least 16 characters').optional(),
+  EVENTS_WEBHOOK_API_KEY_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, 'an HTTP header name')
+    .default('x-api-key')
+    .transform((h) => h.toLowerCase()),
   EVENTS_WEBHOOK_SECRET: optionalString,
   EVENTS_MAX_BODY_BYTES: z.coerce.number().int().positive().default(256 * 1024),
 
@@ -91,10 +126,12 @@ export const configSchema = z.object({
   CODEC_KEYS: optionalString,
   CODEC_KEY_FILE: optionalString,
   CODEC_PORT: port(8802),
+  /** Anything but loopback needs CODEC_AUTH_TOKEN (the codec server refuses otherwise). */
+  CODEC_HOST: z.string().min(1).default('127.0.0.1'),
   CODEC_AUTH_TOKEN: optionalString,
 
   // The platform sandbox (only used when the project runs it)
-  SANDBOX_PORT: port(8800),
+  SANDBOX_PORT: port(DEFAULT_SANDBOX_PORT),
   SANDBOX_PROCESSING_DELAY_MS: z.coerce.number().int().min(0).default(500),
   SANDBOX_FAULT_5XX_RATE: rate(0),
   SANDBOX_FAULT_429_RATE: rate(0),
@@ -111,6 +148,8 @@ export const configSchema = z.object({
   SANDBOX_EVENT_REORDER: bool(false),
   SANDBOX_EVENT_WEBHOOK_URL: optionalString,
   SANDBOX_SEED: z.coerce.number().int().default(1),
+  /** Strict contract mode: every request checked against the contract, violations answered 4xx and recorded. */
+  SANDBOX_STRICT: bool(false),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -148,10 +187,26 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     );
   }
   const cfg = result.data;
-  if (cfg.KRAKEN_MIGRATE_MODE === 'production' && !cfg.CODEC_KEYS && !cfg.CODEC_KEY_FILE) {
-    throw new ConfigError(['CODEC_KEYS or CODEC_KEY_FILE: required in production mode (payload encryption keys)']);
+  if (cfg.KRAKEN_MIGRATE_MODE === 'production') {
+    const problems: string[] = [];
+    if (!cfg.CODEC_KEYS && !cfg.CODEC_KEY_FILE) problems.push('CODEC_KEYS or CODEC_KEY_FILE: required in production mode (payload encryption keys)');
+    problems.push(...insecurePlatformUrls(cfg));
+    if (problems.length > 0) throw new ConfigError(problems);
   }
   return cfg;
+}
+
+const PLATFORM_URLS = ['PLATFORM_BASE_URL', 'PLATFORM_V2_BASE_URL', 'PLATFORM_GRAPHQL_URL'] as const;
+
+/** The platform's API is HTTPS only (document 1): production refuses anything else at start-up. */
+function insecurePlatformUrls(cfg: Config): string[] {
+  return PLATFORM_URLS.filter((name) => {
+    try {
+      return new URL(cfg[name]).protocol !== 'https:';
+    } catch {
+      return true;
+    }
+  }).map((name) => `${name}=${JSON.stringify(cfg[name])}: must be an https:// URL in production mode (the platform API is HTTPS only)`);
 }
 
 let cached: Config | undefined;
@@ -167,7 +222,10 @@ export const SECRET_NAMES = new Set([
   'S3_SECRET_ACCESS_KEY',
   'PLATFORM_API_KEY',
   'PLATFORM_ORGANIZATION_SECRET_KEY',
+  'PLATFORM_PRESIGNED_KEY',
+  'PLATFORM_REFRESH_TOKEN',
   'EVENTS_WEBHOOK_SECRET',
+  'EVENTS_WEBHOOK_API_KEY',
   'CODEC_KEYS',
   'CODEC_AUTH_TOKEN',
 ]);

@@ -1,22 +1,32 @@
 import { createHash } from 'node:crypto';
 import type { ParsedEvent } from '../schemas/events';
 import type { MatchStatus } from './types';
+import { TERMINAL_EVENT_TYPES } from '../workflows/outcomes';
 
 /**
- * Pure mapping from a parsed delivery to the row `migrate.inbox` keeps. No I/O here so the
+ * Pure mapping from a parsed delivery to the inbox row the ledger keeps. No I/O here so the
  * dedupe and routing keys can be tested on their own.
  */
 
-/** Event types an account workflow waits on, and which attempts they can belong to. */
-const ROUTABLE: Record<string, { dryRun: boolean | null }> = {
-  'data_import.import_process.complete': { dryRun: false },
-  'data_import.import_process.error': { dryRun: false },
-  'data_import.import_process.dry_run_complete': { dryRun: true },
-  'data_import.import_process.dry_run_error': { dryRun: true },
-  // A cancelled schedule window says nothing about dry run vs real: either attempt may own it.
-  'data_import.import_process.cancelled': { dryRun: null },
-};
-export const ROUTABLE_EVENT_TYPES = Object.keys(ROUTABLE);
+/**
+ * Event types an account workflow waits on (the workflow's own list), and which attempts they can
+ * belong to: a type only real imports end on, only dry runs, or both (a cancelled window says
+ * nothing about dry run vs real).
+ */
+const ROUTABLE: Record<string, { dryRun: boolean | null }> = Object.fromEntries(
+  [...new Set([...TERMINAL_EVENT_TYPES.real, ...TERMINAL_EVENT_TYPES.dry])].map((t) => {
+    const real = (TERMINAL_EVENT_TYPES.real as readonly string[]).includes(t);
+    const dry = (TERMINAL_EVENT_TYPES.dry as readonly string[]).includes(t);
+    return [t, { dryRun: real && dry ? null : dry }];
+  }),
+);
+/** Outcomes of items sent after import: routed to the post-import workflow sending that account's items. */
+export const POST_IMPORT_EVENT_TYPES = ['data_import.import_process.post_import.completed', 'data_import.import_process.post_import.error'];
+export const ROUTABLE_EVENT_TYPES = [...Object.keys(ROUTABLE), ...POST_IMPORT_EVENT_TYPES];
+
+export function isPostImportEvent(eventType: string): boolean {
+  return POST_IMPORT_EVENT_TYPES.includes(eventType);
+}
 
 /** undefined = not routed to account workflows; null = dry-run or real. */
 export function attemptClassOf(eventType: string): { dryRun: boolean | null } | undefined {
@@ -31,6 +41,8 @@ export interface InboxRecord {
   externalIdentifier: string | null;
   identifier: string | null;
   errorCode: string | null;
+  /** `post_import.*` events: the item kind. Not stored apart: read from `raw` on rematch. */
+  resourceType?: string | null;
   raw: unknown;
   matchStatus: MatchStatus;
   note: string | null;
@@ -61,7 +73,13 @@ function detailOf(value: unknown): Record<string, unknown> {
  * Same platform event delivered under two envelope ids: type + account + what distinguishes one
  * outcome from another (new account number, error code, or the expired window).
  */
-export function dedupeKeyOf(eventType: string, externalIdentifier: string | null, detail: Record<string, unknown>): string {
+export function dedupeKeyOf(eventType: string, externalIdentifier: string | null, detail: Record<string, unknown>, eventId?: string): string {
+  if (isPostImportEvent(eventType)) {
+    // Completed: the item's identifier tells items apart. Errors name no item: two items of one
+    // account can fail with the same code, so only the envelope id dedupes them.
+    const which = eventType.endsWith('.completed') ? (str(detail.identifier) ?? '') : (eventId ?? '');
+    return [eventType, externalIdentifier ?? '', str(detail.resource_type) ?? '', which].join('|');
+  }
   const discriminator = str(detail.identifier) ?? str(detail.error_code) ?? str(detail.expiry_window_end) ?? '';
   return [eventType, externalIdentifier ?? '', discriminator].join('|');
 }
@@ -89,12 +107,13 @@ export function toInboxRecord(parsed: ParsedEvent, value: unknown, rawText: stri
   const routedId = str(d.external_identifier) ?? str(d.import_process_external_identifier) ?? externalIdentifier;
   return {
     eventId,
-    dedupeKey: dedupeKeyOf(parsed.type, routedId, d),
+    dedupeKey: dedupeKeyOf(parsed.type, routedId, d, eventId),
     eventType: parsed.type,
     payloadVersion: parsed.version,
     externalIdentifier: routedId,
     identifier: str(d.identifier),
     errorCode: str(d.error_code),
+    resourceType: str(d.resource_type),
     raw: value,
     matchStatus: 'pending',
     note: null,

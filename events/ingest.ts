@@ -1,6 +1,6 @@
 import { parseEvent } from '../schemas/events';
 import { attemptClassOf, toInboxRecord, type InboxRecord } from './inbox-record';
-import { recordRejection } from './rejections';
+import { bumpDeliveries, inboxByDedupeKey, insertInboxRecord, recordRejection, rescheduledSince } from '../ledger';
 import { routeEvent } from './router';
 import type { EventsDeps, IngestResult, ReceivedVia } from './types';
 
@@ -54,26 +54,7 @@ export async function ingestEvent(deps: EventsDeps, raw: unknown, via: ReceivedV
 }
 
 async function insert(deps: EventsDeps, rec: InboxRecord, dedupeKey: string, via: ReceivedVia): Promise<boolean> {
-  // No conflict target: either unique constraint (event_id, dedupe_key) makes it a duplicate.
-  const r = await deps.pool.query(
-    `insert into migrate.inbox (event_id, dedupe_key, event_type, payload_version, external_identifier, identifier, error_code, raw, received_via, match_status, note)
-     values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11)
-     on conflict do nothing`,
-    [
-      rec.eventId,
-      dedupeKey,
-      rec.eventType,
-      rec.payloadVersion,
-      rec.externalIdentifier,
-      rec.identifier,
-      rec.errorCode,
-      JSON.stringify(rec.raw),
-      via,
-      rec.matchStatus,
-      rec.note,
-    ],
-  );
-  return (r.rowCount ?? 0) > 0;
+  return insertInboxRecord(deps.pool, rec, dedupeKey, via);
 }
 
 /**
@@ -83,37 +64,20 @@ async function insert(deps: EventsDeps, rec: InboxRecord, dedupeKey: string, via
  * an identical `dry_run_complete`).
  */
 async function duplicateOf(deps: EventsDeps, rec: InboxRecord, via: ReceivedVia): Promise<IngestResult | undefined> {
-  const byId = await bump(deps, 'event_id', rec.eventId);
+  const byId = await bumpDeliveries(deps.pool, 'event_id', rec.eventId);
   if (byId) return { status: 'duplicate', eventId: byId.event_id, deliveries: byId.deliveries };
 
-  const earlier = await deps.pool.query<{ event_id: string; received_at: Date; match_status: string }>(
-    `select event_id, received_at, match_status from migrate.inbox where dedupe_key = $1`,
-    [rec.dedupeKey],
-  );
-  const prev = earlier.rows[0];
+  const prev = await inboxByDedupeKey(deps.pool, rec.dedupeKey);
   if (prev && ['matched', 'late', 'ambiguous'].includes(prev.match_status) && rec.externalIdentifier) {
-    const rescheduled = await deps.pool.query(
-      `select 1 from migrate.account_attempts
-        where external_account_number = $1 and scheduled_at > $2 and ($3::boolean is null or dry_run = $3) limit 1`,
-      [rec.externalIdentifier, prev.received_at, attemptClassOf(rec.eventType)?.dryRun ?? null],
-    );
-    if ((rescheduled.rowCount ?? 0) > 0) {
+    if (await rescheduledSince(deps.pool, rec.externalIdentifier, prev.received_at, attemptClassOf(rec.eventType)?.dryRun ?? null)) {
       if (await insert(deps, rec, `${rec.dedupeKey}#${rec.eventId}`, via)) return undefined;
-      const again = await bump(deps, 'event_id', rec.eventId);
+      const again = await bumpDeliveries(deps.pool, 'event_id', rec.eventId);
       if (again) return { status: 'duplicate', eventId: again.event_id, deliveries: again.deliveries };
     }
   }
-  const byKey = await bump(deps, 'dedupe_key', rec.dedupeKey);
+  const byKey = await bumpDeliveries(deps.pool, 'dedupe_key', rec.dedupeKey);
   if (byKey) return { status: 'duplicate', eventId: byKey.event_id, deliveries: byKey.deliveries };
   // The conflicting row vanished between statements (only a manual delete does that): insert again.
   if (await insert(deps, rec, rec.dedupeKey, via)) return undefined;
   throw Object.assign(new Error(`inbox conflict for ${rec.eventId} could not be resolved`), { code: 'inbox_conflict' });
-}
-
-async function bump(deps: EventsDeps, column: 'event_id' | 'dedupe_key', value: string): Promise<{ event_id: string; deliveries: number } | undefined> {
-  const r = await deps.pool.query<{ event_id: string; deliveries: number }>(
-    `update migrate.inbox set deliveries = deliveries + 1 where ${column} = $1 returning event_id, deliveries`,
-    [value],
-  );
-  return r.rows[0];
 }

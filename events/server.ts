@@ -26,13 +26,13 @@ export interface EventsReceiver {
   close(): Promise<void>;
 }
 
-/** Webhook on loopback, the SQS consumer when a queue is configured, and the rematch timer. */
+/** Webhook on EVENTS_HOST (loopback by default), the SQS consumer when a queue is configured, and the rematch timer. */
 export async function startEventsReceiver(opts: EventsReceiverOptions): Promise<EventsReceiver> {
   const { config, pool, logger } = opts;
   const deps: EventsDeps = { pool, logger, signal: temporalSignaller(opts.temporalClient) };
 
   const app = createWebhookApp(deps, { config, allowUnsigned: opts.allowUnsigned });
-  const address = await app.listen({ port: config.EVENTS_PORT, host: '127.0.0.1' });
+  const address = await app.listen({ port: config.EVENTS_PORT, host: config.EVENTS_HOST });
 
   let consumer: SqsConsumer | undefined;
   if (opts.sqs) {

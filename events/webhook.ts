@@ -1,13 +1,16 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../clients/webhook-signature';
+import { verifyApiKey } from './api-key';
 import { ingestEvent } from './ingest';
-import { recordRejection, type Rejection } from './rejections';
+import { recordRejection, type Rejection } from '../ledger';
 import type { EventsDeps } from './types';
 
 export const WEBHOOK_PATH = '/events/eventbridge';
 
 export type WebhookErrorCode =
+  | 'api_key_missing'
+  | 'api_key_mismatch'
   | 'signature_missing'
   | 'signature_malformed'
   | 'signature_mismatch'
@@ -20,7 +23,7 @@ export type WebhookErrorCode =
   | 'database_unavailable';
 
 export class WebhookConfigError extends Error {
-  readonly code = 'webhook_secret_missing';
+  readonly code = 'webhook_auth_missing';
   constructor(message: string) {
     super(message);
     this.name = 'WebhookConfigError';
@@ -28,14 +31,19 @@ export class WebhookConfigError extends Error {
 }
 
 export interface WebhookOptions {
-  config: Pick<Config, 'KRAKEN_MIGRATE_MODE' | 'EVENTS_WEBHOOK_SECRET' | 'EVENTS_MAX_BODY_BYTES'>;
-  /** Development only: accept deliveries without a signature when no secret is configured. */
+  config: Pick<
+    Config,
+    'KRAKEN_MIGRATE_MODE' | 'EVENTS_WEBHOOK_AUTH' | 'EVENTS_WEBHOOK_API_KEY' | 'EVENTS_WEBHOOK_API_KEY_HEADER' | 'EVENTS_WEBHOOK_SECRET' | 'EVENTS_MAX_BODY_BYTES'
+  >;
+  /** Development only: accept unauthenticated deliveries when the chosen scheme has no key or secret. */
   allowUnsigned?: boolean;
   /** Unix seconds; injectable for tests. */
   nowSeconds?: () => number;
 }
 
 const DETAIL: Record<WebhookErrorCode, string> = {
+  api_key_missing: 'the API-key header of the EventBridge connection is required',
+  api_key_mismatch: 'the API key is not the configured one',
   signature_missing: `the ${WEBHOOK_SIGNATURE_HEADER} header is required`,
   signature_malformed: `the ${WEBHOOK_SIGNATURE_HEADER} header is not t=<seconds>,v1=<hex>`,
   signature_mismatch: 'the signature does not match the body',
@@ -53,16 +61,7 @@ const DETAIL: Record<WebhookErrorCode, string> = {
  * committed to the inbox; anything the sender should retry gets a 503.
  */
 export function createWebhookApp(deps: EventsDeps, opts: WebhookOptions): FastifyInstance {
-  const secret = opts.config.EVENTS_WEBHOOK_SECRET;
-  if (!secret) {
-    if (opts.config.KRAKEN_MIGRATE_MODE === 'production') {
-      throw new WebhookConfigError('EVENTS_WEBHOOK_SECRET is required in production mode');
-    }
-    if (!opts.allowUnsigned) {
-      throw new WebhookConfigError('EVENTS_WEBHOOK_SECRET is not set: set it, or start the receiver with allowUnsigned (development only)');
-    }
-    deps.logger.warn({ code: 'webhook_unsigned' }, 'events webhook accepts UNSIGNED deliveries (development, allowUnsigned)');
-  }
+  const authenticate = webhookAuthenticator(deps, opts);
   const now = opts.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
   const maxBody = opts.config.EVENTS_MAX_BODY_BYTES;
 
@@ -96,14 +95,11 @@ export function createWebhookApp(deps: EventsDeps, opts: WebhookOptions): Fastif
 
   app.post(WEBHOOK_PATH, async (req, reply) => {
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    if (secret) {
-      const header = req.headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()];
-      const v = verifyWebhookSignature(secret, body, Array.isArray(header) ? header.join(',') : header, now());
-      if (!v.ok) {
-        await reject({ receivedVia: 'webhook', reason: v.code, body, remoteAddress: req.ip });
-        deps.logger.warn({ code: v.code, remoteAddress: req.ip }, 'events webhook rejected a delivery');
-        return reply.code(401).send(fail(v.code));
-      }
+    const v = authenticate(req.headers, body, now());
+    if (!v.ok) {
+      await reject({ receivedVia: 'webhook', reason: v.code, body, remoteAddress: req.ip });
+      deps.logger.warn({ code: v.code, remoteAddress: req.ip }, 'events webhook rejected a delivery');
+      return reply.code(401).send(fail(v.code));
     }
     let result;
     try {
@@ -126,4 +122,30 @@ export function createWebhookApp(deps: EventsDeps, opts: WebhookOptions): Fastif
   });
 
   return app;
+}
+
+type Headers = Record<string, string | string[] | undefined>;
+type AuthResult = { ok: true } | { ok: false; code: WebhookErrorCode };
+
+/**
+ * The configured scheme, checked before anything else reads the body. `api-key` (default): the
+ * header an EventBridge connection adds to every API-destination call, compared in constant
+ * time. `hmac`: the X-Kraken-Signature of senders that can sign the body. Production refuses to
+ * start without the scheme's key or secret.
+ */
+function webhookAuthenticator(deps: EventsDeps, opts: WebhookOptions): (headers: Headers, body: Buffer, now: number) => AuthResult {
+  const c = opts.config;
+  const [name, value] = c.EVENTS_WEBHOOK_AUTH === 'api-key' ? ['EVENTS_WEBHOOK_API_KEY', c.EVENTS_WEBHOOK_API_KEY] : ['EVENTS_WEBHOOK_SECRET', c.EVENTS_WEBHOOK_SECRET];
+  const header = (h: Headers, n: string) => {
+    const v = h[n.toLowerCase()];
+    return Array.isArray(v) ? v.join(',') : v;
+  };
+  if (!value) {
+    if (c.KRAKEN_MIGRATE_MODE === 'production') throw new WebhookConfigError(`${name} is required in production mode (EVENTS_WEBHOOK_AUTH=${c.EVENTS_WEBHOOK_AUTH})`);
+    if (!opts.allowUnsigned) throw new WebhookConfigError(`${name} is not set (EVENTS_WEBHOOK_AUTH=${c.EVENTS_WEBHOOK_AUTH}): set it, or start the receiver with allowUnsigned (development only)`);
+    deps.logger.warn({ code: 'webhook_unauthenticated' }, 'events webhook accepts UNAUTHENTICATED deliveries (development, allowUnsigned)');
+    return () => ({ ok: true });
+  }
+  if (c.EVENTS_WEBHOOK_AUTH === 'api-key') return (h) => verifyApiKey(value, header(h, c.EVENTS_WEBHOOK_API_KEY_HEADER));
+  return (h, body, now) => verifyWebhookSignature(value, body, header(h, WEBHOOK_SIGNATURE_HEADER), now);
 }

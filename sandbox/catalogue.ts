@@ -86,6 +86,13 @@ const LAUNCHES = Array.from({ length: 15 }, (_, i) => {
 
 const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
 
+/**
+ * The spec's example payloads use tariff codes `ELEC-1234-J` and `GAS-1234-J`: product `1234`, both
+ * fuels, codes `ELEC-1234-<region>` / `GAS-1234-<region>`, so the spec's own examples import here.
+ * Kept out of `catalogueTariffCodes()` (the generator's choices stay stable).
+ */
+export const SPEC_EXAMPLE_PRODUCT = '1234';
+
 function buildCatalogue(): CatalogueProduct[] {
   const out: CatalogueProduct[] = [];
   for (const f of FAMILIES) {
@@ -113,6 +120,25 @@ function buildCatalogue(): CatalogueProduct[] {
       });
     });
   }
+  out.push({
+    code: SPEC_EXAMPLE_PRODUCT,
+    direction: 'IMPORT',
+    full_name: 'Spec example product',
+    display_name: 'Spec example',
+    description: 'The product behind the OpenAPI example tariff codes ELEC-1234-J and GAS-1234-J (sandbox catalogue).',
+    is_variable: true,
+    is_green: false,
+    is_tracker: false,
+    is_prepay: false,
+    is_business: false,
+    is_restricted: false,
+    term: null,
+    available_from: '2019-01-01T00:00:00Z',
+    available_to: null,
+    brand: 'TENTACLE_ENERGY',
+    fuels: ['electricity', 'gas'],
+    half_hourly_rates: false,
+  });
   return out;
 }
 
@@ -132,26 +158,32 @@ export function productByCode(code: string): CatalogueProduct | undefined {
 }
 
 export function tariffCode(fuel: 'electricity' | 'gas', productCode: string, region: Region): string {
+  if (productCode === SPEC_EXAMPLE_PRODUCT) return `${fuel === 'electricity' ? 'ELEC' : 'GAS'}-${productCode}-${region}`;
   return `${fuel === 'electricity' ? 'E' : 'G'}-1R-${productCode}-${region}`;
 }
 
 /** Every tariff code of the catalogue, electricity then gas per product, regions A…P. Stable. */
 export function catalogueTariffCodes(): string[] {
-  tariffCodes ??= defaultCatalogue().flatMap((p) => p.fuels.flatMap((fuel) => REGIONS.map((r) => tariffCode(fuel, p.code, r))));
+  tariffCodes ??= defaultCatalogue()
+    .filter((p) => p.code !== SPEC_EXAMPLE_PRODUCT)
+    .flatMap((p) => p.fuels.flatMap((fuel) => REGIONS.map((r) => tariffCode(fuel, p.code, r))));
   return tariffCodes;
 }
 
 export function isKnownTariffCode(code: string): boolean {
-  tariffSet ??= new Set(catalogueTariffCodes());
+  tariffSet ??= new Set(defaultCatalogue().flatMap((p) => p.fuels.flatMap((fuel) => REGIONS.map((r) => tariffCode(fuel, p.code, r)))));
   return tariffSet.has(code);
 }
 
 const TARIFF_CODE = /^([EG])-1R-(.+)-([A-Z])$/;
+const EXAMPLE_TARIFF_CODE = /^(ELEC|GAS)-(.+)-([A-Z])$/;
 
 export function parseTariffCode(code: string): { fuel: 'electricity' | 'gas'; productCode: string; region: Region } | undefined {
+  if (!isKnownTariffCode(code)) return undefined;
   const m = TARIFF_CODE.exec(code);
-  if (!m || !isKnownTariffCode(code)) return undefined;
-  return { fuel: m[1] === 'E' ? 'electricity' : 'gas', productCode: m[2], region: m[3] as Region };
+  if (m) return { fuel: m[1] === 'E' ? 'electricity' : 'gas', productCode: m[2], region: m[3] as Region };
+  const x = EXAMPLE_TARIFF_CODE.exec(code);
+  return x ? { fuel: x[1] === 'ELEC' ? 'electricity' : 'gas', productCode: x[2], region: x[3] as Region } : undefined;
 }
 
 function vatRate(p: CatalogueProduct): number {

@@ -39,6 +39,12 @@ export const faultsSchema = z.object({
   /** With reorder on, events are held until this many are due (or the hold time passes), then shuffled. */
   eventReorderWindow: z.number().int().min(2).max(100).default(5),
   eventReorderHoldMs: ms.default(1000),
+  /** Share of accounts whose `GET accounts/<number>/` record shows `accountAlterField` altered (reconciliation tests). */
+  accountAlterRate: rate.default(0),
+  /** Dot path into the account record, e.g. `customers.0.family_name` or `properties.0.postcode`. */
+  accountAlterField: z.string().min(1).default('customers.0.family_name'),
+  /** Share of post-import items accepted but then refused (`post_import.error`, code `post_import_forced_error`). */
+  postImportErrorRate: rate.default(0),
 });
 export type Faults = z.infer<typeof faultsSchema>;
 export const faultsPatchSchema = faultsSchema.partial().strict();
@@ -46,6 +52,9 @@ export const faultsPatchSchema = faultsSchema.partial().strict();
 export const eventTargetsSchema = z.object({
   webhookUrl: z.url().optional(),
   webhookSecret: z.string().min(1).optional(),
+  /** As an EventBridge connection with API_KEY authorization: this header and value on every call. */
+  webhookApiKeyHeader: z.string().regex(/^[A-Za-z0-9-]+$/).optional(),
+  webhookApiKey: z.string().min(1).optional(),
   sqsQueueUrl: z.string().min(1).optional(),
 });
 export type EventTargets = z.infer<typeof eventTargetsSchema>;
@@ -54,6 +63,8 @@ export const eventTargetsPatchSchema = z
   .object({
     webhookUrl: z.url().nullable(),
     webhookSecret: z.string().min(1).nullable(),
+    webhookApiKeyHeader: z.string().regex(/^[A-Za-z0-9-]+$/).nullable(),
+    webhookApiKey: z.string().min(1).nullable(),
     sqsQueueUrl: z.string().min(1).nullable(),
   })
   .partial()
@@ -85,6 +96,8 @@ export const sandboxOptionsSchema = z.object({
   /** Allowed clock skew for `schedule_window_start` "not in the past". */
   windowStartToleranceMs: ms.default(5_000),
   bodyLimitBytes: z.number().int().positive().default(10 * 1024 * 1024),
+  /** Strict mode: every request checked against the contract; a violation is answered 4xx and recorded. */
+  strict: z.boolean().default(false),
 });
 export type SandboxOptions = z.infer<typeof sandboxOptionsSchema>;
 export type SandboxOptionsInput = z.input<typeof sandboxOptionsSchema>;
@@ -116,9 +129,12 @@ export function sandboxOptionsFromConfig(cfg: Config, extra: Partial<SandboxOpti
     eventTargets: {
       webhookUrl: cfg.SANDBOX_EVENT_WEBHOOK_URL,
       webhookSecret: cfg.EVENTS_WEBHOOK_SECRET,
+      webhookApiKeyHeader: cfg.EVENTS_WEBHOOK_API_KEY ? cfg.EVENTS_WEBHOOK_API_KEY_HEADER : undefined,
+      webhookApiKey: cfg.EVENTS_WEBHOOK_API_KEY,
       sqsQueueUrl: cfg.EVENTS_QUEUE_URL,
     },
     eventRegion: cfg.S3_REGION,
+    strict: cfg.SANDBOX_STRICT,
     ...extra,
   });
 }

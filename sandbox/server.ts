@@ -8,6 +8,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import { sandboxOptionsSchema, type SandboxOptionsInput } from './options';
 import { loadSpec } from './openapi/spec';
 import { createSpecValidator } from './openapi/validator';
+import { createStrictChecker, type Violation } from './openapi/strict';
 import { createPrng } from './prng';
 import type { RuntimeState } from './state';
 import { SupplierStore } from './suppliers';
@@ -19,6 +20,7 @@ import { registerDataImportRoutes } from './routes/data-import';
 import { registerCatalogueRoutes } from './routes/catalogue';
 import { registerAdminRoutes } from './routes/admin';
 import { RequestWitness } from './witness';
+import { POST_IMPORT_SCHEMAS, registerPostImportRoutes } from './routes/post-import';
 
 export { sandboxOptionsSchema, sandboxOptionsFromConfig, type SandboxOptions, type SandboxOptionsInput } from './options';
 
@@ -47,7 +49,7 @@ export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
   const { pool } = deps;
 
   const doc = loadSpec();
-  const validator = createSpecValidator(doc, { compile: ['ValidateAccount', 'ScheduleAccountCreation'] });
+  const validator = createSpecValidator(doc, { compile: ['ValidateAccount', 'ScheduleAccountCreation', ...POST_IMPORT_SCHEMAS] });
 
   const state: RuntimeState = { faults: { ...options.faults }, targets: { ...options.eventTargets } };
   // Separate streams so one knob's draws do not shift another's sequence.
@@ -103,6 +105,43 @@ export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
   });
   app.get('/healthz', async () => ({ ok: true }));
 
+  // Strict mode: the contract checks every request first (admin and health are not contract traffic).
+  const violations: Violation[] = [];
+  const MAX_VIOLATIONS = 1000;
+  const record = (v: Omit<Violation, 'at'>[]) => {
+    for (const x of v) if (violations.length < MAX_VIOLATIONS) violations.push({ at: new Date().toISOString(), ...x });
+    logger.warn({ violations: v.map((x) => `${x.kind}: ${x.detail}`), path: v[0]?.path }, 'contract violation (strict mode)');
+  };
+  const violationBody = (v: Omit<Violation, 'at'>[]) => ({ detail: 'The request does not follow the contract.', code: 'contract_violation', violations: v.map(({ kind, detail }) => ({ kind, detail })) });
+  app.get('/admin/violations', async () => ({ strict: options.strict, count: violations.length, violations }));
+  app.delete('/admin/violations', async () => {
+    violations.length = 0;
+    return { ok: true };
+  });
+  if (options.strict) {
+    const checker = createStrictChecker(doc, validator);
+    const exempt = (url: string) => url.startsWith('/admin/') || url === '/healthz';
+    app.addHook('onRequest', async (req, reply) => {
+      if (exempt(req.url)) return;
+      const { route, violations: v } = checker.checkRequest(req.method, req.url, req.headers.authorization);
+      if (v.length > 0) {
+        record(v);
+        const status = v.some((x) => x.kind === 'path') ? 404 : v.some((x) => x.kind === 'method') ? 405 : v.some((x) => x.kind === 'auth') ? 401 : 400;
+        return reply.code(status).send(violationBody(v));
+      }
+      (req as unknown as { contractRoute?: unknown }).contractRoute = route;
+    });
+    app.addHook('preHandler', async (req, reply) => {
+      const route = (req as unknown as { contractRoute?: Parameters<typeof checker.checkBody>[0] }).contractRoute;
+      if (!route) return;
+      const v = checker.checkBody(route, req.method, new URL(req.url, 'http://sandbox.invalid').pathname, req.body);
+      if (v.length > 0) {
+        record(v);
+        return reply.code(400).send(violationBody(v));
+      }
+    });
+  }
+
   registerGraphqlRoutes(app, {
     state,
     organizationSecretKey: options.organizationSecretKey,
@@ -110,6 +149,7 @@ export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
     jwtSecret,
     refreshTokenTtlSeconds: options.refreshTokenTtlSeconds,
   });
+  const authContext = { dataImportKey: options.dataImportKey, jwtSecret, nowSeconds: () => Math.floor(Date.now() / 1000) };
   registerDataImportRoutes(app, {
     pool,
     validator,
@@ -117,9 +157,20 @@ export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
     forced,
     state,
     prng: requestPrng,
-    auth: { dataImportKey: options.dataImportKey, jwtSecret, nowSeconds: () => Math.floor(Date.now() / 1000) },
+    auth: authContext,
     windowStartToleranceMs: options.windowStartToleranceMs,
     witness,
+  });
+  registerPostImportRoutes(app, {
+    pool,
+    s3: deps.s3,
+    bucket: options.bucket,
+    validator,
+    suppliers,
+    outbox,
+    state,
+    prng: requestPrng,
+    auth: authContext,
   });
   registerCatalogueRoutes(app);
   const onLoopError = (what: string) => (e: unknown) => logger.error({ err: e }, `${what} loop failed; retrying`);

@@ -128,9 +128,10 @@ const alreadyImportedV1Schema = z.object({
   kraken_account_number: z.string(),
   non_field_errors: z.array(z.string()).min(1),
 });
-const validationBodySchema = z.object({
-  code: z.literal(PLATFORM_CODES.accountFailedValidation),
-  detail: z.string().optional(),
+/** StandardizedValidationErrorResponse (`account_failed_validation` is the one code document 1 names). */
+const standardizedSchema = z.object({
+  code: z.string(),
+  detail: z.unknown().optional(),
   errors: z.array(z.unknown()),
 });
 
@@ -157,10 +158,53 @@ function toValidationError(item: unknown): ValidationError {
   const parsed = validationErrorSchema.safeParse(item);
   if (parsed.success) return parsed.data;
   const o = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
-  return { code: text(o.code) || 'unknown', attr: text(o.attr), detail: text(o.detail) };
+  return { code: text(o.code) || DRF_DEFAULT_CODE, attr: text(o.attr), detail: text(o.detail) };
 }
 
-/** Classifies a data-import error response. Never throws; anything unrecognised is `unknown`. */
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** DRF's `ValidationError.default_code`: what a bare message means when the body gives no code. */
+export const DRF_DEFAULT_CODE = 'invalid';
+
+/**
+ * A DRF error map (`{"customers": {"0": {"landline": ["…"]}}}`, `{"field": ["msg"]}`,
+ * `{"customers": [{}, {"mobile": ["…"]}]}`) flattened into `{code, attr, detail}` items with dot
+ * paths. Messages without a code get DRF's default code `invalid` (no logic may read the wording);
+ * items that carry `{code, detail}` keep their code.
+ */
+export function flattenDrfErrors(body: unknown, path: ReadonlyArray<string> = []): ValidationError[] {
+  const attr = path.length > 0 ? path.join('.') : 'non_field_errors';
+  if (typeof body === 'string') return [{ code: DRF_DEFAULT_CODE, attr, detail: body }];
+  if (Array.isArray(body)) {
+    // A list of messages for one field, or a list serializer's per-item errors (empty = item fine).
+    if (body.every((m) => typeof m === 'string' || (isRecord(m) && typeof m.code === 'string' && !('attr' in m)))) {
+      return body.flatMap((m) => flattenDrfErrors(m, path));
+    }
+    return body.flatMap((item, i) => flattenDrfErrors(item, [...path, String(i)]));
+  }
+  if (isRecord(body)) {
+    if (typeof body.code === 'string' && (typeof body.detail === 'string' || typeof body.message === 'string') && Object.keys(body).every((k) => ['code', 'detail', 'message', 'attr'].includes(k))) {
+      const at = typeof body.attr === 'string' && body.attr !== '' ? [...path, body.attr].join('.') : attr;
+      return [{ code: body.code, attr: at, detail: text(body.detail ?? body.message) }];
+    }
+    return Object.entries(body).flatMap(([k, v]) => flattenDrfErrors(v, [...path, k]));
+  }
+  return [];
+}
+
+/** `{code, detail, errors: [...]}` items; an item without an attr is about the whole payload. */
+function standardizedItems(errors: unknown[]): ValidationError[] {
+  return errors.flatMap((item) => {
+    if (isRecord(item) && !('code' in item) && !('attr' in item)) return flattenDrfErrors(item);
+    const e = toValidationError(item);
+    return [{ ...e, attr: e.attr || 'non_field_errors' }];
+  });
+}
+
+/**
+ * Classifies a data-import 400 body, in every shape the spec shows. Never throws; only a non-400,
+ * or a body that says nothing (not an object, empty), is `unknown`.
+ */
 export function parsePlatformErrorBody(status: number, body: unknown): PlatformError {
   if (status !== 400) return { kind: 'unknown', status, body };
 
@@ -172,14 +216,32 @@ export function parsePlatformErrorBody(status: number, body: unknown): PlatformE
   const v1 = alreadyImportedV1Schema.safeParse(body);
   if (v1.success) return { kind: 'already_imported', accountId: v1.data.kraken_account_number, detail: v1.data.non_field_errors.join(' ') };
 
-  const validation = validationBodySchema.safeParse(body);
-  if (validation.success) {
-    return { kind: 'validation', errors: validation.data.errors.map(toValidationError), detail: validation.data.detail };
+  const failed = failedValidationSchema.safeParse(body);
+  if (failed.success && !('errors' in (body as object))) {
+    return { kind: 'import_process_failed_validation', detail: failed.data.detail ?? '', domain: failed.data.domain ?? '' };
   }
 
-  const failed = failedValidationSchema.safeParse(body);
-  if (failed.success) {
-    return { kind: 'import_process_failed_validation', detail: failed.data.detail ?? '', domain: failed.data.domain ?? '' };
+  // StandardizedValidationErrorResponse: any whole-failure code with its errors[].
+  const standardized = standardizedSchema.safeParse(body);
+  if (standardized.success) {
+    const errors = standardizedItems(standardized.data.errors);
+    return {
+      kind: 'validation',
+      errors: errors.length > 0 ? errors : [{ code: standardized.data.code, attr: 'non_field_errors', detail: text(standardized.data.detail) }],
+      detail: text(standardized.data.detail),
+    };
+  }
+
+  // ErrorResponse / DRFError: `{code, detail}` names the whole failure.
+  const coded = codedSchema.safeParse(body);
+  if (coded.success && Object.keys(body as object).every((k) => ['code', 'detail', 'domain'].includes(k))) {
+    return { kind: 'validation', errors: [{ code: coded.data.code, attr: 'non_field_errors', detail: text(coded.data.detail) }], detail: text(coded.data.detail) };
+  }
+
+  // A DRF field map.
+  if (isRecord(body) && Object.keys(body).length > 0) {
+    const errors = flattenDrfErrors(body);
+    if (errors.length > 0) return { kind: 'validation', errors };
   }
 
   return { kind: 'unknown', status, body };

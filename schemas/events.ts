@@ -158,10 +158,13 @@ export function parseEvent(raw: unknown): ParsedEvent {
   const versions = dataImportEventSchemas[eventType] as Record<string, z.ZodType>;
   const known = Object.keys(versions);
   const version = versionIn(envelope.data.detail) ?? suffixVersion ?? (known.length === 1 ? known[0] : undefined);
-  if (version === undefined || !(version in versions)) return { kind: 'unknown', reason: 'unknown_version', type, raw };
+  if (version === undefined) return { kind: 'unknown', reason: 'unknown_version', type, raw };
 
-  const detail = versions[version].safeParse(payloadOf(envelope.data.detail));
-  if (!detail.success) return { kind: 'unknown', reason: 'invalid_detail', type, raw };
+  // A version the catalogue does not list (a newer one, say) is read by the fields it shares with a
+  // listed version: the first listed schema whose fields it carries reads it; the version stays as sent.
+  const candidates = version in versions ? [versions[version]] : known.map((k) => versions[k]);
+  const detail = candidates.map((schema) => schema.safeParse(payloadOf(envelope.data.detail))).find((r) => r.success);
+  if (!detail) return { kind: 'unknown', reason: version in versions ? 'invalid_detail' : 'unknown_version', type, raw };
 
   return {
     kind: 'known',

@@ -2,7 +2,9 @@ import { z } from 'zod';
 
 /**
  * `GET /v2/data-import/accounts/{import_supplier_code}/{external_identifier}/` (ImportStatusResponse).
- * The spec types `status` as a free string; the README lists the values, which we enforce.
+ * The spec types `status` as a free string: the values below are the ones its examples show. Any
+ * other string is read (never a parse failure); `isKnownImportStatus` tells the caller, which keeps
+ * polling on a status it does not know.
  * Timestamps carry a zone offset in the spec's examples (`+02:00`), so any ISO offset is accepted.
  */
 
@@ -17,6 +19,10 @@ export const IMPORT_STATUSES = [
 ] as const;
 export const importStatusSchema = z.enum(IMPORT_STATUSES);
 export type ImportStatus = z.infer<typeof importStatusSchema>;
+
+export function isKnownImportStatus(status: string): status is ImportStatus {
+  return (IMPORT_STATUSES as readonly string[]).includes(status);
+}
 
 /** No further change will happen to an import in these states. */
 export const TERMINAL_IMPORT_STATUSES: ReadonlySet<ImportStatus> = new Set([
@@ -42,7 +48,7 @@ export const importEventSchema = z.object({
 });
 
 export const importStatusResponseSchema = z.object({
-  status: importStatusSchema,
+  status: z.string().min(1),
   kraken_identifier: z.string().nullable().optional(),
   created_at: timestamp,
   modified_at: timestamp,

@@ -55,6 +55,7 @@ export {
 } from './events';
 export {
   IMPORT_STATUSES,
+  isKnownImportStatus,
   type ImportStatus,
   type ImportStatusResponse,
   TERMINAL_IMPORT_STATUSES,

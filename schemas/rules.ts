@@ -247,6 +247,114 @@ function otherRules(account: Obj, ctx: RuleContext, emit: Emit) {
   }
 }
 
+/** A decimal string as an integer count of 10^-10 units (exact sums); undefined when unreadable. */
+function scaled(v: unknown): bigint | undefined {
+  if (typeof v !== 'string' || !/^-?\d*(?:\.\d{0,10})?$/.test(v) || v === '' || v === '-') return undefined;
+  const neg = v.startsWith('-');
+  const [int, frac = ''] = (neg ? v.slice(1) : v).split('.');
+  const n = BigInt(int || '0') * 10n ** 10n + BigInt((frac + '0000000000').slice(0, 10));
+  return neg ? -n : n;
+}
+
+function duplicates(list: unknown, key: string, path: Path, code: string, emit: Emit, what: string) {
+  const seen = new Set<string>();
+  for (const [o, i] of objects(list)) {
+    const v = o[key];
+    if (typeof v !== 'string' || v === '') continue;
+    if (seen.has(v)) emit(code, [...path, i, key], `${what} "${v}" is repeated.`);
+    seen.add(v);
+  }
+}
+
+/** Rules of the spec's x-validators that need no platform state, added for the pre-send check. */
+function statelessRules(account: Obj, ctx: RuleContext, emit: Emit) {
+  // Unique transaction ids across every transaction list of the account.
+  const seenIds = new Set<string>();
+  const lists: Array<[unknown, Path]> = [
+    [account.current_statement_transactions, ['current_statement_transactions']],
+    [account.historical_statement_transactions, ['historical_statement_transactions']],
+    ...objects(account.ledgers).flatMap(([l, i]): Array<[unknown, Path]> => [
+      [l.current_statement_transactions, ['ledgers', i, 'current_statement_transactions']],
+      [l.historical_statement_transactions, ['ledgers', i, 'historical_statement_transactions']],
+    ]),
+  ];
+  for (const [list, path] of lists) {
+    for (const [t, i] of objects(list)) {
+      if (typeof t.transaction_id !== 'string' || t.transaction_id === '') continue;
+      if (seenIds.has(t.transaction_id)) emit('duplicate_transaction_ids', [...path, i, 'transaction_id'], `Transaction id "${t.transaction_id}" is repeated.`);
+      seenIds.add(t.transaction_id);
+    }
+  }
+
+  // Account campaigns: exactly one of slug / campaign_name, each campaign once.
+  for (const [c, i] of objects(account.account_campaigns)) {
+    const slug = present(c.slug);
+    const name = present(c.campaign_name);
+    if (slug && name) emit('campaign_name_and_slug_provided', ['account_campaigns', i], 'Give a campaign slug or a campaign name, not both.');
+    if (!slug && !name) emit('campaign_name_or_slug_not_provided', ['account_campaigns', i], 'Give a campaign slug or a campaign name.');
+  }
+  duplicates(account.account_campaigns, 'slug', ['account_campaigns'], 'duplicate_account_campaigns', emit, 'Campaign');
+  duplicates(account.account_campaigns, 'campaign_name', ['account_campaigns'], 'duplicate_account_campaigns', emit, 'Campaign');
+
+  // Ledgers: statement issued on or after it closed; balances add up to the transfer balance.
+  for (const [l, i] of objects(account.ledgers)) {
+    const closed = dayOf(l.last_statement_closing_date);
+    const issued = dayOf(l.last_statement_issue_date);
+    if (closed && issued && issued < closed) {
+      emit('last_statement_issued_before_closing_date', ['ledgers', i, 'last_statement_issue_date'], 'last_statement_issue_date must be on or after last_statement_closing_date.');
+    }
+  }
+  const ledgers = objects(account.ledgers);
+  const transfer = scaled(account.transfer_balance);
+  const balances = ledgers.map(([l]) => scaled(l.ledger_balance));
+  if (transfer !== undefined && ledgers.length > 0 && balances.every((b) => b !== undefined)) {
+    const sum = balances.reduce<bigint>((a, b) => a + (b as bigint), 0n);
+    if (sum !== transfer) emit('ledger_balances_not_equal_to_transfer_balance', ['transfer_balance'], 'The ledger balances must add up to transfer_balance.');
+  }
+  duplicates(account.payment_preferences, 'ledger_identifier', ['payment_preferences'], 'duplicate_ledger_in_payment_preferences', emit, 'Ledger');
+
+  // Payment schedules: what a debt repayment plan and a balance trigger require.
+  for (const [s, i] of objects(account.payment_schedules)) {
+    const at: Path = ['payment_schedules', i];
+    if (s.is_debt_repayment_plan === true && s.debt_repayment_end_date === undefined) {
+      emit('debt_repayment_missing_end_date', [...at, 'debt_repayment_end_date'], 'A debt repayment plan needs debt_repayment_end_date.');
+    }
+    const debtEnd = dayOf(s.debt_repayment_end_date);
+    const end = dayOf(s.end_date);
+    if (debtEnd && end && debtEnd > end) {
+      emit('debt_repayment_end_date_after_schedule_end_date', [...at, 'debt_repayment_end_date'], 'debt_repayment_end_date may not be after the schedule end_date.');
+    }
+    if (s.trigger === 'BALANCE' && (s.balance_threshold === undefined || s.balance_threshold === null)) {
+      emit('balance_triggered_schedule_missing_threshold', [...at, 'balance_threshold'], 'A balance-triggered schedule needs balance_threshold.');
+    }
+  }
+
+  // Meters and meter points: future commissioning, repeated register ids / TPRs on one meter,
+  // more than one open-ended AQ.
+  for (const [sa, i] of objects(account.supply_addresses)) {
+    for (const [mp, j] of objects(sa.meter_points)) {
+      const mpPath: Path = ['supply_addresses', i, 'meter_points', j];
+      for (const [m, k] of objects(mp.meters)) {
+        const mPath: Path = [...mpPath, 'meters', k];
+        notInFuture(m, 'smart_commissioned_on', 'future_smart_meter_commission_date', mPath, ctx, emit);
+        duplicates(m.registers, 'register_id', [...mPath, 'registers'], 'meter_with_duplicate_register_ids', emit, 'Register id');
+        if (mp.supply_type === 'ELECTRICITY') duplicates(m.registers, 'tpr', [...mPath, 'registers'], 'registers_have_duplicate_tprs', emit, 'TPR');
+      }
+      const openAqs = objects(mp.aq_history).filter(([aq]) => aq.effective_to === undefined || aq.effective_to === null);
+      for (const [, k] of openAqs.slice(1)) {
+        emit('multiple_open_ended_aqs_in_meterpoint_aq_history', [...mpPath, 'aq_history', k, 'effective_to'], 'At most one AQ entry may be open-ended.');
+      }
+    }
+  }
+
+  // Campaigns: the expiry date after the start date.
+  for (const [c, i] of objects(account.account_campaigns)) {
+    const start = dayOf(c.start_date);
+    const expiry = dayOf(c.expiry_date);
+    if (start && expiry && expiry <= start) emit('start_date_same_as_end_date', ['account_campaigns', i, 'expiry_date'], 'expiry_date must be after start_date.');
+  }
+}
+
 /** Every cross-field rule over one account payload (raw or parsed). */
 export function accountRuleErrors(payload: unknown, ctx: RuleContext): ValidationError[] {
   if (!isObj(payload)) return [];
@@ -257,6 +365,7 @@ export function accountRuleErrors(payload: unknown, ctx: RuleContext): Validatio
   supplyAddressRules(payload, ctx, emit);
   moneyRules(payload, ctx, emit);
   otherRules(payload, ctx, emit);
+  statelessRules(payload, ctx, emit);
   return errors;
 }
 

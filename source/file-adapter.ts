@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { SourceAdapter } from './adapter';
+import type { SourceAdapter } from './adapter-contract';
 import { checkCsvHeader, csvFieldsToRecord, csvRecordKey, parseCsvRecord } from './csv';
 import { readAt, readRecords } from './record-reader';
 import { type SourceAccount, type SourceRecord, sourceRecordSchema } from './types';

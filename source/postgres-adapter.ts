@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 // Side effect: int8 columns parse as numbers (the legacy ids), the pool's contract.
 import '../clients/db';
-import type { SourceAdapter } from './adapter';
+import type { SourceAdapter } from './adapter-contract';
 import type {
   AccountRow,
   AgreementRow,

@@ -8,7 +8,7 @@ import type { Config } from '../config';
 import { startEventsReceiver } from '../events/server';
 import { createSandbox } from '../sandbox/server';
 import { sandboxOptionsFromConfig } from '../sandbox/options';
-import { createLedger } from '../activities/ledger';
+import { createLedger } from '../ledger';
 
 /**
  * The platform sandbox and the events receiver run in the stack's own process. The ledger's

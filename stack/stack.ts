@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { maskUrlPassword, parseConfig, type Config } from '../config';
+import { maskUrlPassword, parseConfig, sandboxPlatformUrls, type Config } from '../config';
 import { createS3Client, createSqsClient, ensureBucket, ensureQueue } from '../clients/aws';
 import { migrateAll } from '../db/migrate';
 import { assertPortFree, canConnect, freePort, startProcess, waitForPort, type ManagedProcess } from './child-process';
@@ -9,12 +9,16 @@ import { startLocalAws } from './fauxqs';
 import { startPostgres } from './postgres';
 import { loadOrCreateDevSecrets } from './secrets';
 import { provisionTemporalCli } from './temporal-cli';
-import { startTemporalDevServer } from './temporal-server';
+import { startTemporalFullServer } from './temporal-full-server';
+import { provisionTemporalServer, type ServerToolPaths } from './temporal-server-build';
+import { startTemporalDevServer, type TemporalDevServer } from './temporal-server';
 
 const ROOT = path.resolve(__dirname, '..');
 
 /** What tools and tests need to reach a running stack; written to `<DATA_DIR>/stack.json`. No secrets. */
 export const stackInfoSchema = z.object({
+  /** `dev` (or absent): the CLI's dev server (SQLite); `server`: the full Temporal server on the stack's Postgres. */
+  temporalEngine: z.enum(['dev', 'server']).optional(),
   temporalUiUrl: z.string(),
   temporalAddress: z.string(),
   temporalNamespace: z.string(),
@@ -61,14 +65,19 @@ export interface RunningStack {
 
 /**
  * Brings up the embedded stack: Postgres (or DATABASE_URL), S3 + SQS on loopback (or S3_ENDPOINT /
- * SQS_ENDPOINT), the Temporal dev server, the platform sandbox, the events receiver, the codec server
- * and workers. Everything it starts is stopped by `stop()`, in reverse order.
+ * SQS_ENDPOINT), Temporal (KRAKEN_TEMPORAL_ENGINE: the CLI's dev server, or the full server on the
+ * same Postgres), the platform sandbox, the events receiver, the codec server and workers.
+ * Everything it starts is stopped by `stop()`, in reverse order.
  */
 export async function startStack(opts: StackOptions): Promise<RunningStack> {
   const log = opts.log ?? (() => {});
   const base = parseConfig(opts.env);
   // Before anything starts: a missing prerequisite stops the stack at once, with one line.
-  const cli = provisionTemporalCli({ root: ROOT, env: { ...process.env, ...stringEnv(opts.env) } });
+  const toolEnv = { ...process.env, ...stringEnv(opts.env) };
+  const binaries: TemporalBinaries =
+    base.KRAKEN_TEMPORAL_ENGINE === 'server'
+      ? { engine: 'server', tools: provisionTemporalServer({ root: ROOT, env: toolEnv }) }
+      : { engine: 'dev', cliPath: provisionTemporalCli({ root: ROOT, env: toolEnv }).path };
   const dataDir = path.resolve(ROOT, base.DATA_DIR);
   const logDir = path.join(dataDir, 'logs');
   fs.mkdirSync(logDir, { recursive: true });
@@ -122,9 +131,7 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
       SANDBOX_PORT: String(ports.sandbox),
       EVENTS_PORT: String(ports.events),
       CODEC_PORT: String(ports.codec),
-      PLATFORM_BASE_URL: `http://127.0.0.1:${ports.sandbox}/v1/`,
-      PLATFORM_V2_BASE_URL: `http://127.0.0.1:${ports.sandbox}/v2/`,
-      PLATFORM_GRAPHQL_URL: `http://127.0.0.1:${ports.sandbox}/v1/graphql/`,
+      ...sandboxPlatformUrls(`http://127.0.0.1:${ports.sandbox}`),
       SANDBOX_EVENT_WEBHOOK_URL: `http://127.0.0.1:${ports.events}/events/eventbridge`,
     };
     let config = parseConfig(env);
@@ -141,17 +148,8 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
     await waitForPort(config.CODEC_PORT, { timeoutMs: 60_000, proc: codecProc, logFile: path.join(logDir, 'codec-server.log') });
     const codecUrl = `http://127.0.0.1:${config.CODEC_PORT}`;
 
-    const devServer = {
-      port: ports.temporal,
-      uiPort: ports.temporalUi,
-      dbFile: path.join(dataDir, 'temporal.db'),
-      logDir,
-      codecEndpoint: codecUrl,
-      namespace: config.TEMPORAL_NAMESPACE,
-    };
-    log(`starting Temporal dev server (${cli.path})`);
-    const startTemporal = () => startTemporalDevServer({ cliPath: cli.path, ...devServer });
-    let temporal = await startTemporal();
+    const launchTemporal = () => startTemporal(config, binaries, { port: ports.temporal, uiPort: ports.temporalUi, dataDir, logDir, codecEndpoint: codecUrl, postgresUrl: pg.url, log });
+    let temporal = await launchTemporal();
     stops.push(() => temporal.stop());
 
     // The sandbox and the events receiver: one process, ready when both ports answer.
@@ -188,6 +186,7 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
     for (let i = 0; i < (opts.workers ?? 1); i++) await startWorker();
 
     const info: StackInfo = {
+      temporalEngine: config.KRAKEN_TEMPORAL_ENGINE,
       temporalUiUrl: temporal.uiUrl,
       temporalAddress: temporal.address,
       temporalNamespace: config.TEMPORAL_NAMESPACE,
@@ -212,8 +211,8 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
       startWorker,
       workers: () => [...workers],
       async restartTemporal() {
-        await temporal.proc.stop('SIGKILL', 5_000);
-        temporal = await startTemporal();
+        await (temporal.proc ? temporal.proc.stop('SIGKILL', 5_000) : temporal.stop());
+        temporal = await launchTemporal();
       },
       async restartPlatformServices() {
         await servicesProc.stop('SIGKILL', 5_000);
@@ -234,6 +233,40 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
   }
 }
 
+type TemporalBinaries = { engine: 'server'; tools: ServerToolPaths } | { engine: 'dev'; cliPath: string };
+
+/** The engine KRAKEN_TEMPORAL_ENGINE names, with the Web UI pointed at the codec server. */
+async function startTemporal(
+  config: Config,
+  binaries: TemporalBinaries,
+  o: { port: number; uiPort: number; dataDir: string; logDir: string; codecEndpoint: string; postgresUrl: string; log: (l: string) => void },
+): Promise<TemporalDevServer> {
+  if (binaries.engine === 'server') {
+    o.log(`starting the Temporal server on Postgres (${binaries.tools.server}, ${config.TEMPORAL_HISTORY_SHARDS} history shards) and its Web UI`);
+    return startTemporalFullServer({
+      tools: binaries.tools,
+      postgresUrl: o.postgresUrl,
+      port: o.port,
+      uiPort: o.uiPort,
+      dir: path.join(o.dataDir, 'temporal-server'),
+      logDir: o.logDir,
+      namespace: config.TEMPORAL_NAMESPACE,
+      historyShards: config.TEMPORAL_HISTORY_SHARDS,
+      codecEndpoint: o.codecEndpoint,
+      log: o.log,
+    });
+  }
+  o.log(`starting Temporal dev server (${binaries.cliPath})`);
+  return startTemporalDevServer({
+    cliPath: binaries.cliPath,
+    port: o.port,
+    uiPort: o.uiPort,
+    dbFile: path.join(o.dataDir, 'temporal.db'),
+    logDir: o.logDir,
+    codecEndpoint: o.codecEndpoint,
+    namespace: config.TEMPORAL_NAMESPACE,
+  });
+}
 
 async function waitForWorkerReady(readyFile: string, logFile: string, proc: ManagedProcess): Promise<void> {
   const deadline = Date.now() + 180_000;

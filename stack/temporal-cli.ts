@@ -86,7 +86,7 @@ function compareVersion(a: readonly number[], b: readonly number[]): number {
   return 0;
 }
 
-function isExecutable(p: string): boolean {
+export function isExecutable(p: string): boolean {
   try {
     fs.accessSync(p, fs.constants.X_OK);
     return fs.statSync(p).isFile();
@@ -95,7 +95,7 @@ function isExecutable(p: string): boolean {
   }
 }
 
-function which(cmd: string, env: NodeJS.ProcessEnv): string | undefined {
+export function which(cmd: string, env: NodeJS.ProcessEnv): string | undefined {
   for (const dir of (env.PATH ?? '').split(path.delimiter)) {
     if (!dir) continue;
     const p = path.join(dir, cmd);

@@ -6,7 +6,8 @@ export interface TemporalDevServer {
   address: string;
   uiUrl: string;
   /** The server process (chaos runs kill -9 it). */
-  proc: ManagedProcess;
+  /** The dev server's one process (chaos kills it with -9); the server engine has several and no `proc`. */
+  proc?: ManagedProcess;
   stop(): Promise<void>;
 }
 

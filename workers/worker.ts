@@ -34,7 +34,7 @@ export async function createWorkers(cfg: Config, opts: { identity?: string } = {
     Runtime.install({ logger: createTemporalLogger(logger) });
     runtimeInstalled = true;
   }
-  const pool = createPool(cfg.DATABASE_URL!, cfg.PG_POOL_MAX);
+  const pool = createPool(cfg.DATABASE_URL!, cfg.PG_POOL_MAX, { applicationName: opts.identity });
   const s3 = createS3Client(cfg);
   const platform = createPlatformClient(cfg, { logger });
   let client: Promise<Client> | undefined;

@@ -2,212 +2,244 @@ import {
   ActivityFailure,
   ApplicationFailure,
   condition,
-  getExternalWorkflowHandle,
+  executeChild,
+  ParentClosePolicy,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
+  sleep,
   upsertSearchAttributes,
   workflowInfo,
   type ActivityOptions,
 } from '@temporalio/workflow';
-import type { MainActivities, PlatformActivities } from '../activities/types';
+import type { AccountActivities, PlatformActivities, PrepareResult, ScheduleOutcome } from '../activities/types';
+import type { PostImportPlatformActivities } from '../activities/post-import';
+import { accountDeltaWorkflow } from './post-import';
+import { accountDeltaWorkflowId } from './post-import-ids';
 import type { AccountImportInput, AccountOutcome, ImportEventSignal, SupplierStatus } from './inputs';
-import { accountFinishedSignal, accountProgressQuery, importEventSignal, supplierNotOngoingSignal, supplierStatusSignal } from './messages';
+import { accountProgressQuery, importEventSignal, supplierStatusSignal } from './messages';
+import { isTerminalEvent, isTerminalStatus, outcomeOf, type Ending } from './outcomes';
 import { platformTaskQueue } from './task-queues';
-import { KmAccount, KmErrorCode, KmKind, KmOutcome, KmRunId, KmStage, KmSupplier } from './search-attributes';
+import { KmErrorCode, KmOutcome, KmStage } from './search-attributes';
 
-// Ledger, source and S3 work: retried until it works, except for the errors that say it never will.
-// Short start-to-close timeouts: a crashed worker's activities are retried elsewhere within seconds.
-const main = proxyActivities<MainActivities>({
-  startToCloseTimeout: '30 seconds',
+// Short ledger, source and S3 work runs as local activities: a marker in history, not six events.
+const local = proxyLocalActivities<AccountActivities>({
+  startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 },
 });
-const documents = proxyActivities<MainActivities>({
-  startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '20 seconds',
-  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 10 },
-});
-const local = proxyLocalActivities<MainActivities>({
+// The outcome must be recorded whatever it takes: retried until the ledger answers.
+const recorder = proxyLocalActivities<AccountActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 10 },
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 // Platform calls run on the rate-limited task queue. Transient failures (network, 5xx, 429) retry
-// with backoff for up to a day; the activity marks final answers non-retryable.
+// with backoff for up to a day; the activity marks final answers (a final 4xx) non-retryable.
 const platformOptions: ActivityOptions = {
+  startToCloseTimeout: '45 seconds',
+  scheduleToCloseTimeout: '24 hours',
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: ['platform_rejected', 'platform_auth_failed'] },
+};
+
+// Asking the validate endpoint why a process failed validation: it explains, never decides the outcome.
+const explainOptions: ActivityOptions = {
+  startToCloseTimeout: '45 seconds',
+  scheduleToCloseTimeout: '10 minutes',
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['platform_rejected', 'platform_auth_failed'] },
+};
+
+// Reading the account back is a platform call like the others (rate-limited queue, same retries).
+const readBackOptions: ActivityOptions = {
   startToCloseTimeout: '45 seconds',
   scheduleToCloseTimeout: '24 hours',
   retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: ['PlatformFinalError'] },
 };
 
-const TERMINAL_EVENT_TYPES = {
-  real: ['data_import.import_process.complete', 'data_import.import_process.error', 'data_import.import_process.cancelled'],
-  dry: ['data_import.import_process.dry_run_complete', 'data_import.import_process.dry_run_error', 'data_import.import_process.cancelled'],
-};
+type Stage = 'prepare' | 'documents' | 'guard' | 'schedule' | 'await' | 'reconcile' | 'post-import' | 'record';
 
 /**
- * One account, one durable execution: prepare (source → transform → validate → catalogue),
- * stage documents, wait while the supplier is not ongoing, schedule creation, await the outcome
- * (event, else status polling), record it. Fails as a workflow when the account fails, so the UI's
- * Failed filter lists failed accounts.
+ * One account, one durable execution, in six steps: prepare → stage documents → await an ongoing
+ * supplier → schedule → await the outcome → record. Each step is a function below; the outcome is
+ * built in one place (`outcomeOf`). Fails as a workflow when the account fails, so the UI's Failed
+ * filter lists failed accounts. Search attributes are set by the starter; this workflow upserts
+ * only when the account does not complete. The live stage is served by the progress query.
  */
 export async function accountImportWorkflow(input: AccountImportInput): Promise<AccountOutcome> {
-  const ext = input.externalAccountNumber;
-  const ref = { runId: input.runId, externalAccountNumber: ext, supplierCode: input.supplierCode, dryRun: input.dryRun };
-  let stage = 'prepare';
-  let waitingOnSupplier = false;
-  let supplierStatus: SupplierStatus | undefined;
+  const ref = { runId: input.runId, externalAccountNumber: input.externalAccountNumber, supplierCode: input.supplierCode, dryRun: input.dryRun };
+  const live: { stage: Stage; waitingOnSupplier: boolean; outcome?: AccountOutcome } = { stage: 'prepare', waitingOnSupplier: false };
   let event: ImportEventSignal | undefined;
-  let outcome: AccountOutcome | undefined;
-  const wanted = input.dryRun ? TERMINAL_EVENT_TYPES.dry : TERMINAL_EVENT_TYPES.real;
-  const platform = proxyActivities<PlatformActivities>({ ...platformOptions, taskQueue: platformTaskQueue(workflowInfo().taskQueue) });
+  let supplierSignal: SupplierStatus | undefined;
+  // The platform queue is derived from this workflow's own queue (deterministic), so a deployment's
+  // or a test's workers run only their own platform calls.
+  const platformQueue = platformTaskQueue(workflowInfo().taskQueue);
+  const platform = proxyActivities<PlatformActivities>({ ...platformOptions, taskQueue: platformQueue });
+  const explain = proxyActivities<PlatformActivities>({ ...explainOptions, taskQueue: platformQueue });
+  const readBack = proxyActivities<PostImportPlatformActivities>({ ...readBackOptions, taskQueue: platformQueue });
 
   setHandler(importEventSignal, (e) => {
     // At-least-once delivery: the first terminal event wins, duplicates are ignored.
-    if (event === undefined && wanted.includes(e.type)) event = e;
+    if (event === undefined && isTerminalEvent(e.type, input.dryRun)) event = e;
   });
   setHandler(supplierStatusSignal, ({ status }) => {
-    supplierStatus = status;
+    supplierSignal = status;
   });
-  setHandler(accountProgressQuery, () => ({ stage, waitingOnSupplier, outcome }));
+  setHandler(accountProgressQuery, () => ({ stage: live.stage, waitingOnSupplier: live.waitingOnSupplier, outcome: live.outcome }));
 
-  const setStage = (s: string) => {
-    stage = s;
-    upsertSearchAttributes([{ key: KmStage, value: s }]);
-  };
-  upsertSearchAttributes([
-    { key: KmKind, value: input.dryRun ? 'dry-run-account' : 'account' },
-    { key: KmRunId, value: input.runId },
-    { key: KmSupplier, value: input.supplierCode },
-    { key: KmAccount, value: ext },
-    { key: KmStage, value: stage },
-  ]);
+  return record(await afterCreation(outcomeOf(input.externalAccountNumber, await importAccount())));
 
-  const finish = async (o: AccountOutcome): Promise<AccountOutcome> => {
-    outcome = o;
-    await main.recordOutcome({ ...ref, outcome: o });
+  async function importAccount(): Promise<Ending> {
+    try {
+      const prepared = await prepare();
+      if (!prepared.ok) return { step: 'prepare', result: prepared };
+      if (prepared.documentCount > 0) {
+        const staged = await stageDocuments();
+        if (!staged.ok) return { step: 'documents', result: staged };
+      }
+      if ((await awaitOngoingSupplier(prepared.supplierStatus)) === 'COMPLETE') return { step: 'guard', supplier: 'COMPLETE' };
+      const scheduled = await schedule();
+      if (scheduled === 'COMPLETE') return { step: 'guard', supplier: 'COMPLETE' };
+      if (scheduled.kind === 'accepted') return await awaitOutcome();
+      return { step: 'schedule', result: scheduled };
+    } catch (e) {
+      // An activity gave up (retries exhausted or a non-retryable error): the account still gets
+      // its one recorded outcome, with the failure's type as the code.
+      if (!(e instanceof ActivityFailure)) throw e;
+      const cause = e.cause instanceof ApplicationFailure ? e.cause : undefined;
+      return { step: 'activity_failed', stage: live.stage, code: cause?.type ?? 'activity_failed' };
+    }
+  }
+
+  /** 1. Source → transform → validate; the payload is written to the ledger, history sees the summary. */
+  async function prepare(): Promise<PrepareResult> {
+    live.stage = 'prepare';
+    return local.prepareAccount({ ...ref, source: input.source, workflowId: workflowInfo().workflowId });
+  }
+
+  /** 2. Documents must be in the platform bucket before the platform checks their paths. */
+  async function stageDocuments() {
+    live.stage = 'documents';
+    return local.stageDocuments(ref);
+  }
+
+  /** 3. Free while the supplier is ongoing; otherwise parked until the operator's signal or a recheck says so. */
+  async function awaitOngoingSupplier(known: SupplierStatus): Promise<'ONGOING' | 'COMPLETE'> {
+    live.stage = 'guard';
+    let status = known;
+    while (status === 'PAUSED') {
+      live.waitingOnSupplier = true;
+      supplierSignal = undefined;
+      await condition(() => supplierSignal !== undefined, `${input.timings.supplierRecheckSeconds} seconds`);
+      status = await local.getSupplierStatus({ supplierCode: input.supplierCode });
+    }
+    live.waitingOnSupplier = false;
+    return status;
+  }
+
+  /**
+   * 4. Tariff pre-flight and the schedule call (one platform activity). A refusal for the supplier
+   * (the platform's, or the ledger's mirror) parks the account like any account of a paused supplier.
+   */
+  async function schedule(): Promise<Exclude<ScheduleOutcome, { kind: 'supplier_not_ongoing' }> | 'COMPLETE'> {
+    live.stage = 'schedule';
+    let scheduled = await platform.scheduleAccount({ ...ref, window: input.window });
+    while (scheduled.kind === 'supplier_not_ongoing') {
+      await local.recordSupplierNotOngoing({ supplierCode: input.supplierCode });
+      if ((await awaitOngoingSupplier('PAUSED')) === 'COMPLETE') return 'COMPLETE';
+      live.stage = 'schedule';
+      scheduled = await platform.scheduleAccount({ ...ref, window: input.window });
+    }
+    return scheduled as Exclude<ScheduleOutcome, { kind: 'supplier_not_ongoing' }>;
+  }
+
+  /** 5. The platform's event (signalled by the events router), else the inbox, else status polling with backoff. */
+  async function awaitOutcome(): Promise<Ending> {
+    live.stage = 'await';
+    // The wait's timer is never cancelled: when the event wins, the workflow ends with the timer
+    // pending, which costs no TimerCanceled event.
+    if (event === undefined) await Promise.race([condition(() => event !== undefined), sleep(`${input.timings.eventWaitSeconds} seconds`)]);
+    if (event !== undefined) return { step: 'event', event };
+
+    const kept = await local.claimInboxEvent(ref);
+    if (kept && isTerminalEvent(kept.type, input.dryRun)) return { step: 'event', event: kept };
+
+    const deadline = Date.now() + input.timings.pollMaxSeconds * 1000;
+    let delaySeconds = 5;
+    while (Date.now() <= deadline) {
+      const status = await platform.getImportStatus(ref);
+      if (isTerminalStatus(status, input.dryRun)) return { step: 'poll', status };
+      if (await condition(() => event !== undefined, `${delaySeconds} seconds`)) return { step: 'event', event: event! };
+      delaySeconds = Math.min(delaySeconds * 2, 300);
+    }
+    return { step: 'timeout' };
+  }
+
+  /**
+   * After `complete`: read the account back and compare it with what was sent (differences go to
+   * the ledger; history sees only counts and field names), then, when asked, carry over the
+   * changes since extraction as a child workflow. Neither re-imports anything.
+   */
+  async function afterCreation(o: AccountOutcome): Promise<AccountOutcome> {
+    if (o.outcome !== 'completed' || input.dryRun || !o.accountNumber) return o;
+    let result = o;
+    if (input.reconcile !== false) {
+      live.stage = 'reconcile';
+      try {
+        const r = await readBack.reconcileAccount({ ...ref, accountNumber: o.accountNumber, checkedBy: 'workflow' });
+        if (r.status !== 'matched') result = { ...o, outcome: 'completed_with_differences', stage: 'reconcile', attr: r.fields[0] };
+      } catch (e) {
+        // The account exists: a read-back that cannot be done leaves it completed and unchecked (`run reconcile` later).
+        if (!(e instanceof ActivityFailure)) throw e;
+      }
+    }
+    if (input.carryOverChanges) {
+      live.stage = 'post-import';
+      // Item outcomes are in the ledger; a failing carry-over never changes the account's outcome.
+      await executeChild(accountDeltaWorkflow, {
+        workflowId: accountDeltaWorkflowId(input.supplierCode, input.externalAccountNumber, input.runId),
+        args: [
+          {
+            deltaId: input.runId,
+            runId: input.runId,
+            supplierCode: input.supplierCode,
+            externalAccountNumber: input.externalAccountNumber,
+            accountNumber: o.accountNumber,
+            source: input.source,
+            eventWaitSeconds: input.timings.eventWaitSeconds,
+          },
+        ],
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+      }).catch(() => undefined);
+    }
+    return result;
+  }
+
+  /** 6. The one recorded outcome; a failed account also fails the workflow (and says so in search attributes). */
+  async function record(o: AccountOutcome): Promise<AccountOutcome> {
+    if (o.outcome === 'failed' && o.code === 'import_process_failed_validation' && (o.source === 'event' || o.source === 'poll')) {
+      try {
+        const why = await explain.explainFailedValidation(ref);
+        if (why.attr) o = { ...o, attr: why.attr };
+      } catch (e) {
+        if (!(e instanceof ActivityFailure)) throw e;
+      }
+    }
+    live.stage = 'record';
+    live.outcome = o;
+    await recorder.recordOutcome({ ...ref, outcome: o });
+    if (o.outcome === 'completed') return o;
     upsertSearchAttributes([
       { key: KmStage, value: o.stage },
       { key: KmOutcome, value: o.outcome },
       ...(o.code ? [{ key: KmErrorCode, value: o.code }] : []),
     ]);
-    if (input.runWorkflowId) await getExternalWorkflowHandle(input.runWorkflowId).signal(accountFinishedSignal, o);
-    if (o.outcome !== 'completed') {
-      const where = o.attr ? ` at ${o.attr}` : '';
-      throw ApplicationFailure.nonRetryable(`${o.outcome} at ${o.stage}: ${o.code}${where}`, o.code ?? 'account_failed', {
-        outcome: o.outcome,
-        stage: o.stage,
-        code: o.code,
-        attr: o.attr,
-      });
-    }
-    return o;
-  };
-
-  try {
-    return await importAccount();
-  } catch (e) {
-    if (outcome || !(e instanceof ActivityFailure)) throw e;
-    // An activity gave up (retries exhausted or a non-retryable error): the account still gets its
-    // one recorded outcome, with the failure's type as the code.
-    const cause = e.cause instanceof ApplicationFailure ? e.cause : undefined;
-    return finish({ externalAccountNumber: ext, outcome: 'failed', stage, code: cause?.type ?? 'activity_failed', source: 'local' });
-  }
-
-  async function importAccount(): Promise<AccountOutcome> {
-    // 1. Prepare: the payload is written to the ledger; history only sees the summary.
-    const prepared = await main.prepareAccount({ ...ref, source: input.source, workflowId: workflowInfo().workflowId });
-    if (!prepared.ok) {
-      return finish({ externalAccountNumber: ext, outcome: 'failed', stage: prepared.stage, code: prepared.code, attr: prepared.attr, source: 'local' });
-    }
-
-    // 2. Documents must be in the platform bucket before the platform checks their paths.
-    if (prepared.documentCount > 0) {
-      setStage('documents');
-      const staged = await documents.stageDocuments(ref);
-      if (!staged.ok) {
-        return finish({ externalAccountNumber: ext, outcome: 'failed', stage: 'documents', code: staged.code, attr: staged.attr, source: 'local' });
-      }
-    }
-
-    // 3-4. Guard and schedule. A platform refusal for the supplier parks the account until resumed.
-    for (;;) {
-      setStage('guard');
-      const guard = await waitForOngoingSupplier();
-      if (guard === 'COMPLETE') {
-        return finish({ externalAccountNumber: ext, outcome: 'not_attempted', stage: 'guard', code: 'import_supplier_migration_not_ongoing', source: 'local' });
-      }
-      setStage('schedule');
-      const scheduled = await platform.scheduleAccountCreation({ ...ref, window: input.window });
-      if (scheduled.kind === 'accepted') break;
-      if (scheduled.kind === 'already_imported') {
-        return finish({ externalAccountNumber: ext, outcome: 'completed', stage: 'schedule', accountNumber: scheduled.accountNumber, source: 'already_imported' });
-      }
-      if (scheduled.kind === 'validation_failed') {
-        return finish({ externalAccountNumber: ext, outcome: 'failed', stage: 'schedule', code: scheduled.code, attr: scheduled.attr, source: 'platform_response' });
-      }
-      // supplier_not_ongoing: tell the run, then wait like any account of a paused supplier.
-      await local.recordSupplierNotOngoing({ supplierCode: input.supplierCode });
-      supplierStatus = 'PAUSED';
-      if (input.runWorkflowId) await getExternalWorkflowHandle(input.runWorkflowId).signal(supplierNotOngoingSignal, { externalAccountNumber: ext });
-    }
-
-    // 5. Await the outcome: an event (maybe one that arrived before we got here), else poll.
-    setStage('await');
-    const early = await local.findInboxEvent(ref);
-    if (early && event === undefined && wanted.includes(early.type)) event = early;
-    if (event === undefined) await condition(() => event !== undefined, `${input.timings.eventWaitSeconds} seconds`);
-    if (event !== undefined) return finish(fromEvent(ext, event));
-
-    const deadline = Date.now() + input.timings.pollMaxSeconds * 1000;
-    let delaySeconds = 5;
-    for (;;) {
-      const status = await platform.getImportStatus(ref);
-      const polled = fromStatus(ext, status, input.dryRun);
-      if (polled) return finish(polled);
-      if (await condition(() => event !== undefined, `${delaySeconds} seconds`)) return finish(fromEvent(ext, event!));
-      if (Date.now() > deadline) {
-        return finish({ externalAccountNumber: ext, outcome: 'failed', stage: 'await', code: 'outcome_timeout', source: 'poll' });
-      }
-      delaySeconds = Math.min(delaySeconds * 2, 300);
-    }
-  }
-
-  async function waitForOngoingSupplier(): Promise<'ONGOING' | 'COMPLETE'> {
-    for (;;) {
-      const status = await local.getSupplierStatus({ supplierCode: input.supplierCode });
-      if (status !== 'PAUSED') {
-        waitingOnSupplier = false;
-        return status;
-      }
-      waitingOnSupplier = true;
-      supplierStatus = undefined;
-      await condition(() => supplierStatus !== undefined, `${input.timings.supplierRecheckSeconds} seconds`);
-    }
-  }
-}
-
-function fromEvent(ext: string, e: ImportEventSignal): AccountOutcome {
-  if (e.type.endsWith('.complete') || e.type.endsWith('.dry_run_complete')) {
-    return { externalAccountNumber: ext, outcome: 'completed', stage: 'await', accountNumber: e.identifier, source: 'event' };
-  }
-  if (e.type.endsWith('.cancelled')) {
-    return { externalAccountNumber: ext, outcome: 'failed', stage: 'await', code: 'import_cancelled', source: 'event' };
-  }
-  return { externalAccountNumber: ext, outcome: 'failed', stage: 'platform', code: e.errorCode ?? 'import_error', source: 'event' };
-}
-
-function fromStatus(ext: string, s: { status: string; accountNumber?: string; errorCode?: string }, dryRun: boolean): AccountOutcome | undefined {
-  switch (s.status) {
-    case 'PROCESSED':
-      return { externalAccountNumber: ext, outcome: 'completed', stage: 'await', accountNumber: s.accountNumber, source: 'poll' };
-    case 'DRY_RUN_SUCCEEDED':
-      return dryRun ? { externalAccountNumber: ext, outcome: 'completed', stage: 'await', source: 'poll' } : undefined;
-    case 'ERRORED':
-    case 'DRY_RUN_ERRORED':
-      return { externalAccountNumber: ext, outcome: 'failed', stage: 'platform', code: s.errorCode ?? 'import_error', source: 'poll' };
-    case 'CANCELLED':
-      return { externalAccountNumber: ext, outcome: 'failed', stage: 'await', code: 'import_cancelled', source: 'poll' };
-    default:
-      return undefined;
+    // Created, but the read-back differs: visible in the UI, not a failed execution.
+    if (o.outcome === 'completed_with_differences') return o;
+    const where = o.attr ? ` at ${o.attr}` : '';
+    throw ApplicationFailure.nonRetryable(`${o.outcome} at ${o.stage}: ${o.code}${where}`, o.code ?? 'account_failed', {
+      externalAccountNumber: o.externalAccountNumber,
+      outcome: o.outcome,
+      stage: o.stage,
+      code: o.code,
+      attr: o.attr,
+    });
   }
 }

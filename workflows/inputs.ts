@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { sourceSpecSchema } from '../source/adapter';
+import { sourceSpecSchema } from '../source/adapter-contract';
+import { TIMING_DEFAULTS } from './timing-defaults';
 
 /**
  * Workflow inputs, outputs and messages. Small by design: references and summaries only, never an
@@ -29,11 +30,11 @@ export type ScheduleWindow = z.infer<typeof scheduleWindowSchema>;
 
 export const timingsSchema = z.object({
   /** How long to wait for the outcome event before polling the import-status endpoint. */
-  eventWaitSeconds: z.number().positive().default(60),
+  eventWaitSeconds: z.number().positive().default(TIMING_DEFAULTS.eventWaitSeconds),
   /** Longest time an account waits for its outcome, polling with backoff. */
-  pollMaxSeconds: z.number().positive().default(6 * 3600),
+  pollMaxSeconds: z.number().positive().default(TIMING_DEFAULTS.pollMaxSeconds),
   /** How often a paused run or waiting account rechecks the supplier status without a signal. */
-  supplierRecheckSeconds: z.number().positive().default(60),
+  supplierRecheckSeconds: z.number().positive().default(TIMING_DEFAULTS.supplierRecheckSeconds),
 });
 export type Timings = z.infer<typeof timingsSchema>;
 
@@ -45,6 +46,8 @@ export const runTotalsSchema = z.object({
   notAttempted: z.number().int().default(0),
   alreadyCompletedElsewhere: z.number().int().default(0),
   failedByCode: z.record(z.string(), z.number().int()).default({}),
+  /** Of `completed`: accounts whose read-back differed from what was sent. */
+  completedWithDifferences: z.number().int().optional(),
   outcomeSources: z.record(z.string(), z.number().int()).default({}),
 });
 export type RunTotals = z.infer<typeof runTotalsSchema>;
@@ -58,9 +61,13 @@ export const migrationRunInputSchema = z.object({
   concurrency: z.number().int().min(1).max(500).default(50),
   pageSize: z.number().int().min(1).max(1000).default(200),
   window: scheduleWindowSchema.default({ hours: 24 }),
-  timings: timingsSchema.default({ eventWaitSeconds: 60, pollMaxSeconds: 6 * 3600, supplierRecheckSeconds: 60 }),
+  timings: timingsSchema.default({ ...TIMING_DEFAULTS }),
   /** History length at which the run continues as new: well under Temporal's 51,200-event limit. */
   continueAsNewAtEvents: z.number().int().min(50).max(40_000).default(8_000),
+  /** After `complete`, read the account back and compare it with what was sent. */
+  reconcile: z.boolean().default(true),
+  /** After creation, carry over what changed in the source since extraction (post-import endpoints). */
+  carryOverChanges: z.boolean().default(false),
   /** Carried across continue-as-new. */
   state: z
     .object({
@@ -88,12 +95,14 @@ export const accountImportInputSchema = z.object({
   dryRun: z.boolean(),
   window: scheduleWindowSchema,
   timings: timingsSchema,
+  reconcile: z.boolean().optional(),
+  carryOverChanges: z.boolean().optional(),
 });
 export type AccountImportInput = z.infer<typeof accountImportInputSchema>;
 
 export const accountOutcomeSchema = z.object({
   externalAccountNumber: z.string(),
-  outcome: z.enum(['completed', 'failed', 'not_attempted']),
+  outcome: z.enum(['completed', 'completed_with_differences', 'failed', 'not_attempted']),
   stage: z.string(),
   code: z.string().optional(),
   attr: z.string().optional(),
@@ -108,6 +117,8 @@ export const importEventSignalSchema = z.object({
   type: z.string(),
   identifier: z.string().optional(),
   errorCode: z.string().optional(),
+  /** `post_import.*` events: what kind of item (NOTE, TRANSACTION, …). */
+  resourceType: z.string().optional(),
 });
 export type ImportEventSignal = z.infer<typeof importEventSignalSchema>;
 

@@ -5,12 +5,8 @@ import type { AccountOutcome, ImportEventSignal, RunTotals, SupplierStatus } fro
 
 /** Events router → account workflow: the platform reported the outcome of the scheduled import. */
 export const importEventSignal = defineSignal<[ImportEventSignal]>('importEvent');
-/** Run → waiting account workflows, and operator → run: the supplier's status changed. */
+/** Operator → run, and run → accounts parked on the supplier: the supplier's status changed. */
 export const supplierStatusSignal = defineSignal<[{ status: SupplierStatus }]>('supplierStatus');
-/** Account → run: this account has its outcome (at-least-once; the run dedupes). */
-export const accountFinishedSignal = defineSignal<[AccountOutcome]>('accountFinished');
-/** Account → run: the platform refused the account because the supplier is not ongoing. */
-export const supplierNotOngoingSignal = defineSignal<[{ externalAccountNumber: string }]>('supplierNotOngoing');
 
 export const pauseRun = defineUpdate<RunProgress, [{ reason?: string }]>('pause');
 export const resumeRun = defineUpdate<RunProgress, []>('resume');

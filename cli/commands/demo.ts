@@ -2,12 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { createPool } from '../../clients/db';
+import { failuresByCode } from '../../ledger';
 import { connectClient } from '../../clients/temporal';
 import { loadEnv } from '../../config';
-import { generateCommand as generateDataset } from '../../source/generate-cli';
+import { generateCommand as generateDataset } from '../../synthetic/generate-cli';
 import { canConnect } from '../../stack/child-process';
 import { readStackInfo } from '../../stack/stack';
 import { ROOT } from '../context';
+import { createReconciliationLedger } from '../../ledger/reconciliation';
+import { reconciliationLine } from '../post-import';
 import { EXIT, usageError } from '../errors';
 import { info, println } from '../output';
 import { startRun } from '../runs';
@@ -109,11 +112,7 @@ Examples:
 
         const o = watched.ledger.outcomes;
         const accounted = o.completed + o.failed + o.notAttempted;
-        const byCode = await pool.query<{ outcome: string; code: string; n: number }>(
-          `select outcome, coalesce(error_code, 'unknown') as code, count(*)::int as n from migrate.account_attempts
-            where run_id = $1 and outcome in ('failed', 'not_attempted') group by 1, 2 order by 1, 3 desc, 2`,
-          [run.runId],
-        );
+        const byCode = { rows: await failuresByCode(pool, run.runId) };
         println('');
         println(`Summary of run ${run.runId} (${watched.final?.state ?? watched.workflowStatus.toLowerCase()}, ${Math.round((Date.now() - started) / 1000)} s in all):`);
         println(`  completed      ${o.completed}`);
@@ -122,8 +121,12 @@ Examples:
         println(`  not attempted  ${o.notAttempted}`);
         for (const r of byCode.rows.filter((x) => x.outcome === 'not_attempted')) println(`    ${r.code.padEnd(48)} ${r.n}`);
         println(`  accounted for  ${accounted} of ${opts.accounts}`);
+        // Every completed account was read back from the platform and compared with what was sent.
+        println(reconciliationLine(await createReconciliationLedger(pool).summary(run.runId)));
 
         const report = await buildReport(pool, cfg, run.runId, path.join(dataDir, 'reports', run.runId));
+        // Tariffs the public catalogue could not confirm (gas tariffs always): the platform decided them.
+        println(`  not pre-checked ${report.data.notPreChecked} (a tariff the catalogue could not confirm; the platform decided)`);
         println('');
         println('Report:');
         println(`  ${report.html}`);

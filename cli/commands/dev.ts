@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { loadEnv } from '../../config';
 import { maskUrlPassword } from '../../config';
 import { startStack, type RunningStack } from '../../stack/stack';
@@ -23,6 +23,7 @@ export function untilSignal(): Promise<NodeJS.Signals> {
 export function endpointLines(stack: RunningStack, workerPids: number[] = stack.info.workerPids): string[] {
   const i = stack.info;
   return [
+    `Temporal engine  ${i.temporalEngine === 'server' ? 'Temporal server on Postgres (databases temporal, temporal_visibility)' : 'Temporal CLI dev server (SQLite)'}`,
     `Temporal UI      ${i.temporalUiUrl}`,
     `Temporal gRPC    ${i.temporalAddress} (namespace ${i.temporalNamespace}, task queue ${stack.config.TEMPORAL_TASK_QUEUE})`,
     `Postgres         ${maskUrlPassword(i.databaseUrl)}`,
@@ -87,6 +88,9 @@ export function devCommand(): Command {
   return new Command('dev')
     .description('run the whole embedded stack (Temporal + UI, Postgres, S3/SQS, platform sandbox, events, codec, one worker) until Ctrl-C')
     .option('--workers <n>', 'worker processes', (v) => Number.parseInt(v, 10), 1)
+    .addOption(
+      new Option('--engine <engine>', 'Temporal engine: dev = the CLI dev server (SQLite), server = the Temporal server on the embedded Postgres (default: KRAKEN_TEMPORAL_ENGINE, else dev)').choices(['dev', 'server']),
+    )
     .addHelpText(
       'after',
       `
@@ -95,11 +99,16 @@ CODEC_PORT). Other commands in another terminal find this stack through <DATA_DI
 
 Examples:
   $ npm run dev
+  $ npm run dev -- --engine server                 the production shape: Temporal server on Postgres
   $ DATA_DIR=.data/demo SOURCE_DOCUMENTS_DIR=.data/demo/source-documents npm run dev`,
     )
     .action(async (opts) => {
       const env = loadEnv();
-      const { stack, workerPids, interrupted } = await startStackInterruptibly(env, { workers: opts.workers, banner: 'Starting the embedded stack…' });
+      if (opts.engine) env.KRAKEN_TEMPORAL_ENGINE = opts.engine;
+      const { stack, workerPids, interrupted } = await startStackInterruptibly(env, {
+        workers: opts.workers,
+        banner: `Starting the embedded stack (Temporal engine: ${env.KRAKEN_TEMPORAL_ENGINE ?? 'dev'})…`,
+      });
       if (!interrupted()) {
         println('Stack is up:');
         for (const l of endpointLines(stack, workerPids)) println(`  ${l}`);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { GenerateError, generateCommand as generateDataset } from '../../source/generate-cli';
+import { GenerateError, generateCommand as generateDataset } from '../../synthetic/generate-cli';
 import { loadCliContext, ROOT } from '../context';
 import { usageError } from '../errors';
 import { info, printJson, println, positiveInt } from '../output';

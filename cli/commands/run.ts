@@ -7,11 +7,13 @@ import { cancelRun, pauseRun, resumeRun, runProgressQuery, type RunProgress } fr
 import { KmRunId, KmSupplier, KmKind } from '../../workflows/search-attributes';
 import { loadCliContext, withServices, workflowUiUrl } from '../context';
 import { EXIT, usageError } from '../errors';
-import { ledgerProgress, runRow, runRows } from '../ledger-queries';
+import { ledgerProgress, runRow, runRows } from '../../ledger';
 import { info, printJson, println, positiveInt, table } from '../output';
 import { describeRun, parseSelectionOptions, parseSourceOption, runHandle, startRun, withTimeout, type StartedRun } from '../runs';
 import { watchRun, type WatchResult } from '../watch';
 import { formatRetrying, listRetryingAccounts } from '../retrying';
+import { postImportLine, postImportStatus, reconciliationLine } from '../post-import';
+import { addPostImportRunCommands, rerunFailedPostImport } from './post-import';
 
 /** Watches a run and turns its ending into the exit code (0: every account completed). */
 export async function watchAndReport(client: Client, pool: Pool, runId: string): Promise<WatchResult> {
@@ -36,10 +38,11 @@ function printStarted(started: StartedRun, json: boolean | undefined): void {
 
 async function runStatus(client: Client, pool: Pool, cfg: Config, runId: string) {
   const desc = await describeRun(client, runId);
-  const [progress, row, ledger, retrying] = await Promise.all([
+  const [progress, row, ledger, after, retrying] = await Promise.all([
     withTimeout(runHandle(client, runId).query(runProgressQuery), 5000),
     runRow(pool, runId),
     ledgerProgress(pool, runId, 10),
+    postImportStatus(pool, runId),
     desc.status.name === 'RUNNING' ? listRetryingAccounts(client, runId) : Promise.resolve([]),
   ]);
   return {
@@ -59,6 +62,8 @@ async function runStatus(client: Client, pool: Pool, cfg: Config, runId: string)
     stagesFailed: ledger.stagesFailed,
     topErrors: ledger.topErrors,
     retrying,
+    reconciliation: after.reconciliation,
+    postImport: after.postImport,
   };
 }
 
@@ -160,6 +165,9 @@ Example:
           println(`Retrying (${st.retrying.length}):`);
           for (const line of formatRetrying(st.retrying, 20)) println(`  ${line}`);
         }
+        if (st.reconciliation.checked) println(reconciliationLine(st.reconciliation));
+        const pi = postImportLine(st.postImport);
+        if (pi) println(pi);
       });
     });
 
@@ -236,6 +244,7 @@ Example:
     .command('rerun-failed <runId>')
     .description("start a new run over a run's failed and not-attempted accounts (same supplier and source)")
     .option('--code <code...>', 'only accounts that failed with these error codes')
+    .option('--stage <stage>', '"post-import": retry only the items carried over after import that failed (the accounts are not re-imported)')
     .option('--concurrency <n>', 'accounts in flight at once (default: as the original run)', positiveInt('--concurrency'))
     .option('--run-id <id>', 'id of the new run')
     .option('--watch', 'watch the new run until it ends')
@@ -248,6 +257,8 @@ Examples:
   $ kraken-migrate run rerun-failed run-20250601-120000-ab12 --code invalid_phone_number missing_meter_point`,
     )
     .action(async (runId: string, opts) => {
+      if (opts.stage !== undefined && opts.stage !== 'post-import') throw usageError('invalid_stage', `--stage ${JSON.stringify(opts.stage)}: only "post-import" is supported`);
+      if (opts.stage === 'post-import') return rerunFailedPostImport(runId, { json: opts.json, concurrency: opts.concurrency });
       const ctx = loadCliContext();
       await withServices(ctx, async (s) => {
         const pool = await s.db();
@@ -267,5 +278,6 @@ Examples:
       });
     });
 
+  addPostImportRunCommands(run);
   return run;
 }

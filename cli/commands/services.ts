@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Command } from 'commander';
+import { workerIdentity } from '../../clients/temporal';
 import { maskedConfig } from '../../config';
 import { loadCliContext, ROOT } from '../context';
 import { printJson, println } from '../output';
@@ -12,7 +13,7 @@ export function workerCommand(): Command {
       const ctx = loadCliContext();
       // Imported here: the worker pulls in Temporal's native bridge, which other commands do not need.
       const { createWorkers } = require('../../workers/worker') as typeof import('../../workers/worker');
-      const w = await createWorkers(ctx.cfg, { identity: `kraken-migrate-worker@${process.pid}` });
+      const w = await createWorkers(ctx.cfg, { identity: workerIdentity() });
       w.logger.info({ taskQueue: ctx.cfg.TEMPORAL_TASK_QUEUE, pid: process.pid }, 'worker ready');
       // Temporal's runtime shuts the workers down gracefully on SIGINT / SIGTERM.
       await w.run();
@@ -35,6 +36,20 @@ export function eventsCommand(): Command {
       require(path.join(ROOT, 'events', 'main.ts'));
     });
   return events;
+}
+
+export function codecCommand(): Command {
+  const codec = new Command('codec').description('the payload codec server for the Temporal Web UI and CLI');
+  codec
+    .command('serve')
+    .description('run the codec server until Ctrl-C (CODEC_HOST:CODEC_PORT; anything but loopback needs CODEC_AUTH_TOKEN)')
+    .addHelpText('after', '\nExample:\n  $ kraken-migrate codec serve')
+    .action(() => {
+      const ctx = loadCliContext();
+      for (const [k, v] of Object.entries(ctx.env)) if (process.env[k] === undefined && v !== undefined) process.env[k] = v;
+      require(path.join(ROOT, 'codec', 'main.ts'));
+    });
+  return codec;
 }
 
 export function configCommand(): Command {

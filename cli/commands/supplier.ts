@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { Client } from '@temporalio/client';
 import { Command, InvalidArgumentError } from 'commander';
-import { createLedger } from '../../activities/ledger';
+import { createLedger, supplierRows } from '../../ledger';
 import type { Pool } from '../../clients/db';
 import { SUPPLIER_STATUSES, type SupplierStatus } from '../../workflows/inputs';
 import { supplierStatusSignal } from '../../workflows/messages';
@@ -9,30 +9,6 @@ import { loadCliContext, withServices, type CliContext } from '../context';
 import { CliError, EXIT, usageError } from '../errors';
 import { printJson, println, table } from '../output';
 
-interface SupplierRow {
-  supplierCode: string;
-  status: SupplierStatus;
-  documentRoot: string;
-  reason: string | null;
-  updatedBy: string;
-  updatedAt: string;
-}
-
-async function supplierRows(pool: Pool, code?: string): Promise<SupplierRow[]> {
-  const r = await pool.query(
-    `select supplier_code, status, document_root, reason, updated_by, updated_at from migrate.supplier_status
-      where $1::text is null or supplier_code = $1 order by supplier_code`,
-    [code ?? null],
-  );
-  return r.rows.map((x) => ({
-    supplierCode: x.supplier_code,
-    status: x.status,
-    documentRoot: x.document_root,
-    reason: x.reason,
-    updatedBy: x.updated_by,
-    updatedAt: new Date(x.updated_at).toISOString(),
-  }));
-}
 
 const quote = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 

@@ -1,5 +1,6 @@
 import { runWorkflowId } from '../../workflows/ids';
 import type { ReportData } from './data';
+import { afterImportHtml } from './after-import';
 
 /**
  * The run report as one self-contained HTML file (inline CSS, inline SVG, no script): people open it
@@ -138,7 +139,7 @@ export function renderReportHtml(data: ReportData): string {
 <p class="meta">Supplier <b>${escapeHtml(data.supplierCode)}</b> · status <b>${escapeHtml(data.status)}</b> · started ${escapeHtml(data.startedAt)}${data.finishedAt ? ` · finished ${escapeHtml(data.finishedAt)}` : ''} · report generated ${escapeHtml(data.generatedAt)} ·
 <a href="${escapeHtml(uiLink(data, runWorkflowId(data.runId)))}">run in the Temporal UI</a></p>
 <div class="cards" id="totals">
-${card('', 'accounts', t.accounts)}${card('ok', 'completed', t.completed, ` <span class="meta">${pct(t.completed, t.accounts)}</span>`)}${card('bad', 'failed', t.failed)}${card('na', 'not attempted', t.notAttempted)}${t.inProgress > 0 ? card('', 'in progress', t.inProgress) : ''}
+${card('', 'accounts', t.accounts)}${card('ok', 'completed', t.completed, ` <span class="meta">${pct(t.completed, t.accounts)}</span>`)}${card('bad', 'failed', t.failed)}${card('na', 'not attempted', t.notAttempted)}${t.inProgress > 0 ? card('', 'in progress', t.inProgress) : ''}${card('na', 'not pre-checked', data.notPreChecked, ' <span class="meta">tariffs the platform decided</span>')}
 </div>
 <h2>Failures</h2>
 <div class="charts">
@@ -152,6 +153,7 @@ ${horizontalBarChart('outcome-sources', 'How outcomes were learned (event, poll,
 </div>
 ${inboxSection(data.inbox)}
 ${retryingSection(data)}
+${afterImportHtml(data.afterImport, escapeHtml, fmt)}
 <h2>Failed and not-attempted accounts (${fmt(accounts.size)})</h2>
 ${more}
 <table id="failed-accounts"><thead><tr><th>Account</th><th>Outcome</th><th>Stage</th><th>Errors</th></tr></thead>

@@ -14,10 +14,49 @@ export interface PlatformAuth {
   invalidate(rejected?: string): void;
 }
 
-export type AuthConfig = Pick<
-  Config,
-  'PLATFORM_AUTH_MODE' | 'PLATFORM_API_KEY' | 'PLATFORM_ORGANIZATION_SECRET_KEY' | 'PLATFORM_GRAPHQL_URL' | 'PLATFORM_HTTP_TIMEOUT_MS'
->;
+export type AuthConfig = Pick<Config, 'PLATFORM_AUTH_MODE' | 'PLATFORM_API_KEY' | 'PLATFORM_ORGANIZATION_SECRET_KEY' | 'PLATFORM_GRAPHQL_URL' | 'PLATFORM_HTTP_TIMEOUT_MS'> &
+  Partial<Pick<Config, 'PLATFORM_TOKEN_INPUT' | 'PLATFORM_PRESIGNED_KEY' | 'PLATFORM_REFRESH_TOKEN'>>;
+
+/** The `ObtainJSONWebTokenInput` fields this client can authenticate the mutation with (each standalone). */
+export const TOKEN_INPUTS = ['organizationSecretKey', 'APIKey', 'preSignedKey', 'refreshToken'] as const;
+export type TokenInputName = (typeof TOKEN_INPUTS)[number];
+
+/** The configured value of each mutation input. */
+function tokenInputValue(cfg: AuthConfig, name: TokenInputName): string | undefined {
+  switch (name) {
+    case 'organizationSecretKey':
+      return cfg.PLATFORM_ORGANIZATION_SECRET_KEY;
+    case 'APIKey':
+      return cfg.PLATFORM_API_KEY;
+    case 'preSignedKey':
+      return cfg.PLATFORM_PRESIGNED_KEY;
+    case 'refreshToken':
+      return cfg.PLATFORM_REFRESH_TOKEN;
+  }
+}
+
+/**
+ * Which input obtains the first token: `PLATFORM_TOKEN_INPUT` when set, else the first configured of
+ * organisation secret key (document 1: "authenticated with an organisation API key"), pre-signed
+ * key, refresh token, account-user API key.
+ */
+export function primaryTokenInput(cfg: AuthConfig): TokenInputName {
+  if (cfg.PLATFORM_TOKEN_INPUT) return cfg.PLATFORM_TOKEN_INPUT;
+  const order: TokenInputName[] = ['organizationSecretKey', 'preSignedKey', 'refreshToken', 'APIKey'];
+  return order.find((n) => tokenInputValue(cfg, n)) ?? 'organizationSecretKey';
+}
+
+const ENV_NAME: Record<TokenInputName, string> = {
+  organizationSecretKey: 'PLATFORM_ORGANIZATION_SECRET_KEY',
+  APIKey: 'PLATFORM_API_KEY',
+  preSignedKey: 'PLATFORM_PRESIGNED_KEY',
+  refreshToken: 'PLATFORM_REFRESH_TOKEN',
+};
+
+/** Document 1, rule 5: an API key by HTTP Basic on the ordinary REST endpoints, user `<API_KEY>`, empty password. */
+export function basicAuthHeader(apiKey: string): string {
+  return `Basic ${Buffer.from(`${apiKey}:`, 'utf8').toString('base64')}`;
+}
 
 export interface AuthDeps {
   fetch?: FetchLike;
@@ -47,7 +86,7 @@ const obtainTokenResponseSchema = z.object({
     .optional(),
 });
 
-type TokenInput = { organizationSecretKey: string } | { refreshToken: string };
+type TokenInput = Partial<Record<TokenInputName, string>>;
 
 /** Renew this long before `exp` (capped at half the token's lifetime for short-lived tokens). */
 const EXPIRY_MARGIN_MS = 60_000;
@@ -77,6 +116,12 @@ function missingSecret(name: string): PlatformFinalError {
   return new PlatformFinalError(PLATFORM_ERROR_CODES.authFailed, { method: 'AUTH', path: '-' }, `${name} is not set`);
 }
 
+/**
+ * Data-import calls carry `Authorization: Token <ACCESS_TOKEN>` (document 1, auth rule 3; the spec's
+ * `DataImportViewerAPIKeyAuthentication` requires the `Token ` prefix). `jwt` mode obtains the token
+ * with `obtainKrakenToken` and renews it with the refresh token before it expires; `token` mode sends
+ * a data-import key with the same prefix.
+ */
 export function createAuth(cfg: AuthConfig, deps: AuthDeps = {}): PlatformAuth {
   if (cfg.PLATFORM_AUTH_MODE === 'token') {
     return {
@@ -127,28 +172,30 @@ function createJwtAuth(cfg: AuthConfig, deps: AuthDeps): PlatformAuth {
       refreshToken = issued.refreshToken;
       refreshUntil = refreshExpiryMs(issued.refreshExpiresIn, issuedAt);
     }
-    return `JWT ${token}`;
+    return `Token ${token}`;
   }
+
+  const primary = primaryTokenInput(cfg);
 
   async function renew(): Promise<string> {
     if (refreshToken && now() < refreshUntil) {
       try {
         return await obtain({ refreshToken });
       } catch (err) {
-        // A refused refresh token is not the end: the organisation key can still issue a token.
+        // A refused refresh token is not the end: the configured input can still issue a token.
         if (!(err instanceof PlatformFinalError)) throw err;
-        deps.logger?.debug({ code: err.code }, 'platform refresh token refused; using organisation key');
+        deps.logger?.debug({ code: err.code }, 'platform refresh token refused; using the configured token input');
         refreshToken = undefined;
       }
     }
-    const key = cfg.PLATFORM_ORGANIZATION_SECRET_KEY;
-    if (!key) throw missingSecret('PLATFORM_ORGANIZATION_SECRET_KEY');
-    return obtain({ organizationSecretKey: key });
+    const value = tokenInputValue(cfg, primary);
+    if (!value) throw missingSecret(ENV_NAME[primary]);
+    return obtain({ [primary]: value });
   }
 
   return {
     header(): Promise<string> {
-      if (token !== undefined && now() < renewAt) return Promise.resolve(`JWT ${token}`);
+      if (token !== undefined && now() < renewAt) return Promise.resolve(`Token ${token}`);
       // Concurrent callers share one token request.
       inflight ??= renew().finally(() => {
         inflight = undefined;
@@ -156,7 +203,7 @@ function createJwtAuth(cfg: AuthConfig, deps: AuthDeps): PlatformAuth {
       return inflight;
     },
     invalidate(rejected?: string): void {
-      if (rejected !== undefined && token !== undefined && rejected !== `JWT ${token}`) return;
+      if (rejected !== undefined && token !== undefined && rejected !== `Token ${token}`) return;
       token = undefined;
       renewAt = 0;
     },

@@ -83,14 +83,29 @@ export function createCatalogueApi(http: PlatformHttp, v1BaseUrl: string) {
       return parsed.data;
     },
 
-    /** Standard unit rates of a tariff in a period (gas tariffs `G-…` live under `gas-tariffs`). */
+    /** Standard unit rates of an electricity tariff in a period (the one unit-rate endpoint document 1 shows). */
     getStandardUnitRates(productCode: string, tariffCode: string, period: Period): AsyncGenerator<StandardUnitRate> {
-      const kind = tariffCode.startsWith('G-') ? 'gas-tariffs' : 'electricity-tariffs';
-      const url = joinUrl(v1BaseUrl, `products/${segment(productCode)}/${kind}/${segment(tariffCode)}/standard-unit-rates/`, {
+      const url = joinUrl(v1BaseUrl, `products/${segment(productCode)}/electricity-tariffs/${segment(tariffCode)}/standard-unit-rates/`, {
         period_from: iso(period.periodFrom),
         period_to: iso(period.periodTo),
       });
       return paginate(url, standardUnitRateSchema);
+    },
+
+    /**
+     * Whether the unit-rate list of `tariffCode` under `productCode` holds any rate (first page of one).
+     * false for 404 or an empty list: document 1 does not say what a 404 there means, so it only
+     * fails to confirm.
+     */
+    async hasStandardUnitRates(productCode: string, tariffCode: string): Promise<boolean> {
+      const url = joinUrl(v1BaseUrl, `products/${segment(productCode)}/electricity-tariffs/${segment(tariffCode)}/standard-unit-rates/`, { page_size: 1 });
+      const req: HttpRequest = { method: 'GET', url, authenticated: false };
+      const res = await http.request(req);
+      if (res.status === 404) return false;
+      if (res.status !== 200) throw http.unexpected(req, res);
+      const page = listEnvelopeSchema(standardUnitRateSchema).safeParse(res.body);
+      if (!page.success) throw rejected(req, res.status, 'unexpected list body');
+      return page.data.count > 0 || page.data.results.length > 0;
     },
   };
 }

@@ -1,9 +1,10 @@
 import type { Config } from '../../config';
-import { createAuth, type PlatformAuth } from './auth';
+import { basicAuthHeader, createAuth, type PlatformAuth } from './auth';
 import { createCatalogueApi } from './catalogue';
 import { createDataImportApi } from './data-import';
 import { createHttp } from './http';
-import { createTariffChecker, type TariffChecker } from './tariffs';
+import { createPostImportApi } from './post-import';
+import { createTariffPreflight, type TariffPreflight } from './tariffs';
 import type { FetchLike, PlatformLogger } from './transport';
 
 export type PlatformClientConfig = Pick<
@@ -15,7 +16,8 @@ export type PlatformClientConfig = Pick<
   | 'PLATFORM_API_KEY'
   | 'PLATFORM_ORGANIZATION_SECRET_KEY'
   | 'PLATFORM_HTTP_TIMEOUT_MS'
->;
+> &
+  Partial<Pick<Config, 'PLATFORM_TOKEN_INPUT' | 'PLATFORM_PRESIGNED_KEY' | 'PLATFORM_REFRESH_TOKEN' | 'PLATFORM_REST_AUTH'>>;
 
 export interface PlatformClientDeps {
   auth?: PlatformAuth;
@@ -31,14 +33,19 @@ export function createPlatformClient(cfg: PlatformClientConfig, deps: PlatformCl
   // Resolved at call time (not import time) so tests and instrumentation can replace the global.
   const fetchImpl: FetchLike = deps.fetch ?? ((input, init) => fetch(input, init));
   const auth = deps.auth ?? createAuth(cfg, { fetch: fetchImpl, logger: deps.logger });
-  const http = createHttp(cfg, { fetch: fetchImpl, logger: deps.logger, auth });
+  const apiKey = cfg.PLATFORM_API_KEY;
+  // Document 1, rule 5: the ordinary REST endpoints also take the API key by HTTP Basic.
+  const restAuth: PlatformAuth | undefined =
+    cfg.PLATFORM_REST_AUTH === 'basic' && apiKey ? { header: () => Promise.resolve(basicAuthHeader(apiKey)), invalidate: () => {} } : undefined;
+  const http = createHttp(cfg, { fetch: fetchImpl, logger: deps.logger, auth, restAuth });
   const catalogue = createCatalogueApi(http, cfg.PLATFORM_BASE_URL);
   return {
-    ...createDataImportApi(http, cfg.PLATFORM_V2_BASE_URL),
+    ...createDataImportApi(http, cfg.PLATFORM_V2_BASE_URL, deps.logger),
+    ...createPostImportApi(http, cfg.PLATFORM_BASE_URL),
     ...catalogue,
-    /** A fresh tariff checker with its own cache (keep one per run per worker). */
-    tariffCatalogue(): TariffChecker {
-      return createTariffChecker(catalogue);
+    /** A fresh tariff pre-flight with its own cache (keep one per run per worker). */
+    tariffPreflight(): TariffPreflight {
+      return createTariffPreflight(catalogue);
     },
   };
 }

@@ -1,9 +1,9 @@
 import type { ScheduleAccountCreation, EnergyAccount } from '../../schemas/account';
 import { parsePlatformErrorBody, PLATFORM_CODES, type PlatformError, type ValidationError } from '../../schemas/errors';
-import { importStatusResponseSchema, type ImportStatusResponse } from '../../schemas/import-status';
+import { importStatusResponseSchema, isKnownImportStatus, type ImportStatusResponse } from '../../schemas/import-status';
 import { PLATFORM_ERROR_CODES, PlatformFinalError } from './errors';
 import type { HttpRequest, PlatformHttp } from './http';
-import type { RawResponse } from './transport';
+import type { PlatformLogger, RawResponse } from './transport';
 import { joinUrl, pathOf, segment } from './url';
 
 export type ScheduleResult =
@@ -49,7 +49,10 @@ function asValidationErrors(error: Exclude<PlatformError, { kind: 'unknown' }>):
   }
 }
 
-export function createDataImportApi(http: PlatformHttp, v2BaseUrl: string) {
+export function createDataImportApi(http: PlatformHttp, v2BaseUrl: string, logger?: PlatformLogger) {
+  // The spec types `status` as a free string: a value we do not know is logged once per client and
+  // read as "not finished" by the caller (which keeps polling), never as a failure.
+  const unknownStatuses = new Set<string>();
   return {
     /** `POST /v2/data-import/accounts/`: schedules an asynchronous import. */
     async scheduleAccountCreation(request: ScheduleAccountCreation, opts: ScheduleOptions = {}): Promise<ScheduleResult> {
@@ -102,6 +105,11 @@ export function createDataImportApi(http: PlatformHttp, v2BaseUrl: string) {
       if (res.status !== 200) throw http.unexpected(req, res);
       const parsed = importStatusResponseSchema.safeParse(res.body);
       if (!parsed.success) throw rejected(req, res, 'unexpected status body');
+      const { status } = parsed.data;
+      if (!isKnownImportStatus(status) && !unknownStatuses.has(status)) {
+        unknownStatuses.add(status);
+        logger?.warn({ status: status.slice(0, 64), code: 'import_status_unknown' }, 'platform reported an import status the spec does not show; polling continues');
+      }
       return parsed.data;
     },
   };

@@ -11,10 +11,13 @@ export interface HttpDeps {
   logger?: PlatformLogger;
   /** Required for authenticated requests; public catalogue requests go without credentials. */
   auth?: PlatformAuth;
+  /** For the ordinary REST endpoints (`authenticated: 'rest'`); defaults to `auth`. */
+  restAuth?: PlatformAuth;
 }
 
 export interface HttpRequest extends SendRequest {
-  authenticated: boolean;
+  /** true: data-import credentials; 'rest': the ordinary REST endpoints' (token or HTTP Basic); false: none. */
+  authenticated: boolean | 'rest';
 }
 
 export interface PlatformHttp {
@@ -34,10 +37,13 @@ export function createHttp(cfg: HttpConfig, deps: HttpDeps): PlatformHttp {
     return new PlatformFinalError(PLATFORM_ERROR_CODES.authFailed, { method: req.method, path: pathOf(req.url), status });
   }
 
+  const authFor = (req: HttpRequest): PlatformAuth | undefined => (req.authenticated === 'rest' ? (deps.restAuth ?? deps.auth) : req.authenticated ? deps.auth : undefined);
+
   async function attempt(req: HttpRequest): Promise<{ res: RawResponse; credential?: string }> {
     if (!req.authenticated) return { res: await send(transport, req) };
-    if (!deps.auth) throw authFailed(req, 0);
-    const credential = await deps.auth.header();
+    const auth = authFor(req);
+    if (!auth) throw authFailed(req, 0);
+    const credential = await auth.header();
     const res = await send(transport, { ...req, headers: { ...req.headers, Authorization: credential } });
     return { res, credential };
   }
@@ -50,10 +56,11 @@ export function createHttp(cfg: HttpConfig, deps: HttpDeps): PlatformHttp {
     unexpected,
     async request(req) {
       let { res, credential } = await attempt(req);
-      if (res.status === 401 && deps.auth) {
-        // JWTs expire between our expiry check and the platform's: renew once and repeat.
+      const auth = authFor(req);
+      if (res.status === 401 && auth) {
+        // Tokens expire between our expiry check and the platform's: re-obtain once and repeat.
         deps.logger?.debug({ method: req.method, path: pathOf(req.url) }, 'platform answered 401; renewing credentials');
-        deps.auth.invalidate(credential);
+        auth.invalidate(credential);
         ({ res } = await attempt(req));
         if (res.status === 401) throw authFailed(req, 401);
       }

@@ -1,55 +1,61 @@
-import type { CatalogueApi, ProductDetail } from './catalogue';
+import type { CatalogueApi } from './catalogue';
+
+/**
+ * Tariff pre-flight from documented data only (document 1): the products list (followed through
+ * `next`) and a tariff's standard unit rates
+ * (`products/<product_code>/electricity-tariffs/<tariff_code>/standard-unit-rates/`). No reference
+ * document defines a tariff-code format, the tariff tables of a product's detail, a gas unit-rate
+ * endpoint or what a 404 there means, so:
+ * - a tariff is *confirmed* when the unit-rate list of a listed product answers with rates for it;
+ * - anything else is *not pre-checked*: the platform decides (it reports `tariff_code_not_found`).
+ * The pre-flight never refuses an account. Which listed products to ask is narrowed to those whose
+ * code appears inside the tariff code: that only saves requests, it decides nothing.
+ */
 
 export type Fuel = 'electricity' | 'gas';
 
-export interface TariffCodeParts {
+export interface TariffToCheck {
+  code: string;
   fuel: Fuel;
-  registers: 1 | 2;
-  productCode: string;
-  region: string;
 }
 
-// `E-1R-VAR-22-11-01-C`: fuel, register count, product code (may itself hold dashes), GSP region A–P.
-const TARIFF_CODE = /^([EG])-([12])R-(.+)-([A-P])$/;
+export type NotPreCheckedReason =
+  /** The reference documents unit rates for electricity tariffs only. */
+  | 'gas_rates_not_documented'
+  /** No listed product's code appears in the tariff code, so no documented request can ask about it. */
+  | 'no_listed_product_named'
+  /** The listed products asked answered without rates for the tariff (404 or an empty list). */
+  | 'no_rates_found';
 
-export function parseTariffCode(code: string): TariffCodeParts | undefined {
-  const m = TARIFF_CODE.exec(code);
-  if (!m) return undefined;
-  return { fuel: m[1] === 'E' ? 'electricity' : 'gas', registers: m[2] === '1' ? 1 : 2, productCode: m[3], region: m[4] };
+export type TariffVerdict =
+  | { code: string; verdict: 'confirmed'; productCode: string }
+  | { code: string; verdict: 'not_pre_checked'; reason: NotPreCheckedReason };
+
+export interface TariffPreflight {
+  /** One verdict per distinct code, in input order. */
+  check(tariffs: TariffToCheck[]): Promise<TariffVerdict[]>;
 }
 
-function tariffTable(detail: ProductDetail, parts: TariffCodeParts) {
-  if (parts.fuel === 'gas') return parts.registers === 1 ? detail.single_register_gas_tariffs : undefined;
-  return parts.registers === 1 ? detail.single_register_electricity_tariffs : detail.dual_register_electricity_tariffs;
+/** Listed products whose code appears inside the tariff code, longest first. Pure. */
+export function candidateProducts(tariffCode: string, productCodes: Iterable<string>): string[] {
+  return [...productCodes].filter((p) => p.length > 0 && tariffCode.includes(p)).sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
 }
 
-/** Every tariff code a product lists for any region and payment method. */
-function tariffCodesOf(detail: ProductDetail, parts: TariffCodeParts): Set<string> {
-  const codes = new Set<string>();
-  for (const byMethod of Object.values(tariffTable(detail, parts) ?? {})) {
-    for (const tariff of Object.values(byMethod)) codes.add(tariff.code);
-  }
-  return codes;
-}
-
-export interface TariffChecker {
-  /** The codes (deduplicated, in input order) the platform's catalogue does not offer. */
-  unknownTariffCodes(codes: string[]): Promise<string[]>;
-}
+/** At most this many listed products are asked about one tariff code. */
+const MAX_CANDIDATES = 3;
 
 /**
- * Answers from the public catalogue: the product list (followed through `next`) says which products
- * exist, the detail of each referenced product which tariffs it has. Both are cached for the life of
- * the checker (one per run per worker); a failed fetch is not cached, so a retry asks again.
+ * Answers are cached for the life of the pre-flight (one per run per worker); a failed request is
+ * not cached, so the activity's retry asks again.
  */
-export function createTariffChecker(catalogue: Pick<CatalogueApi, 'listProducts' | 'getProduct'>): TariffChecker {
-  let listed: Promise<Set<string>> | undefined;
-  const details = new Map<string, Promise<ProductDetail | undefined>>();
+export function createTariffPreflight(catalogue: Pick<CatalogueApi, 'listProducts' | 'hasStandardUnitRates'>): TariffPreflight {
+  let listed: Promise<string[]> | undefined;
+  const verdicts = new Map<string, Promise<TariffVerdict>>();
 
-  function products(): Promise<Set<string>> {
+  function products(): Promise<string[]> {
     listed ??= (async () => {
-      const codes = new Set<string>();
-      for await (const p of catalogue.listProducts()) codes.add(p.code);
+      const codes: string[] = [];
+      for await (const p of catalogue.listProducts()) codes.push(p.code);
       return codes;
     })().catch((err: unknown) => {
       listed = undefined;
@@ -58,32 +64,33 @@ export function createTariffChecker(catalogue: Pick<CatalogueApi, 'listProducts'
     return listed;
   }
 
-  function detail(productCode: string): Promise<ProductDetail | undefined> {
-    let pending = details.get(productCode);
-    if (!pending) {
-      pending = catalogue.getProduct(productCode).catch((err: unknown) => {
-        details.delete(productCode);
-        throw err;
-      });
-      details.set(productCode, pending);
+  async function decide(t: TariffToCheck): Promise<TariffVerdict> {
+    if (t.fuel !== 'electricity') return { code: t.code, verdict: 'not_pre_checked', reason: 'gas_rates_not_documented' };
+    const candidates = candidateProducts(t.code, await products()).slice(0, MAX_CANDIDATES);
+    if (candidates.length === 0) return { code: t.code, verdict: 'not_pre_checked', reason: 'no_listed_product_named' };
+    for (const productCode of candidates) {
+      if (await catalogue.hasStandardUnitRates(productCode, t.code)) return { code: t.code, verdict: 'confirmed', productCode };
     }
-    return pending;
-  }
-
-  async function isKnown(code: string, existing: Set<string>): Promise<boolean> {
-    const parts = parseTariffCode(code);
-    if (!parts || !existing.has(parts.productCode)) return false;
-    const d = await detail(parts.productCode);
-    return d !== undefined && tariffCodesOf(d, parts).has(code);
+    return { code: t.code, verdict: 'not_pre_checked', reason: 'no_rates_found' };
   }
 
   return {
-    async unknownTariffCodes(codes) {
-      const unique = [...new Set(codes)];
-      if (unique.length === 0) return [];
-      const existing = unique.some((c) => parseTariffCode(c)) ? await products() : new Set<string>();
-      const known = await Promise.all(unique.map((c) => isKnown(c, existing)));
-      return unique.filter((_, i) => !known[i]);
+    async check(tariffs) {
+      const unique = new Map<string, TariffToCheck>();
+      for (const t of tariffs) if (!unique.has(`${t.fuel}:${t.code}`)) unique.set(`${t.fuel}:${t.code}`, t);
+      return Promise.all(
+        [...unique.entries()].map(([key, t]) => {
+          let v = verdicts.get(key);
+          if (!v) {
+            v = decide(t).catch((err: unknown) => {
+              verdicts.delete(key);
+              throw err;
+            });
+            verdicts.set(key, v);
+          }
+          return v;
+        }),
+      );
     },
   };
 }

@@ -8,7 +8,7 @@ export const jwtClaimsSchema = z.object({
   iss: z.string(),
   iat: z.number().int(),
   exp: z.number().int(),
-  tokenUse: z.enum(['access', 'refresh']),
+  tokenUse: z.enum(['access', 'refresh', 'pre_signed']),
   origIat: z.number().int(),
   jti: z.string().optional(),
 });

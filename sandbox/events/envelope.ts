@@ -15,17 +15,27 @@ export const IMPORT_EVENT_TYPES = {
   dry_run_error: 'data_import.import_process.dry_run_error',
   cancelled: 'data_import.import_process.cancelled',
 } as const;
-export type ImportEventType = (typeof IMPORT_EVENT_TYPES)[keyof typeof IMPORT_EVENT_TYPES];
+/** Outcomes of items sent to the v1 post-import endpoints (notes, transactions, statements, payment instructions). */
+export const POST_IMPORT_EVENT_TYPES = {
+  completed: 'data_import.import_process.post_import.completed',
+  error: 'data_import.import_process.post_import.error',
+} as const;
+export type ImportEventType =
+  | (typeof IMPORT_EVENT_TYPES)[keyof typeof IMPORT_EVENT_TYPES]
+  | (typeof POST_IMPORT_EVENT_TYPES)[keyof typeof POST_IMPORT_EVENT_TYPES];
 
 export const PAYLOAD_VERSION = 'v1';
 
 const base = { resource_type: z.string(), external_identifier: z.string() };
+const postImportBase = { resource_type: z.string(), import_process_resource_type: z.string(), import_process_external_identifier: z.string() };
 export const importEventPayloadSchemas = {
   [IMPORT_EVENT_TYPES.complete]: z.object({ ...base, identifier: z.string() }),
   [IMPORT_EVENT_TYPES.error]: z.object({ ...base, error_code: z.string(), error_detail: z.string() }),
   [IMPORT_EVENT_TYPES.dry_run_complete]: z.object({ ...base }),
   [IMPORT_EVENT_TYPES.dry_run_error]: z.object({ ...base, error_code: z.string(), error_detail: z.string() }),
   [IMPORT_EVENT_TYPES.cancelled]: z.object({ ...base, expiry_window_end: z.string() }),
+  [POST_IMPORT_EVENT_TYPES.completed]: z.object({ ...postImportBase, identifier: z.string() }),
+  [POST_IMPORT_EVENT_TYPES.error]: z.object({ ...postImportBase, error_code: z.string(), error_detail: z.string() }),
 } as const;
 export type ImportEventPayload<T extends ImportEventType> = z.infer<(typeof importEventPayloadSchemas)[T]>;
 

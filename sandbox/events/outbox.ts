@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type pino from 'pino';
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { signWebhookBody, WEBHOOK_SIGNATURE_HEADER } from '../../clients/webhook-signature';
+import type { EventTargets } from '../options';
 import type { Prng } from '../prng';
 import { configuredTargets, type RuntimeState, type TargetName } from '../state';
 import { startLoop, type Loop } from '../loop';
@@ -118,7 +119,7 @@ export class EventOutbox {
     const errors: string[] = [];
     for (const target of ev.pending_targets) {
       for (let i = 0; i < copies; i++) {
-        const err = target === 'webhook' ? await this.sendWebhook(targets.webhookUrl, targets.webhookSecret, ev.body) : await this.sendSqs(targets.sqsQueueUrl, ev.body);
+        const err = target === 'webhook' ? await this.sendWebhook(targets, ev.body) : await this.sendSqs(targets.sqsQueueUrl, ev.body);
         if (err) {
           errors.push(`${target}: ${err}`);
           if (!failed.includes(target)) failed.push(target);
@@ -140,10 +141,12 @@ export class EventOutbox {
   }
 
   /** undefined on success, else a short reason. */
-  private async sendWebhook(url: string | undefined, secret: string | undefined, body: string): Promise<string | undefined> {
+  private async sendWebhook(targets: EventTargets, body: string): Promise<string | undefined> {
+    const { webhookUrl: url, webhookSecret: secret, webhookApiKeyHeader, webhookApiKey } = targets;
     if (!url) return 'target_removed';
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'kraken-sandbox-events/1' };
     if (secret) headers[WEBHOOK_SIGNATURE_HEADER] = signWebhookBody(secret, body, Math.floor(Date.now() / 1000));
+    if (webhookApiKeyHeader && webhookApiKey) headers[webhookApiKeyHeader] = webhookApiKey;
     try {
       const res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(this.deps.webhookTimeoutMs) });
       await res.arrayBuffer().catch(() => undefined);

@@ -15,7 +15,15 @@ import type { JsonSchemaObject } from './spec';
 export const DEFINITIONS_ID = 'kraken-openapi';
 
 /** Enums listing one tenant's configuration rather than API rules (README "Caveats found in the spec"). */
-export const TENANT_ENUMS: readonly string[] = ['EnergyAccount.import_supplier', 'AccountCampaign.slug'];
+export const TENANT_ENUMS: readonly string[] = [
+  'EnergyAccount.import_supplier',
+  'AccountCampaign.slug',
+  // The v1 post-import bodies repeat the same tenant list of import suppliers.
+  'AccountNote.import_supplier',
+  'Transactions.import_supplier',
+  'HistoricalStatements.import_supplier',
+  'LegacyPaymentInstruction.import_supplier',
+];
 
 /** Validator codes the sandbox checks with a custom ajv keyword, by the keyword's name. */
 const CODE_KEYWORDS: Record<string, string> = {

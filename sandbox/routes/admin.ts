@@ -5,6 +5,7 @@ import { eventTargetsPatchSchema, faultsPatchSchema, type SandboxOptions } from 
 import { forcedOutcomesPatchSchema, type ForcedOutcomeStore } from '../forced-outcomes';
 import { supplierPatchSchema, type SupplierStore } from '../suppliers';
 import { groundTruth } from '../imports/store';
+import { postImportGroundTruth } from '../post-import/store';
 import type { RuntimeState } from '../state';
 import type { RequestWitness } from '../witness';
 
@@ -37,9 +38,9 @@ function invalid(reply: FastifyReply, error: z.ZodError) {
 }
 
 function publicTargets(state: RuntimeState) {
-  const { webhookUrl, sqsQueueUrl, webhookSecret } = state.targets;
-  // The secret is write-only.
-  return { webhookUrl: webhookUrl ?? null, sqsQueueUrl: sqsQueueUrl ?? null, webhookSecretSet: !!webhookSecret };
+  const { webhookUrl, sqsQueueUrl, webhookSecret, webhookApiKey } = state.targets;
+  // The secret and the API key are write-only.
+  return { webhookUrl: webhookUrl ?? null, sqsQueueUrl: sqsQueueUrl ?? null, webhookSecretSet: !!webhookSecret, webhookApiKeySet: !!webhookApiKey };
 }
 
 /** Operator and test API: loopback only, no auth, never subject to faults. */
@@ -96,6 +97,10 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
 
     // How clients behaved under the request faults (Retry-After honoured, schedule calls cut off).
     scope.get('/admin/requests', async () => deps.witness.summary());
+    scope.get<{ Querystring: { supplier?: string } }>('/admin/ground-truth/post-import', async (req) => {
+      const items = await postImportGroundTruth(deps.pool, req.query.supplier || undefined);
+      return { items, duplicates: items.filter((i) => i.created_count > 1) };
+    });
 
     scope.get('/admin/events', async (req, reply) => {
       const q = eventsQuerySchema.safeParse(req.query);
@@ -113,7 +118,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
     scope.post('/admin/reset', async () =>
       deps.whileLoopsPaused(async () => {
         await deps.pool.query(
-          'TRUNCATE sandbox.events, sandbox.accounts, sandbox.import_processes, sandbox.schedule_counts, sandbox.forced_outcomes, sandbox.import_suppliers, ' +
+          'TRUNCATE sandbox.post_import_items, sandbox.post_import_requests, sandbox.events, sandbox.accounts, sandbox.import_processes, sandbox.schedule_counts, sandbox.forced_outcomes, sandbox.import_suppliers, ' +
             'sandbox.retry_after_told, sandbox.early_requests, sandbox.witness_counts',
         );
         await deps.suppliers.seed(deps.options.suppliers, true);

@@ -39,6 +39,15 @@ function graphqlError(message: string, errorCode: string, path?: string[]) {
  * a GraphQL error with HTTP 200, as the platform answers.
  */
 export function registerGraphqlRoutes(app: FastifyInstance, deps: GraphqlDeps): void {
+  // Admin (loopback, no auth): a pre-signed key, as the platform operator would hand one out.
+  app.post('/admin/pre-signed-keys', async (req) => {
+    const ttl = Number((req.body as { ttlSeconds?: unknown } | undefined)?.ttlSeconds ?? 300);
+    const now = Math.floor(Date.now() / 1000);
+    const exp = now + (Number.isFinite(ttl) && ttl > 0 ? Math.floor(ttl) : 300);
+    const preSignedKey = signJwt({ sub: 'kraken|pre-signed:sandbox', iss: 'kraken-sandbox', iat: now, exp, tokenUse: 'pre_signed', origIat: now }, deps.jwtSecret);
+    return { preSignedKey, expiresAt: exp };
+  });
+
   app.post('/v1/graphql/', async (req, reply) => {
     const body = req.body as { query?: unknown; variables?: unknown } | undefined;
     if (!body || typeof body.query !== 'string') return reply.code(400).send({ errors: [{ message: 'Must provide query string.' }] });
@@ -58,7 +67,11 @@ export function registerGraphqlRoutes(app: FastifyInstance, deps: GraphqlDeps): 
     let refresh: { token: string; exp: number } | undefined;
     if (given[0] === 'organizationSecretKey' && deps.organizationSecretKey && secretEquals(value, deps.organizationSecretKey)) sub = 'kraken|organization:sandbox';
     else if (given[0] === 'APIKey' && deps.dataImportKey && secretEquals(value, deps.dataImportKey)) sub = 'kraken|data-import-key:sandbox';
-    else if (given[0] === 'refreshToken') {
+    else if (given[0] === 'preSignedKey') {
+      // Short-lived keys this sandbox signed (`POST /admin/pre-signed-keys`).
+      const r = verifyJwt(value, deps.jwtSecret, now);
+      if (r.ok && r.claims.tokenUse === 'pre_signed') sub = r.claims.sub;
+    } else if (given[0] === 'refreshToken') {
       const r = verifyJwt(value, deps.jwtSecret, now);
       if (r.ok && r.claims.tokenUse === 'refresh') {
         sub = r.claims.sub;

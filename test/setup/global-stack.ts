@@ -35,6 +35,8 @@ export async function setup(project: TestProject) {
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
       SANDBOX_PROCESSING_DELAY_MS: '200',
       OUTCOME_EVENT_WAIT_SECONDS: '10',
+      // The sandbox checks every request against the contract (tests assert zero violations).
+      SANDBOX_STRICT: 'true',
     },
     freePorts: true,
     workers: 1,

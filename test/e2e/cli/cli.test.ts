@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { findChromium } from '../../support/browser';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import type { Client } from '@temporalio/client';
 import { createPool, type Pool } from '../../../clients/db';
 import { connectClient } from '../../../clients/temporal';
@@ -27,9 +27,9 @@ interface CliResult {
 }
 
 /** The CLI as an operator runs it, pointed at the e2e stack. stdout is a pipe: watch prints lines. */
-function cli(args: string[], timeoutMs = 240_000): Promise<CliResult> {
+function cli(args: string[], timeoutMs = 240_000, extraEnv: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [require.resolve('tsx/cli'), 'cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [require.resolve('tsx/cli'), 'cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env, ...extraEnv } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -87,6 +87,22 @@ describe('kraken-migrate against the running stack', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ accounts: 60, postgres: { documents: expect.any(Number) } });
     const n = await pool.query<{ n: number }>('select count(distinct account_number)::int as n from legacy.accounts');
     expect(n.rows[0].n).toBe(60);
+  });
+
+  it('platform check passes against the strict sandbox: four steps ok, exit 0; a wrong key fails with exit 1', async () => {
+    const r = await cli(['platform', 'check', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { ok: boolean; steps: Array<{ step: string; ok: boolean; status?: number }> };
+    expect(out.steps.map((s) => [s.step, s.ok, s.status])).toEqual([
+      ['token', true, 200],
+      ['catalogue', true, 200],
+      ['validate', true, 200],
+      ['import_status', true, 404],
+    ]);
+    const bad = await cli(['platform', 'check'], 60_000, { PLATFORM_AUTH_MODE: 'jwt', PLATFORM_TOKEN_INPUT: 'organizationSecretKey', PLATFORM_ORGANIZATION_SECRET_KEY: 'sk_wrong_0123456789abcdef' });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/FAILED token .*KT-CT-1135/);
+    expect(bad.stdout).not.toContain('sk_wrong_0123456789abcdef');
   });
 
   it('run start --limit 20 --json starts a run and names its workflow and UI link', async () => {
@@ -221,12 +237,20 @@ describe('kraken-migrate against the running stack', () => {
     const list = path.join(tmp, 'rest.txt');
     fs.writeFileSync(list, rest.join('\n') + '\n');
 
+    // Slow the platform down so the run is still dispatching when the commands below arrive
+    // (each CLI start takes seconds on a loaded machine; at full speed 40 accounts can finish first).
+    const faults = (body: unknown) =>
+      fetch(`http://127.0.0.1:${cfg.SANDBOX_PORT}/admin/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await faults({ processingDelayMs: 4000 })).ok).toBe(true);
+    onTestFinished(async () => {
+      await faults({ processingDelayMs: 200 });
+    });
     const start = await cli(['run', 'start', '--accounts', list, '--concurrency', '2', '--json']);
     expect(start.code).toBe(0);
     const small = JSON.parse(start.stdout).runId as string;
 
     const paused = await cli(['run', 'pause', small, '--reason', 'platform maintenance']);
-    expect(paused.code).toBe(0);
+    expect(paused.code, paused.stderr).toBe(0);
     expect(paused.stdout).toContain(`Run ${small} is now paused`);
     const st = JSON.parse((await cli(['run', 'status', small, '--json'])).stdout);
     expect(st.state).toBe('paused');

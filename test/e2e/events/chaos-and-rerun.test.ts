@@ -56,16 +56,17 @@ describe('events dropped, duplicated and reordered', () => {
     for (const r of inbox.rows) expect({ id: r.event_id, deliveries: r.deliveries >= copies.get(r.event_id)!.copies }).toEqual({ id: r.event_id, deliveries: true });
     expect(inbox.rows.filter((r) => copies.get(r.event_id)!.duplicated).every((r) => r.deliveries >= 2)).toBe(true);
 
-    // A forged delivery is refused and recorded as refused, not as an event.
+    // A forged delivery (a wrong API key, as the stack's webhook expects an EventBridge connection's
+    // header) is refused and recorded as refused, not as an event.
     const forged = JSON.stringify({ version: '0', id: uniqueId('forged-'), 'detail-type': 'data_import.import_process.complete', detail: { resource_type: 'ACCOUNT', external_identifier: accounts[0], identifier: 'A-FORGED01' } });
     const res = await fetch(`http://127.0.0.1:${e.config.EVENTS_PORT}/events/eventbridge`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-kraken-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` },
+      headers: { 'content-type': 'application/json', [e.config.EVENTS_WEBHOOK_API_KEY_HEADER]: `forged-${'0'.repeat(32)}` },
       body: forged,
     });
     expect(res.status).toBe(401);
     const rejected = await e.pool.query(`select reason from migrate.rejected_deliveries order by id desc limit 1`);
-    expect(rejected.rows[0].reason).toBe('signature_mismatch');
+    expect(rejected.rows[0].reason).toBe('api_key_mismatch');
     expect((await e.pool.query(`select 1 from migrate.inbox where identifier = 'A-FORGED01'`)).rowCount).toBe(0);
 
     // The source-data team fixes the bad phone numbers; the rerun takes exactly those accounts.

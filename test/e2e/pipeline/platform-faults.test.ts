@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlatformClient } from '../../../clients/platform';
-import { taskParams } from '../../../activities/platform';
+import { taskParams } from '../../../activities/schedule';
 import { createSourceAdapter } from '../../../source/adapter';
 import { defaultMapping } from '../../../source/mapping';
 import { transformAccount } from '../../../source/transform';

@@ -2,14 +2,15 @@ import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createPlatformActivities } from '../../../activities/platform';
+import type { ActivityContext } from '../../../activities/deps';
+import { platformActivities } from '../../../activities/schedule';
 import { PLATFORM_ERROR_CODES, PlatformTransientError, type PlatformClient } from '../../../clients/platform';
 
 const ref = { runId: 'r1', externalAccountNumber: 'EXT-1', supplierCode: 'DEMO-SUPPLIER', dryRun: false };
 
 function activities(getImportStatus: PlatformClient['getImportStatus']) {
   const platform = { getImportStatus } as unknown as PlatformClient;
-  return createPlatformActivities({ pool: {} as never, platform, logger: pino({ level: 'silent' }) });
+  return platformActivities({ platform, logger: pino({ level: 'silent' }) } as unknown as ActivityContext);
 }
 
 async function failure(p: Promise<unknown>): Promise<ApplicationFailure> {
@@ -32,7 +33,7 @@ describe("the platform's Retry-After across activity attempts", () => {
     });
     const before = Date.now();
     const f = await failure(env.run(a.getImportStatus, ref));
-    expect(f).toMatchObject({ type: 'PlatformTransientError', nonRetryable: false });
+    expect(f).toMatchObject({ type: PLATFORM_ERROR_CODES.rateLimited, nonRetryable: false });
     expect(f.nextRetryDelay).toBe(5_000);
     expect(beats).toHaveLength(1);
     const notBefore = (beats[0] as { notBefore: number }).notBefore;

@@ -75,8 +75,8 @@ describe('resultRows', () => {
 
   it('reports every measured figure with its unit', () => {
     const rows = byFigure(results());
-    expect(rows.get('End-to-end pipeline (1 worker)')?.value).toBe('25.00 acc/s');
-    expect(rows.get('End-to-end pipeline (1 worker)')?.note).toContain('2,000/2,000 completed in 80.0 s');
+    expect(rows.get('End-to-end pipeline (1 worker, best concurrency)')?.value).toBe('25.00 acc/s');
+    expect(rows.get('End-to-end pipeline (1 worker, best concurrency)')?.note).toContain('2,000/2,000 completed in 80.0 s');
     expect(rows.get('account latency p50 / p95')?.value).toBe('1.84 s / 3.21 s');
     expect(rows.get('history events per account')?.value).toBe('41.5');
     expect(rows.get('worker peak RSS')?.value).toBe('412 MB');
@@ -86,7 +86,36 @@ describe('resultRows', () => {
     expect(rows.get('pipeline / script')?.value).toBe('0.50');
     expect(rows.get('Validation (validateAccount, one core)')?.value).toBe('1,400 payloads/s');
     expect(rows.get('Sandbox schedule requests')?.value).toBe('640 req/s');
-    expect(rows.get('Scaling: 2 worker processes')?.note).toMatch(/^×1\.60 of 1 worker/);
+    expect(rows.get('Scaling: 2 worker processes, fresh stack 1')?.note).toMatch(/^×1\.60 of 1 worker/);
+  });
+
+  it("reads events and actions per account from the run's full history cost, run share included", () => {
+    const cost = {
+      accounts: 2000,
+      accountEventsPerAccount: 17,
+      runEventsPerAccount: 0.42,
+      eventsPerAccount: 17.42,
+      actionsPerAccount: 6.1,
+      actionsByKind: { workflowStarts: 1, activityAttempts: 2, localActivityTasks: 2.1, timers: 1, signals: 0, upserts: 0, updates: 0 },
+      runSegments: 1,
+    };
+    const rows = byFigure(results({ endToEnd: run({ cost }) }));
+    expect(rows.get('history events per account')).toMatchObject({ value: '17.4', note: expect.stringContaining('0.42 its share of the run') });
+    expect(rows.get('Temporal Cloud actions per account')).toMatchObject({ value: '6.10', note: 'workflowStarts 1.00, activityAttempts 2.00, localActivityTasks 2.10, timers 1.00' });
+  });
+
+  it('shows both sweeps and the 2-worker spread over fresh stacks', () => {
+    const floor = (c: number, rate: number) => ({ accounts: 2000, concurrency: c, completed: 2000, notCompleted: 0, wallSeconds: 20, accountsPerSecond: rate, latency: {}, loadAvg1: 2 });
+    const rows = byFigure(
+      results({
+        pipelineSweep: [run({ concurrency: 50, accountsPerSecond: 20 }), run({ concurrency: 100, accountsPerSecond: 25 })],
+        floorSweep: [floor(50, 80), floor(100, 100)],
+        scaling: [run(), run({ workers: 2, accountsPerSecond: 30 }), run({ workers: 2, accountsPerSecond: 40 }), run({ workers: 2, accountsPerSecond: 35 })],
+      }),
+    );
+    expect(rows.get('pipeline sweep')?.value).toBe('50: 20.0 · 100: 25.0');
+    expect(rows.get('floor sweep')?.value).toBe('50: 80.0 · 100: 100.0');
+    expect(rows.get('2 workers: median (spread)')).toMatchObject({ value: '35.00 acc/s', note: 'min 30.00 – max 40.00 over 3 fresh stacks; ×1.40 of 1 worker' });
   });
 
   it('says when platform events arrived without an account number (they cannot be routed)', () => {

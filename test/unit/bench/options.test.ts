@@ -4,12 +4,16 @@ import { parseBenchArgs } from '../../../bench/options';
 describe('parseBenchArgs', () => {
   it('defaults to the full table: 2000 accounts, scaling on, memory off', () => {
     const o = parseBenchArgs([]);
-    expect(o).toMatchObject({ mode: 'default', accounts: 2000, concurrency: 50, floor: true, script: true, scaling: true, memoryAccounts: 0, eventWaitSeconds: 30, out: 'bench/results.json' });
+    expect(o).toMatchObject({ mode: 'default', accounts: 2000, concurrency: [50, 100, 200], floorConcurrency: [50, 100, 200, 400], scalingRepeats: 3, floor: true, script: true, scaling: true, memoryAccounts: 0, eventWaitSeconds: 30, out: 'bench/results.json' });
   });
 
   it('--smoke is tiny and never scales, but explicit values still win', () => {
     expect(parseBenchArgs(['--smoke'])).toMatchObject({ mode: 'smoke', accounts: 30, scaling: false, memoryAccounts: 0, validationSeconds: 1, sandboxRequests: 200 });
     expect(parseBenchArgs(['--smoke', '--accounts', '12'])).toMatchObject({ mode: 'smoke', accounts: 12 });
+  });
+
+  it('--concurrency and --floor-concurrency take sweeps', () => {
+    expect(parseBenchArgs(['--concurrency', '100', '--floor-concurrency', '50,400'])).toMatchObject({ concurrency: [100], floorConcurrency: [50, 400] });
   });
 
   it('--memory alone means 10,000 accounts; with a value, that many', () => {
@@ -19,6 +23,14 @@ describe('parseBenchArgs', () => {
 
   it('--no-floor, --no-script and --no-scaling switch passes off', () => {
     expect(parseBenchArgs(['--no-floor', '--no-script', '--no-scaling'])).toMatchObject({ floor: false, script: false, scaling: false });
+  });
+
+  it('--engine picks the Temporal engine (else KRAKEN_TEMPORAL_ENGINE, else the dev server) and refuses others', () => {
+    expect(parseBenchArgs([], {}).engine).toBe('dev');
+    expect(parseBenchArgs([], { KRAKEN_TEMPORAL_ENGINE: 'server' }).engine).toBe('server');
+    expect(parseBenchArgs(['--engine', 'server'], {}).engine).toBe('server');
+    expect(parseBenchArgs(['--engine', 'dev'], { KRAKEN_TEMPORAL_ENGINE: 'server' }).engine).toBe('dev');
+    expect(() => parseBenchArgs(['--engine', 'cloud'], {})).toThrow();
   });
 
   it('rejects nonsense instead of benchmarking it', () => {

@@ -123,3 +123,19 @@ describe('usage and configuration errors', () => {
     expect(r.stdout).toContain('Examples:');
   });
 });
+
+describe('kraken-migrate in production mode and the image commands', () => {
+  const prod = { KRAKEN_MIGRATE_MODE: 'production', CODEC_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}` };
+
+  it('refuses to start with a non-HTTPS platform URL, naming each variable (exit 2)', () => {
+    const r = cli(['config', 'print'], { ...prod, PLATFORM_BASE_URL: 'http://tenant.example/v1/', PLATFORM_V2_BASE_URL: 'https://tenant.example/v2/', PLATFORM_GRAPHQL_URL: 'https://tenant.example/v1/graphql/' });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^config error: PLATFORM_BASE_URL="http:\/\/tenant.example\/v1\/": must be an https:\/\/ URL in production mode/)]);
+  });
+
+  it('db migrate without DATABASE_URL exits 2 with a coded line', () => {
+    const r = cli(['db', 'migrate']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/error \[database_url_missing\]/);
+  });
+});

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ingestEvent } from '../../../events/ingest';
 import { rematchPending } from '../../../events/router';
-import { inboxSummary, outcomeSources } from '../../../events/report';
+import { inboxSummary, outcomeSources } from '../../../ledger';
 import type { EventsDeps } from '../../../events/types';
 import { envelope, fakeSignaller, inboxRow, insertAttempt, insertRun, quietLogger, startTestDb, uniq } from './helpers';
 

@@ -36,7 +36,7 @@ beforeAll(async () => {
   });
   workerRun = worker.run();
   receiver = await startEventsReceiver({
-    config: parseConfig({ EVENTS_PORT: '0', EVENTS_WEBHOOK_SECRET: SECRET }),
+    config: parseConfig({ EVENTS_PORT: '0', EVENTS_WEBHOOK_AUTH: 'hmac', EVENTS_WEBHOOK_SECRET: SECRET }),
     pool: db.pool,
     temporalClient: env.client,
     logger: quietLogger(),

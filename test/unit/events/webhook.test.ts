@@ -9,7 +9,8 @@ import { deadPool, envelope, fakeSignaller, inboxRow, insertAttempt, insertRun, 
 
 const SECRET = 'whsec-test-0123456789';
 const MAX = 4096;
-const config = parseConfig({ EVENTS_WEBHOOK_SECRET: SECRET, EVENTS_MAX_BODY_BYTES: String(MAX) });
+const config = parseConfig({ EVENTS_WEBHOOK_AUTH: 'hmac', EVENTS_WEBHOOK_SECRET: SECRET, EVENTS_MAX_BODY_BYTES: String(MAX) });
+const API_KEY = 'eb-connection-key-0123456789abcdef';
 
 let db: Awaited<ReturnType<typeof startTestDb>>;
 let app: FastifyInstance;
@@ -37,7 +38,7 @@ async function rejectionsFor(body: string) {
   return (await db.pool.query(`select * from migrate.rejected_deliveries where body_sha256 = $1`, [sha(body)])).rows;
 }
 
-describe('POST /events/eventbridge', () => {
+describe('POST /events/eventbridge with HMAC signatures (EVENTS_WEBHOOK_AUTH=hmac)', () => {
   it('accepts a signed delivery with 202 once it is in the inbox, and routes it', async () => {
     const runId = uniq('run');
     const ext = uniq('ACC');
@@ -139,16 +140,101 @@ describe('POST /events/eventbridge', () => {
   });
 });
 
-describe('start-up without a secret', () => {
-  const deps = () => ({ pool: db.pool, signal: fake.signal, logger: quietLogger() });
+/** What an EventBridge API destination sends: the envelope as the body, the connection's API-key header. */
+function eventBridgeDelivery(target: string, body: string, headers: Record<string, string>) {
+  return fetch(target, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'Amazon/EventBridge/ApiDestinations', ...headers },
+    body,
+  });
+}
 
-  it('refuses to start in development unless allowUnsigned is given', () => {
-    expect(() => createWebhookApp(deps(), { config: parseConfig({}) })).toThrow(expect.objectContaining({ code: 'webhook_secret_missing' }));
+describe('POST /events/eventbridge with the API-key header (the default: an EventBridge connection)', () => {
+  let keyApp: FastifyInstance;
+  let keyUrl: string;
+  beforeAll(async () => {
+    const cfg = parseConfig({ EVENTS_WEBHOOK_API_KEY: API_KEY });
+    expect(cfg.EVENTS_WEBHOOK_AUTH).toBe('api-key');
+    keyApp = createWebhookApp({ pool: db.pool, signal: fake.signal, logger: quietLogger() }, { config: cfg });
+    keyUrl = (await keyApp.listen({ port: 0, host: '127.0.0.1' })) + WEBHOOK_PATH;
+  });
+  afterAll(async () => {
+    await keyApp?.close();
   });
 
-  it('refuses in production even with allowUnsigned', () => {
-    const prod = { ...parseConfig({}), KRAKEN_MIGRATE_MODE: 'production' as const };
-    expect(() => createWebhookApp(deps(), { config: prod, allowUnsigned: true })).toThrow(expect.objectContaining({ code: 'webhook_secret_missing' }));
+  it('accepts an EventBridge-shaped delivery carrying the key, records it and routes it', async () => {
+    const runId = uniq('run');
+    const ext = uniq('ACC');
+    await insertRun(db.pool, runId);
+    await insertAttempt(db.pool, { runId, ext, workflowId: `wf-${ext}` });
+    const id = uniq('evt');
+    const res = await eventBridgeDelivery(keyUrl, completeBody(ext, id), { 'x-api-key': API_KEY });
+    expect(res.status).toBe(202);
+    expect(await answer(res)).toEqual({ status: 'recorded', eventId: id, matchStatus: 'matched', workflowId: `wf-${ext}` });
+    expect(await inboxRow(db.pool, id)).toMatchObject({ received_via: 'webhook', match_status: 'matched' });
+    expect(fake.calls.at(-1)).toEqual({ workflowId: `wf-${ext}`, signal: { eventId: id, type: 'data_import.import_process.complete', identifier: 'A-9F00' } });
+  });
+
+  it('rejects a forged key with 401 api_key_mismatch, records the rejection, stores no event', async () => {
+    const id = uniq('evt');
+    const body = completeBody(uniq('ACC'), id);
+    for (const forged of ['not-the-key', API_KEY.slice(0, -1), `${API_KEY}x`, API_KEY.toUpperCase()]) {
+      const res = await eventBridgeDelivery(keyUrl, body, { 'x-api-key': forged });
+      expect(res.status).toBe(401);
+      expect(await answer(res)).toMatchObject({ code: 'api_key_mismatch' });
+    }
+    expect(await inboxRow(db.pool, id)).toBeUndefined();
+    const rej = await rejectionsFor(body);
+    expect(rej.map((r) => r.reason)).toEqual(['api_key_mismatch', 'api_key_mismatch', 'api_key_mismatch', 'api_key_mismatch']);
+    expect(JSON.stringify(rej)).not.toContain(API_KEY.slice(0, 12));
+  });
+
+  it('rejects a delivery without the header, or with the key in another header or a valid HMAC signature only', async () => {
+    const id = uniq('evt');
+    const body = completeBody(uniq('ACC'), id);
+    const variants: Array<Record<string, string>> = [{}, { authorization: `Bearer ${API_KEY}` }, { 'x-kraken-signature': signWebhookBody(API_KEY, body, Math.floor(Date.now() / 1000)) }];
+    for (const headers of variants) {
+      const res = await eventBridgeDelivery(keyUrl, body, headers);
+      expect(res.status).toBe(401);
+      expect((await answer(res)).code).toBe('api_key_missing');
+    }
+    expect(await inboxRow(db.pool, id)).toBeUndefined();
+  });
+
+  it('reads the header the connection is configured with (EVENTS_WEBHOOK_API_KEY_HEADER, any case)', async () => {
+    const custom = createWebhookApp(
+      { pool: db.pool, signal: fake.signal, logger: quietLogger() },
+      { config: parseConfig({ EVENTS_WEBHOOK_API_KEY: API_KEY, EVENTS_WEBHOOK_API_KEY_HEADER: 'X-Kraken-Events-Key' }) },
+    );
+    try {
+      const id = uniq('evt');
+      const ok = await custom.inject({ method: 'POST', url: WEBHOOK_PATH, headers: { 'content-type': 'application/json', 'X-Kraken-Events-Key': API_KEY }, payload: completeBody(uniq('ACC'), id) });
+      expect(ok.statusCode).toBe(202);
+      const wrongHeader = await custom.inject({ method: 'POST', url: WEBHOOK_PATH, headers: { 'content-type': 'application/json', 'x-api-key': API_KEY }, payload: completeBody(uniq('ACC'), uniq('evt')) });
+      expect(wrongHeader.statusCode).toBe(401);
+    } finally {
+      await custom.close();
+    }
+  });
+
+  it('refuses a key shorter than 16 characters at configuration time, naming the variable', () => {
+    expect(() => parseConfig({ EVENTS_WEBHOOK_API_KEY: 'short' })).toThrow(/EVENTS_WEBHOOK_API_KEY=\(hidden\): at least 16 characters/);
+  });
+});
+
+describe('start-up without a key or secret', () => {
+  const deps = () => ({ pool: db.pool, signal: fake.signal, logger: quietLogger() });
+
+  it('refuses to start in development unless allowUnsigned is given, naming what is missing', () => {
+    expect(() => createWebhookApp(deps(), { config: parseConfig({}) })).toThrow(expect.objectContaining({ code: 'webhook_auth_missing', message: expect.stringContaining('EVENTS_WEBHOOK_API_KEY') }));
+    expect(() => createWebhookApp(deps(), { config: parseConfig({ EVENTS_WEBHOOK_AUTH: 'hmac' }) })).toThrow(
+      expect.objectContaining({ code: 'webhook_auth_missing', message: expect.stringContaining('EVENTS_WEBHOOK_SECRET') }),
+    );
+  });
+
+  it('refuses in production even with allowUnsigned, and an HMAC secret does not stand in for the API key', () => {
+    const prod = { ...parseConfig({ EVENTS_WEBHOOK_SECRET: SECRET }), KRAKEN_MIGRATE_MODE: 'production' as const };
+    expect(() => createWebhookApp(deps(), { config: prod, allowUnsigned: true })).toThrow(expect.objectContaining({ code: 'webhook_auth_missing' }));
   });
 
   it('accepts unsigned deliveries in development with allowUnsigned', async () => {

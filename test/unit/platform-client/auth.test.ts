@@ -56,7 +56,7 @@ describe('token mode', () => {
 });
 
 describe('JWT mode', () => {
-  it('obtains a token with the organisation key and sends Authorization: JWT <token>', async () => {
+  it('obtains a token with the organisation key and sends Authorization: Token <token> (the data-import form of document 1)', async () => {
     const token = fakeJwt(inAnHour());
     platform = await startFakePlatform((req, res) => (isGraphql(req) ? json(res, 200, tokenResponse(token)) : json(res, 201)));
     const client = createPlatformClient(configFor(platform.origin, { PLATFORM_AUTH_MODE: 'jwt' }));
@@ -66,7 +66,7 @@ describe('JWT mode', () => {
     expect(gql).toHaveLength(1); // cached for the second call
     expect(graphqlInput(gql[0])).toEqual({ organizationSecretKey: ORG_SECRET });
     expect((gql[0].body as { query: string }).query).toContain('obtainKrakenToken(input: $input)');
-    expect(platform.seen.filter((r) => !isGraphql(r)).map((r) => r.headers['authorization'])).toEqual([`JWT ${token}`, `JWT ${token}`]);
+    expect(platform.seen.filter((r) => !isGraphql(r)).map((r) => r.headers['authorization'])).toEqual([`Token ${token}`, `Token ${token}`]);
   });
 
   it('on 401 renews the token once and repeats the request with the new token', async () => {
@@ -75,7 +75,7 @@ describe('JWT mode', () => {
     let issued = 0;
     platform = await startFakePlatform((req, res) => {
       if (isGraphql(req)) return json(res, 200, tokenResponse(issued++ === 0 ? first : second));
-      if (req.headers['authorization'] === `JWT ${second}`) return json(res, 201);
+      if (req.headers['authorization'] === `Token ${second}`) return json(res, 201);
       return json(res, 401, { detail: 'Signature has expired.', code: 'authentication_failed' });
     });
     const client = createPlatformClient(configFor(platform.origin, { PLATFORM_AUTH_MODE: 'jwt' }));
@@ -86,7 +86,7 @@ describe('JWT mode', () => {
     // The refresh token from the first answer is used before the organisation key.
     expect(graphqlInput(gql[1])).toEqual({ refreshToken: 'refresh-abc' });
     const calls = platform.seen.filter((r) => !isGraphql(r));
-    expect(calls.map((r) => r.headers['authorization'])).toEqual([`JWT ${first}`, `JWT ${second}`]);
+    expect(calls.map((r) => r.headers['authorization'])).toEqual([`Token ${first}`, `Token ${second}`]);
   });
 
   it('a second 401 is PlatformFinalError platform_auth_failed, with no secret in the error', async () => {
@@ -133,7 +133,7 @@ describe('JWT mode', () => {
     });
     const auth = createAuth(configFor(platform.origin, { PLATFORM_AUTH_MODE: 'jwt' }));
     const headers = await Promise.all([auth.header(), auth.header(), auth.header(), auth.header()]);
-    expect(new Set(headers)).toEqual(new Set([`JWT ${token}`]));
+    expect(new Set(headers)).toEqual(new Set([`Token ${token}`]));
     expect(platform.seen).toHaveLength(1);
   });
 
@@ -177,10 +177,49 @@ describe('JWT mode', () => {
     expect(platform.seen.map(graphqlInput).map((i) => Object.keys(i)[0])).toEqual(['organizationSecretKey', 'refreshToken', 'organizationSecretKey']);
   });
 
+  it.each([
+    ['APIKey', { PLATFORM_TOKEN_INPUT: 'APIKey' as const }, { APIKey: API_KEY }],
+    ['preSignedKey', { PLATFORM_TOKEN_INPUT: 'preSignedKey' as const, PLATFORM_PRESIGNED_KEY: 'psk-1' }, { preSignedKey: 'psk-1' }],
+    ['refreshToken', { PLATFORM_TOKEN_INPUT: 'refreshToken' as const, PLATFORM_REFRESH_TOKEN: 'rt-given' }, { refreshToken: 'rt-given' }],
+    ['preSignedKey (chosen because it is the one configured)', { PLATFORM_ORGANIZATION_SECRET_KEY: undefined, PLATFORM_PRESIGNED_KEY: 'psk-2' }, { preSignedKey: 'psk-2' }],
+  ])('obtains the first token with the %s input, standalone', async (_name, overrides, expected) => {
+    const token = fakeJwt(inAnHour());
+    platform = await startFakePlatform((_req, res) => json(res, 200, tokenResponse(token)));
+    const auth = createAuth(configFor(platform.origin, { PLATFORM_AUTH_MODE: 'jwt', ...overrides }));
+    expect(await auth.header()).toBe(`Token ${token}`);
+    expect(graphqlInput(platform.seen[0])).toEqual(expected);
+  });
+
+  it('a configured input without its value fails with platform_auth_failed naming the variable', async () => {
+    const auth = createAuth(configFor('http://127.0.0.1:9', { PLATFORM_AUTH_MODE: 'jwt', PLATFORM_TOKEN_INPUT: 'preSignedKey' }));
+    const err = await caught(auth.header());
+    expect(err).toMatchObject({ code: 'platform_auth_failed' });
+    expect(String(err)).toContain('PLATFORM_PRESIGNED_KEY');
+  });
+
   it('jwtExpiryMs reads exp without verifying; garbage gives undefined', () => {
     expect(jwtExpiryMs(fakeJwt(1_900_000_000))).toBe(1_900_000_000_000);
     expect(jwtExpiryMs('not-a-jwt')).toBeUndefined();
     expect(jwtExpiryMs('a.!!!.c')).toBeUndefined();
+  });
+});
+
+describe('ordinary REST endpoints (document 1, rule 5)', () => {
+  it('PLATFORM_REST_AUTH=basic sends the API key by HTTP Basic with an empty password; data-import keeps the token', async () => {
+    platform = await startFakePlatform((req, res) => (req.url.startsWith('/v1/accounts/') ? json(res, 200, { number: 'A-1' }) : json(res, 404, { detail: 'x', code: 'not_found' })));
+    const client = createPlatformClient(configFor(platform.origin, { PLATFORM_AUTH_MODE: 'token', PLATFORM_REST_AUTH: 'basic' }));
+    expect(await client.getAccount('A-1')).toMatchObject({ number: 'A-1' });
+    await client.getImportStatus('S', 'E');
+    const [account, status] = platform.seen;
+    expect(account.headers['authorization']).toBe(`Basic ${Buffer.from(`${API_KEY}:`).toString('base64')}`);
+    expect(status.headers['authorization']).toBe(`Token ${API_KEY}`);
+  });
+
+  it('by default the ordinary REST endpoints get the same token', async () => {
+    platform = await startFakePlatform((_req, res) => json(res, 404, { detail: 'x', code: 'not_found' }));
+    const client = createPlatformClient(configFor(platform.origin, { PLATFORM_AUTH_MODE: 'token' }));
+    expect(await client.getAccount('A-1')).toBeUndefined();
+    expect(platform.seen[0].headers['authorization']).toBe(`Token ${API_KEY}`);
   });
 });
 

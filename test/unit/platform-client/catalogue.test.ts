@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPlatformClient, createTariffChecker, parseTariffCode, PlatformFinalError } from '../../../clients/platform';
+import { candidateProducts, createPlatformClient, createTariffPreflight, PlatformFinalError } from '../../../clients/platform';
 import { configFor, json, startFakePlatform, type FakePlatform, type Seen } from './fake-platform';
 
 let platform: FakePlatform | undefined;
@@ -66,6 +66,16 @@ function catalogueServer(origin: () => string) {
       // VAR-22-11-01 has electricity in every region but gas only in A.
       return json(res, 200, productDetail(code, code === 'VAR-22-11-01' ? { elec: REGIONS, gas: ['A'] } : { elec: ['A'] }));
     }
+    // Unit rates exist for PROD-xx tariff `E-1R-PROD-xx-A`, VAR-22-11-01 in every region, and the
+    // spec example `ELEC-1234-J` under product 1234 (which this catalogue also lists).
+    const rates = /^\/v1\/products\/([^/]+)\/electricity-tariffs\/([^/]+)\/standard-unit-rates\/$/.exec(url.pathname);
+    if (rates) {
+      const [p, t] = [decodeURIComponent(rates[1]), decodeURIComponent(rates[2])];
+      const known = (codes.includes(p) && (t === `E-1R-${p}-A` || (p === 'VAR-22-11-01' && t.startsWith(`E-1R-${p}-`)))) || (p === '1234' && t === 'ELEC-1234-J');
+      if (!known) return json(res, 404, { detail: 'Not found.' });
+      const slot = { value_exc_vat: 20, value_inc_vat: 21, valid_from: '2024-01-01T00:00:00Z', valid_to: '2024-01-01T00:30:00Z', payment_method: null };
+      return json(res, 200, { count: 1000, next: null, previous: null, results: [slot] });
+    }
     return json(res, 404, { detail: 'No Product matches the given query.' });
   };
 }
@@ -131,48 +141,56 @@ describe('getProduct and getStandardUnitRates', () => {
   });
 });
 
-describe('tariff checker', () => {
-  it('parses tariff codes whose product code holds dashes', () => {
-    expect(parseTariffCode('E-1R-VAR-22-11-01-C')).toEqual({ fuel: 'electricity', registers: 1, productCode: 'VAR-22-11-01', region: 'C' });
-    expect(parseTariffCode('G-1R-VAR-22-11-01-A')).toMatchObject({ fuel: 'gas', productCode: 'VAR-22-11-01', region: 'A' });
-    expect(parseTariffCode('ELEC-1234-J')).toBeUndefined();
-    expect(parseTariffCode('E-1R-VAR-22-11-01-Z')).toBeUndefined();
+describe('tariff pre-flight (documented data only)', () => {
+  it('narrows the products to ask by code containment, longest first; this decides nothing', () => {
+    expect(candidateProducts('E-1R-VAR-22-11-01-C', ['VAR-22-11-01', 'VAR', 'PROD-01'])).toEqual(['VAR-22-11-01', 'VAR']);
+    expect(candidateProducts('ELEC-1234-J', ['1234', 'PROD-01'])).toEqual(['1234']);
+    expect(candidateProducts('XYZ', ['PROD-01'])).toEqual([]);
   });
 
-  it('reports unknown codes and answers a second time from its cache', async () => {
-    platform = await startFakePlatform(catalogueServer(() => platform!.origin));
-    const checker = createPlatformClient(configFor(platform.origin)).tariffCatalogue();
-    const codes = [
-      'E-1R-VAR-22-11-01-C', // known
-      'G-1R-VAR-22-11-01-A', // known
-      'G-1R-VAR-22-11-01-B', // product has no gas tariff in B
-      'E-1R-PROD-03-A', // known
-      'E-1R-PROD-03-B', // product exists, region does not
-      'E-1R-MISSING-01-A', // no such product
-      'ELEC-1234-J', // not a tariff code at all
-      'E-1R-VAR-22-11-01-C', // duplicate
-    ];
-    const expected = ['G-1R-VAR-22-11-01-B', 'E-1R-PROD-03-B', 'E-1R-MISSING-01-A', 'ELEC-1234-J'];
-    expect(await checker.unknownTariffCodes(codes)).toEqual(expected);
-    const requests = platform.seen.map((r) => new URL(r.url, platform!.origin).pathname);
-    // Three list pages, then only the two referenced products that exist.
-    expect(requests.filter((p) => p === '/v1/products/')).toHaveLength(3);
-    expect(requests.filter((p) => p !== '/v1/products/').sort()).toEqual(['/v1/products/PROD-03/', '/v1/products/VAR-22-11-01/']);
+  it("confirms tariffs with unit rates (the spec's example ELEC-1234-J among them); never refuses one", async () => {
+    const serve = catalogueServer(() => platform!.origin);
+    platform = await startFakePlatform((req, res) => {
+      const url = new URL(req.url, platform!.origin);
+      // Product 1234 is listed on an extra first page entry.
+      if (url.pathname === '/v1/products/' && !url.searchParams.get('page')) {
+        return json(res, 200, { count: 12, next: new URL('/v1/products/?page=1', platform!.origin).href, previous: null, results: [product('1234')] });
+      }
+      return serve(req, res);
+    });
+    const preflight = createPlatformClient(configFor(platform.origin)).tariffPreflight();
+    const verdicts = await preflight.check([
+      { code: 'E-1R-VAR-22-11-01-C', fuel: 'electricity' },
+      { code: 'ELEC-1234-J', fuel: 'electricity' },
+      { code: 'GAS-1234-J', fuel: 'gas' },
+      { code: 'E-1R-PROD-03-B', fuel: 'electricity' }, // product listed, no rates for this tariff
+      { code: 'E-1R-MISSING-01-A', fuel: 'electricity' }, // no listed product named in it
+      { code: 'E-1R-VAR-22-11-01-C', fuel: 'electricity' }, // duplicate
+    ]);
+    expect(verdicts).toEqual([
+      { code: 'E-1R-VAR-22-11-01-C', verdict: 'confirmed', productCode: 'VAR-22-11-01' },
+      { code: 'ELEC-1234-J', verdict: 'confirmed', productCode: '1234' },
+      { code: 'GAS-1234-J', verdict: 'not_pre_checked', reason: 'gas_rates_not_documented' },
+      { code: 'E-1R-PROD-03-B', verdict: 'not_pre_checked', reason: 'no_rates_found' },
+      { code: 'E-1R-MISSING-01-A', verdict: 'not_pre_checked', reason: 'no_listed_product_named' },
+    ]);
+    const paths = platform.seen.map((r) => new URL(r.url, platform!.origin).pathname);
+    // Only documented endpoints: the list (through next) and unit rates; never product detail.
+    expect(paths.every((p) => p === '/v1/products/' || p.endsWith('/standard-unit-rates/'))).toBe(true);
+    expect(paths.filter((p) => p === '/v1/products/').length).toBeGreaterThanOrEqual(4);
 
     const before = platform.seen.length;
-    expect(await checker.unknownTariffCodes(codes)).toEqual(expected);
-    expect(await checker.unknownTariffCodes(['E-1R-PROD-03-A'])).toEqual([]);
-    expect(platform.seen.length).toBe(before);
+    await preflight.check([{ code: 'ELEC-1234-J', fuel: 'electricity' }]);
+    expect(platform.seen.length).toBe(before); // cached
   });
 
   it('does not cache a failed catalogue read', async () => {
     let fail = true;
     const serve = catalogueServer(() => platform!.origin);
     platform = await startFakePlatform((req, res) => (fail ? json(res, 503) : serve(req, res)));
-    const client = createPlatformClient(configFor(platform.origin));
-    const checker = createTariffChecker(client);
-    await expect(checker.unknownTariffCodes(['E-1R-PROD-01-A'])).rejects.toMatchObject({ code: 'platform_unavailable' });
+    const preflight = createTariffPreflight(createPlatformClient(configFor(platform.origin)));
+    await expect(preflight.check([{ code: 'E-1R-PROD-01-A', fuel: 'electricity' }])).rejects.toMatchObject({ code: 'platform_unavailable' });
     fail = false;
-    expect(await checker.unknownTariffCodes(['E-1R-PROD-01-A', 'E-1R-PROD-01-B'])).toEqual(['E-1R-PROD-01-B']);
+    expect(await preflight.check([{ code: 'E-1R-PROD-01-A', fuel: 'electricity' }])).toEqual([{ code: 'E-1R-PROD-01-A', verdict: 'confirmed', productCode: 'PROD-01' }]);
   });
 });

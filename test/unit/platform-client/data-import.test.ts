@@ -136,9 +136,9 @@ describe('scheduleAccountCreation', () => {
     expect(err).toMatchObject({ code: 'platform_rate_limited', status: 429, retryAfterMs: 3000 });
   });
 
-  it('throws PlatformFinalError platform_rejected for an unrecognised 400, another 4xx, or a non-JSON 400', async () => {
+  it('throws PlatformFinalError platform_rejected for a 400 that says nothing, another 4xx, or a non-JSON 400', async () => {
     const bodies = [
-      (res: Parameters<Handler>[1]) => json(res, 400, { something: 'else' }),
+      (res: Parameters<Handler>[1]) => json(res, 400, {}),
       (res: Parameters<Handler>[1]) => json(res, 404, { detail: 'Not found', code: 'not_found' }),
       (res: Parameters<Handler>[1]) => {
         res.writeHead(400, { 'Content-Type': 'text/html' });
@@ -199,6 +199,23 @@ describe('getImportStatus', () => {
     expect(status).toMatchObject({ status: 'PROCESSED', kraken_identifier: 'A-E8981832' });
     expect(platform.seen[0].url).toBe('/v2/data-import/accounts/DEMO-SUPPLIER/EXT%2F0001/');
     expect(await client.getImportStatus('DEMO-SUPPLIER', 'EXT-9999')).toBeUndefined();
+  });
+
+  it('reads a status the spec does not show (a free string there), logging it once, never failing', async () => {
+    const body = {
+      status: 'AWAITING_REVIEW',
+      kraken_identifier: null,
+      created_at: '2025-10-07T09:00:21.179194+02:00',
+      modified_at: '2025-10-07T09:06:38.078396+02:00',
+      latest_event: { event: 'EVENT_ACCOUNT_IMPORT_PROCESS_CREATED', occurred_at: '2025-10-07T09:00:21.179194+02:00', data: null },
+      latest_error: null,
+    };
+    platform = await startFakePlatform((_req, res) => json(res, 200, body));
+    const warned: unknown[] = [];
+    const logger = { debug: () => {}, warn: (o: unknown) => void warned.push(o) };
+    const client = createPlatformClient(configFor(platform.origin), { logger: logger as unknown as PlatformLogger });
+    for (let i = 0; i < 3; i++) expect((await client.getImportStatus('S', 'E'))?.status).toBe('AWAITING_REVIEW');
+    expect(warned).toEqual([{ status: 'AWAITING_REVIEW', code: 'import_status_unknown' }]);
   });
 });
 

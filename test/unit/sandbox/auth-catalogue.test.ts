@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, api, minimalAccount, ORG_KEY, schedule, startStack, type Stack } from './harness';
+import { admin, api, API_KEY, minimalAccount, ORG_KEY, schedule, startStack, type Stack } from './harness';
 import { catalogueTariffCodes, defaultCatalogue } from '../../../sandbox/catalogue';
 
 let stack: Stack;
@@ -24,7 +24,7 @@ async function obtain(input: Record<string, string>) {
 }
 
 describe('obtainKrakenToken', () => {
-  it('issues an HS256 JWT for the organisation secret key, usable in all three header forms', async () => {
+  it('issues an HS256 JWT for the organisation secret key, accepted only as Token <jwt> (document 1); every other form is 401', async () => {
     const { status, body } = await obtain({ organizationSecretKey: ORG_KEY });
     expect(status).toBe(200);
     const t = body.data.obtainKrakenToken;
@@ -32,9 +32,12 @@ describe('obtainKrakenToken', () => {
     expect(JSON.parse(Buffer.from(t.token.split('.')[0], 'base64url').toString())).toEqual({ alg: 'HS256', typ: 'JWT' });
     expect(t.payload.exp - t.payload.iat).toBe(3600);
     expect(t.refreshExpiresIn).toBeGreaterThan(Math.floor(Date.now() / 1000) + 3600);
-    for (const auth of [`JWT ${t.token}`, `Bearer ${t.token}`, t.token]) {
+    const ok = await api(stack, 'GET', '/v2/data-import/accounts/DEMO-SUPPLIER/NOPE-1/', undefined, `Token ${t.token}`);
+    expect(ok.status).toBe(404); // authenticated: the import is just unknown
+    const basic = `Basic ${Buffer.from(`${API_KEY}:`).toString('base64')}`;
+    for (const auth of [`JWT ${t.token}`, `Bearer ${t.token}`, t.token, `token ${t.token}`, basic, `Token${t.token}`]) {
       const r = await api(stack, 'GET', '/v2/data-import/accounts/DEMO-SUPPLIER/NOPE-1/', undefined, auth);
-      expect(r.status).toBe(404); // authenticated: the import is just unknown
+      expect(r.status, auth.slice(0, 6)).toBe(401);
     }
   });
 
@@ -72,11 +75,34 @@ describe('obtainKrakenToken', () => {
       const t = (await obtain({ organizationSecretKey: ORG_KEY })).body.data.obtainKrakenToken;
       expect(t.payload.exp - t.payload.iat).toBe(1);
       await new Promise((r) => setTimeout(r, 2100));
-      const r = await api(stack, 'GET', '/v2/data-import/accounts/DEMO-SUPPLIER/X/', undefined, `JWT ${t.token}`);
+      const r = await api(stack, 'GET', '/v2/data-import/accounts/DEMO-SUPPLIER/X/', undefined, `Token ${t.token}`);
       expect(r.status).toBe(401);
       expect(r.json).toEqual({ detail: expect.any(String), code: 'token_expired' });
     } finally {
       await admin(stack, 'PUT', '/admin/faults', { tokenTtlSeconds: 3600 });
+    }
+  });
+});
+
+describe('pre-signed keys and the APIKey input', () => {
+  it('obtains a token with a pre-signed key the operator issued, and with the account user API key', async () => {
+    const { preSignedKey } = await admin<{ preSignedKey: string }>(stack, 'POST', '/admin/pre-signed-keys', { ttlSeconds: 60 });
+    for (const input of [{ preSignedKey }, { APIKey: API_KEY }] as Array<Record<string, string>>) {
+      const t = (await obtain(input)).body.data.obtainKrakenToken;
+      const r = await api(stack, 'GET', '/v2/data-import/accounts/DEMO-SUPPLIER/NOPE-2/', undefined, `Token ${t.token}`);
+      expect(r.status).toBe(404);
+    }
+    expect((await obtain({ preSignedKey: 'forged.key.value' })).body.errors[0].extensions.errorCode).toBe('KT-CT-1135');
+  });
+});
+
+describe('ordinary REST endpoints (document 1, rule 5)', () => {
+  it('GET /v1/accounts/<n>/ takes the API key by HTTP Basic with an empty password, or the token; a password or another form is 401', async () => {
+    const basic = (user: string, pass = '') => `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
+    expect((await api(stack, 'GET', '/v1/accounts/A-00000000/', undefined, basic(API_KEY))).status).toBe(404);
+    expect((await api(stack, 'GET', '/v1/accounts/A-00000000/', undefined, `Token ${API_KEY}`)).status).toBe(404);
+    for (const auth of [basic(API_KEY, 'x'), basic('wrong'), `Bearer ${API_KEY}`, '']) {
+      expect((await api(stack, 'GET', '/v1/accounts/A-00000000/', undefined, auth)).status).toBe(401);
     }
   });
 });

@@ -75,8 +75,10 @@ describe('task params window', () => {
 });
 
 describe('catalogue and PRNG', () => {
-  it('has ~150 products and stable, real-pattern tariff codes', () => {
-    expect(defaultCatalogue()).toHaveLength(150);
+  it("has ~150 products and stable, real-pattern tariff codes; knows the spec's example codes", () => {
+    expect(defaultCatalogue()).toHaveLength(151);
+    expect(isKnownTariffCode('ELEC-1234-J')).toBe(true);
+    expect(isKnownTariffCode('GAS-1234-J')).toBe(true);
     const codes = catalogueTariffCodes();
     expect(new Set(codes).size).toBe(codes.length);
     expect(codes.every((c) => /^[EG]-1R-[A-Z0-9-]+-[A-P]$/.test(c))).toBe(true);

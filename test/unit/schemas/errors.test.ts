@@ -74,8 +74,48 @@ describe('parsePlatformErrorBody', () => {
     expect(parsePlatformErrorBody(400, body)).toEqual({ kind: 'supplier_not_ongoing', detail: 'Migration is complete.' });
   });
 
+  // Every 400 body shape the spec shows becomes {code, attr, detail} items with dot paths.
+  it('the v2 validate example: a nested DRF field map with index keys', () => {
+    const body = { customers: { '0': { landline: ['abcde is not a valid phone number'] } } };
+    expect(parsePlatformErrorBody(400, body)).toEqual({
+      kind: 'validation',
+      errors: [{ code: 'invalid', attr: 'customers.0.landline', detail: 'abcde is not a valid phone number' }],
+    });
+  });
+
+  it('the v1 example: {"billing_address": {"postcode": ["…"]}}', () => {
+    const body = { billing_address: { postcode: ['postcode field is required.'] } };
+    expect(parsePlatformErrorBody(400, body)).toMatchObject({ kind: 'validation', errors: [{ attr: 'billing_address.postcode', code: 'invalid' }] });
+  });
+
+  it('a flat {"field": ["msg"]} map, a list serializer with empty items and coded items', () => {
+    const body = {
+      email: ['Enter a valid email address.'],
+      customers: [{}, { mobile: [{ code: 'invalid_phone_number', detail: 'bad' }] }],
+      non_field_errors: ['Both billing address forms given.'],
+    };
+    const parsed = parsePlatformErrorBody(400, body);
+    expect(parsed.kind).toBe('validation');
+    if (parsed.kind === 'validation') {
+      expect(parsed.errors.map((e) => `${e.attr} ${e.code}`)).toEqual(['email invalid', 'customers.1.mobile invalid_phone_number', 'non_field_errors invalid']);
+    }
+  });
+
+  it('a standardized body with another whole-failure code keeps its items; items without attr point at the payload', () => {
+    const body = { code: 'some_failure', detail: 'x', errors: [{ code: 'blank', detail: 'blank' }] };
+    expect(parsePlatformErrorBody(400, body)).toEqual({ kind: 'validation', detail: 'x', errors: [{ code: 'blank', attr: 'non_field_errors', detail: 'blank' }] });
+  });
+
+  it('an ErrorResponse {code, detail} is one error with that code', () => {
+    expect(parsePlatformErrorBody(400, { code: 'invalid_import_supplier', detail: 'No such supplier.' })).toEqual({
+      kind: 'validation',
+      detail: 'No such supplier.',
+      errors: [{ code: 'invalid_import_supplier', attr: 'non_field_errors', detail: 'No such supplier.' }],
+    });
+  });
+
   it.each([
-    [400, { foo: 'bar' }],
+    [400, {}],
     [400, 'Bad Request'],
     [400, null],
     [500, { code: 'account_failed_validation', errors: [] }],

@@ -48,14 +48,23 @@ describe('parseEvent', () => {
     expect(parsed.detail.identifier).toBe('A-1234ABCD');
   });
 
-  it('reads the version from the detail or a <type>-<version> detail-type, and refuses an unknown version', () => {
+  it('reads the version from the detail or a <type>-<version> detail-type; an unlisted version is read by the fields it shares', () => {
     const detail = { resource_type: 'account', external_identifier: 'EXT-1' };
     expect(parseEvent(envelope('data_import.import_process.dry_run_complete', { ...detail, version: 'v1' }))).toMatchObject({ kind: 'known', version: 'v1' });
     expect(parseEvent(envelope('data_import.import_process.dry_run_complete-v1', detail))).toMatchObject({
       kind: 'known',
       type: 'data_import.import_process.dry_run_complete',
     });
-    expect(parseEvent(envelope('data_import.import_process.dry_run_complete', { ...detail, version: 'v2' }))).toMatchObject({
+    // v2 is not in the catalogue: its shared fields still make sense of it (extra fields dropped).
+    expect(parseEvent(envelope('data_import.import_process.dry_run_complete', { ...detail, version: 'v2', new_field: 1 }))).toMatchObject({
+      kind: 'known',
+      version: 'v2',
+      detail: { external_identifier: 'EXT-1' },
+    });
+    const completeV3 = parseEvent(envelope('data_import.import_process.complete-v3', { resource_type: 'ACCOUNT', external_identifier: 'EXT-2', identifier: 'A-1', extra: 'x' }));
+    expect(completeV3).toMatchObject({ kind: 'known', version: 'v3', detail: { identifier: 'A-1' } });
+    // Without the shared fields it is not understood.
+    expect(parseEvent(envelope('data_import.import_process.complete', { resource_type: 'account', version: 'v2' }))).toMatchObject({
       kind: 'unknown',
       reason: 'unknown_version',
     });

@@ -3,11 +3,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogueTariffCodes } from '../../../sandbox/catalogue';
 import { validateAccount } from '../../../schemas/validate';
-import { catalogueErrors } from '../../../source/catalogue-check';
-import { writeDatasetToFiles } from '../../../source/dataset-files';
+import { preflightNotes, tariffAttrFor, tariffsOf } from '../../../source/catalogue-check';
+import { writeDatasetToFiles } from '../../../synthetic/dataset-files';
 import { describeDocuments } from '../../../source/documents';
 import { FileSourceAdapter } from '../../../source/file-adapter';
-import { DEFECT_KINDS, type GroundTruth, REFERENCE_DAY, type Stage, generateDataset, groundTruthSchema } from '../../../source/generator';
+import { DEFECT_KINDS, type GroundTruth, REFERENCE_DAY, type Stage, generateDataset, groundTruthSchema } from '../../../synthetic/generator';
 import { defaultMapping } from '../../../source/mapping';
 import { transformAccount } from '../../../source/transform';
 import type { SourceAccount } from '../../../source/types';
@@ -20,18 +20,23 @@ import type { SourceAccount } from '../../../source/types';
 const dir = path.resolve('.data/test-source-ground-truth');
 const known = new Set(catalogueTariffCodes());
 
-type Outcome = { outcome: 'completed' } | { outcome: 'failed'; stage: Stage; errors: Array<{ code: string; attr: string }> };
+type Outcome = { outcome: 'completed' } | { outcome: 'failed'; stage: Stage; errors: Array<{ code: string; attr: string | null }> };
 
 async function runPipeline(src: SourceAccount, documentsDir: string): Promise<Outcome> {
   const t = transformAccount(src, { importSupplierCode: 'DEMO-SUPPLIER', mapping: defaultMapping() });
   if (!t.ok) return { outcome: 'failed', stage: 'transform', errors: t.errors };
   const v = validateAccount(t.payload, { today: REFERENCE_DAY });
   if (!v.ok) return { outcome: 'failed', stage: 'validate', errors: v.errors };
-  const c = catalogueErrors(v.value, known);
-  if (c.length > 0) return { outcome: 'failed', stage: 'catalogue', errors: c };
+  // The pre-flight as the sandbox catalogue answers it: electricity tariffs it knows are confirmed;
+  // it never refuses. The platform then reports an unknown tariff, without a field.
+  const tariffs = tariffsOf(v.value);
+  const notes = preflightNotes(tariffs, new Map(tariffs.filter((x) => x.fuel === 'electricity' && known.has(x.code)).map((x) => [x.code, { verdict: 'confirmed' }])));
   const d = await describeDocuments(t.documents, documentsDir);
   if (d.missing.length > 0) return { outcome: 'failed', stage: 'documents', errors: d.missing };
   expect(d.documents).toHaveLength(t.documents.length);
+  if (tariffs.some((x) => !known.has(x.code))) {
+    return { outcome: 'failed', stage: 'platform', errors: [{ code: 'tariff_code_not_found', attr: tariffAttrFor('tariff_code_not_found', notes) ?? null }] };
+  }
   return { outcome: 'completed' };
 }
 

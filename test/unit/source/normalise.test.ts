@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { isMpanCore } from '../../../schemas/formats';
 import { isValidMpanCore, mpanCheckDigit } from '../../../source/mpan';
 import { normaliseDate, normaliseDateTime, normaliseDecimal, normalisePhone, normalisePostcode, clean } from '../../../source/normalise';
-import { minimalPdf } from '../../../source/pdf';
-import { Rng } from '../../../source/prng';
+import { minimalPdf } from '../../../synthetic/pdf';
+import { Rng } from '../../../synthetic/prng';
 
 describe('normalisePhone', () => {
   it.each([

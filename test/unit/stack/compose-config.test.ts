@@ -1,27 +1,216 @@
 import fs from 'node:fs';
+import type { Command } from 'commander';
+import { parse as parseDotenv } from 'dotenv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { configSchema } from '../../../config';
+import { buildProgram } from '../../../cli/program';
+import { configSchema, parseConfig, SECRET_NAMES } from '../../../config';
+import { EMBEDDED_SCHEMA, TEMPORAL_DATABASES } from '../../../stack/temporal-full-server';
+import { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_SERVER_VERSION } from '../../../stack/temporal-server-build';
+import { ALL_SEARCH_ATTRIBUTES } from '../../../workflows/search-attributes';
 
-// docker-compose.yml describes production: every variable the kraken-migrate services get must be
-// one the config module reads, or the deployment is silently misconfigured.
-describe('docker-compose.yml', () => {
-  const compose = parse(fs.readFileSync('docker-compose.yml', 'utf8'), { merge: true });
-  const known = new Set(Object.keys(configSchema.shape));
-  const ours = ['worker', 'events', 'codec'];
+// No Docker engine runs on the development machines, so the deployment files are checked here:
+// what they run must be what the code and the embedded server engine (stack/temporal-full-server.ts)
+// actually are, or the deployment is silently broken.
 
-  it.each(ours)('service %s only uses variables the config schema declares', (name) => {
-    const env = compose.services[name].environment as Record<string, string>;
-    expect(Object.keys(env).length).toBeGreaterThan(10);
-    const unknown = Object.keys(env).filter((k) => !known.has(k));
-    expect(unknown).toEqual([]);
+interface Service {
+  image?: string;
+  build?: unknown;
+  command?: string[] | string;
+  entrypoint?: string[];
+  environment?: Record<string, string>;
+  env_file?: string;
+  ports?: string[];
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test: string[] };
+  container_name?: string;
+  restart?: string;
+}
+
+const compose = parse(fs.readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as { services: Record<string, Service> };
+const services = compose.services;
+const ours = Object.entries(services).filter(([, s]) => s.image === 'kraken-migrate:latest');
+const env = (name: string) => services[name].environment ?? {};
+/** `"127.0.0.1:8802:8802"` → { host: 8802, container: 8802 } */
+const portsOf = (name: string) =>
+  (services[name].ports ?? []).map((p) => {
+    const parts = p.split(':').map(Number);
+    return { host: parts.at(-2)!, container: parts.at(-1)! };
+  });
+const script = (name: string) => {
+  const c = services[name].command;
+  return Array.isArray(c) ? c.join(' ') : (c ?? '');
+};
+
+/** The CLI command a container command runs (commander's tree), or undefined. */
+function cliCommand(args: string[]): Command | undefined {
+  let cmd: Command = buildProgram();
+  for (const word of args.filter((a) => !a.startsWith('-'))) {
+    const next = cmd.commands.find((c) => c.name() === word);
+    if (!next) return undefined;
+    cmd = next;
+  }
+  return cmd;
+}
+
+describe('docker-compose.yml: the kraken-migrate services', () => {
+  it('are the one image, each running a leaf command of the CLI with options it declares', () => {
+    expect(ours.map(([n]) => n).sort()).toEqual(['codec', 'events', 'migrations', 'worker']);
+    for (const [name, s] of ours) {
+      expect(s.build, name).toBe('.');
+      const args = s.command as string[];
+      const cmd = cliCommand(args);
+      expect(cmd, `${name}: ${args.join(' ')}`).toBeDefined();
+      expect(cmd!.commands, `${name} runs a command, not a group`).toHaveLength(0);
+      for (const flag of args.filter((a) => a.startsWith('--'))) expect(cmd!.options.map((o) => o.long), `${name} ${flag}`).toContain(flag);
+    }
+    expect(services.worker.command).toEqual(['worker']);
+    expect(services.events.command).toEqual(['events', 'serve']);
+    expect(services.codec.command).toEqual(['codec', 'serve']);
+    expect(services.migrations.command).toEqual(['db', 'migrate']);
   });
 
-  it('keeps secrets out of the file (they come from the env file)', () => {
-    const env = compose.services.worker.environment as Record<string, string>;
-    for (const secret of ['PLATFORM_API_KEY', 'PLATFORM_ORGANIZATION_SECRET_KEY', 'EVENTS_WEBHOOK_SECRET', 'CODEC_KEYS']) {
-      expect(env[secret]).toBeUndefined();
+  it.each(ours.map(([n]) => n))('service %s only uses variables config/ declares, and they parse in production mode with the env file', (name) => {
+    const known = new Set(Object.keys(configSchema.shape));
+    expect(Object.keys(env(name)).filter((k) => !known.has(k))).toEqual([]);
+    const example = parseDotenv(fs.readFileSync('kraken-migrate.env.example'));
+    expect(Object.keys(example).filter((k) => !known.has(k))).toEqual([]);
+    const cfg = parseConfig({ ...env(name), ...example, POSTGRES_PASSWORD: undefined });
+    expect(cfg.KRAKEN_MIGRATE_MODE).toBe('production');
+    expect(cfg.EVENTS_WEBHOOK_AUTH).toBe('api-key');
+  });
+
+  it('keeps secrets out of the file: they come from kraken-migrate.env, which git and the image ignore', () => {
+    for (const [name, s] of ours) {
+      for (const secret of SECRET_NAMES) if (secret !== 'DATABASE_URL') expect(s.environment?.[secret], `${name}: ${secret}`).toBeUndefined();
+      expect(env(name).DATABASE_URL).toMatch(/\$\{POSTGRES_PASSWORD:\?/);
+      expect(s.env_file).toBe('kraken-migrate.env');
     }
-    expect(compose.services.worker.env_file).toBe('kraken-migrate.env');
+    const example = parseDotenv(fs.readFileSync('kraken-migrate.env.example'));
+    for (const needed of ['CODEC_KEYS', 'CODEC_AUTH_TOKEN', 'EVENTS_WEBHOOK_API_KEY']) expect(Object.keys(example)).toContain(needed);
+    expect(fs.readFileSync('.gitignore', 'utf8').split('\n')).toContain('kraken-migrate.env');
+    expect(fs.readFileSync('.dockerignore', 'utf8').split('\n')).toContain('*.env');
+  });
+
+  it('publishes the ports the services listen on, and the health checks probe those ports', () => {
+    const ev = env('events');
+    expect(ev.EVENTS_HOST).toBe('0.0.0.0');
+    expect(portsOf('events').map((p) => p.container)).toEqual([Number(ev.EVENTS_PORT)]);
+    expect(services.events.healthcheck!.test.join(' ')).toContain(`127.0.0.1:${ev.EVENTS_PORT}/healthz`);
+    const codec = env('codec');
+    expect(codec.CODEC_HOST).toBe('0.0.0.0');
+    expect(portsOf('codec').map((p) => p.container)).toEqual([Number(codec.CODEC_PORT)]);
+    expect(services.codec.healthcheck!.test.join(' ')).toContain(`connect(${codec.CODEC_PORT}, '127.0.0.1')`);
+    // The worker is scaled with --scale worker=N: no fixed name, no published port.
+    expect(services.worker.container_name).toBeUndefined();
+    expect(services.worker.ports).toBeUndefined();
+    expect(services.worker.healthcheck!.test.join(' ')).toContain(env('worker').WORKER_READY_FILE);
+  });
+
+  it('points every client at the services that exist, on their ports', () => {
+    for (const [name] of ours) {
+      const e = env(name);
+      const [host, port] = e.TEMPORAL_ADDRESS.split(':');
+      expect(services[host], `${name}: TEMPORAL_ADDRESS`).toBeDefined();
+      expect(portsOf(host).map((p) => p.container)).toContain(Number(port));
+      const db = new URL(e.DATABASE_URL.replace(/\$\{[^}]+\}/, 'x'));
+      expect(services[db.hostname], `${name}: DATABASE_URL`).toBeDefined();
+      expect(db.username).toBe(env(db.hostname).POSTGRES_USER);
+      expect(db.pathname.slice(1)).toBe(env(db.hostname).POSTGRES_DB);
+      for (const url of ['PLATFORM_BASE_URL', 'PLATFORM_V2_BASE_URL', 'PLATFORM_GRAPHQL_URL']) expect(e[url]).toMatch(/^https:\/\//);
+    }
+    // The UI decodes through the codec server the browser reaches, and the codec server's CORS
+    // allows exactly the UI's origin (TEMPORAL_UI_URL).
+    const ui = env('temporal-ui');
+    const codecUrl = new URL(ui.TEMPORAL_CODEC_ENDPOINT);
+    expect(portsOf('codec').map((p) => p.host)).toContain(Number(codecUrl.port));
+    const uiOrigin = new URL(env('codec').TEMPORAL_UI_URL).origin;
+    expect(ui.TEMPORAL_CORS_ORIGINS).toBe(uiOrigin);
+    expect(portsOf('temporal-ui').map((p) => p.host)).toContain(Number(new URL(uiOrigin).port));
+    expect(portsOf('temporal-ui').map((p) => p.container)).toContain(Number(ui.TEMPORAL_UI_PORT));
+  });
+});
+
+describe('docker-compose.yml: Temporal, as the server engine runs it', () => {
+  it('runs the server, schema tool and Web UI releases stack/ builds', () => {
+    expect(services.temporal.image).toBe(`temporalio/server:${TEMPORAL_SERVER_VERSION.slice(1)}`);
+    expect(services['temporal-schema'].image).toBe(`temporalio/admin-tools:${TEMPORAL_SERVER_VERSION.slice(1)}`);
+    expect(services['temporal-setup'].image).toBe(`temporalio/admin-tools:${TEMPORAL_SERVER_VERSION.slice(1)}`);
+    expect(services['temporal-ui'].image).toBe(`temporalio/ui:${TEMPORAL_UI_SERVER_VERSION.slice(1)}`);
+  });
+
+  it('sets up and upgrades both databases with the schema tool, before the server starts', () => {
+    const t = env('temporal');
+    expect(t.DB).toBe('postgres12');
+    expect([t.DBNAME, t.VISIBILITY_DBNAME]).toEqual([TEMPORAL_DATABASES.store, TEMPORAL_DATABASES.visibility]);
+    expect(Number(t.NUM_HISTORY_SHARDS)).toBe(configSchema.shape.TEMPORAL_HISTORY_SHARDS.parse(undefined));
+    expect(Number(t.NUM_HISTORY_SHARDS)).toBeGreaterThanOrEqual(4);
+    const s = script('temporal-schema');
+    for (const key of ['store', 'visibility'] as const) {
+      expect(s).toContain(`--db ${TEMPORAL_DATABASES[key]} setup-schema -v 0.0`);
+      expect(s).toContain(`--db ${TEMPORAL_DATABASES[key]} update-schema --schema-name ${EMBEDDED_SCHEMA[key]}`);
+    }
+    expect(env('temporal-schema').SQL_HOST).toBe(t.POSTGRES_SEEDS);
+    expect(services.temporal.depends_on).toEqual({ 'temporal-schema': { condition: 'service_completed_successfully' } });
+  });
+
+  it("registers the project's search attributes, every one of them, as Keyword", () => {
+    const s = script('temporal-setup');
+    const registered = [...s.matchAll(/--name (\w+) --type (\w+)/g)].map((m) => `${m[1]}=${m[2]}`);
+    expect(registered.sort()).toEqual(ALL_SEARCH_ATTRIBUTES.map((k) => `${k.name}=Keyword`).sort());
+    expect(s).toContain('--namespace default');
+    for (const [name] of ours) expect(env(name).TEMPORAL_NAMESPACE).toBe('default');
+  });
+});
+
+describe('docker-compose.yml: start order', () => {
+  it('applies the ledger migrations and registers Temporal before any worker or receiver starts', () => {
+    for (const name of ['worker', 'events']) {
+      expect(services[name].depends_on).toMatchObject({
+        migrations: { condition: 'service_completed_successfully' },
+        'temporal-setup': { condition: 'service_completed_successfully' },
+      });
+    }
+    expect(services.migrations.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+    expect(services.migrations.restart).toBe('no');
+    expect(services['temporal-schema'].depends_on).toEqual({ 'temporal-postgres': { condition: 'service_healthy' } });
+    expect(services['temporal-ui'].depends_on).toEqual({ 'temporal-setup': { condition: 'service_completed_successfully' } });
+  });
+
+  it('gives every service another one waits on as healthy a health check, and refers to services that exist', () => {
+    for (const [name, s] of Object.entries(services)) {
+      for (const [dep, { condition }] of Object.entries(s.depends_on ?? {})) {
+        expect(services[dep], `${name} → ${dep}`).toBeDefined();
+        if (condition === 'service_healthy') expect(services[dep].healthcheck, `${dep} (waited on by ${name})`).toBeDefined();
+        if (condition === 'service_completed_successfully') expect(services[dep].restart, `${dep} is one-shot`).toBe('no');
+      }
+    }
+  });
+});
+
+describe('Dockerfile', () => {
+  const text = fs.readFileSync('Dockerfile', 'utf8');
+  const lines = text.split('\n').filter((l) => l.trim() && !l.trim().startsWith('#'));
+  const stages = lines.map((l, i) => ({ l, i })).filter(({ l }) => /^FROM\s/i.test(l));
+  const final = lines.slice(stages.at(-1)!.i);
+
+  it('is multi-stage: production dependencies installed in one stage, copied into the runtime', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    expect(text).toMatch(/npm ci --omit=dev/);
+    expect(final.join('\n')).toMatch(/COPY --from=deps \/app\/node_modules/);
+    expect(final.join('\n')).not.toMatch(/npm (ci|install)/);
+  });
+
+  it('runs as a non-root user', () => {
+    const user = final.filter((l) => /^USER\s/i.test(l)).at(-1);
+    expect(user).toBeDefined();
+    expect(user!.split(/\s+/)[1]).not.toMatch(/^(root|0)(:|$)/);
+  });
+
+  it("enters through the package's own CLI, so every compose command is a kraken-migrate command", () => {
+    const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { bin: Record<string, string> };
+    const entry = final.find((l) => /^ENTRYPOINT\s/i.test(l))!;
+    expect(JSON.parse(entry.replace(/^ENTRYPOINT\s+/i, ''))).toEqual(['node', pkg.bin['kraken-migrate']]);
+    expect(final.join('\n')).toMatch(/KRAKEN_MIGRATE_MODE=production/);
   });
 });

@@ -1,8 +1,8 @@
 import { isValidPhoneNumber } from 'libphonenumber-js/max';
 import { z } from 'zod';
 import { knownTariffCodes } from './catalogue-codes';
-import { type CodeMapping, defaultMapping, platformTariffCode } from './mapping';
-import { DISTRIBUTOR_REGIONS, mpanCheckDigit } from './mpan';
+import { type CodeMapping, defaultMapping, platformTariffCode } from '../source/mapping';
+import { DISTRIBUTOR_REGIONS, mpanCheckDigit } from '../source/mpan';
 import { minimalPdf } from './pdf';
 import { Rng } from './prng';
 import type {
@@ -18,7 +18,7 @@ import type {
   SourceRecord,
   SourceSupplyAddress,
   TransactionRow,
-} from './types';
+} from '../source/types';
 
 /**
  * Seeded, deterministic synthetic legacy data with known defects and the outcome each account
@@ -51,7 +51,8 @@ export type Stage = z.infer<typeof stageSchema>;
 
 export const expectedOutcomeSchema = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('completed') }),
-  z.object({ outcome: z.literal('failed'), stage: stageSchema, code: z.string(), attr: z.string() }),
+  // attr null: the outcome names no field (the platform's event does not, and the pre-flight cannot tell which).
+  z.object({ outcome: z.literal('failed'), stage: stageSchema, code: z.string(), attr: z.string().nullable() }),
 ]);
 export type ExpectedOutcome = z.infer<typeof expectedOutcomeSchema>;
 
@@ -599,7 +600,7 @@ function buildMeterPoint(
 // ---------------------------------------------------------------------------------------------
 // Defects: each mutates a clean record and returns the outcome the pipeline must reach.
 
-const failed = (stage: Stage, code: string, attr: string): ExpectedOutcome => ({ outcome: 'failed', stage, code, attr });
+const failed = (stage: Stage, code: string, attr: string | null): ExpectedOutcome => ({ outcome: 'failed', stage, code, attr });
 const MP0 = 'supply_addresses.0.meter_points.0';
 
 function primaryContact(record: SourceRecord): ContactRow {
@@ -635,7 +636,14 @@ function applyDefect(kind: DefectKind, built: BuiltRecord, b: BuildContext): Exp
       const retired = b.tariffs[fuel].retired;
       if (retired.length === 0) throw new Error(`generator: the mapping has no retired ${fuel} tariff for unknown_tariff_code`);
       mp0.agreements[0].tariff_code = rng.pick(retired);
-      return failed('catalogue', 'tariff_code_not_found', `${MP0}.agreements.0.tariff_code`);
+      // The pre-flight confirms only electricity tariffs with unit rates in the catalogue and never
+      // refuses; the platform reports tariff_code_not_found without a field. The outcome names the
+      // field only when this agreement is the one tariff the pre-flight could not confirm.
+      const unconfirmed = record.supply_addresses
+        .flatMap((sa) => sa.meter_points)
+        .flatMap((mp) => mp.agreements.map((a) => ({ gas: (mp.fuel ?? '').toUpperCase() === 'G', retired: a.tariff_code !== null && [...b.tariffs.ELECTRICITY.retired, ...b.tariffs.GAS.retired].includes(a.tariff_code) })))
+        .filter((a) => a.gas || a.retired).length;
+      return failed('platform', 'tariff_code_not_found', unconfirmed === 1 ? `${MP0}.agreements.0.tariff_code` : null);
     }
     case 'missing_document': {
       const noteWithDoc = record.notes.findIndex((n) => n.document_id !== null);

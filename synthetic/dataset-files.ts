@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
-import { csvHeaderLine, recordToCsvLine } from './csv';
+import { csvHeaderLine, recordToCsvLine } from '../source/csv';
 import type { DatasetItem } from './generator';
 
 /**

@@ -1,8 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
 import { writeDocuments } from './dataset-files';
 import type { DatasetItem } from './generator';
-import { type CodeMapping, defaultMapping } from './mapping';
-import type { SourceRecord } from './types';
+import { type CodeMapping, defaultMapping } from '../source/mapping';
+import type { SourceRecord } from '../source/types';
 
 /**
  * Loads a generated dataset into the `legacy` schema: per batch of accounts, one

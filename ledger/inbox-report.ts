@@ -1,5 +1,5 @@
 import type { Pool } from '../clients/db';
-import { MATCH_STATUSES, type MatchStatus } from './types';
+import { MATCH_STATUSES, type MatchStatus } from '../events/types';
 
 export interface InboxEventRef {
   eventId: string;

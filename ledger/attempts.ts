@@ -60,6 +60,15 @@ export function createLedger(pool: Pool) {
       );
     },
 
+    /** The recorded errors (or notes) of one stage of an attempt. */
+    async errorsOf(ref: AttemptRef, stage: string): Promise<Array<{ code: string; attr: string | null; detail: string | null }>> {
+      const r = await pool.query(
+        `select code, attr, detail from migrate.account_errors where run_id = $1 and external_account_number = $2 and stage = $3 order by id`,
+        [ref.runId, ref.externalAccountNumber, stage],
+      );
+      return r.rows;
+    },
+
     /** Replaces the errors of one stage (a retried activity writes them again). */
     async replaceErrors(ref: AttemptRef, stage: string, errors: LedgerError[]): Promise<void> {
       const client = await pool.connect();
@@ -142,7 +151,7 @@ export function createLedger(pool: Pool) {
     async earlierCompletion(supplierCode: string, ext: string): Promise<string | undefined> {
       const r = await pool.query(
         `select platform_account_number from migrate.account_attempts
-          where supplier_code = $1 and external_account_number = $2 and outcome = 'completed' and not dry_run
+          where supplier_code = $1 and external_account_number = $2 and outcome in ('completed', 'completed_with_differences') and not dry_run
           order by finished_at desc limit 1`,
         [supplierCode, ext],
       );

@@ -1,0 +1,32 @@
+# syntax=docker/dockerfile:1
+# kraken-migrate: one image, its commands chosen by the container's command (docker-compose.yml):
+#   worker            kraken-migrate worker              (workflows + activities; scale out freely)
+#   events receiver   kraken-migrate events serve        (EventBridge API-destination webhook + SQS consumer)
+#   codec server      kraken-migrate codec serve         (payload codec for the Temporal Web UI)
+#   migrations        kraken-migrate db migrate          (one-shot, before any worker)
+#   the CLI           kraken-migrate run start|status|report|…
+#
+#   docker build -t kraken-migrate .
+#   docker run --rm kraken-migrate --help
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# 1. Production dependencies only (tsx, a dependency, runs the TypeScript sources: no build step,
+#    so the stack traces a user reads are the sources in the repository).
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+# 2. The runtime: sources and dependencies owned by root and read-only to the unprivileged user
+#    that runs them.
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    KRAKEN_MIGRATE_MODE=production
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY . .
+# The image's own non-root user (uid 1000).
+USER node
+ENTRYPOINT ["node", "bin/kraken-migrate.js"]
+CMD ["--help"]

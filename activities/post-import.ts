@@ -1,0 +1,199 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type pino from 'pino';
+import type { Pool } from '../clients/db';
+import { PlatformFinalError, PlatformTransientError, type PlatformClient } from '../clients/platform';
+import type { Config } from '../config';
+import { createPostImportLedger, type ItemRef } from '../ledger/post-import-items';
+import { createReconciliationLedger } from '../ledger/reconciliation';
+import { compareAccount, expectedAccountRecord } from '../reconcile/compare';
+import { itemKey, postImportItemSchema, RESOURCE_TYPE_OF, type PostImportItem } from '../schemas/post-import';
+import { createChangeFeed, type ChangeFeed } from '../source/changes';
+import type { SourceSpecRef } from '../workflows/inputs';
+import type { ImportEventSignal } from '../workflows/inputs';
+import type { ItemRefInput, ReconcileResult, SendItemResult } from '../workflows/post-import-inputs';
+import { stageDocument } from './documents';
+import { createLedger } from '../ledger';
+
+/** Activities of reconciliation and of changes carried over after import (main task queue). */
+export interface PostImportMainActivities {
+  collectChanges(input: {
+    deltaId: string;
+    runId: string;
+    supplierCode: string;
+    externalAccountNumber: string;
+    accountNumber: string;
+    source: SourceSpecRef;
+    retryFailed: boolean;
+  }): Promise<Array<{ kind: ItemRefInput['kind']; key: string }>>;
+  findPostImportEvent(input: ItemRefInput & { sinceMs: number }): Promise<ImportEventSignal | undefined>;
+  recordItemOutcome(input: ItemRefInput & { status: 'completed' | 'post_import_failed'; source: string; code?: string; attr?: string; eventId?: string }): Promise<void>;
+  listDeltaAccounts(input: { runId: string; accounts: 'completed' | 'failed_items'; after?: string; limit: number }): Promise<Array<{ externalAccountNumber: string; accountNumber: string }>>;
+}
+
+/** Platform calls (rate-limited task queue). */
+export interface PostImportPlatformActivities {
+  reconcileAccount(input: { runId: string; supplierCode: string; externalAccountNumber: string; accountNumber: string; checkedBy: 'workflow' | 'reconcile_command' }): Promise<ReconcileResult>;
+  sendPostImportItem(input: ItemRefInput & { deltaId: string; workflowId: string; reask: boolean }): Promise<SendItemResult>;
+}
+
+export interface PostImportActivityDeps {
+  pool: Pool;
+  s3: S3Client;
+  platform: PlatformClient;
+  config: Config;
+  logger: pino.Logger;
+}
+
+function toItem(kind: ItemRefInput['kind'], raw: unknown): PostImportItem {
+  return postImportItemSchema.parse({ kind, item: raw });
+}
+
+/** Where a post-import item's error points, in the request body the client sent (one item each). */
+const ATTR_OF: Record<ItemRefInput['kind'], string> = { note: 'notes.0', transaction: 'transactions.0', statement: 'statements.0', payment_instruction: 'non_field_errors' };
+
+export function createPostImportMainActivities(deps: PostImportActivityDeps): PostImportMainActivities {
+  const items = createPostImportLedger(deps.pool);
+  const ledger = createLedger(deps.pool);
+  const recon = createReconciliationLedger(deps.pool);
+  const feeds = new Map<string, ChangeFeed>();
+  const feedFor = (spec: SourceSpecRef) => {
+    const k = JSON.stringify(spec);
+    let f = feeds.get(k);
+    if (!f) feeds.set(k, (f = createChangeFeed(spec, { pool: deps.pool })));
+    return f;
+  };
+
+  return {
+    async collectChanges(input) {
+      const since = await items.extractedAt(input.runId, input.externalAccountNumber);
+      if (!since) throw ApplicationFailure.nonRetryable(`no extraction recorded for ${input.externalAccountNumber} in run ${input.runId}`, 'extraction_unknown');
+      const changes = await feedFor(input.source).changesSince(input.externalAccountNumber, since);
+      const supplier = await ledger.supplier(input.supplierCode);
+      const staged: typeof changes = [];
+      const missing: Array<{ ref: ItemRef; detail: string; code: string; attr: string }> = [];
+      for (const c of changes) {
+        if (c.change.kind === 'statement' && c.document_path) {
+          if (!supplier?.documentRoot) throw ApplicationFailure.nonRetryable(`import supplier ${input.supplierCode} has no document root`, 'supplier_unknown');
+          const r = await stageDocument({
+            s3: deps.s3,
+            bucket: deps.config.PLATFORM_BUCKET,
+            documentRoot: supplier.documentRoot,
+            sourceDir: deps.config.SOURCE_DOCUMENTS_DIR,
+            doc: { payloadPath: c.change.item.statement_path.startsWith('/') ? c.change.item.statement_path : `/${c.change.item.statement_path}`, sourcePath: c.document_path, contentType: 'application/pdf', attr: 'statements.0.statement_path' },
+            partSizeBytes: deps.config.MULTIPART_THRESHOLD_BYTES,
+          });
+          if (!r.ok) {
+            missing.push({ ref: { supplierCode: input.supplierCode, externalAccountNumber: input.externalAccountNumber, kind: 'statement', key: itemKey(c.change) }, code: r.code, attr: r.attr, detail: r.detail });
+          }
+        }
+        staged.push(c);
+      }
+      await items.addChanges(
+        input.supplierCode,
+        input.externalAccountNumber,
+        staged.map((c) => ({ runId: input.runId, deltaId: input.deltaId, platformAccountNumber: input.accountNumber, recordedAt: c.recorded_at, change: c.change, key: itemKey(c.change) })),
+      );
+      for (const m of missing) await items.finish(m.ref, { status: 'post_import_failed', source: 'local', code: m.code, attr: m.attr, detail: m.detail });
+      const open = await items.openItems(input.supplierCode, input.externalAccountNumber, { retryFailed: input.retryFailed });
+      const skip = new Set(missing.map((m) => `${m.ref.kind}|${m.ref.key}`));
+      return open.filter((o) => !skip.has(`${o.kind}|${o.key}`)).map(({ kind, key }) => ({ kind, key }));
+    },
+
+    async findPostImportEvent(input) {
+      const e = await items.claimEvent(input.externalAccountNumber, RESOURCE_TYPE_OF[input.kind], input.key, input.sinceMs);
+      if (!e) return undefined;
+      return { eventId: e.eventId, type: e.eventType, ...(e.identifier ? { identifier: e.identifier } : {}), ...(e.errorCode ? { errorCode: e.errorCode } : {}), resourceType: RESOURCE_TYPE_OF[input.kind] };
+    },
+
+    async recordItemOutcome(input) {
+      const detail = input.eventId ? await items.eventErrorDetail(input.eventId) : undefined;
+      await items.finish(input, { status: input.status, source: input.source, code: input.code, attr: input.attr, detail });
+      deps.logger.info({ account: input.externalAccountNumber, kind: input.kind, status: input.status, code: input.code, source: input.source }, 'post-import item outcome');
+    },
+
+    async listDeltaAccounts({ runId, accounts, after, limit }) {
+      if (accounts === 'completed') return (await recon.completedAccounts(runId, after, limit)).map(({ externalAccountNumber, accountNumber }) => ({ externalAccountNumber, accountNumber }));
+      const failed = (await items.accountsWith(runId, 'post_import_failed')).filter((e) => after === undefined || e > after).slice(0, limit);
+      return items.accountNumbers(runId, failed);
+    },
+  };
+}
+
+export function createPostImportPlatformActivities(deps: PostImportActivityDeps): PostImportPlatformActivities {
+  const items = createPostImportLedger(deps.pool);
+  const ledger = createLedger(deps.pool);
+  const recon = createReconciliationLedger(deps.pool);
+
+  return {
+    async reconcileAccount(input) {
+      const { request } = await ledger.loadPayload<{ payload?: unknown }>({ runId: input.runId, externalAccountNumber: input.externalAccountNumber, supplierCode: input.supplierCode, dryRun: false });
+      // The ledger keeps the validated account payload (what was sent as `payload`).
+      const sent = request && typeof request === 'object' && 'payload' in request ? request.payload : request;
+      const found = await call(deps.logger, () => deps.platform.getAccount(input.accountNumber));
+      const base = { runId: input.runId, externalAccountNumber: input.externalAccountNumber, platformAccountNumber: input.accountNumber, checkedBy: input.checkedBy };
+      if (!found) {
+        await recon.record({ ...base, status: 'account_missing', checkedFields: 0, differences: [{ path: 'number', field: 'number', expected: input.accountNumber, found: undefined }] });
+        return { status: 'account_missing', checked: 0, differing: 1, fields: ['number'] };
+      }
+      const r = compareAccount(expectedAccountRecord(sent, input.accountNumber), found);
+      const status = r.differences.length ? 'differing' : 'matched';
+      await recon.record({ ...base, status, checkedFields: r.checked, differences: r.differences });
+      return { status, checked: r.checked, differing: r.differences.length, fields: [...new Set(r.differences.map((d) => d.field))] };
+    },
+
+    async sendPostImportItem(input) {
+      const ref: ItemRef = { supplierCode: input.supplierCode, externalAccountNumber: input.externalAccountNumber, kind: input.kind, key: input.key };
+      const row = await items.load(ref);
+      if (!row) throw ApplicationFailure.nonRetryable(`no post-import item ${input.kind} ${input.key}`, 'post_import_item_missing');
+      if (row.status === 'completed') return { kind: 'already_exists' };
+      const { priorAttempts } = await items.markSending(ref, input.workflowId, input.deltaId);
+      const sentAtMs = Date.now();
+      const r = await call(deps.logger, () => deps.platform.sendPostImportItem(input.supplierCode, input.externalAccountNumber, toItem(input.kind, row.item)));
+      const resent = input.reask || priorAttempts > 0;
+      switch (r.kind) {
+        case 'accepted':
+          // A payment instruction has no "already exists" answer: a re-send of our reference answered 201 confirms it.
+          if (input.reask && input.kind === 'payment_instruction') return { kind: 'already_exists' };
+          await items.markSent(ref);
+          return { kind: 'accepted', sentAtMs };
+        case 'already_exists':
+          return { kind: 'already_exists' };
+        case 'active_instruction_exists':
+          // The answer cannot say whose instruction is active: ours when we sent it before and the
+          // ledger knows of no other one for this account; otherwise another instruction is active.
+          if (resent && !(await items.otherCompleted(ref))) return { kind: 'already_exists' };
+          await items.finish(ref, { status: 'post_import_failed', source: 'platform_response', code: 'payment_instruction_already_active', attr: ATTR_OF[input.kind], detail: 'the account already has an active payment instruction' });
+          return { kind: 'failed', code: 'payment_instruction_already_active', attr: ATTR_OF[input.kind] };
+        case 'account_not_found':
+          return { kind: 'failed', code: 'account_not_found', attr: 'external_account_number' };
+        case 'supplier_not_ongoing':
+          return { kind: 'failed', code: 'import_supplier_migration_not_ongoing', attr: 'import_supplier' };
+        case 'rejected':
+          await items.finish(ref, { status: 'post_import_failed', source: 'platform_response', code: r.code, attr: r.attr, detail: r.detail });
+          return { kind: 'failed', code: r.code, attr: r.attr };
+      }
+    },
+  };
+}
+
+async function call<T>(logger: pino.Logger, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof PlatformTransientError) {
+      logger.warn({ code: e.code, status: e.status, retryAfterMs: e.retryAfterMs }, 'platform call failed transiently; Temporal retries');
+      throw ApplicationFailure.create({
+        message: e.message,
+        type: 'PlatformTransientError',
+        nonRetryable: false,
+        ...(e.retryAfterMs !== undefined ? { nextRetryDelay: e.retryAfterMs } : {}),
+        details: [{ code: e.code, status: e.status }],
+      });
+    }
+    if (e instanceof PlatformFinalError) {
+      throw ApplicationFailure.create({ message: e.message, type: 'PlatformFinalError', nonRetryable: true, details: [{ code: e.code, status: e.status }] });
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,156 @@
+import fs from 'node:fs';
+import readline from 'node:readline';
+import { Context } from '@temporalio/activity';
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
+import { accountWorkflowId } from '../workflows/ids';
+import type { AccountImportInput, AccountOutcome, Selection, SourceSpecRef } from '../workflows/inputs';
+import { supplierStatusSignal } from '../workflows/messages';
+import { KmAccount, KmKind, KmRunId, KmSupplier } from '../workflows/search-attributes';
+import { attemptRef, type ActivityContext } from './deps';
+import type { AccountPage, RunActivities, StartResult } from './types';
+
+/**
+ * The run's work (local activities, except the paging ones): register, enumerate the selection,
+ * start account workflows, learn from the ledger which have finished, finish.
+ */
+export function runActivities(ctx: ActivityContext): RunActivities {
+  const { ledger } = ctx;
+  const temporal = async (): Promise<Client> => {
+    if (!ctx.temporal) throw new Error('the run activities need a Temporal client');
+    return ctx.temporal();
+  };
+
+  return {
+    async registerRun(input) {
+      await ledger.registerRun(input);
+    },
+
+    async finishRun({ runId, status, totals }) {
+      await ledger.finishRun(runId, status, totals);
+    },
+
+    async listAccounts({ selection, source, cursor, limit }) {
+      return listPage(selection, source, cursor, limit);
+    },
+
+    /**
+     * Starts one account workflow per account (top-level, so the run's history holds no per-account
+     * child events). Idempotent: a retry finds its own earlier starts by their KmRunId. The ID reuse
+     * policy refuses a second import of a completed account; such an account is settled here.
+     */
+    async startAccounts({ taskQueue, account, externalAccountNumbers }) {
+      const client = await temporal();
+      return Promise.all(
+        externalAccountNumbers.map(async (ext): Promise<StartResult> => {
+          const input: AccountImportInput = { ...account, externalAccountNumber: ext };
+          const workflowId = accountWorkflowId(input.supplierCode, ext, input.dryRun, input.runId);
+          // The attempt row exists from dispatch on (latency counts from here); a retry of this
+          // activity must not start again an account whose outcome is already recorded.
+          const { alreadyFinished } = await ledger.openAttempt(attemptRef(input), workflowId);
+          if (alreadyFinished) return { externalAccountNumber: ext, started: true };
+          try {
+            await client.workflow.start('accountImportWorkflow', {
+              taskQueue,
+              workflowId,
+              args: [input],
+              workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
+              typedSearchAttributes: [
+                { key: KmKind, value: input.dryRun ? 'dry-run-account' : 'account' },
+                { key: KmRunId, value: input.runId },
+                { key: KmSupplier, value: input.supplierCode },
+                { key: KmAccount, value: ext },
+              ],
+              staticSummary: `Account ${ext} · run ${input.runId}${input.dryRun ? ' · dry run' : ''}`,
+            });
+            return { externalAccountNumber: ext, started: true };
+          } catch (e) {
+            if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
+            const existing = await client.workflow.getHandle(workflowId).describe();
+            if (existing.typedSearchAttributes.get(KmRunId) === input.runId) return { externalAccountNumber: ext, started: true };
+            return { externalAccountNumber: ext, started: false, outcome: await settleExisting(input, workflowId, existing.status.name) };
+          }
+        }),
+      );
+    },
+
+    async settleAccounts({ runId, supplierCode, externalAccountNumbers }) {
+      const outcomes = externalAccountNumbers.length > 0 ? await ledger.recordedOutcomes(runId, externalAccountNumbers) : [];
+      const supplier = await ledger.supplier(supplierCode);
+      return { outcomes, supplierStatus: supplier?.status ?? 'PAUSED' };
+    },
+
+    async wakeAccounts({ supplierCode, runId, dryRun, externalAccountNumbers, status }) {
+      const client = await temporal();
+      await Promise.all(
+        externalAccountNumbers.map((ext) =>
+          client.workflow
+            .getHandle(accountWorkflowId(supplierCode, ext, dryRun, runId))
+            .signal(supplierStatusSignal, { status })
+            .catch(() => {}), // already finished: nothing to wake
+        ),
+      );
+    },
+
+    async recordRemainingNotAttempted(input) {
+      const wf = (ext: string) => accountWorkflowId(input.supplierCode, ext, input.dryRun, input.runId);
+      let total = await ledger.insertNotAttempted(input.runId, input.supplierCode, input.dryRun, input.buffer, input.code, wf);
+      if (input.exhausted) return total;
+      let cursor = input.cursor;
+      for (;;) {
+        const page = await listPage(input.selection, input.source, cursor, 1000);
+        total += await ledger.insertNotAttempted(input.runId, input.supplierCode, input.dryRun, page.accounts, input.code, wf);
+        Context.current().heartbeat(total);
+        if (page.exhausted) return total;
+        cursor = page.nextCursor;
+      }
+    },
+  };
+
+  /** An account whose workflow exists from another run: completed there, or still in flight there. */
+  async function settleExisting(input: AccountImportInput, workflowId: string, status: string): Promise<AccountOutcome> {
+    const ref = { runId: input.runId, externalAccountNumber: input.externalAccountNumber, supplierCode: input.supplierCode, dryRun: input.dryRun };
+    await ledger.openAttempt(ref, workflowId);
+    const accountNumber = await ledger.earlierCompletion(input.supplierCode, input.externalAccountNumber);
+    const outcome: AccountOutcome =
+      status === 'COMPLETED'
+        ? { externalAccountNumber: input.externalAccountNumber, outcome: 'completed', stage: 'done', accountNumber, source: 'already_imported' }
+        : { externalAccountNumber: input.externalAccountNumber, outcome: 'not_attempted', stage: 'guard', code: 'account_in_flight_in_another_run', source: 'local' };
+    await ledger.recordOutcome(ref, outcome);
+    return outcome;
+  }
+
+  async function listPage(selection: Selection, source: SourceSpecRef, cursor: string | undefined, limit: number): Promise<AccountPage> {
+    const c = cursor ? (JSON.parse(cursor) as { after?: string; seen: number }) : { seen: 0 };
+    switch (selection.kind) {
+      case 'all': {
+        const remaining = selection.limit === undefined ? limit : Math.min(limit, selection.limit - c.seen);
+        if (remaining <= 0) return { accounts: [], exhausted: true };
+        const accounts = await ctx.adapterFor(source).listAccountNumbers({ after: c.after, limit: remaining });
+        const seen = c.seen + accounts.length;
+        const exhausted = accounts.length < remaining || (selection.limit !== undefined && seen >= selection.limit);
+        return { accounts, exhausted, nextCursor: JSON.stringify({ after: accounts.at(-1) ?? c.after, seen }) };
+      }
+      case 'failed_of_run': {
+        const accounts = await ledger.failedAccounts(selection.runId, selection.codes, c.after, limit);
+        return { accounts, exhausted: accounts.length < limit, nextCursor: JSON.stringify({ after: accounts.at(-1) ?? c.after, seen: c.seen + accounts.length }) };
+      }
+      case 'list': {
+        // Line-numbered keyset over the file: reads past `seen` lines, keeps memory flat.
+        const accounts: string[] = [];
+        let line = 0;
+        const rl = readline.createInterface({ input: fs.createReadStream(selection.path), crlfDelay: Infinity });
+        for await (const raw of rl) {
+          const ext = raw.trim();
+          if (!ext || ext.startsWith('#')) continue;
+          line++;
+          if (line <= c.seen) continue;
+          accounts.push(ext);
+          if (accounts.length >= limit) break;
+        }
+        rl.close();
+        return { accounts, exhausted: accounts.length < limit, nextCursor: JSON.stringify({ seen: c.seen + accounts.length }) };
+      }
+    }
+  }
+}

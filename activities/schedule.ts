@@ -1,0 +1,148 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { explainFailedValidation, firstFieldAttr, PLATFORM_ERROR_CODES, PlatformTransientError, toActivityFailure } from '../clients/platform';
+import { scheduleOnce } from '../clients/platform/schedule';
+import type { EnergyAccount, ScheduleAccountCreation } from '../schemas/account';
+import { PREFLIGHT_STAGE, preflightNotes, tariffsOf } from '../source/catalogue-check';
+import type { ScheduleWindow } from '../workflows/inputs';
+import type { AttemptRef } from '../ledger';
+import type { ActivityContext } from './deps';
+import type { PlatformActivities, ScheduleOutcome } from './types';
+
+/**
+ * Calls to the data-import API, on the rate-limited platform task queue. Transient failures are
+ * thrown for Temporal to retry (429 with the platform's Retry-After as the next delay); final
+ * answers become results or non-retryable failures.
+ */
+export function platformActivities(ctx: ActivityContext & { now?: () => Date }): PlatformActivities {
+  const { ledger, platform } = ctx;
+  const now = ctx.now ?? (() => new Date());
+
+  return {
+    /** Tariff pre-flight, then the schedule call (the supplier guard's last word is the platform's). */
+    async scheduleAccount(input) {
+      const supplier = await ledger.supplier(input.supplierCode);
+      if (supplier?.status !== 'ONGOING') return { kind: 'supplier_not_ongoing' };
+      const { request } = await ledger.loadPayload<EnergyAccount>(input);
+      await tariffPreflight(input, request);
+      return schedule(input, { payload: request, task_params: taskParams(input.window, input.dryRun, now()) });
+    },
+
+    async explainFailedValidation(input) {
+      const { request } = await ledger.loadPayload<EnergyAccount>(input);
+      const errors = await call(() => explainFailedValidation(platform, request));
+      await ledger.replaceErrors(input, 'platform', errors.map((e) => ({ stage: 'platform', ...e })));
+      return { attr: firstFieldAttr(errors), errorCount: errors.length };
+    },
+
+    async getImportStatus(input) {
+      const s = await call(() => platform.getImportStatus(input.supplierCode, input.externalAccountNumber));
+      if (!s) return { status: 'NOT_FOUND' };
+      const errorCode = latestErrorCode(s.latest_error);
+      return { status: s.status, ...(s.kraken_identifier ? { accountNumber: s.kraken_identifier } : {}), ...(errorCode ? { errorCode } : {}) };
+    },
+  };
+
+  /**
+   * Tariff pre-flight from documented catalogue data (cached per run): it never refuses an account;
+   * tariffs it cannot confirm are noted, and the report counts the account as not pre-checked.
+   */
+  async function tariffPreflight(ref: AttemptRef, payload: EnergyAccount): Promise<void> {
+    const tariffs = tariffsOf(payload);
+    const verdicts = ctx.config.PLATFORM_TARIFF_PREFLIGHT && tariffs.length > 0 ? await call(() => ctx.tariffPreflight(ref.runId).check(tariffs)) : [];
+    const notes = preflightNotes(tariffs, new Map(verdicts.map((v) => [v.code, v])));
+    await ledger.replaceErrors(ref, PREFLIGHT_STAGE, notes.map((n) => ({ stage: PREFLIGHT_STAGE, ...n })));
+  }
+
+  async function schedule(ref: AttemptRef, body: ScheduleAccountCreation): Promise<ScheduleOutcome> {
+    await ledger.markScheduled(ref);
+    // A retry follows an attempt whose answer may never have reached us: the import status decides first.
+    const r = await call(() => scheduleOnce(platform, { request: body, answerUnseen: currentAttempt() > 1 }));
+    if (r.learnedFromStatus) ctx.logger.info({ status: r.learnedFromStatus, attempt: currentAttempt() }, 'schedule answer was lost; the import status decided');
+    switch (r.kind) {
+      case 'accepted':
+        await ledger.setStage(ref, 'await');
+        return { kind: 'accepted' };
+      case 'already_imported':
+        return { kind: 'already_imported', accountNumber: r.accountNumber };
+      case 'supplier_not_ongoing':
+        return { kind: 'supplier_not_ongoing' };
+      case 'validation_failed': {
+        const errors = r.errors.map((e) => ({ stage: 'platform', code: e.code, attr: e.attr, detail: e.detail }));
+        await ledger.replaceErrors(ref, 'platform', errors);
+        return { kind: 'validation_failed', code: errors[0]?.code ?? 'account_failed_validation', attr: errors[0]?.attr, errorCount: errors.length };
+      }
+      case 'import_process_failed_validation': {
+        // The answer names the process; the validate endpoint names the fields.
+        const errors = await call(() => explainFailedValidation(platform, body.payload, r.detail));
+        await ledger.replaceErrors(ref, 'platform', errors.map((e) => ({ stage: 'platform', ...e })));
+        return { kind: 'validation_failed', code: 'import_process_failed_validation', attr: firstFieldAttr(errors), errorCount: errors.length };
+      }
+    }
+  }
+
+  /** The platform client's errors as Temporal sees them: transient ones retried (Retry-After honoured), final ones not. */
+  async function call<T>(fn: () => Promise<T>): Promise<T> {
+    honourRetryAfter();
+    try {
+      return await fn();
+    } catch (e) {
+      if (e instanceof PlatformTransientError) {
+        // Remembered across attempts (heartbeat details travel with the failure): a retry that comes
+        // sooner (e.g. after a Temporal server restart) waits instead of calling early.
+        if (e.retryAfterMs !== undefined) activityContext()?.heartbeat({ notBefore: Date.now() + e.retryAfterMs });
+        ctx.logger.warn({ code: e.code, status: e.status, retryAfterMs: e.retryAfterMs }, 'platform call failed transiently; Temporal retries');
+      }
+      throw toActivityFailure(e);
+    }
+  }
+}
+
+function activityContext(): Context | undefined {
+  try {
+    return Context.current();
+  } catch {
+    return undefined; // outside an activity (unit tests)
+  }
+}
+
+/** The activity's attempt number (1 outside an activity). */
+function currentAttempt(): number {
+  return activityContext()?.info.attempt ?? 1;
+}
+
+/**
+ * The platform's Retry-After outlives the attempt that was told it: an attempt that starts before
+ * then sends nothing and asks Temporal to come back when it has passed.
+ */
+function honourRetryAfter(): void {
+  const ctx = activityContext();
+  const notBefore = (ctx?.info.heartbeatDetails as { notBefore?: unknown } | undefined)?.notBefore;
+  if (!ctx || typeof notBefore !== 'number' || notBefore <= Date.now()) return;
+  ctx.heartbeat({ notBefore });
+  throw ApplicationFailure.create({
+    message: `${PLATFORM_ERROR_CODES.rateLimited}: waiting for the Retry-After the platform gave`,
+    type: PLATFORM_ERROR_CODES.rateLimited,
+    nonRetryable: false,
+    nextRetryDelay: notBefore - Date.now(),
+    details: [{ code: PLATFORM_ERROR_CODES.rateLimited, status: 429 }],
+  });
+}
+
+/** The schedule window: given bounds, or from now for `hours` (the platform allows at most 4 days). */
+export function taskParams(window: ScheduleWindow, dryRun: boolean, now: Date): ScheduleAccountCreation['task_params'] {
+  const start = window.start ?? isoSeconds(now);
+  const end = window.end ?? isoSeconds(new Date(Date.parse(start) + window.hours * 3600_000));
+  return { is_dry_run: dryRun, schedule_window_start: start, schedule_window_end: end } as ScheduleAccountCreation['task_params'];
+}
+
+function isoSeconds(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function latestErrorCode(e: unknown): string | undefined {
+  if (!e) return undefined;
+  if (typeof e === 'string') return e;
+  if (typeof e === 'object' && e !== null && 'code' in e && typeof (e as { code: unknown }).code === 'string') return (e as { code: string }).code;
+  return undefined;
+}

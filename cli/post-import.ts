@@ -1,0 +1,98 @@
+import type { Client } from '@temporalio/client';
+import pino from 'pino';
+import { createS3Client } from '../clients/aws';
+import type { Pool } from '../clients/db';
+import { createPlatformClient } from '../clients/platform';
+import type { Config } from '../config';
+import { createPostImportPlatformActivities } from '../activities/post-import';
+import { createPostImportLedger } from '../ledger/post-import-items';
+import { createReconciliationLedger, type ReconciliationSummary } from '../ledger/reconciliation';
+import type { SourceSpecRef } from '../workflows/inputs';
+import { deltaRunInputSchema, deltaRunWorkflowId, type DeltaRunResult } from '../workflows/post-import-inputs';
+import type { deltaRunWorkflow } from '../workflows/post-import';
+import { KmKind, KmRunId, KmSupplier } from '../workflows/search-attributes';
+import { workflowUiUrl } from './context';
+import { usageError } from './errors';
+
+/**
+ * `run reconcile`: re-reads every completed account of a finished run and compares it with what
+ * was sent. Only GETs: nothing on the platform changes. The latest check replaces the previous
+ * one in the ledger; account outcomes recorded by the run stay as they were.
+ */
+export async function reconcileRun(cfg: Config, pool: Pool, runId: string, opts: { concurrency: number; onProgress?: (done: number) => void }): Promise<ReconciliationSummary> {
+  const recon = createReconciliationLedger(pool);
+  const activities = createPostImportPlatformActivities({ pool, s3: createS3Client(cfg), platform: createPlatformClient(cfg), config: cfg, logger: pino({ level: 'silent' }) });
+  let after: string | undefined;
+  let done = 0;
+  for (;;) {
+    const page = await recon.completedAccounts(runId, after, 200);
+    let next = 0;
+    const worker = async () => {
+      while (next < page.length) {
+        const a = page[next++];
+        await activities.reconcileAccount({ runId, supplierCode: a.supplierCode, externalAccountNumber: a.externalAccountNumber, accountNumber: a.accountNumber, checkedBy: 'reconcile_command' });
+        opts.onProgress?.(++done);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(opts.concurrency, page.length) }, worker));
+    if (page.length < 200) break;
+    after = page[page.length - 1].externalAccountNumber;
+  }
+  return recon.summary(runId);
+}
+
+export function reconciliationLine(s: ReconciliationSummary): string {
+  const fields = Object.entries(s.byField).map(([f, n]) => `${f} ${n}`).join(', ');
+  return `Reconciliation: checked ${s.checked}, matched ${s.matched}, differing ${s.differing + s.missing}${fields ? ` (by field: ${fields})` : ''}`;
+}
+
+export async function postImportStatus(pool: Pool, runId: string) {
+  const [reconciliation, postImport] = await Promise.all([createReconciliationLedger(pool).summary(runId), createPostImportLedger(pool).summary(runId)]);
+  return { reconciliation, postImport };
+}
+
+export function postImportLine(p: Awaited<ReturnType<typeof postImportStatus>>['postImport']): string | undefined {
+  const total = Object.values(p.byStatus).reduce((a, b) => a + b, 0);
+  if (total === 0) return undefined;
+  const codes = Object.entries(p.failedByCode).map(([c, n]) => `${c} ${n}`).join(', ');
+  return `Changes after import: ${total} items, completed ${p.byStatus.completed ?? 0}, post_import_failed ${p.byStatus.post_import_failed ?? 0}${codes ? ` (${codes})` : ''}, in flight ${(p.byStatus.pending ?? 0) + (p.byStatus.sending ?? 0) + (p.byStatus.sent ?? 0)}`;
+}
+
+export interface StartedDelta {
+  deltaId: string;
+  workflowId: string;
+  uiUrl: string;
+}
+
+/** Starts `deltaRunWorkflow` for a run's completed accounts (or those with failed items). */
+export async function startDelta(
+  client: Client,
+  cfg: Config,
+  input: { runId: string; supplierCode: string; source: SourceSpecRef; accounts: 'completed' | 'failed_items'; concurrency?: number; deltaId?: string },
+): Promise<StartedDelta> {
+  const deltaId = input.deltaId ?? `delta-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, '').replace('T', '-')}-${Math.random().toString(16).slice(2, 6)}`;
+  const parsed = deltaRunInputSchema.safeParse({ ...input, deltaId, eventWaitSeconds: cfg.OUTCOME_EVENT_WAIT_SECONDS });
+  if (!parsed.success) throw usageError('invalid_delta_input', parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '));
+  const workflowId = deltaRunWorkflowId(deltaId);
+  await client.workflow.start<typeof deltaRunWorkflow>('deltaRunWorkflow', {
+    workflowId,
+    taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+    args: [parsed.data],
+    typedSearchAttributes: [
+      { key: KmKind, value: 'post-import-run' },
+      { key: KmRunId, value: input.runId },
+      { key: KmSupplier, value: input.supplierCode },
+    ],
+    staticSummary: `Changes after import · run ${input.runId} · ${deltaId}`,
+  });
+  return { deltaId, workflowId, uiUrl: workflowUiUrl(cfg, workflowId) };
+}
+
+export async function awaitDelta(client: Client, deltaId: string): Promise<DeltaRunResult> {
+  return client.workflow.getHandle<typeof deltaRunWorkflow>(deltaRunWorkflowId(deltaId)).result();
+}
+
+export function deltaLine(r: DeltaRunResult): string {
+  const codes = Object.entries(r.failedByCode).map(([c, n]) => `${c} ${n}`).join(', ');
+  return `Delta ${r.deltaId}: ${r.accounts} accounts, ${r.items} items sent, completed ${r.completed}, post_import_failed ${r.failed}${codes ? ` (${codes})` : ''}`;
+}

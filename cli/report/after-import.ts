@@ -1,0 +1,37 @@
+import type { AfterImport } from '../../ledger/after-import-report';
+
+/**
+ * The report's after-import section: reconciliation (checked, matched, differing, by field) and
+ * the changes carried over. Paths and counts only: expected and found values stay in the CSV and
+ * the ledger.
+ */
+export function afterImportHtml(a: AfterImport | undefined, esc: (v: unknown) => string, fmt: (n: number) => string): string {
+  if (!a) return '';
+  const r = a.reconciliation;
+  const byField = r.byField.length
+    ? `<table id="reconciliation-by-field"><thead><tr><th>Field</th><th>Accounts differing</th></tr></thead><tbody>${r.byField.map((f) => `<tr><td><code>${esc(f.label)}</code></td><td>${fmt(f.count)}</td></tr>`).join('')}</tbody></table>`
+    : '';
+  const accounts = new Map<string, string[]>();
+  for (const d of r.differences) accounts.set(d.externalAccountNumber, [...(accounts.get(d.externalAccountNumber) ?? []), d.path]);
+  const differing = accounts.size
+    ? `<table id="reconciliation-accounts"><thead><tr><th>Account</th><th>Differing paths</th></tr></thead><tbody>${[...accounts]
+        .slice(0, 2000)
+        .map(([ext, paths]) => `<tr><td>${esc(ext)}</td><td>${paths.map((p) => `<code>${esc(p)}</code>`).join(' ')}</td></tr>`)
+        .join('')}</tbody></table>`
+    : '';
+  const p = a.postImport.byStatus;
+  const items = Object.values(p).reduce((x, y) => x + y, 0);
+  const post = items
+    ? `<h2>Changes after import</h2><p id="post-import" class="meta">Items ${fmt(items)}: completed ${fmt(p.completed ?? 0)}, post_import_failed ${fmt(p.post_import_failed ?? 0)}, in flight ${fmt((p.pending ?? 0) + (p.sending ?? 0) + (p.sent ?? 0))}.</p>` +
+      (a.postImport.failed.length
+        ? `<table id="post-import-failed"><thead><tr><th>Account</th><th>Item</th><th>Code</th><th>Attr</th></tr></thead><tbody>${a.postImport.failed
+            .map((f) => `<tr><td>${esc(f.externalAccountNumber)}</td><td>${esc(`${f.kind} ${f.key}`)}</td><td><code>${esc(f.code ?? '')}</code></td><td><code>${esc(f.attr ?? '')}</code></td></tr>`)
+            .join('')}</tbody></table>`
+        : '')
+    : '';
+  return `<h2>Reconciliation</h2>
+<p id="reconciliation" class="meta">Accounts read back: checked <b>${fmt(r.checked)}</b>, matched <b>${fmt(r.matched)}</b>, differing <b>${fmt(r.differing + r.missing)}</b>${r.missing ? ` (of which not found: ${fmt(r.missing)})` : ''}.</p>
+${byField}
+${differing}
+${post}`;
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import type { Pool } from '../clients/db';
+import { createPostImportLedger } from './post-import-items';
+import { createReconciliationLedger } from './reconciliation';
+
+/**
+ * The report's after-import part: reconciliation (checked, matched, differing, by field) and the
+ * changes carried over. The HTML shows paths and counts; the CSV, the operator's fix list, also
+ * has expected and found values (it already carries the platform's error details).
+ */
+export const afterImportSchema = z.object({
+  reconciliation: z.object({
+    checked: z.number(),
+    matched: z.number(),
+    differing: z.number(),
+    missing: z.number(),
+    byField: z.array(z.object({ label: z.string(), count: z.number() })),
+    differences: z.array(z.object({ externalAccountNumber: z.string(), path: z.string(), field: z.string(), expected: z.unknown(), found: z.unknown() })),
+  }),
+  postImport: z.object({
+    byStatus: z.record(z.string(), z.number()),
+    failed: z.array(z.object({ externalAccountNumber: z.string(), kind: z.string(), key: z.string(), code: z.string().nullable(), attr: z.string().nullable(), detail: z.string().nullable() })),
+  }),
+});
+export type AfterImport = z.infer<typeof afterImportSchema>;
+
+export async function loadAfterImport(pool: Pool, runId: string): Promise<AfterImport> {
+  const recon = createReconciliationLedger(pool);
+  const items = createPostImportLedger(pool);
+  const [summary, differences, post, failed] = await Promise.all([recon.summary(runId), recon.differences(runId), items.summary(runId), items.failedItems(runId)]);
+  return {
+    reconciliation: {
+      checked: summary.checked,
+      matched: summary.matched,
+      differing: summary.differing,
+      missing: summary.missing,
+      byField: Object.entries(summary.byField).map(([label, count]) => ({ label, count })),
+      differences,
+    },
+    postImport: { byStatus: post.byStatus, failed },
+  };
+}
+
+const show = (v: unknown) => (v === undefined || v === null ? '(absent)' : typeof v === 'string' ? v : JSON.stringify(v));
+
+/** CSV rows in the fix list's columns: a difference per row, a failed post-import item per row. */
+export function afterImportCsvRows(a: AfterImport | undefined): string[][] {
+  if (!a) return [];
+  return [
+    ...a.reconciliation.differences.map((d) => [d.externalAccountNumber, 'completed_with_differences', 'reconcile', 'reconciliation_difference', d.path, `expected ${show(d.expected)}, found ${show(d.found)}`, '']),
+    ...a.postImport.failed.map((f) => [f.externalAccountNumber, 'post_import_failed', 'post-import', f.code ?? 'post_import_failed', f.attr ?? '', f.detail ?? '', `${f.kind}:${f.key}`]),
+  ];
+}
+

@@ -1,0 +1,171 @@
+import type { Pool } from '../clients/db';
+import { attemptClassOf, ROUTABLE_EVENT_TYPES, type InboxRecord } from '../events/inbox-record';
+import type { MatchStatus, ReceivedVia } from '../events/types';
+import type { AttemptRef } from './types';
+
+/**
+ * The inbox (`migrate.inbox`): every platform event delivery, deduped, and which attempt it was
+ * matched to. The rule that ties an event to an attempt lives here once (`eventBelongsTo`): the
+ * router uses it for a fresh delivery, the workflow's inbox read for one that arrived unseen.
+ */
+
+/** An attempt as the matching rule sees it. */
+export interface MatchableAttempt {
+  runId: string;
+  workflowId: string;
+  supplierCode: string;
+  dryRun: boolean;
+  outcome: string | null;
+  outcomeSource: string | null;
+  scheduledAt: Date | null;
+}
+
+/**
+ * The matching rule: an event belongs to an attempt that is waiting (scheduled, no outcome yet),
+ * of the event's class (real or dry run; `cancelled` fits either), and was received after the
+ * attempt was scheduled (an older event answers an older schedule call). A delivery being routed
+ * as it arrives has no `receivedAt`: it is after every schedule call already made.
+ */
+export function eventBelongsTo(e: { eventType: string; receivedAt?: Date }, a: MatchableAttempt): boolean {
+  const cls = attemptClassOf(e.eventType);
+  if (!cls) return false;
+  if (cls.dryRun !== null && cls.dryRun !== a.dryRun) return false;
+  if (a.outcome !== null || a.scheduledAt === null) return false;
+  return e.receivedAt === undefined || e.receivedAt.getTime() >= a.scheduledAt.getTime();
+}
+
+/** The attempts of one account, newest first, of the event's class. */
+export async function attemptsForEvent(pool: Pool, externalAccountNumber: string, eventType: string): Promise<MatchableAttempt[]> {
+  const r = await pool.query(
+    `select run_id, workflow_id, supplier_code, dry_run, outcome, outcome_source, scheduled_at
+       from migrate.account_attempts
+      where external_account_number = $1 and ($2::boolean is null or dry_run = $2)
+      order by started_at desc`,
+    [externalAccountNumber, attemptClassOf(eventType)?.dryRun ?? null],
+  );
+  return r.rows.map((a) => ({
+    runId: a.run_id,
+    workflowId: a.workflow_id,
+    supplierCode: a.supplier_code,
+    dryRun: a.dry_run,
+    outcome: a.outcome,
+    outcomeSource: a.outcome_source,
+    scheduledAt: a.scheduled_at,
+  }));
+}
+
+export async function setMatch(pool: Pool, eventId: string, m: { matchStatus: MatchStatus; workflowId?: string; runId?: string; note?: string }): Promise<void> {
+  await pool.query(
+    `update migrate.inbox set match_status = $2, matched_workflow_id = $3, matched_run_id = $4, note = $5
+      where event_id = $1 and match_status <> 'matched'`,
+    [eventId, m.matchStatus, m.workflowId ?? null, m.runId ?? null, m.note ?? null],
+  );
+}
+
+export interface PendingEvent {
+  eventId: string;
+  eventType: string;
+  externalIdentifier: string | null;
+  identifier: string | null;
+  errorCode: string | null;
+  /** `post_import.*` events: the item kind, read from the stored delivery. */
+  resourceType?: string | null;
+}
+
+/** Recent routable events nobody has been signalled for yet (the rematch timer's work list). */
+export async function pendingEvents(pool: Pool, withinMinutes: number, limit: number): Promise<PendingEvent[]> {
+  const r = await pool.query(
+    `select event_id, event_type, external_identifier, identifier, error_code,
+            coalesce(raw->'detail'->'payload'->>'resource_type', raw->'detail'->>'resource_type') as resource_type
+       from migrate.inbox
+      where match_status in ('pending', 'unmatched') and event_type = any($1)
+        and received_at > now() - make_interval(mins => $2)
+      order by received_at limit $3`,
+    [ROUTABLE_EVENT_TYPES, withinMinutes, limit],
+  );
+  return r.rows.map((row) => ({
+    eventId: row.event_id,
+    eventType: row.event_type,
+    externalIdentifier: row.external_identifier,
+    identifier: row.identifier,
+    errorCode: row.error_code,
+    resourceType: row.resource_type,
+  }));
+}
+
+/**
+ * The first event in the inbox that belongs to this attempt (by `eventBelongsTo`), marked matched.
+ * For the workflow that finds no signal waiting: an event can be kept but not routed.
+ */
+export async function claimInboxEvent(pool: Pool, ref: AttemptRef): Promise<PendingEvent | undefined> {
+  const a = await pool.query(
+    `select run_id, workflow_id, supplier_code, dry_run, outcome, outcome_source, scheduled_at
+       from migrate.account_attempts where run_id = $1 and external_account_number = $2`,
+    [ref.runId, ref.externalAccountNumber],
+  );
+  const row = a.rows[0];
+  if (!row) return undefined;
+  const attempt: MatchableAttempt = {
+    runId: row.run_id,
+    workflowId: row.workflow_id,
+    supplierCode: row.supplier_code,
+    dryRun: row.dry_run,
+    outcome: row.outcome,
+    outcomeSource: row.outcome_source,
+    scheduledAt: row.scheduled_at,
+  };
+  const events = await pool.query(
+    `select event_id, event_type, external_identifier, identifier, error_code, received_at
+       from migrate.inbox where external_identifier = $1 and match_status <> 'ambiguous' order by received_at`,
+    [ref.externalAccountNumber],
+  );
+  const e = events.rows.find((ev) => eventBelongsTo({ eventType: ev.event_type, receivedAt: ev.received_at }, attempt));
+  if (!e) return undefined;
+  await setMatch(pool, e.event_id, { matchStatus: 'matched', workflowId: attempt.workflowId, runId: ref.runId, note: 'read by the workflow' });
+  return { eventId: e.event_id, eventType: e.event_type, externalIdentifier: e.external_identifier, identifier: e.identifier, errorCode: e.error_code };
+}
+
+/** The platform's own words for an error code of this account, from its latest event. */
+export async function platformErrorDetail(pool: Pool, externalAccountNumber: string, code: string): Promise<string> {
+  const r = await pool.query(
+    `select coalesce(raw->'detail'->'payload'->>'error_detail', raw->'detail'->>'error_detail') as detail
+       from migrate.inbox where external_identifier = $1 and error_code = $2 order by received_at desc limit 1`,
+    [externalAccountNumber, code],
+  );
+  return r.rows[0]?.detail ?? '';
+}
+
+/** Inserts a delivery; false when either unique key (event id, dedupe key) already has a row. */
+export async function insertInboxRecord(pool: Pool, rec: InboxRecord, dedupeKey: string, via: ReceivedVia): Promise<boolean> {
+  const r = await pool.query(
+    `insert into migrate.inbox (event_id, dedupe_key, event_type, payload_version, external_identifier, identifier, error_code, raw, received_via, match_status, note)
+     values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11)
+     on conflict do nothing`,
+    [rec.eventId, dedupeKey, rec.eventType, rec.payloadVersion, rec.externalIdentifier, rec.identifier, rec.errorCode, JSON.stringify(rec.raw), via, rec.matchStatus, rec.note],
+  );
+  return (r.rowCount ?? 0) > 0;
+}
+
+/** Counts one more delivery of a kept event. */
+export async function bumpDeliveries(pool: Pool, column: 'event_id' | 'dedupe_key', value: string): Promise<{ event_id: string; deliveries: number } | undefined> {
+  const r = await pool.query<{ event_id: string; deliveries: number }>(
+    `update migrate.inbox set deliveries = deliveries + 1 where ${column === 'event_id' ? 'event_id' : 'dedupe_key'} = $1 returning event_id, deliveries`,
+    [value],
+  );
+  return r.rows[0];
+}
+
+export async function inboxByDedupeKey(pool: Pool, dedupeKey: string): Promise<{ event_id: string; received_at: Date; match_status: string } | undefined> {
+  const r = await pool.query(`select event_id, received_at, match_status from migrate.inbox where dedupe_key = $1`, [dedupeKey]);
+  return r.rows[0];
+}
+
+/** Whether the account was scheduled again after `since` (a repeated identical event is then new). */
+export async function rescheduledSince(pool: Pool, externalAccountNumber: string, since: Date, dryRun: boolean | null): Promise<boolean> {
+  const r = await pool.query(
+    `select 1 from migrate.account_attempts
+      where external_account_number = $1 and scheduled_at > $2 and ($3::boolean is null or dry_run = $3) limit 1`,
+    [externalAccountNumber, since, dryRun],
+  );
+  return (r.rowCount ?? 0) > 0;
+}

@@ -1,0 +1,12 @@
+// The ledger: the one module that speaks SQL to the `migrate` schema. Activities, the events
+// receivers, the CLI and the bench read and write through it.
+export * from './types';
+export * from './attempts';
+export * from './inbox';
+export * from './inbox-report';
+export * from './rejections';
+export * from './run-queries';
+export * from './report-data';
+export * from './reconciliation';
+export * from './post-import-items';
+export * from './after-import-report';

@@ -1,0 +1,109 @@
+import type { Pool } from '../clients/db';
+import type { Difference } from '../reconcile/compare';
+
+/**
+ * `migrate.reconciliations` and `migrate.reconciliation_differences`: the latest check of each
+ * created account against what was sent. Differences hold values (personal data): they stay here.
+ */
+
+export interface ReconciliationRow {
+  runId: string;
+  externalAccountNumber: string;
+  platformAccountNumber: string;
+  status: 'matched' | 'differing' | 'account_missing';
+  checkedFields: number;
+  differences: Difference[];
+  checkedBy: 'workflow' | 'reconcile_command';
+}
+
+export interface ReconciliationSummary {
+  checked: number;
+  matched: number;
+  differing: number;
+  missing: number;
+  /** Differing accounts by field (`customers.*.family_name` → accounts). */
+  byField: Record<string, number>;
+}
+
+export function createReconciliationLedger(pool: Pool) {
+  return {
+    /** Replaces the account's previous check (a re-check supersedes it). */
+    async record(r: ReconciliationRow): Promise<void> {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        await client.query(
+          `insert into migrate.reconciliations (run_id, external_account_number, platform_account_number, status, checked_fields, differing_fields, checked_by, checked_at)
+           values ($1, $2, $3, $4, $5, $6, $7, now())
+           on conflict (run_id, external_account_number) do update set platform_account_number = excluded.platform_account_number,
+             status = excluded.status, checked_fields = excluded.checked_fields, differing_fields = excluded.differing_fields,
+             checked_by = excluded.checked_by, checked_at = now()`,
+          [r.runId, r.externalAccountNumber, r.platformAccountNumber, r.status, r.checkedFields, r.differences.length, r.checkedBy],
+        );
+        await client.query('delete from migrate.reconciliation_differences where run_id = $1 and external_account_number = $2', [r.runId, r.externalAccountNumber]);
+        if (r.differences.length) {
+          await client.query(
+            `insert into migrate.reconciliation_differences (run_id, external_account_number, path, field, expected, found)
+             select $1, $2, * from unnest($3::text[], $4::text[], $5::jsonb[], $6::jsonb[])`,
+            [
+              r.runId,
+              r.externalAccountNumber,
+              r.differences.map((d) => d.path),
+              r.differences.map((d) => d.field),
+              r.differences.map((d) => (d.expected === undefined ? null : JSON.stringify(d.expected))),
+              r.differences.map((d) => (d.found === undefined ? null : JSON.stringify(d.found))),
+            ],
+          );
+        }
+        await client.query('commit');
+      } catch (e) {
+        await client.query('rollback').catch(() => undefined);
+        throw e;
+      } finally {
+        client.release();
+      }
+    },
+
+    /** Completed accounts of a run with their platform account number, keyset-paged. */
+    async completedAccounts(runId: string, after: string | undefined, limit: number): Promise<Array<{ externalAccountNumber: string; accountNumber: string; supplierCode: string }>> {
+      const r = await pool.query<{ external_account_number: string; platform_account_number: string; supplier_code: string }>(
+        `select external_account_number, platform_account_number, supplier_code from migrate.account_attempts
+          where run_id = $1 and outcome in ('completed', 'completed_with_differences') and not dry_run and platform_account_number is not null
+            and ($2::text is null or external_account_number > $2)
+          order by external_account_number limit $3`,
+        [runId, after ?? null, limit],
+      );
+      return r.rows.map((x) => ({ externalAccountNumber: x.external_account_number, accountNumber: x.platform_account_number, supplierCode: x.supplier_code }));
+    },
+
+    async summary(runId: string): Promise<ReconciliationSummary> {
+      const totals = await pool.query<{ status: string; n: number }>(
+        'select status, count(*)::int as n from migrate.reconciliations where run_id = $1 group by status',
+        [runId],
+      );
+      const by = await pool.query<{ field: string; n: number }>(
+        'select field, count(distinct external_account_number)::int as n from migrate.reconciliation_differences where run_id = $1 group by field order by n desc, field',
+        [runId],
+      );
+      const n = (s: string) => totals.rows.find((r) => r.status === s)?.n ?? 0;
+      return {
+        checked: totals.rows.reduce((a, r) => a + r.n, 0),
+        matched: n('matched'),
+        differing: n('differing'),
+        missing: n('account_missing'),
+        byField: Object.fromEntries(by.rows.map((r) => [r.field, r.n])),
+      };
+    },
+
+    /** Every difference of a run (for the CSV and the report; values included — operator output only). */
+    async differences(runId: string): Promise<Array<{ externalAccountNumber: string; path: string; field: string; expected: unknown; found: unknown }>> {
+      const r = await pool.query<{ external_account_number: string; path: string; field: string; expected: unknown; found: unknown }>(
+        'select external_account_number, path, field, expected, found from migrate.reconciliation_differences where run_id = $1 order by external_account_number, path',
+        [runId],
+      );
+      return r.rows.map((x) => ({ externalAccountNumber: x.external_account_number, path: x.path, field: x.field, expected: x.expected, found: x.found }));
+    },
+  };
+}
+
+export type ReconciliationLedger = ReturnType<typeof createReconciliationLedger>;

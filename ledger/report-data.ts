@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import type { Pool } from '../clients/db';
+import { inboxSummary, outcomeSources } from './inbox-report';
+import { accountWorkflowId } from '../workflows/ids';
+import { afterImportCsvRows, afterImportSchema, loadAfterImport } from './after-import-report';
+
+/** Everything the report shows, loaded once from the ledger; the renderers are pure functions of it. */
+export const failedAccountErrorSchema = z.object({
+  externalAccountNumber: z.string(),
+  outcome: z.enum(['failed', 'not_attempted']),
+  stage: z.string(),
+  code: z.string(),
+  attr: z.string(),
+  detail: z.string(),
+  sourceField: z.string().nullable(),
+  workflowId: z.string(),
+});
+export type FailedAccountError = z.infer<typeof failedAccountErrorSchema>;
+
+export const reportDataSchema = z.object({
+  runId: z.string(),
+  supplierCode: z.string(),
+  dryRun: z.boolean(),
+  status: z.string(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  generatedAt: z.string(),
+  totals: z.object({ accounts: z.number(), completed: z.number(), failed: z.number(), notAttempted: z.number(), inProgress: z.number() }),
+  /** Accounts with a tariff the pre-flight could not confirm from the public catalogue (the platform decided). */
+  notPreChecked: z.number().default(0),
+  failuresByCode: z.array(z.object({ label: z.string(), count: z.number() })),
+  failuresByStage: z.array(z.object({ label: z.string(), count: z.number() })),
+  /** Accounts finished per minute (ISO minute start). */
+  throughput: z.array(z.object({ minute: z.string(), count: z.number() })),
+  outcomeSources: z.array(z.object({ label: z.string(), count: z.number() })),
+  /** Platform events received while the run went (matched to it, or claimed by nobody). */
+  inbox: z.object({ total: z.number(), byStatus: z.record(z.string(), z.number()), rejected: z.number() }).nullable(),
+  /** One row per error of every failed / not-attempted account (at least one row per account). */
+  errors: z.array(failedAccountErrorSchema),
+  temporalUiUrl: z.string(),
+  namespace: z.string(),
+  /** Reconciliation and changes carried over after import. */
+  afterImport: afterImportSchema.optional(),
+  /** Accounts whose activity was being retried when the report was made (a run still going; read from Temporal, not the ledger). */
+  retrying: z
+    .array(
+      z.object({
+        account: z.string(),
+        workflowId: z.string(),
+        activity: z.string(),
+        attempt: z.number(),
+        lastFailureCode: z.string().nullable(),
+        lastFailureMessage: z.string().nullable(),
+        nextRetryAt: z.string().nullable(),
+      }),
+    )
+    .default([]),
+});
+export type ReportData = z.infer<typeof reportDataSchema>;
+
+type Counted = Array<{ label: string; count: number }>;
+const counted = (rows: Array<{ label: string | null; n: number }>, fallback: string): Counted =>
+  rows.map((r) => ({ label: r.label ?? fallback, count: Number(r.n) }));
+
+export async function loadReportData(pool: Pool, runId: string, ui: { temporalUiUrl: string; namespace: string }): Promise<ReportData | undefined> {
+  const run = (await pool.query(`select * from migrate.runs where run_id = $1`, [runId])).rows[0];
+  if (!run) return undefined;
+  const q = async (sql: string) => (await pool.query(sql, [runId])).rows;
+  const outcomes = await q(`select coalesce(outcome, 'in_progress') as label, count(*)::int as n from migrate.account_attempts where run_id = $1 group by 1`);
+  const by = (k: string) => Number(outcomes.find((r) => r.label === k)?.n ?? 0);
+  const afterImport = await loadAfterImport(pool, runId);
+  const failedWhere = `run_id = $1 and outcome in ('failed', 'not_attempted')`;
+  const byCode = await q(`select error_code as label, count(*)::int as n from migrate.account_attempts where ${failedWhere} group by 1 order by 2 desc, 1`);
+  const byStage = await q(`select stage as label, count(*)::int as n from migrate.account_attempts where ${failedWhere} group by 1 order by 2 desc, 1`);
+  const sources = await outcomeSources(pool, runId);
+  const preflight = await q(`select count(distinct external_account_number)::int as n from migrate.account_errors where run_id = $1 and stage = 'preflight'`);
+  const inbox = await inboxSummary(pool, { runId, listLimit: 1 });
+  const perMinute = await q(
+    `select date_trunc('minute', finished_at) as minute, count(*)::int as n from migrate.account_attempts
+      where run_id = $1 and finished_at is not null group by 1 order by 1`,
+  );
+  // Accounts without error rows (e.g. not attempted) still get one row, from the attempt itself.
+  const errors = await q(
+    `select a.external_account_number, a.outcome, a.workflow_id, a.supplier_code, a.dry_run,
+            coalesce(e.stage, a.stage) as stage, coalesce(e.code, a.error_code, 'unknown') as code,
+            coalesce(e.attr, a.error_attr, '') as attr, coalesce(e.detail, '') as detail, e.source_field
+       from migrate.account_attempts a
+       left join migrate.account_errors e on e.run_id = a.run_id and e.external_account_number = a.external_account_number
+      where a.run_id = $1 and a.outcome in ('failed', 'not_attempted')
+      order by a.external_account_number, e.id`,
+  );
+  return reportDataSchema.parse({
+    runId,
+    supplierCode: run.supplier_code,
+    dryRun: run.dry_run,
+    status: run.status,
+    startedAt: new Date(run.started_at).toISOString(),
+    finishedAt: run.finished_at ? new Date(run.finished_at).toISOString() : null,
+    generatedAt: new Date().toISOString(),
+    totals: {
+      accounts: outcomes.reduce((s, r) => s + Number(r.n), 0),
+      completed: by('completed') + by('completed_with_differences'),
+      failed: by('failed'),
+      notAttempted: by('not_attempted'),
+      inProgress: by('in_progress'),
+    },
+    notPreChecked: Number(preflight[0]?.n ?? 0),
+    failuresByCode: counted(byCode, 'unknown'),
+    failuresByStage: counted(byStage, 'unknown'),
+    throughput: perMinute.map((r) => ({ minute: new Date(r.minute).toISOString(), count: Number(r.n) })),
+    outcomeSources: Object.entries(sources.bySource)
+      .map(([label, count]) => ({ label, count }))
+      .sort((a, b) => b.count - a.count),
+    inbox: { total: inbox.total, byStatus: inbox.byStatus, rejected: Object.values(inbox.rejectedByReason).reduce((a, b) => a + b, 0) },
+    errors: errors.map((r) => ({
+      externalAccountNumber: r.external_account_number,
+      outcome: r.outcome,
+      stage: r.stage,
+      code: r.code,
+      attr: r.attr,
+      detail: r.detail,
+      sourceField: r.source_field ?? null,
+      workflowId: r.workflow_id || accountWorkflowId(r.supplier_code, r.external_account_number, r.dry_run, runId),
+    })),
+    temporalUiUrl: ui.temporalUiUrl,
+    namespace: ui.namespace,
+    afterImport,
+  });
+}
+
+export const CSV_HEADER = ['external_account_number', 'outcome', 'stage', 'code', 'attr', 'detail', 'source_field'] as const;
+
+export function csvRows(data: ReportData): string[][] {
+  return [...data.errors.map((e) => [e.externalAccountNumber, e.outcome, e.stage, e.code, e.attr, e.detail, e.sourceField ?? '']), ...afterImportCsvRows(data.afterImport)];
+}

@@ -1,0 +1,162 @@
+import type { Pool } from '../clients/db';
+import { sourceSpecSchema, selectionSchema, type SourceSpecRef, type Selection, type SupplierStatus } from '../workflows/inputs';
+
+/** Read-only ledger queries the CLI shows to operators (status, watch, list, rerun). */
+
+export interface RunRow {
+  runId: string;
+  supplierCode: string;
+  dryRun: boolean;
+  source: SourceSpecRef;
+  selection: Selection;
+  parentRunId: string | null;
+  concurrency: number;
+  status: string;
+  totals: Record<string, unknown>;
+  startedAt: string;
+  finishedAt: string | null;
+}
+
+export async function runRow(pool: Pool, runId: string): Promise<RunRow | undefined> {
+  const r = await pool.query(`select * from migrate.runs where run_id = $1`, [runId]);
+  return r.rows[0] ? toRunRow(r.rows[0]) : undefined;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function toRunRow(row: any): RunRow {
+  return {
+    runId: row.run_id,
+    supplierCode: row.supplier_code,
+    dryRun: row.dry_run,
+    source: sourceSpecSchema.parse(row.source),
+    selection: selectionSchema.parse(row.selection),
+    parentRunId: row.parent_run_id,
+    concurrency: row.concurrency,
+    status: row.status,
+    totals: row.totals ?? {},
+    startedAt: new Date(row.started_at).toISOString(),
+    finishedAt: row.finished_at ? new Date(row.finished_at).toISOString() : null,
+  };
+}
+
+export interface LedgerProgress {
+  outcomes: { completed: number; failed: number; notAttempted: number; inProgress: number };
+  /** Accounts still in progress, by the stage they are in. */
+  stagesInProgress: Record<string, number>;
+  /** Failed and not-attempted accounts by the stage they stopped at. */
+  stagesFailed: Record<string, number>;
+  topErrors: Array<{ code: string; count: number }>;
+}
+
+export async function ledgerProgress(pool: Pool, runId: string, topN = 5): Promise<LedgerProgress> {
+  const r = await pool.query(
+    `select coalesce(outcome, 'in_progress') as outcome, stage, count(*)::int as n
+       from migrate.account_attempts where run_id = $1 group by 1, 2`,
+    [runId],
+  );
+  const outcomes = { completed: 0, failed: 0, notAttempted: 0, inProgress: 0 };
+  const stagesInProgress: Record<string, number> = {};
+  const stagesFailed: Record<string, number> = {};
+  for (const row of r.rows as Array<{ outcome: string; stage: string; n: number }>) {
+    if (row.outcome === 'completed' || row.outcome === 'completed_with_differences') outcomes.completed += row.n;
+    else if (row.outcome === 'failed') outcomes.failed += row.n;
+    else if (row.outcome === 'not_attempted') outcomes.notAttempted += row.n;
+    else outcomes.inProgress += row.n;
+    if (row.outcome === 'in_progress') stagesInProgress[row.stage] = (stagesInProgress[row.stage] ?? 0) + row.n;
+    else if (row.outcome !== 'completed' && row.outcome !== 'completed_with_differences') stagesFailed[row.stage] = (stagesFailed[row.stage] ?? 0) + row.n;
+  }
+  const e = await pool.query(
+    `select coalesce(error_code, 'unknown') as code, count(*)::int as n from migrate.account_attempts
+      where run_id = $1 and outcome in ('failed', 'not_attempted') group by 1 order by 2 desc, 1 limit $2`,
+    [runId, topN],
+  );
+  return { outcomes, stagesInProgress, stagesFailed, topErrors: e.rows.map((x: { code: string; n: number }) => ({ code: x.code, count: x.n })) };
+}
+
+/** Ledger rows for many runs at once (`run list`). */
+export async function runRows(pool: Pool, runIds: string[]): Promise<Map<string, RunRow>> {
+  const out = new Map<string, RunRow>();
+  if (runIds.length === 0) return out;
+  const r = await pool.query(`select * from migrate.runs where run_id = any($1)`, [runIds]);
+  for (const row of r.rows) out.set(row.run_id, toRunRow(row));
+  return out;
+}
+
+/** Failed and not-attempted accounts of a run by outcome and code (the demo's summary). */
+export async function failuresByCode(pool: Pool, runId: string): Promise<Array<{ outcome: string; code: string; n: number }>> {
+  const r = await pool.query<{ outcome: string; code: string; n: number }>(
+    `select outcome, coalesce(error_code, 'unknown') as code, count(*)::int as n from migrate.account_attempts
+      where run_id = $1 and outcome in ('failed', 'not_attempted') group by 1, 2 order by 1, 3 desc, 2`,
+    [runId],
+  );
+  return r.rows;
+}
+
+export interface SupplierRow {
+  supplierCode: string;
+  status: SupplierStatus;
+  documentRoot: string;
+  reason: string | null;
+  updatedBy: string;
+  updatedAt: string;
+}
+
+export async function supplierRows(pool: Pool, code?: string): Promise<SupplierRow[]> {
+  const r = await pool.query(
+    `select supplier_code, status, document_root, reason, updated_by, updated_at from migrate.supplier_status
+      where $1::text is null or supplier_code = $1 order by supplier_code`,
+    [code ?? null],
+  );
+  return r.rows.map((x) => ({
+    supplierCode: x.supplier_code,
+    status: x.status,
+    documentRoot: x.document_root,
+    reason: x.reason,
+    updatedBy: x.updated_by,
+    updatedAt: new Date(x.updated_at).toISOString(),
+  }));
+}
+
+/** Per attempt of a run: latency (start to recorded outcome), outcome, code and source (the bench). */
+export async function attemptTimings(
+  pool: Pool,
+  runId: string,
+): Promise<Array<{ ms: number | null; outcome: string | null; error_code: string | null; outcome_source: string | null }>> {
+  const r = await pool.query(
+    `select extract(epoch from (finished_at - started_at)) * 1000 as ms, outcome, error_code, outcome_source
+       from migrate.account_attempts where run_id = $1`,
+    [runId],
+  );
+  return r.rows.map((x) => ({ ...x, ms: x.ms === null ? null : Number(x.ms) }));
+}
+
+export async function finishedCount(pool: Pool, runId: string): Promise<number> {
+  const r = await pool.query<{ n: string }>(`select count(*) as n from migrate.account_attempts where run_id = $1 and finished_at is not null`, [runId]);
+  return Number(r.rows[0].n);
+}
+
+/** Inbox rows of these accounts by match status, and events without an account number in a time range. */
+export async function inboxMatchCounts(pool: Pool, accounts: string[], from: Date, to: Date): Promise<{ byStatus: Record<string, number>; unidentified: number }> {
+  const r = await pool.query<{ match_status: string; n: string }>(
+    `select match_status, count(*) as n from migrate.inbox where external_identifier = any($1) group by match_status`,
+    [accounts],
+  );
+  const u = await pool.query<{ n: string }>(`select count(*) as n from migrate.inbox where external_identifier is null and received_at between $1 and $2`, [from, to]);
+  return { byStatus: Object.fromEntries(r.rows.map((e) => [e.match_status, Number(e.n)])), unidentified: Number(u.rows[0].n) };
+}
+
+export async function dbNow(pool: Pool): Promise<Date> {
+  return (await pool.query<{ now: Date }>('select clock_timestamp() as now')).rows[0].now;
+}
+
+/** Every attempt of a run with its recorded outcome (the chaos verdict reads the ledger through this). */
+export async function attemptOutcomes(
+  pool: Pool,
+  runId: string,
+): Promise<Array<{ external_account_number: string; outcome: string | null; stage: string | null; error_code: string | null; error_attr: string | null; platform_account_number: string | null }>> {
+  const r = await pool.query(
+    'select external_account_number, outcome, stage, error_code, error_attr, platform_account_number from migrate.account_attempts where run_id = $1',
+    [runId],
+  );
+  return r.rows;
+}

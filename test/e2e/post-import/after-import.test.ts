@@ -1,0 +1,196 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { awaitDelta, reconcileRun, startDelta } from '../../../cli/post-import';
+import { generateChangesForRun } from '../../../cli/post-import-changes';
+import { loadReportData } from '../../../cli/report/data';
+import { renderReportHtml } from '../../../cli/report/html';
+import { createReconciliationLedger } from '../../../ledger/reconciliation';
+import type { GeneratedChanges } from '../../../synthetic/generate-changes';
+import { itemKey } from '../../../schemas/post-import';
+import { deltaRunInputSchema, deltaRunWorkflowId } from '../../../workflows/post-import-inputs';
+import { accountsFile, attempts, connectE2E, groundTruth, runToEnd, sandbox, seedAccounts, uniqueId, type E2E } from '../helpers';
+
+let e: E2E;
+const workers: ChildProcess[] = [];
+beforeAll(async () => {
+  e = await connectE2E();
+});
+afterEach(async () => {
+  await sandbox(e, 'PUT', '/admin/faults', { accountAlterRate: 0, postImportErrorRate: 0, latencyMs: 0, latencyJitterMs: 0 });
+});
+afterAll(async () => {
+  for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
+  await e?.close();
+});
+
+interface TruthItem { external_identifier: string; resource_type: string; source_key: string; created_count: number; request_count: number }
+const KIND_OF: Record<string, string> = { NOTE: 'note', TRANSACTION: 'transaction', STATEMENT: 'statement', PAYMENT_INSTRUCTION: 'payment_instruction' };
+
+async function platformItems(accounts: string[]): Promise<TruthItem[]> {
+  const gt = await sandbox(e, 'GET', `/admin/ground-truth/post-import?supplier=${encodeURIComponent(e.config.IMPORT_SUPPLIER_CODE)}`);
+  const set = new Set(accounts);
+  return (gt.items as TruthItem[]).filter((i) => set.has(i.external_identifier));
+}
+
+/** Every generated change is on the platform exactly once, and nothing else is. */
+function expectExactlyOnce(items: TruthItem[], g: GeneratedChanges) {
+  const want = g.changes.map((c) => `${c.external_account_number}|${c.change.kind}|${itemKey(c.change)}`).sort();
+  const created = items.flatMap((i) => Array.from({ length: i.created_count }, () => `${i.external_identifier}|${KIND_OF[i.resource_type]}|${i.source_key}`)).sort();
+  expect(created).toEqual(want);
+  // And per account and kind, the generator's own counts.
+  const counts: Record<string, Record<string, number>> = {};
+  for (const i of items) (counts[i.external_identifier] ??= {})[KIND_OF[i.resource_type]] = ((counts[i.external_identifier] ??= {})[KIND_OF[i.resource_type]] ?? 0) + i.created_count;
+  expect(counts).toEqual(g.truth);
+}
+
+async function migrate(n: number, seed: number, prefix: string) {
+  const truth = await seedAccounts(e, { accounts: n, seed, defectRate: 0, accountNumberPrefix: `${uniqueId(prefix)}-` });
+  const accounts = truth.map((t) => t.external_account_number);
+  const runId = uniqueId(`run-${prefix.toLowerCase()}-`);
+  const result = await runToEnd(e, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runId, accounts) }, concurrency: 20 });
+  return { runId, accounts, result };
+}
+
+describe('after creation: reconciliation and changes carried over', () => {
+  it('50 accounts with changes after extraction: every change lands exactly once, a second delta sends nothing, failures retry alone', async () => {
+    const { runId, accounts, result } = await migrate(50, 1501, 'PI');
+    expect(result.totals).toMatchObject({ completed: 50, failed: 0 });
+    // Every account was read back and matched what was sent.
+    expect(await createReconciliationLedger(e.pool).summary(runId)).toMatchObject({ checked: 50, matched: 50, differing: 0, missing: 0 });
+
+    const g = await generateChangesForRun(e.pool, { runId, source: { kind: 'postgres' }, share: 0.6, seed: 11, documentsDir: e.config.SOURCE_DOCUMENTS_DIR });
+    expect(g.changes.length).toBeGreaterThan(30);
+    expect(new Set(g.changes.map((c) => c.change.kind)).size).toBe(4);
+
+    const first = await startDelta(e.client, e.config, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, source: { kind: 'postgres' }, accounts: 'completed' });
+    const r1 = await awaitDelta(e.client, first.deltaId);
+    expect(r1).toMatchObject({ accounts: 50, items: g.changes.length, completed: g.changes.length, failed: 0 });
+    const after1 = await platformItems(accounts);
+    expectExactlyOnce(after1, g);
+    const sources = await e.pool.query(`select outcome_source, count(*)::int as n from migrate.post_import_items where run_id = $1 group by 1`, [runId]);
+    expect(sources.rows.find((x) => x.outcome_source === 'event')?.n).toBeGreaterThan(0);
+
+    // A second delta finds every item completed in the ledger: it sends nothing at all.
+    const r2 = await awaitDelta(e.client, (await startDelta(e.client, e.config, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, source: { kind: 'postgres' }, accounts: 'completed' })).deltaId);
+    expect(r2).toMatchObject({ accounts: 50, items: 0, failed: 0 });
+    expect(await platformItems(accounts)).toEqual(after1);
+
+    // Another day of changes, refused by the platform after acceptance: post_import_failed, the accounts untouched.
+    const g2 = await generateChangesForRun(e.pool, { runId, source: { kind: 'postgres' }, share: 0.2, seed: 12, documentsDir: e.config.SOURCE_DOCUMENTS_DIR });
+    await sandbox(e, 'PUT', '/admin/faults', { postImportErrorRate: 1 });
+    const r3 = await awaitDelta(e.client, (await startDelta(e.client, e.config, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, source: { kind: 'postgres' }, accounts: 'completed' })).deltaId);
+    const hasInstruction = new Set(g.changes.filter((c) => c.change.kind === 'payment_instruction').map((c) => c.external_account_number));
+    const conflicting = g2.changes.filter((c) => c.change.kind === 'payment_instruction' && hasInstruction.has(c.external_account_number));
+    expect(r3.failed).toBe(g2.changes.length);
+    expect(r3.failedByCode).toEqual({
+      post_import_forced_error: g2.changes.length - conflicting.length,
+      ...(conflicting.length ? { payment_instruction_already_active: conflicting.length } : {}),
+    });
+    const failed = await e.pool.query(`select kind, error_code, error_attr from migrate.post_import_items where run_id = $1 and status = 'post_import_failed'`, [runId]);
+    expect(failed.rowCount).toBe(g2.changes.length);
+    for (const row of failed.rows) if (row.error_code === 'post_import_forced_error') expect(row.error_attr).toBe({ note: 'notes.0', transaction: 'transactions.0', statement: 'statements.0', payment_instruction: 'non_field_errors' }[row.kind as string]);
+    const platform = await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE);
+    for (const a of accounts) expect(platform.get(a)).toMatchObject({ created_count: 1, schedule_accepted_count: 1 });
+
+    // rerun-failed --stage post-import: only those items, now accepted — except a second payment
+    // instruction for an account that has one (the platform keeps one active instruction).
+    await sandbox(e, 'PUT', '/admin/faults', { postImportErrorRate: 0 });
+    const r4 = await awaitDelta(e.client, (await startDelta(e.client, e.config, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, source: { kind: 'postgres' }, accounts: 'failed_items' })).deltaId);
+    expect(r4).toMatchObject({ items: g2.changes.length, completed: g2.changes.length - conflicting.length, failed: conflicting.length });
+    if (conflicting.length) expect(r4.failedByCode).toEqual({ payment_instruction_already_active: conflicting.length });
+    const landed = [...g.changes, ...g2.changes.filter((c) => !conflicting.includes(c))];
+    expectExactlyOnce((await platformItems(accounts)).filter((i) => i.created_count > 0), { changes: landed, documents: [], truth: truthOf(landed) });
+  });
+
+  it('the altered-field fault shows in the report with the right paths; run reconcile re-checks and changes nothing on the platform', async () => {
+    await sandbox(e, 'PUT', '/admin/faults', { accountAlterRate: 0.4, accountAlterField: 'customers.0.family_name' });
+    const { runId, accounts } = await migrate(20, 1502, 'RC');
+    const rows = [...(await attempts(e, runId)).values()];
+    const differing = rows.filter((r) => r.outcome === 'completed_with_differences');
+    expect(differing.length).toBeGreaterThan(2);
+    expect(differing.length).toBeLessThan(18);
+    expect(rows.filter((r) => r.outcome === 'completed').length).toBe(20 - differing.length);
+    for (const r of differing) expect({ stage: r.stage, attr: r.error_attr }).toEqual({ stage: 'reconcile', attr: 'customers.*.family_name' });
+
+    const data = await loadReportData(e.pool, runId, { temporalUiUrl: 'http://ui', namespace: 'default' });
+    const rec = data!.afterImport!.reconciliation;
+    expect(rec).toMatchObject({ checked: 20, matched: 20 - differing.length, differing: differing.length });
+    expect(rec.byField).toEqual([{ label: 'customers.*.family_name', count: differing.length }]);
+    expect(new Set(rec.differences.map((d) => d.path))).toEqual(new Set(['customers.0.family_name']));
+    for (const d of rec.differences) expect(d.found).toBe(`${String(d.expected)}-ALTERED`);
+    expect(data!.totals.completed).toBe(20);
+    const html = renderReportHtml(data!);
+    expect(html).toContain('<h2>Reconciliation</h2>');
+    expect(html).toMatch(/checked <b>20<\/b>, matched <b>\d+<\/b>, differing <b>\d+<\/b>/);
+    expect(html).toContain('<code>customers.*.family_name</code>');
+
+    // The platform is fixed (fault off): a re-check finds every account matching and creates nothing.
+    const before = await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE);
+    await sandbox(e, 'PUT', '/admin/faults', { accountAlterRate: 0 });
+    const summary = await reconcileRun(e.config, e.pool, runId, { concurrency: 4 });
+    expect(summary).toMatchObject({ checked: 20, matched: 20, differing: 0, byField: {} });
+    const after = await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE);
+    for (const a of accounts) expect(after.get(a)).toEqual(before.get(a));
+  });
+
+  it('a worker killed during the delta creates nothing twice', async () => {
+    const { runId, accounts } = await migrate(20, 1503, 'KD');
+    const g = await generateChangesForRun(e.pool, { runId, source: { kind: 'postgres' }, share: 1, seed: 21, documentsDir: e.config.SOURCE_DOCUMENTS_DIR });
+    const queue = uniqueId('delta-crash-q-');
+    await sandbox(e, 'PUT', '/admin/faults', { latencyMs: 150, latencyJitterMs: 100 });
+    const first = await startWorker(queue, 'delta-crash-worker-1');
+    const deltaId = uniqueId('delta-crash-');
+    const handle = await e.client.workflow.start('deltaRunWorkflow', {
+      taskQueue: queue,
+      workflowId: deltaRunWorkflowId(deltaId),
+      args: [deltaRunInputSchema.parse({ deltaId, runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, source: { kind: 'postgres' }, concurrency: 10 })],
+    });
+    for (;;) {
+      const r = await e.pool.query(`select count(*)::int as n from migrate.post_import_items where run_id = $1 and status = 'completed'`, [runId]);
+      if (r.rows[0].n >= 5) break;
+      await new Promise((res) => setTimeout(res, 200));
+    }
+    first.kill('SIGKILL');
+    await new Promise((res) => first.once('exit', res));
+    await startWorker(queue, 'delta-crash-worker-2');
+    const result = await handle.result();
+    expect(result).toMatchObject({ accounts: 20, items: g.changes.length, completed: g.changes.length, failed: 0 });
+    const items = await platformItems(accounts);
+    expect(items.filter((i) => i.created_count > 1)).toEqual([]);
+    expectExactlyOnce(items, g);
+  });
+});
+
+function truthOf(changes: GeneratedChanges['changes']): GeneratedChanges['truth'] {
+  const out: GeneratedChanges['truth'] = {};
+  for (const c of changes) {
+    const t = (out[c.external_account_number] ??= {});
+    t[c.change.kind] = (t[c.change.kind] ?? 0) + 1;
+  }
+  return out;
+}
+
+/** A worker process of its own, on a task queue of its own, so killing it touches nothing else. */
+function startWorker(taskQueue: string, name: string): Promise<ChildProcess> {
+  const logFile = path.join(e.config.DATA_DIR, 'logs', `${name}.log`);
+  const readyFile = path.join(e.config.DATA_DIR, `${name}.ready`);
+  const out = fs.openSync(logFile, 'a');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+    env: { ...process.env, ...e.env, TEMPORAL_TASK_QUEUE: taskQueue, WORKER_READY_FILE: readyFile },
+    stdio: ['ignore', out, out],
+  });
+  workers.push(child);
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (fs.existsSync(readyFile)) {
+        clearInterval(timer);
+        resolve(child);
+      } else if (child.exitCode !== null) {
+        clearInterval(timer);
+        reject(new Error(`${name} exited: ${fs.readFileSync(logFile, 'utf8').slice(-2000)}`));
+      }
+    }, 250);
+  });
+}

@@ -1,0 +1,76 @@
+import type { ImportStatusSummary, PrepareResult, ScheduleOutcome, StageDocumentsResult } from '../activities/types';
+import type { AccountOutcome, ImportEventSignal } from './inputs';
+
+/**
+ * How an account's import ended, step by step; `outcomeOf` turns it into the one outcome the
+ * ledger records. Pure: the workflow decides what happened, this decides what it means.
+ */
+export type Ending =
+  | { step: 'prepare'; result: Extract<PrepareResult, { ok: false }> }
+  | { step: 'documents'; result: Extract<StageDocumentsResult, { ok: false }> }
+  | { step: 'guard'; supplier: 'COMPLETE' }
+  | { step: 'schedule'; result: Exclude<ScheduleOutcome, { kind: 'accepted' } | { kind: 'supplier_not_ongoing' }> }
+  | { step: 'event'; event: ImportEventSignal }
+  | { step: 'poll'; status: ImportStatusSummary }
+  | { step: 'timeout' }
+  | { step: 'activity_failed'; stage: string; code: string };
+
+/** Event types that end the wait, for a real import and for a dry run (defined once, here). */
+export const TERMINAL_EVENT_TYPES = {
+  real: ['data_import.import_process.complete', 'data_import.import_process.error', 'data_import.import_process.cancelled'],
+  dry: ['data_import.import_process.dry_run_complete', 'data_import.import_process.dry_run_error', 'data_import.import_process.cancelled'],
+} as const;
+
+export function isTerminalEvent(type: string, dryRun: boolean): boolean {
+  return (TERMINAL_EVENT_TYPES[dryRun ? 'dry' : 'real'] as readonly string[]).includes(type);
+}
+
+/** Import-status values that end the wait (`DRY_RUN_SUCCEEDED` only for a dry run). */
+export function isTerminalStatus(status: ImportStatusSummary, dryRun: boolean): boolean {
+  if (status.status === 'DRY_RUN_SUCCEEDED') return dryRun;
+  return ['PROCESSED', 'ERRORED', 'DRY_RUN_ERRORED', 'CANCELLED'].includes(status.status);
+}
+
+export function outcomeOf(externalAccountNumber: string, e: Ending): AccountOutcome {
+  const base = { externalAccountNumber };
+  switch (e.step) {
+    case 'prepare':
+      return { ...base, outcome: 'failed', stage: e.result.stage, code: e.result.code, attr: e.result.attr, source: 'local' };
+    case 'documents':
+      return { ...base, outcome: 'failed', stage: 'documents', code: e.result.code, attr: e.result.attr, source: 'local' };
+    case 'guard':
+      return { ...base, outcome: 'not_attempted', stage: 'guard', code: 'import_supplier_migration_not_ongoing', source: 'local' };
+    case 'schedule':
+      switch (e.result.kind) {
+        case 'already_imported':
+          return { ...base, outcome: 'completed', stage: 'schedule', accountNumber: e.result.accountNumber, source: 'already_imported' };
+        case 'catalogue_failed':
+          return { ...base, outcome: 'failed', stage: 'catalogue', code: e.result.code, attr: e.result.attr, source: 'local' };
+        case 'validation_failed':
+          return { ...base, outcome: 'failed', stage: 'schedule', code: e.result.code, attr: e.result.attr, source: 'platform_response' };
+      }
+      break;
+    case 'event': {
+      const t = e.event.type;
+      if (t.endsWith('.complete') || t.endsWith('.dry_run_complete')) return { ...base, outcome: 'completed', stage: 'await', accountNumber: e.event.identifier, source: 'event' };
+      if (t.endsWith('.cancelled')) return { ...base, outcome: 'failed', stage: 'await', code: 'import_cancelled', source: 'event' };
+      return { ...base, outcome: 'failed', stage: 'platform', code: e.event.errorCode ?? 'import_error', source: 'event' };
+    }
+    case 'poll':
+      switch (e.status.status) {
+        case 'PROCESSED':
+          return { ...base, outcome: 'completed', stage: 'await', accountNumber: e.status.accountNumber, source: 'poll' };
+        case 'DRY_RUN_SUCCEEDED':
+          return { ...base, outcome: 'completed', stage: 'await', source: 'poll' };
+        case 'CANCELLED':
+          return { ...base, outcome: 'failed', stage: 'await', code: 'import_cancelled', source: 'poll' };
+        default:
+          return { ...base, outcome: 'failed', stage: 'platform', code: e.status.errorCode ?? 'import_error', source: 'poll' };
+      }
+    case 'timeout':
+      return { ...base, outcome: 'failed', stage: 'await', code: 'outcome_timeout', source: 'poll' };
+    case 'activity_failed':
+      return { ...base, outcome: 'failed', stage: e.stage, code: e.code, source: 'local' };
+  }
+  throw new Error(`unhandled ending ${JSON.stringify(e)}`);
+}
