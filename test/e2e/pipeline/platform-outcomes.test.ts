@@ -94,7 +94,7 @@ describe('platform outcomes end to end', () => {
     let seen: Awaited<ReturnType<typeof listRetryingAccounts>> = [];
     await until('the account to be listed as retrying', async () => (seen = await listRetryingAccounts(e.client, runId)).length > 0, 60_000);
     expect(seen).toEqual([
-      expect.objectContaining({ account: ext, activity: 'scheduleAccountCreation', lastFailureCode: 'platform_unavailable', lastFailureMessage: expect.stringMatching(/-> 503$/) }),
+      expect.objectContaining({ account: ext, activity: 'scheduleAccount', lastFailureCode: 'platform_unavailable', lastFailureMessage: expect.stringMatching(/-> 503$/) }),
     ]);
     expect(seen[0].attempt).toBeGreaterThanOrEqual(2);
     expect(Date.parse(seen[0].nextRetryAt!)).toBeGreaterThan(0);
