@@ -27,6 +27,8 @@ export const faultsSchema = z.object({
   scheduleLatencyMs: ms.default(0),
   latencyJitterMs: ms.default(0),
   tokenTtlSeconds: z.number().int().positive().default(3600),
+  /** Shifts the sandbox's clock for token expiry, so a test sees a token expire without waiting for it. */
+  clockOffsetSeconds: z.number().int().min(0).default(0),
   processingDelayMs: ms.default(500),
   eventDelayMs: ms.default(0),
   eventDropRate: rate.default(0),

@@ -149,7 +149,7 @@ export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
     jwtSecret,
     refreshTokenTtlSeconds: options.refreshTokenTtlSeconds,
   });
-  const authContext = { dataImportKey: options.dataImportKey, jwtSecret, nowSeconds: () => Math.floor(Date.now() / 1000) };
+  const authContext = { dataImportKey: options.dataImportKey, jwtSecret, nowSeconds: () => Math.floor(Date.now() / 1000) + state.faults.clockOffsetSeconds };
   registerDataImportRoutes(app, {
     pool,
     validator,

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 
@@ -98,16 +99,53 @@ export async function assertPortFree(port: number, what: string, host = '127.0.0
   }
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * The kernel's range for outgoing connections' local ports (Linux: /proc/sys/net/ipv4/ip_local_port_range,
+ * 32768-60999 by default). A port picked inside it can be taken by any client socket between the pick and
+ * the server's bind, which is how a dev server once died with "bind: address already in use".
+ */
+function ephemeralRange(): [number, number] {
+  try {
+    const [lo, hi] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (lo > 0 && hi >= lo) return [lo, hi];
+  } catch {
+    // Not Linux: assume the IANA dynamic range.
+  }
+  return [49152, 65535];
+}
+
+/** The widest stretch of ports at or above 10000 that no outgoing connection will be given. */
+export function listenPortRange(): [number, number] {
+  const [lo, hi] = ephemeralRange();
+  const below: [number, number] = [10_000, lo - 1];
+  const above: [number, number] = [hi + 1, 65_535];
+  return below[1] - below[0] >= above[1] - above[0] ? below : above;
+}
+
+function canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen({ port, host: '127.0.0.1', exclusive: true }, () => srv.close(() => resolve(true)));
   });
+}
+
+const handedOut = new Set<number>();
+
+/**
+ * A loopback port that is free now, drawn at random from outside the ephemeral range (so no client socket
+ * of this machine can take it before the server binds) and never handed out twice by this process.
+ * Random draws keep two concurrent runs apart.
+ */
+export async function freePort(): Promise<number> {
+  const [lo, hi] = listenPortRange();
+  for (let i = 0; i < 500; i++) {
+    const port = lo + crypto.randomInt(hi - lo + 1);
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    if (await canBind(port)) return port;
+  }
+  throw Object.assign(new Error(`no free loopback port found in ${lo}-${hi}`), { code: 'port_in_use' });
 }
 
 function logTail(logFile?: string): string {

@@ -42,7 +42,7 @@ export function registerGraphqlRoutes(app: FastifyInstance, deps: GraphqlDeps): 
   // Admin (loopback, no auth): a pre-signed key, as the platform operator would hand one out.
   app.post('/admin/pre-signed-keys', async (req) => {
     const ttl = Number((req.body as { ttlSeconds?: unknown } | undefined)?.ttlSeconds ?? 300);
-    const now = Math.floor(Date.now() / 1000);
+    const now = Math.floor(Date.now() / 1000) + deps.state.faults.clockOffsetSeconds;
     const exp = now + (Number.isFinite(ttl) && ttl > 0 ? Math.floor(ttl) : 300);
     const preSignedKey = signJwt({ sub: 'kraken|pre-signed:sandbox', iss: 'kraken-sandbox', iat: now, exp, tokenUse: 'pre_signed', origIat: now }, deps.jwtSecret);
     return { preSignedKey, expiresAt: exp };
@@ -60,7 +60,7 @@ export function registerGraphqlRoutes(app: FastifyInstance, deps: GraphqlDeps): 
     const invalid = () => ({ data: { obtainKrakenToken: null }, errors: [graphqlError('Invalid data.', 'KT-CT-1135', ['obtainKrakenToken'])] });
     if (given.length !== 1) return invalid();
     const value = String(input![given[0]]);
-    const now = Math.floor(Date.now() / 1000);
+    const now = Math.floor(Date.now() / 1000) + deps.state.faults.clockOffsetSeconds;
 
     let sub: string | undefined;
     let origIat = now;

@@ -70,16 +70,21 @@ describe('obtainKrakenToken', () => {
   });
 
   it('answers 401 token_expired once a short-lived token has expired', async () => {
-    await admin(stack, 'PUT', '/admin/faults', { tokenTtlSeconds: 1 });
+    await admin(stack, 'PUT', '/admin/faults', { tokenTtlSeconds: 60 });
     try {
       const t = (await obtain({ organizationSecretKey: ORG_KEY })).body.data.obtainKrakenToken;
-      expect(t.payload.exp - t.payload.iat).toBe(1);
-      await new Promise((r) => setTimeout(r, 2100));
-      const r = await api(stack, 'GET', '/v2/data-import/accounts/DEMO-SUPPLIER/X/', undefined, `Token ${t.token}`);
+      expect(t.payload.exp - t.payload.iat).toBe(60);
+      const read = () => api(stack, 'GET', '/v2/data-import/accounts/DEMO-SUPPLIER/X/', undefined, `Token ${t.token}`);
+      // Still valid 59 s later (404: authenticated, no such import) ...
+      await admin(stack, 'PUT', '/admin/faults', { clockOffsetSeconds: 59 });
+      expect((await read()).status).toBe(404);
+      // ... expired at its exp: the sandbox's clock moves, the test does not sleep.
+      await admin(stack, 'PUT', '/admin/faults', { clockOffsetSeconds: 61 });
+      const r = await read();
       expect(r.status).toBe(401);
       expect(r.json).toEqual({ detail: expect.any(String), code: 'token_expired' });
     } finally {
-      await admin(stack, 'PUT', '/admin/faults', { tokenTtlSeconds: 3600 });
+      await admin(stack, 'PUT', '/admin/faults', { tokenTtlSeconds: 3600, clockOffsetSeconds: 0 });
     }
   });
 });
