@@ -1,5 +1,8 @@
 import { type ValidationError, validationError } from './errors';
 import { dayOf, isCalendarDate, isTaxYear, isUkPostcode } from './formats';
+import { accountRules } from './rules-account';
+import { meterRules } from './rules-meters';
+import { paymentRules } from './rules-payments';
 
 /**
  * Cross-field rules from the spec's `x-validators`, with the spec's own codes. They run on the raw
@@ -366,6 +369,9 @@ export function accountRuleErrors(payload: unknown, ctx: RuleContext): Validatio
   moneyRules(payload, ctx, emit);
   otherRules(payload, ctx, emit);
   statelessRules(payload, ctx, emit);
+  paymentRules(payload, ctx, emit);
+  meterRules(payload, ctx, emit);
+  accountRules(payload, ctx, emit);
   return errors;
 }
 
