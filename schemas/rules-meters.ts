@@ -19,8 +19,8 @@ function agreementRules(mp: Obj, path: Path, lastBilled: string | undefined, bil
   for (const [a] of agreements) {
     const from = dayOf(a.effective_from);
     const to = openEnded(a.effective_to) ? null : dayOf(a.effective_to);
-    if (!from || to === undefined) {
-      readable = false;
+    if (!from || to === undefined || (to !== null && to < from)) {
+      readable = false; // unreadable or reversed dates: reported by the schema / start_date_later_than_end_date
       continue;
     }
     // Covered whether effective_to is read as inclusive or exclusive: only the looser reading is enforced.
