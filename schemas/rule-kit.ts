@@ -29,13 +29,43 @@ export const openEnded = (v: unknown): boolean => v === undefined || v === null;
 /** A date-valued field: undefined when absent or unreadable, null when explicitly open-ended. */
 export const dateField = (o: Obj, key: string): string | null | undefined => (o[key] === null ? null : dayOf(o[key]));
 
+const E8 = 10n ** 8n;
+const E10 = 10n ** 10n;
+const MONEY = /^(-?)(\d{1,13})(?:\.(\d{0,2}))?$/;
+const DECIMAL = /^-?\d*(?:\.\d{0,10})?$/;
+
 /** A decimal string as an integer count of 10^-10 units (exact sums); undefined when unreadable. */
 export function scaled(v: unknown): bigint | undefined {
-  if (typeof v !== 'string' || !/^-?\d*(?:\.\d{0,10})?$/.test(v) || v === '' || v === '-' || v === '.' || v === '-.') return undefined;
+  if (typeof v !== 'string') return undefined;
+  // Fast path for money (≤ 2 decimals): exact in a double, one bigint conversion.
+  const m = MONEY.exec(v);
+  if (m) {
+    const cents = Number(m[2]) * 100 + (m[3] ? Number(m[3].padEnd(2, '0')) : 0);
+    return BigInt(m[1] ? -cents : cents) * E8;
+  }
+  if (!DECIMAL.test(v) || v === '' || v === '-' || v === '.' || v === '-.') return undefined;
   const neg = v.startsWith('-');
   const [int, frac = ''] = (neg ? v.slice(1) : v).split('.');
-  const n = BigInt(int || '0') * 10n ** 10n + BigInt((frac + '0000000000').slice(0, 10));
+  const n = BigInt(int || '0') * E10 + BigInt((frac + '0000000000').slice(0, 10));
   return neg ? -n : n;
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/** The calendar day after a valid `YYYY-MM-DD` (string arithmetic: no Date objects on the hot path). */
+export function nextDay(date: string): string {
+  let y = Number(date.slice(0, 4));
+  let m = Number(date.slice(5, 7));
+  let d = Number(date.slice(8, 10)) + 1;
+  const leap = m === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  if (d > DAYS_IN_MONTH[m - 1] + (leap ? 1 : 0)) {
+    d = 1;
+    m += 1;
+    if (m > 12) {
+      m = 1;
+      y += 1;
+    }
+  }
+  return `${String(y).padStart(4, '0')}-${m < 10 ? '0' : ''}${m}-${d < 10 ? '0' : ''}${d}`;
 }
 
 /** Sum of a decimal field over items; undefined if any item's value is unreadable. */

@@ -1,5 +1,5 @@
-import { addDays, dayOf } from './formats';
-import { type Emit, type Obj, type Path, given, isActiveMeter, isBillable, isObj, meterPoints, objects, openEnded, present } from './rule-kit';
+import { dayOf } from './formats';
+import { type Emit, type Obj, type Path, given, nextDay, isActiveMeter, isBillable, isObj, meterPoints, objects, openEnded, present } from './rule-kit';
 import type { RuleContext } from './rules';
 
 /**
@@ -47,6 +47,14 @@ interface MeterContext {
   today: string;
 }
 
+/** The last billed date a reading is judged by: its register's (electricity) or its meter's (gas). */
+function levelLastBilled(r: Obj, m: Obj, elec: boolean, registers: Map<string, string | undefined>): string | undefined {
+  if (!elec) return dayOf(m.last_billed_to_date);
+  return present(r.register_id) ? registers.get(r.register_id) : undefined;
+}
+
+const byFrom = (x: { from: string; k: number }, y: { from: string; k: number }) => (x.from < y.from ? -1 : x.from > y.from ? 1 : x.k - y.k);
+
 function singleMeterRules(m: Obj, at: Path, mc: MeterContext, emit: Emit) {
   const active = isActiveMeter(m, mc.today);
   const registers = objects(m.registers);
@@ -87,11 +95,8 @@ function singleMeterRules(m: Obj, at: Path, mc: MeterContext, emit: Emit) {
     if (field) emit('smart_details_provided_for_non_smart_meter', [...at, field], `${field} applies only to a smart meter (smart_type).`);
   }
 
-  // The last billed date of a reading: the register's (electricity) or the meter's (gas).
-  const levelLastBilled = (r: Obj): string | undefined =>
-    mc.elec ? (present(r.register_id) ? registerLastBilled.get(r.register_id) : undefined) : dayOf(m.last_billed_to_date);
   for (const [r, k] of objects(m.reading_history)) {
-    const lb = levelLastBilled(r);
+    const lb = levelLastBilled(r, m, mc.elec, registerLastBilled);
     const d = dayOf(r.reading_date);
     if (r.billed === true && lb && d && d > lb) {
       emit('billed_reading_after_last_billed_to_date', [...at, 'reading_history', k, 'reading_date'], `A billed reading may not be after the last billed to date ${lb}.`);
@@ -99,7 +104,7 @@ function singleMeterRules(m: Obj, at: Path, mc: MeterContext, emit: Emit) {
   }
   if (mc.billable && active) {
     for (const [r, k] of objects(m.transfer_readings)) {
-      const expected = levelLastBilled(r) ?? (mc.pointLastBilled ? undefined : mc.accountLastBilled);
+      const expected = levelLastBilled(r, m, mc.elec, registerLastBilled) ?? (mc.pointLastBilled ? undefined : mc.accountLastBilled);
       const d = dayOf(r.reading_date);
       if (expected && d && d !== expected) {
         emit('transfer_reading_dates_must_match_last_billed_to_date', [...at, 'transfer_readings', k, 'reading_date'], `A transfer reading must be dated on the last billed to date ${expected}.`);
@@ -139,15 +144,17 @@ function gasHistory(mp: Obj, path: Path, billable: boolean, today: string, emit:
     if (!from || to === undefined) return; // unreadable: the schema reports it
     aqs.push({ from, to, k });
   }
-  aqs.sort((x, y) => (x.from < y.from ? -1 : x.from > y.from ? 1 : x.k - y.k));
+  aqs.sort(byFrom);
   for (let n = 1; n < aqs.length; n++) {
     const prev = aqs[n - 1];
     // effective_to is inclusive here: the next entry starts the day after it.
-    if (prev.to === null || aqs[n].from !== addDays(prev.to, 1)) {
+    if (prev.to === null || aqs[n].from !== nextDay(prev.to)) {
       emit('gaps_or_overlaps_in_aq_history', [...path, 'aq_history', aqs[n].k, 'effective_from'], 'Each AQ entry must start the day after the previous one ends.');
     }
   }
-  if (billable && !aqs.some((a) => a.to === null || a.to >= today)) {
+  let current = false;
+  for (const a of aqs) if (a.to === null || a.to >= today) current = true;
+  if (billable && !current) {
     emit('no_current_or_future_aq_entry_found', [...path, 'aq_history'], 'A billable gas meter point needs a current or future AQ entry.');
   }
 }

@@ -1,5 +1,5 @@
-import { addDays, dayOf } from './formats';
-import { type Emit, type Obj, type Path, given, isObj, meterPoints, objects, openEnded, present, repeated, scaled, sumOf } from './rule-kit';
+import { dayOf } from './formats';
+import { type Emit, type Obj, type Path, given, nextDay, isObj, meterPoints, objects, openEnded, present, repeated, scaled, sumOf } from './rule-kit';
 import type { RuleContext } from './rules';
 
 /**
@@ -186,7 +186,7 @@ function statementRules(st: Statement, tc: TxnContext, emit: Emit) {
     const d = dayOf(t.transaction_date);
     if (d && (earliestCurrent === undefined || d < earliestCurrent)) earliestCurrent = d;
   }
-  const opening = closing ? addDays(closing, 1) : undefined;
+  const opening = closing ? nextDay(closing) : undefined;
 
   let firstDocument: string | undefined;
   for (const [t, k] of historical) {
