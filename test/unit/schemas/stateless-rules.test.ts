@@ -74,6 +74,14 @@ describe('stateless x-validators on the spec example', () => {
     expect(errorsAfter((a) => (regs(a)[1].tpr = '00001'))).toEqual([
       { code: 'registers_have_duplicate_tprs', attr: 'supply_addresses.0.meter_points.0.meters.0.registers.1.tpr' },
     ]);
+    // The spec's exception: the odd TPRs 01201 to 01229 may appear twice on one meter (01202 is even).
+    const both = (tpr: string) => (a: any) => {
+      regs(a)[0].tpr = regs(a)[1].tpr = tpr;
+      a.supply_addresses[0].meter_points[0].eac_history.push({ effective_from: '2019-09-01', tpr, consumption: '100', source: 'D0019' });
+    };
+    expect(errorsAfter(both('01201'))).toEqual([]);
+    expect(errorsAfter(both('01229'))).toEqual([]);
+    expect(errorsAfter(both('01202'))).toEqual([{ code: 'registers_have_duplicate_tprs', attr: 'supply_addresses.0.meter_points.0.meters.0.registers.1.tpr' }]);
   });
 
   it('multiple_open_ended_aqs_in_meterpoint_aq_history', () => {
