@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, inject } from 'vitest';
@@ -143,4 +144,31 @@ export async function expectOutcomesMatchGroundTruth(e: E2E, runId: string, supp
     }
   }
   for (const [, a] of platform) expect(a.created_count).toBeLessThanOrEqual(1);
+}
+
+/**
+ * A worker process of its own on its own task queue (its platform queue derived from it), so a test can
+ * kill it or read its log without touching the stack's workers. One node process (no tsx wrapper):
+ * SIGKILL kills the worker itself. Resolves once the worker says it is ready.
+ */
+export function startOwnWorker(e: E2E, opts: { taskQueue: string; name: string; env?: Record<string, string> }): Promise<ChildProcess> {
+  const logFile = path.join(e.config.DATA_DIR, 'logs', `${opts.name}.log`);
+  const readyFile = path.join(e.config.DATA_DIR, `${opts.name}.ready`);
+  fs.rmSync(readyFile, { force: true });
+  const out = fs.openSync(logFile, 'a');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+    env: { ...process.env, ...e.env, ...opts.env, TEMPORAL_TASK_QUEUE: opts.taskQueue, WORKER_READY_FILE: readyFile },
+    stdio: ['ignore', out, out],
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (fs.existsSync(readyFile)) {
+        clearInterval(timer);
+        resolve(child);
+      } else if (child.exitCode !== null) {
+        clearInterval(timer);
+        reject(new Error(`${opts.name} exited: ${fs.readFileSync(logFile, 'utf8').slice(-2000)}`));
+      }
+    }, 250);
+  });
 }

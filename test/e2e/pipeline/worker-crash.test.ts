@@ -1,13 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrationRunInputSchema } from '../../../workflows/inputs';
 import { runProgressQuery } from '../../../workflows/messages';
-import { accountsFile, attempts, connectE2E, groundTruth, sandbox, seedAccounts, uniqueId, type E2E } from '../helpers';
+import { accountsFile, attempts, connectE2E, groundTruth, sandbox, seedAccounts, startOwnWorker, uniqueId, type E2E } from '../helpers';
 
 let e: E2E;
 const workers: ChildProcess[] = [];
+const startWorker = async (taskQueue: string, name: string) => {
+  const child = await startOwnWorker(e, { taskQueue, name });
+  workers.push(child);
+  return child;
+};
 beforeAll(async () => {
   e = await connectE2E();
 });
@@ -16,30 +21,6 @@ afterAll(async () => {
   await sandbox(e, 'PUT', '/admin/faults', { latencyMs: 0, latencyJitterMs: 0, scheduleLatencyMs: 0 }).catch(() => {});
   await e?.close();
 });
-
-/** A worker process of its own, on a task queue of its own, so killing it touches nothing else. */
-function startWorker(taskQueue: string, name: string): Promise<ChildProcess> {
-  const logFile = path.join(e.config.DATA_DIR, 'logs', `${name}.log`);
-  const readyFile = path.join(e.config.DATA_DIR, `${name}.ready`);
-  const out = fs.openSync(logFile, 'a');
-  // One process (no tsx wrapper): SIGKILL must kill the worker itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
-    env: { ...process.env, ...e.env, TEMPORAL_TASK_QUEUE: taskQueue, WORKER_READY_FILE: readyFile },
-    stdio: ['ignore', out, out],
-  });
-  workers.push(child);
-  return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (fs.existsSync(readyFile)) {
-        clearInterval(timer);
-        resolve(child);
-      } else if (child.exitCode !== null) {
-        clearInterval(timer);
-        reject(new Error(`${name} exited: ${fs.readFileSync(logFile, 'utf8').slice(-2000)}`));
-      }
-    }, 250);
-  });
-}
 
 describe('a worker killed mid-run', () => {
   it('killed while a schedule call is in flight: every account has one outcome, was created once and scheduled once', async () => {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -10,10 +10,15 @@ import { createReconciliationLedger } from '../../../ledger/reconciliation';
 import type { GeneratedChanges } from '../../../synthetic/generate-changes';
 import { itemKey } from '../../../schemas/post-import';
 import { deltaRunInputSchema, deltaRunWorkflowId } from '../../../workflows/post-import-inputs';
-import { accountsFile, attempts, connectE2E, groundTruth, runToEnd, sandbox, seedAccounts, uniqueId, type E2E } from '../helpers';
+import { accountsFile, attempts, connectE2E, groundTruth, runToEnd, sandbox, seedAccounts, startOwnWorker, uniqueId, type E2E } from '../helpers';
 
 let e: E2E;
 const workers: ChildProcess[] = [];
+const startWorker = async (taskQueue: string, name: string) => {
+  const child = await startOwnWorker(e, { taskQueue, name });
+  workers.push(child);
+  return child;
+};
 beforeAll(async () => {
   e = await connectE2E();
 });
@@ -172,25 +177,3 @@ function truthOf(changes: GeneratedChanges['changes']): GeneratedChanges['truth'
   return out;
 }
 
-/** A worker process of its own, on a task queue of its own, so killing it touches nothing else. */
-function startWorker(taskQueue: string, name: string): Promise<ChildProcess> {
-  const logFile = path.join(e.config.DATA_DIR, 'logs', `${name}.log`);
-  const readyFile = path.join(e.config.DATA_DIR, `${name}.ready`);
-  const out = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
-    env: { ...process.env, ...e.env, TEMPORAL_TASK_QUEUE: taskQueue, WORKER_READY_FILE: readyFile },
-    stdio: ['ignore', out, out],
-  });
-  workers.push(child);
-  return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (fs.existsSync(readyFile)) {
-        clearInterval(timer);
-        resolve(child);
-      } else if (child.exitCode !== null) {
-        clearInterval(timer);
-        reject(new Error(`${name} exited: ${fs.readFileSync(logFile, 'utf8').slice(-2000)}`));
-      }
-    }, 250);
-  });
-}

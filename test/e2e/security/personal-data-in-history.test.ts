@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -8,7 +7,7 @@ import { temporalConnectionOptions } from '../../../clients/temporal';
 import { normalisePhone } from '../../../source/normalise';
 import { runWorkflowId } from '../../../workflows/ids';
 import { migrationRunInputSchema } from '../../../workflows/inputs';
-import { accountsFile, connectE2E, runToEnd, seedAccounts, uniqueId, type E2E } from '../helpers';
+import { accountsFile, connectE2E, runToEnd, seedAccounts, startOwnWorker, uniqueId, type E2E } from '../helpers';
 
 let e: E2E;
 beforeAll(async () => {
@@ -86,28 +85,6 @@ function payloadsOf(node: unknown, out: Array<{ metadata?: Record<string, Uint8A
   return out;
 }
 
-/** A worker of its own at debug level, on its own task queue, so its log holds what debug logging writes. */
-function startDebugWorker(taskQueue: string): Promise<ChildProcess> {
-  const logFile = path.join(e.config.DATA_DIR, 'logs', `pii-debug-worker.log`);
-  const readyFile = path.join(e.config.DATA_DIR, `pii-debug-worker.ready`);
-  const out = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
-    env: { ...process.env, ...e.env, TEMPORAL_TASK_QUEUE: taskQueue, WORKER_READY_FILE: readyFile, LOG_LEVEL: 'debug' },
-    stdio: ['ignore', out, out],
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (fs.existsSync(readyFile)) {
-        clearInterval(timer);
-        resolve(child);
-      } else if (child.exitCode !== null) {
-        clearInterval(timer);
-        reject(new Error('debug worker exited'));
-      }
-    }, 250);
-  });
-}
-
 describe('personal data and secrets stay out of Temporal and the logs', () => {
   it('no customer name, phone, e-mail or birth date, and no platform key, in raw history or logs; the codec decodes it', async () => {
     // Two runs: one on the stack's worker at the production log level (info), one on a worker at debug.
@@ -118,7 +95,7 @@ describe('personal data and secrets stay out of Temporal and the logs', () => {
     const debugTruth = await seedAccounts(e, { accounts: 8, seed: 98, defectRate: 0.3, accountNumberPrefix: `${uniqueId('PIIDBG')}-` });
     const debugAccounts = debugTruth.map((t) => t.external_account_number);
     const debugQueue = uniqueId('pii-debug-q-');
-    const debugWorker = await startDebugWorker(debugQueue);
+    const debugWorker = await startOwnWorker(e, { taskQueue: debugQueue, name: 'pii-debug-worker', env: { LOG_LEVEL: 'debug' } });
     const debugRunId = uniqueId('run-pii-debug-');
     try {
       const args = migrationRunInputSchema.parse({ runId: debugRunId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, source: { kind: 'postgres' }, selection: { kind: 'list', path: accountsFile(e, debugRunId, debugAccounts) } });
