@@ -1,5 +1,8 @@
 import { type ValidationError, validationError } from './errors';
 import { dayOf, isCalendarDate, isTaxYear, isUkPostcode } from './formats';
+import { accountRules } from './rules-account';
+import { meterRules } from './rules-meters';
+import { paymentRules } from './rules-payments';
 
 /**
  * Cross-field rules from the spec's `x-validators`, with the spec's own codes. They run on the raw
@@ -266,6 +269,13 @@ function duplicates(list: unknown, key: string, path: Path, code: string, emit: 
   }
 }
 
+/** The spec lets a meter have two registers with the same TPR for the odd TPRs 01201 to 01229. */
+function mayRepeatTpr(tpr: string): boolean {
+  if (!/^\d{5}$/.test(tpr)) return false;
+  const n = Number(tpr);
+  return n >= 1201 && n <= 1229 && n % 2 === 1;
+}
+
 /** Rules of the spec's x-validators that need no platform state, added for the pre-send check. */
 function statelessRules(account: Obj, ctx: RuleContext, emit: Emit) {
   // Unique transaction ids across every transaction list of the account.
@@ -338,7 +348,15 @@ function statelessRules(account: Obj, ctx: RuleContext, emit: Emit) {
         const mPath: Path = [...mpPath, 'meters', k];
         notInFuture(m, 'smart_commissioned_on', 'future_smart_meter_commission_date', mPath, ctx, emit);
         duplicates(m.registers, 'register_id', [...mPath, 'registers'], 'meter_with_duplicate_register_ids', emit, 'Register id');
-        if (mp.supply_type === 'ELECTRICITY') duplicates(m.registers, 'tpr', [...mPath, 'registers'], 'registers_have_duplicate_tprs', emit, 'TPR');
+        if (mp.supply_type === 'ELECTRICITY') {
+          const seen = new Set<string>();
+          for (const [r, k] of objects(m.registers)) {
+            const tpr = r.tpr;
+            if (typeof tpr !== 'string' || tpr === '') continue;
+            if (seen.has(tpr) && !mayRepeatTpr(tpr)) emit('registers_have_duplicate_tprs', [...mPath, 'registers', k, 'tpr'], `TPR "${tpr}" is repeated.`);
+            seen.add(tpr);
+          }
+        }
       }
       const openAqs = objects(mp.aq_history).filter(([aq]) => aq.effective_to === undefined || aq.effective_to === null);
       for (const [, k] of openAqs.slice(1)) {
@@ -366,6 +384,9 @@ export function accountRuleErrors(payload: unknown, ctx: RuleContext): Validatio
   moneyRules(payload, ctx, emit);
   otherRules(payload, ctx, emit);
   statelessRules(payload, ctx, emit);
+  paymentRules(payload, ctx, emit);
+  meterRules(payload, ctx, emit);
+  accountRules(payload, ctx, emit);
   return errors;
 }
 

@@ -143,7 +143,9 @@ describe('cross-field rules', () => {
 
   it('meter_point_with_no_agreement for a meter point on supply, not for one that left supply', () => {
     expect(errorsAfter((a) => (gas(a).agreements = []))).toEqual([{ code: 'meter_point_with_no_agreement', attr: `${MP1}.agreements` }]);
-    expect(errorsAfter((a) => ((gas(a).agreements = []), (gas(a).supply_end_date = '2024-12-31')))).toEqual([]);
+    // Off supply: no agreement needed (its final reading on the end date is, see no_reading_on_supply_end_date).
+    const leftSupply = (a: any) => ((gas(a).agreements = []), (gas(a).supply_end_date = gas(a).meters[0].transfer_readings[0].reading_date));
+    expect(errorsAfter(leftSupply)).toEqual([]);
   });
 
   it('meter_point_with_no_meters when no meter is active', () => {
@@ -180,8 +182,10 @@ describe('cross-field rules', () => {
 
   it('date_in_future for a consent signed after today', () => {
     const consent = { type: 'MARKETING', value: 'ACCEPTED', signed_at: '2025-02-01T09:00:00Z' };
-    expect(errorsAfter((a) => (a.customers[0].consents = [consent]))).toEqual([{ code: 'date_in_future', attr: 'customers.0.consents.0.signed_at' }]);
-    expect(errorsAfter((a) => (a.customers[0].consents = [consent]), { today: '2025-02-01' })).toEqual([]);
+    // consents replace customer_preferences (the two are mutually exclusive).
+    const withConsent = (a: any) => ((a.customers[0].consents = [consent]), delete a.customers[0].customer_preferences);
+    expect(errorsAfter(withConsent)).toEqual([{ code: 'date_in_future', attr: 'customers.0.consents.0.signed_at' }]);
+    expect(errorsAfter(withConsent, { today: '2025-02-01' })).toEqual([]);
   });
 
   it('transaction_in_future for a ledger transaction after today', () => {

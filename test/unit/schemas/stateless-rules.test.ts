@@ -43,7 +43,7 @@ describe('stateless x-validators on the spec example', () => {
 
   it('duplicate_ledger_in_payment_preferences', () => {
     const pref = { type: 'PASSIVE', ledger_identifier: 'L-1' };
-    expect(errorsAfter((a) => (a.payment_preferences = [pref, { ...pref }]))).toEqual([{ code: 'duplicate_ledger_in_payment_preferences', attr: 'payment_preferences.1.ledger_identifier' }]);
+    expect(errorsAfter((a) => ((a.ledgers[0].ledger_identifier = 'L-1'), (a.payment_preferences = [pref, { ...pref }])))).toEqual([{ code: 'duplicate_ledger_in_payment_preferences', attr: 'payment_preferences.1.ledger_identifier' }]);
   });
 
   it('debt_repayment_missing_end_date, debt_repayment_end_date_after_schedule_end_date, balance_triggered_schedule_missing_threshold', () => {
@@ -59,7 +59,8 @@ describe('stateless x-validators on the spec example', () => {
   });
 
   it('future_smart_meter_commission_date', () => {
-    expect(errorsAfter((a) => (a.supply_addresses[0].meter_points[0].meters[0].smart_commissioned_on = '2019-09-01'))).toEqual([
+    const smart = (m: any, on: string) => Object.assign(m, { smart_type: 'SMETS2', smart_commissioned_on: on });
+    expect(errorsAfter((a) => smart(a.supply_addresses[0].meter_points[0].meters[0], '2019-09-01'))).toEqual([
       { code: 'future_smart_meter_commission_date', attr: 'supply_addresses.0.meter_points.0.meters.0.smart_commissioned_on' },
     ]);
   });
@@ -73,6 +74,14 @@ describe('stateless x-validators on the spec example', () => {
     expect(errorsAfter((a) => (regs(a)[1].tpr = '00001'))).toEqual([
       { code: 'registers_have_duplicate_tprs', attr: 'supply_addresses.0.meter_points.0.meters.0.registers.1.tpr' },
     ]);
+    // The spec's exception: the odd TPRs 01201 to 01229 may appear twice on one meter (01202 is even).
+    const both = (tpr: string) => (a: any) => {
+      regs(a)[0].tpr = regs(a)[1].tpr = tpr;
+      a.supply_addresses[0].meter_points[0].eac_history.push({ effective_from: '2019-09-01', tpr, consumption: '100', source: 'D0019' });
+    };
+    expect(errorsAfter(both('01201'))).toEqual([]);
+    expect(errorsAfter(both('01229'))).toEqual([]);
+    expect(errorsAfter(both('01202'))).toEqual([{ code: 'registers_have_duplicate_tprs', attr: 'supply_addresses.0.meter_points.0.meters.0.registers.1.tpr' }]);
   });
 
   it('multiple_open_ended_aqs_in_meterpoint_aq_history', () => {

@@ -1,0 +1,154 @@
+import { type Emit, type Obj, type Path, given, isObj, objects, present, repeated } from './rule-kit';
+import type { RuleContext } from './rules';
+
+/**
+ * The spec's account-, customer-, business-, supply-address-, note-, statement-, debt- and campaign-level
+ * `x-validators` that need only the payload. Codes are the platform's; attrs name the field it would
+ * point at.
+ */
+
+const OCCUPIER = 'the occupier';
+const norm = (v: unknown) => (typeof v === 'string' ? v.trim().replace(/\s+/g, ' ').toLowerCase() : '');
+
+/** A customer named "The Occupier" (in either name field or across both). */
+function namedTheOccupier(c: Obj): boolean {
+  const given_ = norm(c.given_name);
+  const family = norm(c.family_name);
+  return given_ === OCCUPIER || family === OCCUPIER || `${given_} ${family}`.trim() === OCCUPIER;
+}
+
+/** The spec's test addresses: `test@…`, `xxx@…`, `…@test.com`, `…@test.co.uk`, `….xxx`, `….xx`. */
+export function isTestEmail(email: string): boolean {
+  const e = email.trim().toLowerCase();
+  return e.startsWith('test@') || e.startsWith('xxx@') || e.endsWith('@test.com') || e.endsWith('@test.co.uk') || e.endsWith('.xxx') || e.endsWith('.xx');
+}
+
+function duplicateTypes(list: unknown, path: Path, emit: Emit) {
+  repeated(objects(list), 'type', (v, k) => emit('children_with_duplicate_values', [...path, k, 'type'], `Consent type "${v}" is given twice.`));
+}
+
+function customerRules(account: Obj, emit: Emit) {
+  const externalIds = new Map<string, number>();
+  for (const [c, i] of objects(account.customers)) {
+    const at: Path = ['customers', i];
+    if (namedTheOccupier(c)) {
+      emit('customer_may_not_be_named_the_occupier', at, 'A customer may not be named "The Occupier": use unknown_occupier on the account.');
+      if (present(c.email) || present(c.mobile) || present(c.landline)) {
+        emit('contact_details_for_occupier', at, 'A customer named "The Occupier" may not have contact details.');
+      }
+    }
+    if (present(c.email) && isTestEmail(c.email)) emit('possible_test_email_address', [...at, 'email'], `"${c.email}" looks like a test address.`);
+    duplicateTypes(c.consents, [...at, 'consents'], emit);
+    if (isObj(c.customer_preferences) && Array.isArray(c.consents) && c.consents.length > 0) {
+      emit('fields_are_mutually_exclusive', [...at, 'consents'], 'Give customer_preferences or consents, not both.');
+    }
+    // external_user_id is the one unique customer detail namespace the spec names.
+    for (const [d, k] of objects(c.user_details)) {
+      if (d.namespace !== 'external_user_id' || !given(d.value)) continue;
+      const key = String(d.value);
+      const owner = externalIds.get(key);
+      if (owner !== undefined && owner !== i) {
+        emit('repeated_values_for_unique_customer_detail_namespace', [...at, 'user_details', k, 'value'], `external_user_id "${key}" is also given for customer ${owner}.`);
+      }
+      if (owner === undefined) externalIds.set(key, i);
+    }
+  }
+}
+
+function accountTypeRules(account: Obj, emit: Emit) {
+  const type = typeof account.account_type === 'string' ? account.account_type : '';
+  const domestic = type.startsWith('DOMESTIC');
+  const business = type.startsWith('BUSINESS');
+  const addresses = objects(account.supply_addresses).length;
+
+  if (domestic && isObj(account.business)) {
+    for (const key of ['business_type', 'company_number']) {
+      if (given(account.business[key])) emit('business_fields_provided_for_domestic_accounts', ['business', key], `${key} is for business accounts only.`);
+    }
+  }
+  const options = account.account_billing_options;
+  if (domestic && isObj(options)) {
+    emit('account_billing_options_provided_for_domestic_accounts', ['account_billing_options'], 'account_billing_options are for business accounts only.');
+  }
+  if (isObj(options)) {
+    const industry = options.use_industry_billing === true;
+    const period = given(options.period_start_day) && given(options.period_length);
+    if (industry && (given(options.period_start_day) || given(options.period_length))) {
+      emit('account_billing_options_industry_billing_with_period_data', ['account_billing_options', 'use_industry_billing'], 'Give industry billing or a billing period, not both.');
+    }
+    if (!industry && !period) {
+      emit('account_billing_options_period_data_required', ['account_billing_options'], 'Without industry billing, period_start_day and period_length are required.');
+      if (business) emit('business_account_missing_billing_options', ['account_billing_options'], 'A business account’s billing options need period_start_day and period_length.');
+    }
+    if (!industry && options.period_length === 'QUARTERLY' && !given(account.next_bill_due_date)) {
+      emit('next_bill_to_date_not_provided_for_quarterly_billing', ['next_bill_due_date'], 'Quarterly billing without industry billing needs next_bill_due_date.');
+    }
+  }
+  const occupier = account.unknown_occupier === true || type.endsWith('_OCCUPIER');
+  if (business && !occupier && objects(account.customers).length === 0) {
+    emit('business_account_missing_customers', ['customers'], 'A business account needs at least one customer.');
+  }
+  if (type === 'SYSTEM' && addresses > 0) emit('system_account_has_a_supply_address', ['supply_addresses'], 'A system account has no supply address.');
+  if (type === 'PORTFOLIO_LEAD' && addresses > 0) emit('portfolio_lead_has_a_supply_address', ['supply_addresses'], 'A portfolio lead account has no supply address.');
+  if (account.unknown_occupier === true && addresses > 1) {
+    emit('occupier_account_with_multiple_supply_addresses', ['supply_addresses'], 'An unknown occupier account has at most one supply address.');
+  }
+}
+
+function supplyAddressRules(account: Obj, emit: Emit) {
+  const seen = new Map<string, number>();
+  const addresses = objects(account.supply_addresses);
+  for (const [sa, i] of addresses) {
+    const key = [sa.supply_address1, sa.supply_address2, sa.supply_postcode].map((v) => (typeof v === 'string' ? v.trim() : '')).join('\u0000');
+    if (present(sa.supply_address1) && seen.has(key)) {
+      emit('duplicate_supply_addresses_found', ['supply_addresses', i], `This supply address repeats supply address ${seen.get(key)}.`);
+    } else seen.set(key, i);
+    if (Array.isArray(sa.property_administrators) && sa.property_administrators.length > 1) {
+      emit('multiple_property_administrators', ['supply_addresses', i, 'property_administrators'], 'At most one property administrator may be given.');
+    }
+  }
+  repeated(addresses, 'property_external_identifier', (v, i) =>
+    emit('duplicate_property_external_identifiers', ['supply_addresses', i, 'property_external_identifier'], `property_external_identifier "${v}" is repeated.`),
+  );
+}
+
+function listRules(account: Obj, emit: Emit) {
+  for (const [n, i] of objects(account.notes)) {
+    if (typeof n.created_at === 'string' && typeof n.unpin_at === 'string') {
+      const created = Date.parse(n.created_at);
+      const unpin = Date.parse(n.unpin_at);
+      if (!Number.isNaN(created) && !Number.isNaN(unpin) && unpin < created) {
+        emit('note_unpin_at_earlier_than_creation_date', ['notes', i, 'unpin_at'], 'unpin_at may not be before created_at.');
+      }
+    }
+  }
+  // pdf_context is not in the schema, so a statement needs its statement_path.
+  for (const [s, i] of objects(account.statements)) {
+    if (!present(s.statement_path)) emit('missing_statement_path_or_pdf_context', ['statements', i, 'statement_path'], 'A statement needs a statement_path.');
+  }
+  for (const [d, i] of objects(account.debts)) {
+    if (given(d.start_date) && !present(d.agency_name)) emit('debt_collection_agency_name_required', ['debts', i, 'agency_name'], 'A debt with a start_date needs an agency_name.');
+  }
+  const campaigns = objects(account.account_campaigns);
+  const bySlug = campaigns.some(([c]) => present(c.slug) && !present(c.campaign_name));
+  const byName = campaigns.some(([c]) => present(c.campaign_name) && !present(c.slug));
+  if (bySlug && byName) emit('inconsistent_campaign_identifiers', ['account_campaigns'], 'Identify every account campaign the same way: all by slug or all by campaign_name.');
+}
+
+/** Customers, account type, billing options, supply addresses, notes, statements, debts, campaigns. */
+export function accountRules(account: Obj, ctx: RuleContext, emit: Emit): void {
+  void ctx;
+  customerRules(account, emit);
+  duplicateTypes(account.consents, ['consents'], emit);
+  if (isObj(account.business)) {
+    repeated(objects(account.business.details), 'key', (v, k) =>
+      emit('children_with_duplicate_values', ['business', 'details', k, 'key'], `Business detail "${v}" is given twice.`),
+    );
+  }
+  if (typeof account.billing_email === 'string' && account.billing_email.toLowerCase().includes('blackhole+')) {
+    emit('billing_email_not_valid', ['billing_email'], 'billing_email may not contain "blackhole+".');
+  }
+  accountTypeRules(account, emit);
+  supplyAddressRules(account, emit);
+  listRules(account, emit);
+}
