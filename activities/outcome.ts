@@ -56,7 +56,7 @@ export function outcomeActivities(ctx: ActivityContext): Pick<AccountActivities,
       /**
        * One GET, no retries of its own: the record step must not wait on the platform. A read-back
        * the platform does not answer leaves the account completed and unchecked (`run reconcile`
-       * checks it later through the rate-limited platform queue); a ledger failure retries the step.
+       * checks it later); any other failure fails the attempt, and the retry records without it.
        */
       async function readBackOnce(created: AccountOutcome, accountNumber: string): Promise<AccountOutcome> {
         try {
