@@ -1,12 +1,26 @@
 import { PREFLIGHT_STAGE, tariffAttrFor } from '../source/catalogue-check';
 import { claimInboxEvent, platformErrorDetail } from '../ledger';
-import type { ImportEventSignal } from '../workflows/inputs';
+import { Context } from '@temporalio/activity';
+import type { AccountOutcome, ImportEventSignal } from '../workflows/inputs';
+import { PlatformClientError } from '../clients/platform';
+import { createReconciliationLedger } from '../ledger/reconciliation';
+import { reconciledOutcome } from '../workflows/outcomes';
 import { attemptRef, type ActivityContext } from './deps';
+import { readBackAccount } from './post-import';
 import type { AccountActivities } from './types';
+
+function firstAttempt(): boolean {
+  try {
+    return Context.current().info.attempt === 1;
+  } catch {
+    return true; // called outside an activity (the CLI): there is no retry to spare
+  }
+}
 
 /** Await-the-outcome and record: the inbox read of the fallback path and the one recorded outcome. */
 export function outcomeActivities(ctx: ActivityContext): Pick<AccountActivities, 'claimInboxEvent' | 'recordOutcome'> {
   const { ledger, pool } = ctx;
+  const recon = createReconciliationLedger(pool);
   return {
     async claimInboxEvent(input) {
       const e = await claimInboxEvent(pool, attemptRef(input));
@@ -30,8 +44,29 @@ export function outcomeActivities(ctx: ActivityContext): Pick<AccountActivities,
         const detail = await platformErrorDetail(pool, input.externalAccountNumber, o.code);
         await ledger.replaceErrors(ref, 'platform', [{ stage: 'platform', code: o.code, attr: o.attr, detail }]);
       }
+      // First attempt only: a read-back that hung past the step's timeout must not hold the outcome back.
+      const readBack = input.readBack === true && o.outcome === 'completed' && !input.dryRun && o.accountNumber !== undefined && firstAttempt();
+      if (readBack) o = await readBackOnce(o, o.accountNumber!);
       const set = await ledger.recordOutcome(ref, o);
+      // A retried record whose first attempt did record: the ledger's outcome stands (a second read-back may have differed).
+      if (!set && readBack) o = (await ledger.recordedOutcomes(ref.runId, [ref.externalAccountNumber]))[0] ?? o;
       ctx.logger.info({ runId: ref.runId, account: ref.externalAccountNumber, outcome: o.outcome, stage: o.stage, code: o.code, source: o.source, recorded: set }, 'account outcome');
+      return o;
+
+      /**
+       * One GET, no retries of its own: the record step must not wait on the platform. A read-back
+       * the platform does not answer leaves the account completed and unchecked (`run reconcile`
+       * checks it later); any other failure fails the attempt, and the retry records without it.
+       */
+      async function readBackOnce(created: AccountOutcome, accountNumber: string): Promise<AccountOutcome> {
+        try {
+          return reconciledOutcome(created, await readBackAccount({ ledger, recon, platform: ctx.platform }, { ...ref, accountNumber, checkedBy: 'workflow' }));
+        } catch (e) {
+          if (!(e instanceof PlatformClientError)) throw e;
+          ctx.logger.warn({ runId: ref.runId, account: ref.externalAccountNumber, code: e.code }, 'read-back failed; account left unchecked (run reconcile checks it)');
+          return created;
+        }
+      }
     },
   };
 }

@@ -127,19 +127,7 @@ export function createPostImportPlatformActivities(deps: PostImportActivityDeps)
 
   return {
     async reconcileAccount(input) {
-      const { request } = await ledger.loadPayload<{ payload?: unknown }>({ runId: input.runId, externalAccountNumber: input.externalAccountNumber, supplierCode: input.supplierCode, dryRun: false });
-      // The ledger keeps the validated account payload (what was sent as `payload`).
-      const sent = request && typeof request === 'object' && 'payload' in request ? request.payload : request;
-      const found = await call(deps.logger, () => deps.platform.getAccount(input.accountNumber));
-      const base = { runId: input.runId, externalAccountNumber: input.externalAccountNumber, platformAccountNumber: input.accountNumber, checkedBy: input.checkedBy };
-      if (!found) {
-        await recon.record({ ...base, status: 'account_missing', checkedFields: 0, differences: [{ path: 'number', field: 'number', expected: input.accountNumber, found: undefined }] });
-        return { status: 'account_missing', checked: 0, differing: 1, fields: ['number'] };
-      }
-      const r = compareAccount(expectedAccountRecord(sent, input.accountNumber), found);
-      const status = r.differences.length ? 'differing' : 'matched';
-      await recon.record({ ...base, status, checkedFields: r.checked, differences: r.differences });
-      return { status, checked: r.checked, differing: r.differences.length, fields: [...new Set(r.differences.map((d) => d.field))] };
+      return call(deps.logger, () => readBackAccount({ ledger, recon, platform: deps.platform }, input));
     },
 
     async sendPostImportItem(input) {
@@ -175,6 +163,30 @@ export function createPostImportPlatformActivities(deps: PostImportActivityDeps)
       }
     },
   };
+}
+
+/**
+ * Reads a created account back and compares it with the payload the ledger kept; the differences go
+ * to the ledger, the caller gets counts and field names. Platform errors are thrown as the client's
+ * (callers decide: a retried activity, or the record step's single best-effort read).
+ */
+export async function readBackAccount(
+  deps: { ledger: Pick<ReturnType<typeof createLedger>, 'loadPayload'>; recon: Pick<ReturnType<typeof createReconciliationLedger>, 'record'>; platform: Pick<PlatformClient, 'getAccount'> },
+  input: { runId: string; supplierCode: string; externalAccountNumber: string; accountNumber: string; checkedBy: 'workflow' | 'reconcile_command' },
+): Promise<ReconcileResult> {
+  const { request } = await deps.ledger.loadPayload<{ payload?: unknown }>({ runId: input.runId, externalAccountNumber: input.externalAccountNumber, supplierCode: input.supplierCode, dryRun: false });
+  // The ledger keeps the validated account payload (what was sent as `payload`).
+  const sent = request && typeof request === 'object' && 'payload' in request ? request.payload : request;
+  const found = await deps.platform.getAccount(input.accountNumber);
+  const base = { runId: input.runId, externalAccountNumber: input.externalAccountNumber, platformAccountNumber: input.accountNumber, checkedBy: input.checkedBy };
+  if (!found) {
+    await deps.recon.record({ ...base, status: 'account_missing', checkedFields: 0, differences: [{ path: 'number', field: 'number', expected: input.accountNumber, found: undefined }] });
+    return { status: 'account_missing', checked: 0, differing: 1, fields: ['number'] };
+  }
+  const r = compareAccount(expectedAccountRecord(sent, input.accountNumber), found);
+  const status = r.differences.length ? 'differing' : 'matched';
+  await deps.recon.record({ ...base, status, checkedFields: r.checked, differences: r.differences });
+  return { status, checked: r.checked, differing: r.differences.length, fields: [...new Set(r.differences.map((d) => d.field))] };
 }
 
 async function call<T>(logger: pino.Logger, fn: () => Promise<T>): Promise<T> {

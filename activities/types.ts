@@ -50,7 +50,12 @@ export interface AccountActivities {
   getSupplierStatus(input: { supplierCode: string }): Promise<SupplierStatus>;
   recordSupplierNotOngoing(input: { supplierCode: string }): Promise<void>;
   claimInboxEvent(input: AttemptRef): Promise<ImportEventSignal | undefined>;
-  recordOutcome(input: AttemptRef & { outcome: AccountOutcome }): Promise<void>;
+  /**
+   * The one recorded outcome. With `readBack`, a created account is first read back from the platform
+   * and compared (one best-effort GET; `run reconcile` re-checks what it could not); returns the
+   * outcome as recorded, `completed_with_differences` when the read-back differs.
+   */
+  recordOutcome(input: AttemptRef & { outcome: AccountOutcome; readBack?: boolean }): Promise<AccountOutcome>;
 }
 
 /** The run workflow's activities on the main task queue. */

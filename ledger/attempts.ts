@@ -69,36 +69,23 @@ export function createLedger(pool: Pool) {
       return r.rows;
     },
 
-    /** Replaces the errors of one stage (a retried activity writes them again). */
+    /**
+     * Replaces the errors of one stage (a retried activity writes them again). One statement, so
+     * atomic without a transaction: it runs for every account at several stages, mostly with none.
+     */
     async replaceErrors(ref: AttemptRef, stage: string, errors: LedgerError[]): Promise<void> {
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
-        await client.query(`delete from migrate.account_errors where run_id = $1 and external_account_number = $2 and stage = $3`, [
-          ref.runId,
-          ref.externalAccountNumber,
-          stage,
-        ]);
-        if (errors.length > 0) {
-          await client.query(
-            `insert into migrate.account_errors (run_id, external_account_number, stage, code, attr, detail, source_field)
-             select $1, $2, $3, e.code, e.attr, e.detail, e.source_field
-             from jsonb_to_recordset($4::jsonb) as e(code text, attr text, detail text, source_field text)`,
-            [
-              ref.runId,
-              ref.externalAccountNumber,
-              stage,
-              JSON.stringify(errors.map((e) => ({ code: e.code, attr: e.attr ?? '', detail: e.detail ?? '', source_field: e.sourceField ?? null }))),
-            ],
-          );
-        }
-        await client.query('commit');
-      } catch (e) {
-        await client.query('rollback').catch(() => {});
-        throw e;
-      } finally {
-        client.release();
+      const key = [ref.runId, ref.externalAccountNumber, stage];
+      if (errors.length === 0) {
+        await pool.query(`delete from migrate.account_errors where run_id = $1 and external_account_number = $2 and stage = $3`, key);
+        return;
       }
+      await pool.query(
+        `with gone as (delete from migrate.account_errors where run_id = $1 and external_account_number = $2 and stage = $3)
+         insert into migrate.account_errors (run_id, external_account_number, stage, code, attr, detail, source_field)
+         select $1, $2, $3, e.code, e.attr, e.detail, e.source_field
+         from jsonb_to_recordset($4::jsonb) as e(code text, attr text, detail text, source_field text)`,
+        [...key, JSON.stringify(errors.map((e) => ({ code: e.code, attr: e.attr ?? '', detail: e.detail ?? '', source_field: e.sourceField ?? null })))],
+      );
     },
 
     async storePayload(ref: AttemptRef, request: unknown, documents: unknown[]): Promise<void> {

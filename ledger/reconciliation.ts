@@ -29,6 +29,21 @@ export function createReconciliationLedger(pool: Pool) {
   return {
     /** Replaces the account's previous check (a re-check supersedes it). */
     async record(r: ReconciliationRow): Promise<void> {
+      const row = [r.runId, r.externalAccountNumber, r.platformAccountNumber, r.status, r.checkedFields, r.differences.length, r.checkedBy];
+      if (r.differences.length === 0) {
+        // The common case (every matching account): one statement, atomic on its own.
+        await pool.query(
+          `with gone as (delete from migrate.reconciliation_differences where run_id = $1 and external_account_number = $2)
+           insert into migrate.reconciliations (run_id, external_account_number, platform_account_number, status, checked_fields, differing_fields, checked_by, checked_at)
+           values ($1, $2, $3, $4, $5, $6, $7, now())
+           on conflict (run_id, external_account_number) do update set platform_account_number = excluded.platform_account_number,
+             status = excluded.status, checked_fields = excluded.checked_fields, differing_fields = excluded.differing_fields,
+             checked_by = excluded.checked_by, checked_at = now()`,
+          row,
+        );
+        return;
+      }
+      // Differences replace the previous ones under the same keys: a transaction, delete before insert.
       const client = await pool.connect();
       try {
         await client.query('begin');
@@ -38,7 +53,7 @@ export function createReconciliationLedger(pool: Pool) {
            on conflict (run_id, external_account_number) do update set platform_account_number = excluded.platform_account_number,
              status = excluded.status, checked_fields = excluded.checked_fields, differing_fields = excluded.differing_fields,
              checked_by = excluded.checked_by, checked_at = now()`,
-          [r.runId, r.externalAccountNumber, r.platformAccountNumber, r.status, r.checkedFields, r.differences.length, r.checkedBy],
+          row,
         );
         await client.query('delete from migrate.reconciliation_differences where run_id = $1 and external_account_number = $2', [r.runId, r.externalAccountNumber]);
         if (r.differences.length) {

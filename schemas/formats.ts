@@ -1,5 +1,8 @@
-import { isValidPhoneNumber } from 'libphonenumber-js/max';
 import type { CountryCode } from 'libphonenumber-js';
+import { phoneLibrary } from './phone-patterns';
+
+// libphonenumber-js compiles each metadata pattern on every match; compiled once instead (phone-patterns.ts).
+const { isValidPhoneNumber } = phoneLibrary();
 
 /**
  * Field-level format predicates. Pure and allocation-light: they run on every field of every

@@ -18,7 +18,7 @@ import { accountDeltaWorkflow } from './post-import';
 import { accountDeltaWorkflowId } from './post-import-ids';
 import type { AccountImportInput, AccountOutcome, ImportEventSignal, SupplierStatus } from './inputs';
 import { accountProgressQuery, importEventSignal, supplierStatusSignal } from './messages';
-import { isTerminalEvent, isTerminalStatus, outcomeOf, type Ending } from './outcomes';
+import { isTerminalEvent, isTerminalStatus, outcomeOf, reconciledOutcome, type Ending } from './outcomes';
 import { platformTaskQueue } from './task-queues';
 import { KmErrorCode, KmOutcome, KmStage } from './search-attributes';
 
@@ -47,7 +47,8 @@ const explainOptions: ActivityOptions = {
   retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['platform_rejected', 'platform_auth_failed'] },
 };
 
-// Reading the account back is a platform call like the others (rate-limited queue, same retries).
+// Reading the account back before changes are carried over: a platform call like the others
+// (rate-limited queue, same retries). Without carry-over the record step reads it back instead.
 const readBackOptions: ActivityOptions = {
   startToCloseTimeout: '45 seconds',
   scheduleToCloseTimeout: '24 hours',
@@ -83,6 +84,9 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
     supplierSignal = status;
   });
   setHandler(accountProgressQuery, () => ({ stage: live.stage, waitingOnSupplier: live.waitingOnSupplier, outcome: live.outcome }));
+
+  const created = (o: AccountOutcome) => o.outcome === 'completed' && !input.dryRun && o.accountNumber !== undefined;
+  const reconcile = input.reconcile !== false;
 
   return record(await afterCreation(outcomeOf(input.externalAccountNumber, await importAccount())));
 
@@ -173,47 +177,49 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
   }
 
   /**
-   * After `complete`: read the account back and compare it with what was sent (differences go to
-   * the ledger; history sees only counts and field names), then, when asked, carry over the
-   * changes since extraction as a child workflow. Neither re-imports anything.
+   * After `complete`, when the run carries changes over: read the account back first (the carry-over
+   * changes what the platform shows), then carry the changes since extraction over as a child
+   * workflow. Neither re-imports anything. Without carry-over the record step does the read-back:
+   * no activity, no workflow task of its own (history events per account are the cost at scale).
    */
-  async function afterCreation(o: AccountOutcome): Promise<AccountOutcome> {
-    if (o.outcome !== 'completed' || input.dryRun || !o.accountNumber) return o;
+  async function afterCreation(o: AccountOutcome): Promise<{ outcome: AccountOutcome; readBack: boolean }> {
+    if (!created(o) || !input.carryOverChanges) return { outcome: o, readBack: reconcile && created(o) };
     let result = o;
-    if (input.reconcile !== false) {
+    if (reconcile) {
       live.stage = 'reconcile';
       try {
-        const r = await readBack.reconcileAccount({ ...ref, accountNumber: o.accountNumber, checkedBy: 'workflow' });
-        if (r.status !== 'matched') result = { ...o, outcome: 'completed_with_differences', stage: 'reconcile', attr: r.fields[0] };
+        result = reconciledOutcome(o, await readBack.reconcileAccount({ ...ref, accountNumber: o.accountNumber!, checkedBy: 'workflow' }));
       } catch (e) {
         // The account exists: a read-back that cannot be done leaves it completed and unchecked (`run reconcile` later).
         if (!(e instanceof ActivityFailure)) throw e;
       }
     }
-    if (input.carryOverChanges) {
-      live.stage = 'post-import';
-      // Item outcomes are in the ledger; a failing carry-over never changes the account's outcome.
-      await executeChild(accountDeltaWorkflow, {
-        workflowId: accountDeltaWorkflowId(input.supplierCode, input.externalAccountNumber, input.runId),
-        args: [
-          {
-            deltaId: input.runId,
-            runId: input.runId,
-            supplierCode: input.supplierCode,
-            externalAccountNumber: input.externalAccountNumber,
-            accountNumber: o.accountNumber,
-            source: input.source,
-            eventWaitSeconds: input.timings.eventWaitSeconds,
-          },
-        ],
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-      }).catch(() => undefined);
-    }
-    return result;
+    live.stage = 'post-import';
+    // Item outcomes are in the ledger; a failing carry-over never changes the account's outcome.
+    await executeChild(accountDeltaWorkflow, {
+      workflowId: accountDeltaWorkflowId(input.supplierCode, input.externalAccountNumber, input.runId),
+      args: [
+        {
+          deltaId: input.runId,
+          runId: input.runId,
+          supplierCode: input.supplierCode,
+          externalAccountNumber: input.externalAccountNumber,
+          accountNumber: o.accountNumber!,
+          source: input.source,
+          eventWaitSeconds: input.timings.eventWaitSeconds,
+        },
+      ],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+    }).catch(() => undefined);
+    return { outcome: result, readBack: false };
   }
 
-  /** 6. The one recorded outcome; a failed account also fails the workflow (and says so in search attributes). */
-  async function record(o: AccountOutcome): Promise<AccountOutcome> {
+  /**
+   * 6. The one recorded outcome (after the read-back, when asked); a failed account also fails the
+   * workflow (and says so in search attributes).
+   */
+  async function record({ outcome, readBack }: { outcome: AccountOutcome; readBack: boolean }): Promise<AccountOutcome> {
+    let o = outcome;
     if (o.outcome === 'failed' && o.code === 'import_process_failed_validation' && (o.source === 'event' || o.source === 'poll')) {
       try {
         const why = await explain.explainFailedValidation(ref);
@@ -222,9 +228,10 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
         if (!(e instanceof ActivityFailure)) throw e;
       }
     }
+    live.stage = readBack ? 'reconcile' : 'record';
+    o = await recorder.recordOutcome({ ...ref, outcome: o, readBack });
     live.stage = 'record';
     live.outcome = o;
-    await recorder.recordOutcome({ ...ref, outcome: o });
     if (o.outcome === 'completed') return o;
     upsertSearchAttributes([
       { key: KmStage, value: o.stage },

@@ -1,5 +1,6 @@
 import type { ImportStatusSummary, PrepareResult, ScheduleOutcome, StageDocumentsResult } from '../activities/types';
 import type { AccountOutcome, ImportEventSignal } from './inputs';
+import type { ReconcileResult } from './post-import-inputs';
 
 /**
  * How an account's import ended, step by step; `outcomeOf` turns it into the one outcome the
@@ -73,4 +74,12 @@ export function outcomeOf(externalAccountNumber: string, e: Ending): AccountOutc
       return { ...base, outcome: 'failed', stage: e.stage, code: e.code, source: 'local' };
   }
   throw new Error(`unhandled ending ${JSON.stringify(e)}`);
+}
+
+/**
+ * A created account after its read-back: unchanged when the platform shows what was sent; otherwise
+ * `completed_with_differences` at the reconcile stage, naming the first differing field (paths only).
+ */
+export function reconciledOutcome(o: AccountOutcome, r: Pick<ReconcileResult, 'status' | 'fields'>): AccountOutcome {
+  return r.status === 'matched' ? o : { ...o, outcome: 'completed_with_differences', stage: 'reconcile', attr: r.fields[0] };
 }
