@@ -9,6 +9,7 @@ import { renderReportHtml } from '../../../cli/report/html';
 import { createReconciliationLedger } from '../../../ledger/reconciliation';
 import type { GeneratedChanges } from '../../../synthetic/generate-changes';
 import { itemKey } from '../../../schemas/post-import';
+import { accountDeltaWorkflowId } from '../../../workflows/post-import-ids';
 import { deltaRunInputSchema, deltaRunWorkflowId } from '../../../workflows/post-import-inputs';
 import { accountsFile, attempts, connectE2E, groundTruth, runToEnd, sandbox, seedAccounts, startOwnWorker, uniqueId, type E2E } from '../helpers';
 
@@ -107,6 +108,37 @@ describe('after creation: reconciliation and changes carried over', () => {
     if (conflicting.length) expect(r4.failedByCode).toEqual({ payment_instruction_already_active: conflicting.length });
     const landed = [...g.changes, ...g2.changes.filter((c) => !conflicting.includes(c))];
     expectExactlyOnce((await platformItems(accounts)).filter((i) => i.created_count > 0), { changes: landed, documents: [], truth: truthOf(landed) });
+  });
+
+  it('a run that carries changes over reads each account back before the carry-over and records differences the same way', async () => {
+    await sandbox(e, 'PUT', '/admin/faults', { accountAlterRate: 0.5, accountAlterField: 'customers.0.family_name' });
+    const truth = await seedAccounts(e, { accounts: 12, seed: 1503, defectRate: 0, accountNumberPrefix: `${uniqueId('CO')}-` });
+    const accounts = truth.map((t) => t.external_account_number);
+    const runId = uniqueId('run-co-');
+    const result = await runToEnd(e, {
+      runId,
+      supplierCode: e.config.IMPORT_SUPPLIER_CODE,
+      selection: { kind: 'list', path: accountsFile(e, runId, accounts) },
+      concurrency: 6,
+      carryOverChanges: true,
+    });
+    const rows = [...(await attempts(e, runId)).values()];
+    const differing = rows.filter((r) => r.outcome === 'completed_with_differences');
+    expect(differing.length).toBeGreaterThan(0);
+    expect(differing.length).toBeLessThan(12);
+    expect(rows.filter((r) => r.outcome === 'completed').length).toBe(12 - differing.length);
+    for (const r of differing) expect({ stage: r.stage, attr: r.error_attr }).toEqual({ stage: 'reconcile', attr: 'customers.*.family_name' });
+    expect(result.totals).toMatchObject({ completed: 12, failed: 0, completedWithDifferences: differing.length });
+    expect(await createReconciliationLedger(e.pool).summary(runId)).toMatchObject({ checked: 12, matched: 12 - differing.length, differing: differing.length });
+    // The carry-over ran for every account (nothing changed since extraction, so it sent nothing) and
+    // created nothing twice.
+    for (const a of accounts) {
+      const delta = await e.client.workflow.getHandle(accountDeltaWorkflowId(e.config.IMPORT_SUPPLIER_CODE, a, runId)).describe();
+      expect(delta.status.name).toBe('COMPLETED');
+    }
+    expect(await platformItems(accounts)).toEqual([]);
+    const gt = await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE);
+    for (const a of accounts) expect(gt.get(a)?.created_count).toBe(1);
   });
 
   it('the altered-field fault shows in the report with the right paths; run reconcile re-checks and changes nothing on the platform', async () => {
