@@ -69,7 +69,7 @@ async function duplicateOf(deps: EventsDeps, rec: InboxRecord, via: ReceivedVia)
 
   const prev = await inboxByDedupeKey(deps.pool, rec.dedupeKey);
   if (prev && ['matched', 'late', 'ambiguous'].includes(prev.match_status) && rec.externalIdentifier) {
-    if (await rescheduledSince(deps.pool, rec.externalIdentifier, prev.received_at, attemptClassOf(rec.eventType)?.dryRun ?? null)) {
+    if (await rescheduledSince(deps.pool, rec.externalIdentifier, prev.event_id, attemptClassOf(rec.eventType)?.dryRun ?? null)) {
       if (await insert(deps, rec, `${rec.dedupeKey}#${rec.eventId}`, via)) return undefined;
       const again = await bumpDeliveries(deps.pool, 'event_id', rec.eventId);
       if (again) return { status: 'duplicate', eventId: again.event_id, deliveries: again.deliveries };

@@ -160,12 +160,16 @@ export async function inboxByDedupeKey(pool: Pool, dedupeKey: string): Promise<{
   return r.rows[0];
 }
 
-/** Whether the account was scheduled again after `since` (a repeated identical event is then new). */
-export async function rescheduledSince(pool: Pool, externalAccountNumber: string, since: Date, dryRun: boolean | null): Promise<boolean> {
+/**
+ * Whether the account was scheduled again after the inbox row `sinceEventId` was received (a repeated
+ * identical event is then new). Compared in Postgres: a JS Date keeps milliseconds only, and a
+ * truncated `received_at` made a redelivery in the same millisecond look like a later occurrence.
+ */
+export async function rescheduledSince(pool: Pool, externalAccountNumber: string, sinceEventId: string, dryRun: boolean | null): Promise<boolean> {
   const r = await pool.query(
-    `select 1 from migrate.account_attempts
-      where external_account_number = $1 and scheduled_at > $2 and ($3::boolean is null or dry_run = $3) limit 1`,
-    [externalAccountNumber, since, dryRun],
+    `select 1 from migrate.account_attempts a join migrate.inbox i on i.event_id = $2
+      where a.external_account_number = $1 and a.scheduled_at > i.received_at and ($3::boolean is null or a.dry_run = $3) limit 1`,
+    [externalAccountNumber, sinceEventId, dryRun],
   );
   return (r.rowCount ?? 0) > 0;
 }
