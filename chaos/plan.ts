@@ -40,7 +40,7 @@ export const chaosOptionsSchema = z.object({
 export type ChaosOptions = z.infer<typeof chaosOptionsSchema>;
 export type ChaosOptionsInput = z.input<typeof chaosOptionsSchema>;
 
-/** `--smoke`: the CI preset (3-6 minutes on 2 cores: 193-330 s measured, depending on load). */
+/** `--smoke`: the CI preset (2.5-6 minutes on 2 cores: 155-330 s measured, depending on load). */
 export const SMOKE: Partial<ChaosOptionsInput> = { accounts: 150, workerKills: 3, midScheduleKills: 2, serverRestarts: 1, sandboxRestarts: 1, timeoutMinutes: 15 };
 
 export type ChaosAction =

@@ -10,7 +10,7 @@ import { info, printJson, println, positiveInt } from '../output';
 export function chaosCommand(): Command {
   return new Command('chaos')
     .description('prove 0 lost / 0 duplicated / 0 wrong / 0 early under worker kills, server and sandbox restarts and platform faults')
-    .option('--smoke', 'the CI preset: 150 accounts, 3 worker kills, one server and one sandbox restart, faults on (~3-6 min on 2 cores)')
+    .option('--smoke', 'the CI preset: 150 accounts, 3 worker kills, one server and one sandbox restart, faults on (~2.5-6 min on 2 cores)')
     .option('--seed <n>', 'replay the fault schedule, data and sandbox draws of an earlier run', (v) => Number.parseInt(v, 10))
     .option('--accounts <n>', 'accounts to generate (default 1000; 150 with --smoke)', positiveInt('--accounts'))
     .option('--concurrency <n>', 'accounts in flight (default 50)', positiveInt('--concurrency'))
