@@ -57,10 +57,11 @@ export function accountsFile(e: E2E, name: string, accounts: string[]): string {
   return file;
 }
 
-export async function startRun(e: E2E, input: Omit<MigrationRunInput, 'source'> & { source?: MigrationRunInput['source'] }) {
+/** Starts a run on the stack's queue, or on `taskQueue` (a test's own workers). */
+export async function startRun(e: E2E, input: Omit<MigrationRunInput, 'source'> & { source?: MigrationRunInput['source'] }, opts: { taskQueue?: string } = {}) {
   const args = migrationRunInputSchema.parse({ source: { kind: 'postgres' }, ...input });
   return e.client.workflow.start<typeof migrationRunWorkflow>('migrationRunWorkflow', {
-    taskQueue: e.config.TEMPORAL_TASK_QUEUE,
+    taskQueue: opts.taskQueue ?? e.config.TEMPORAL_TASK_QUEUE,
     workflowId: runWorkflowId(args.runId),
     args: [args],
   });
@@ -171,4 +172,19 @@ export function startOwnWorker(e: E2E, opts: { taskQueue: string; name: string; 
       }
     }, 250);
   });
+}
+
+/** The worker processes a test file starts for itself, and one place that stops them all. */
+export function ownWorkers(e: () => E2E) {
+  const started: ChildProcess[] = [];
+  return {
+    async start(taskQueue: string, name: string, env?: Record<string, string>): Promise<ChildProcess> {
+      const child = await startOwnWorker(e(), { taskQueue, name, env });
+      started.push(child);
+      return child;
+    },
+    stopAll(signal: NodeJS.Signals = 'SIGKILL'): void {
+      for (const w of started) if (w.exitCode === null) w.kill(signal);
+    },
+  };
 }

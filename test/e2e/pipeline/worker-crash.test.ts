@@ -1,23 +1,16 @@
-import type { ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrationRunInputSchema } from '../../../workflows/inputs';
 import { runProgressQuery } from '../../../workflows/messages';
-import { accountsFile, attempts, connectE2E, groundTruth, sandbox, seedAccounts, startOwnWorker, uniqueId, type E2E } from '../helpers';
+import { accountsFile, attempts, connectE2E, groundTruth, ownWorkers, sandbox, seedAccounts, startRun, uniqueId, type E2E } from '../helpers';
 
 let e: E2E;
-const workers: ChildProcess[] = [];
-const startWorker = async (taskQueue: string, name: string) => {
-  const child = await startOwnWorker(e, { taskQueue, name });
-  workers.push(child);
-  return child;
-};
+const workers = ownWorkers(() => e);
+const startWorker = workers.start;
 beforeAll(async () => {
   e = await connectE2E();
 });
 afterAll(async () => {
-  for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
+  workers.stopAll();
   await sandbox(e, 'PUT', '/admin/faults', { latencyMs: 0, latencyJitterMs: 0, scheduleLatencyMs: 0 }).catch(() => {});
   await e?.close();
 });
@@ -32,19 +25,11 @@ describe('a worker killed mid-run', () => {
     // process killed is the one running the platform calls.
     const first = await startWorker(queue, 'crash-worker-1');
     const runId = uniqueId('run-crash-');
-    const handle = await e.client.workflow.start('migrationRunWorkflow', {
-      taskQueue: queue,
-      workflowId: `migration-run/${runId}`,
-      args: [
-        migrationRunInputSchema.parse({
-          runId,
-          supplierCode: e.config.IMPORT_SUPPLIER_CODE,
-          source: { kind: 'postgres' },
-          selection: { kind: 'list', path: accountsFile(e, runId, truth.map((t) => t.external_account_number)) },
-          concurrency: 8,
-        }),
-      ],
-    });
+    const handle = await startRun(
+      e,
+      { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runId, truth.map((t) => t.external_account_number)) }, concurrency: 8 },
+      { taskQueue: queue },
+    );
     // Kill it with some accounts done and a schedule call in flight at the sandbox.
     const before = await sandbox(e, 'GET', '/admin/requests');
     for (;;) {

@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -11,15 +10,11 @@ import type { GeneratedChanges } from '../../../synthetic/generate-changes';
 import { itemKey } from '../../../schemas/post-import';
 import { accountDeltaWorkflowId } from '../../../workflows/post-import-ids';
 import { deltaRunInputSchema, deltaRunWorkflowId } from '../../../workflows/post-import-inputs';
-import { accountsFile, attempts, connectE2E, groundTruth, runToEnd, sandbox, seedAccounts, startOwnWorker, uniqueId, type E2E } from '../helpers';
+import { accountsFile, attempts, connectE2E, groundTruth, runToEnd, sandbox, seedAccounts, ownWorkers, uniqueId, type E2E } from '../helpers';
 
 let e: E2E;
-const workers: ChildProcess[] = [];
-const startWorker = async (taskQueue: string, name: string) => {
-  const child = await startOwnWorker(e, { taskQueue, name });
-  workers.push(child);
-  return child;
-};
+const workers = ownWorkers(() => e);
+const startWorker = workers.start;
 beforeAll(async () => {
   e = await connectE2E();
 });
@@ -27,7 +22,7 @@ afterEach(async () => {
   await sandbox(e, 'PUT', '/admin/faults', { accountAlterRate: 0, postImportErrorRate: 0, latencyMs: 0, latencyJitterMs: 0 });
 });
 afterAll(async () => {
-  for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
+  workers.stopAll();
   await e?.close();
 });
 

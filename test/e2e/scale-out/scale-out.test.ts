@@ -1,11 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { migrationRunInputSchema } from '../../../workflows/inputs';
 import { pauseRun, resumeRun, runProgressQuery } from '../../../workflows/messages';
-import { accountsFile, connectE2E, groundTruth, seedAccounts, uniqueId, type E2E } from '../helpers';
+import { accountsFile, connectE2E, groundTruth, ownWorkers, seedAccounts, startRun, uniqueId, type E2E } from '../helpers';
 
 // Scale-out is a claim about the production shape: it runs on the server engine only
 // (`npm run test:e2e:server`). SCALE_OUT_ACCOUNTS sets the size (CI: the default; the README's
@@ -16,37 +13,20 @@ const ACCOUNTS = Number(process.env.SCALE_OUT_ACCOUNTS ?? 300);
 const TIMEOUT_MS = Math.max(600_000, ACCOUNTS * 2_000);
 
 let e: E2E;
-const workers: ChildProcess[] = [];
+const workers = ownWorkers(() => e);
 beforeAll(async () => {
   e = await connectE2E();
 });
 afterAll(async () => {
-  for (const w of workers) if (w.exitCode === null) w.kill('SIGTERM');
+  workers.stopAll('SIGTERM');
   await e?.close();
 });
 
 /** A worker process on the test's own task queue; resolves once it polls, with its identity. */
-function startWorker(taskQueue: string, name: string): Promise<{ child: ChildProcess; identity: string }> {
-  const logFile = path.join(e.config.DATA_DIR, 'logs', `${name}.log`);
-  const readyFile = path.join(e.config.DATA_DIR, `${name}.ready`);
-  const out = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
-    env: { ...process.env, ...e.env, TEMPORAL_TASK_QUEUE: taskQueue, WORKER_READY_FILE: readyFile },
-    stdio: ['ignore', out, out],
-  });
-  workers.push(child);
-  return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (fs.existsSync(readyFile)) {
-        clearInterval(timer);
-        // The identity workers/main.ts gives itself (clients/temporal.ts workerIdentity()).
-        resolve({ child, identity: `kraken-migrate-worker@${os.hostname()}:${child.pid}` });
-      } else if (child.exitCode !== null) {
-        clearInterval(timer);
-        reject(new Error(`${name} exited: ${fs.readFileSync(logFile, 'utf8').slice(-2000)}`));
-      }
-    }, 250);
-  });
+async function startWorker(taskQueue: string, name: string): Promise<{ child: ChildProcess; identity: string }> {
+  const child = await workers.start(taskQueue, name);
+  // The identity workers/main.ts gives itself (clients/temporal.ts workerIdentity()).
+  return { child, identity: `kraken-migrate-worker@${os.hostname()}:${child.pid}` };
 }
 
 describe.runIf(ENGINE === 'server')('scale-out on the Temporal server engine', () => {
@@ -56,19 +36,11 @@ describe.runIf(ENGINE === 'server')('scale-out on the Temporal server engine', (
     const first = await Promise.all([1, 2, 3].map((n) => startWorker(queue, `scale-worker-${n}`)));
     const runId = uniqueId('run-scale-');
     const started = Date.now();
-    const handle = await e.client.workflow.start('migrationRunWorkflow', {
-      taskQueue: queue,
-      workflowId: `migration-run/${runId}`,
-      args: [
-        migrationRunInputSchema.parse({
-          runId,
-          supplierCode: e.config.IMPORT_SUPPLIER_CODE,
-          source: { kind: 'postgres' },
-          selection: { kind: 'list', path: accountsFile(e, runId, truth.map((t) => t.external_account_number)) },
-          concurrency: 60,
-        }),
-      ],
-    });
+    const handle = await startRun(
+      e,
+      { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runId, truth.map((t) => t.external_account_number)) }, concurrency: 60 },
+      { taskQueue: queue },
+    );
     // The fourth joins with most of the run still to do. A worker takes tens of seconds to boot on a
     // loaded machine (it bundles the workflow code), so the operator pauses the run meanwhile and
     // resumes it once the new worker polls: the test then never depends on the boot time.

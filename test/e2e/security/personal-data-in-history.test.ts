@@ -5,9 +5,7 @@ import { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { temporalConnectionOptions } from '../../../clients/temporal';
 import { normalisePhone } from '../../../source/normalise';
-import { runWorkflowId } from '../../../workflows/ids';
-import { migrationRunInputSchema } from '../../../workflows/inputs';
-import { accountsFile, connectE2E, runToEnd, seedAccounts, startOwnWorker, uniqueId, type E2E } from '../helpers';
+import { accountsFile, connectE2E, runToEnd, seedAccounts, startOwnWorker, startRun, uniqueId, type E2E } from '../helpers';
 
 let e: E2E;
 beforeAll(async () => {
@@ -98,8 +96,7 @@ describe('personal data and secrets stay out of Temporal and the logs', () => {
     const debugWorker = await startOwnWorker(e, { taskQueue: debugQueue, name: 'pii-debug-worker', env: { LOG_LEVEL: 'debug' } });
     const debugRunId = uniqueId('run-pii-debug-');
     try {
-      const args = migrationRunInputSchema.parse({ runId: debugRunId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, source: { kind: 'postgres' }, selection: { kind: 'list', path: accountsFile(e, debugRunId, debugAccounts) } });
-      await (await e.client.workflow.start('migrationRunWorkflow', { taskQueue: debugQueue, workflowId: runWorkflowId(debugRunId), args: [args] })).result();
+      await (await startRun(e, { runId: debugRunId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, debugRunId, debugAccounts) } }, { taskQueue: debugQueue })).result();
     } finally {
       debugWorker.kill('SIGTERM');
     }
