@@ -1,43 +1,11 @@
 import type { Pool } from 'pg';
-// Side effect: int8 columns parse as numbers (the legacy ids), the pool's contract.
-import '../clients/db';
 import type { SourceAdapter } from './adapter-contract';
-import type {
-  AccountRow,
-  AgreementRow,
-  BalanceRow,
-  BillRow,
-  ContactRow,
-  DocumentRow,
-  MeterPointRow,
-  MeterRow,
-  NoteRow,
-  PaymentScheduleRow,
-  ReadingRow,
-  RegisterRow,
-  SourceAccount,
-  SupplyAddressRow,
-  TransactionRow,
-} from './types';
+import type { SourceAccount } from './types';
 
 /**
- * The legacy database (schema `legacy`). Pages of account numbers by keyset; each page's rows are
- * loaded with one `= ANY($1)` query per table, so a batch of 500 accounts costs ~13 queries and
- * nothing is ever loaded table-wide. Of several rows holding one number, the lowest account_id is
- * the account and the others are reported as conflicting.
+ * The legacy database (schema `legacy`). Pages of account numbers by keyset; each page's accounts
+ * are loaded by one statement (LOAD_ACCOUNTS_SQL below), so nothing is ever loaded table-wide.
  */
-
-function groupBy<T, K>(rows: T[], key: (r: T) => K): Map<K, T[]> {
-  const m = new Map<K, T[]>();
-  for (const r of rows) {
-    const k = key(r);
-    const list = m.get(k);
-    if (list) list.push(r);
-    else m.set(k, [r]);
-  }
-  return m;
-}
-
 export class PostgresSourceAdapter implements SourceAdapter {
   constructor(private readonly pool: Pool) {}
 
@@ -72,80 +40,46 @@ export class PostgresSourceAdapter implements SourceAdapter {
 
   /** The accounts holding `numbers`, in the order given; unknown numbers are skipped. */
   async loadAccounts(numbers: string[]): Promise<SourceAccount[]> {
-    const q = async <T>(sql: string, params: unknown[]): Promise<T[]> => (await this.pool.query(sql, params)).rows as T[];
-    const accountRows = await q<AccountRow>(
-      `SELECT * FROM legacy.accounts WHERE account_number = ANY($1::text[]) ORDER BY account_number, account_id`,
-      [numbers],
-    );
-    const byNumber = groupBy(accountRows, (a) => a.account_number);
-    const primaries = numbers.flatMap((n) => byNumber.get(n)?.slice(0, 1) ?? []);
-    const ids = primaries.map((a) => a.account_id);
-    if (ids.length === 0) return [];
-
-    const byAccount = (table: string, order: string) =>
-      `SELECT * FROM legacy.${table} WHERE account_id = ANY($1::bigint[]) ORDER BY ${order}`;
-    const [contacts, balances, addresses, transactions, schedules, notes, bills, documents] = await Promise.all([
-      q<ContactRow>(byAccount('contacts', 'contact_id'), [ids]),
-      q<BalanceRow>(byAccount('balances', 'account_id'), [ids]),
-      q<SupplyAddressRow>(byAccount('supply_addresses', 'supply_address_id'), [ids]),
-      q<TransactionRow>(byAccount('transactions', 'transaction_id'), [ids]),
-      q<PaymentScheduleRow>(byAccount('payment_schedules', 'schedule_id'), [ids]),
-      q<NoteRow>(byAccount('notes', 'note_id'), [ids]),
-      q<BillRow>(byAccount('bills', 'bill_id'), [ids]),
-      q<DocumentRow>(byAccount('documents', 'document_id'), [ids]),
-    ]);
-    const meterPoints = await q<MeterPointRow>(
-      `SELECT * FROM legacy.meter_points WHERE supply_address_id = ANY($1::bigint[]) ORDER BY meter_point_id`,
-      [addresses.map((a) => a.supply_address_id)],
-    );
-    const mpIds = meterPoints.map((m) => m.meter_point_id);
-    const [agreements, meters] = await Promise.all([
-      q<AgreementRow>(`SELECT * FROM legacy.agreements WHERE meter_point_id = ANY($1::bigint[]) ORDER BY agreement_id`, [mpIds]),
-      q<MeterRow>(`SELECT * FROM legacy.meters WHERE meter_point_id = ANY($1::bigint[]) ORDER BY meter_id`, [mpIds]),
-    ]);
-    const meterIds = meters.map((m) => m.meter_id);
-    const [registers, readings] = await Promise.all([
-      q<RegisterRow>(`SELECT * FROM legacy.registers WHERE meter_id = ANY($1::bigint[]) ORDER BY register_row_id`, [meterIds]),
-      q<ReadingRow>(`SELECT * FROM legacy.readings WHERE meter_id = ANY($1::bigint[]) ORDER BY reading_id`, [meterIds]),
-    ]);
-
-    const registersBy = groupBy(registers, (r) => r.meter_id);
-    const readingsBy = groupBy(readings, (r) => r.meter_id);
-    const metersBy = groupBy(
-      meters.map((m) => ({ ...m, registers: registersBy.get(m.meter_id) ?? [], readings: readingsBy.get(m.meter_id) ?? [] })),
-      (m) => m.meter_point_id,
-    );
-    const agreementsBy = groupBy(agreements, (a) => a.meter_point_id);
-    const mpBy = groupBy(
-      meterPoints.map((mp) => ({ ...mp, agreements: agreementsBy.get(mp.meter_point_id) ?? [], meters: metersBy.get(mp.meter_point_id) ?? [] })),
-      (mp) => mp.supply_address_id,
-    );
-    const addressesBy = groupBy(
-      addresses.map((a) => ({ ...a, meter_points: mpBy.get(a.supply_address_id) ?? [] })),
-      (a) => a.account_id,
-    );
-    const contactsBy = groupBy(contacts, (r) => r.account_id);
-    const balancesBy = new Map(balances.map((b) => [b.account_id, b]));
-    const txBy = groupBy(transactions, (r) => r.account_id);
-    const schedulesBy = groupBy(schedules, (r) => r.account_id);
-    const notesBy = groupBy(notes, (r) => r.account_id);
-    const billsBy = groupBy(bills, (r) => r.account_id);
-    const documentsBy = groupBy(documents, (r) => r.account_id);
-
-    return primaries.map((account) => {
-      const id = account.account_id;
-      return {
-        account,
-        contacts: contactsBy.get(id) ?? [],
-        balance: balancesBy.get(id) ?? null,
-        supply_addresses: addressesBy.get(id) ?? [],
-        transactions: txBy.get(id) ?? [],
-        payment_schedules: schedulesBy.get(id) ?? [],
-        notes: notesBy.get(id) ?? [],
-        bills: billsBy.get(id) ?? [],
-        documents: documentsBy.get(id) ?? [],
-        conflicting_account_ids: (byNumber.get(account.account_number) ?? []).slice(1).map((a) => a.account_id),
-      };
-    });
+    if (numbers.length === 0) return [];
+    const r = await this.pool.query<{ account: SourceAccount }>({ name: 'legacy-load-accounts', text: LOAD_ACCOUNTS_SQL, values: [numbers] });
+    return r.rows.map((x) => x.account);
   }
 }
+
+/**
+ * Every row an account needs, nested as the transform reads it, in one statement: one round trip
+ * per batch instead of one query per table (an account read is on every account's hot path).
+ * `row_to_json` keeps the rows as `pg` would give them here: every legacy column is text, integer,
+ * boolean or an id (int8 parses as a number, clients/db), so JSON numbers, booleans and strings
+ * are the same values. Column order is kept (json, not jsonb). Of several rows holding one
+ * number, the lowest account_id is the account; the others are its conflicting ids.
+ */
+const LOAD_ACCOUNTS_SQL = `
+SELECT json_build_object(
+  'account', row_to_json(a),
+  'contacts', (SELECT coalesce(json_agg(c ORDER BY c.contact_id), '[]') FROM legacy.contacts c WHERE c.account_id = a.account_id),
+  'balance', (SELECT row_to_json(b) FROM legacy.balances b WHERE b.account_id = a.account_id),
+  'supply_addresses', (
+    SELECT coalesce(json_agg(sa ORDER BY sa.supply_address_id), '[]') FROM (
+      SELECT s.*, (
+        SELECT coalesce(json_agg(mpx ORDER BY mpx.meter_point_id), '[]') FROM (
+          SELECT mp.*,
+            (SELECT coalesce(json_agg(ag ORDER BY ag.agreement_id), '[]') FROM legacy.agreements ag WHERE ag.meter_point_id = mp.meter_point_id) AS agreements,
+            (SELECT coalesce(json_agg(mx ORDER BY mx.meter_id), '[]') FROM (
+              SELECT m.*,
+                (SELECT coalesce(json_agg(rg ORDER BY rg.register_row_id), '[]') FROM legacy.registers rg WHERE rg.meter_id = m.meter_id) AS registers,
+                (SELECT coalesce(json_agg(rd ORDER BY rd.reading_id), '[]') FROM legacy.readings rd WHERE rd.meter_id = m.meter_id) AS readings
+              FROM legacy.meters m WHERE m.meter_point_id = mp.meter_point_id) mx) AS meters
+          FROM legacy.meter_points mp WHERE mp.supply_address_id = s.supply_address_id) mpx) AS meter_points
+      FROM legacy.supply_addresses s WHERE s.account_id = a.account_id) sa),
+  'transactions', (SELECT coalesce(json_agg(t ORDER BY t.transaction_id), '[]') FROM legacy.transactions t WHERE t.account_id = a.account_id),
+  'payment_schedules', (SELECT coalesce(json_agg(ps ORDER BY ps.schedule_id), '[]') FROM legacy.payment_schedules ps WHERE ps.account_id = a.account_id),
+  'notes', (SELECT coalesce(json_agg(n ORDER BY n.note_id), '[]') FROM legacy.notes n WHERE n.account_id = a.account_id),
+  'bills', (SELECT coalesce(json_agg(bl ORDER BY bl.bill_id), '[]') FROM legacy.bills bl WHERE bl.account_id = a.account_id),
+  'documents', (SELECT coalesce(json_agg(d ORDER BY d.document_id), '[]') FROM legacy.documents d WHERE d.account_id = a.account_id),
+  'conflicting_account_ids', (SELECT coalesce(json_agg(o.account_id ORDER BY o.account_id), '[]') FROM legacy.accounts o
+                               WHERE o.account_number = a.account_number AND o.account_id <> a.account_id)
+) AS account
+FROM unnest($1::text[]) WITH ORDINALITY AS wanted(number, ord)
+CROSS JOIN LATERAL (SELECT * FROM legacy.accounts x WHERE x.account_number = wanted.number ORDER BY x.account_id LIMIT 1) a
+ORDER BY wanted.ord`;
