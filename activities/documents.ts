@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { resolveDocumentPath } from '../schemas/document-path';
 import { PATH_DOES_NOT_EXIST, sha256File, sourceFile } from '../source/documents';
@@ -11,8 +12,13 @@ export type StageOneResult =
 
 /**
  * Puts one legacy document into the platform bucket at `<supplier root>/<payload path>`.
- * Idempotent: an object already there with the same checksum is left alone. Large files go up in
- * parts (lib-storage), so a retry after a crash re-sends at most one file.
+ * Idempotent either way:
+ * - a file up to one part (`partSizeBytes`, 8 MiB by default: statements and letters) is read
+ *   once, hashed and sent in one PUT. A second PUT of the same bytes to the same key changes
+ *   nothing, and costs what the HEAD that could spare it would; so it is not asked first;
+ * - a larger file is hashed while streamed, and left alone when an object with the same checksum
+ *   and size is already there; otherwise it goes up in parts (lib-storage), so a retry after a
+ *   crash re-sends at most one large file.
  */
 export async function stageDocument(opts: {
   s3: S3Client;
@@ -34,6 +40,13 @@ export async function stageDocument(opts: {
   // The platform would reject the account for the same reason once it checks the bucket.
   if (!stat?.isFile()) return { ok: false, code: PATH_DOES_NOT_EXIST, attr: doc.attr, detail: `source document ${doc.sourcePath} is missing` };
   const size = stat.size;
+  if (size <= opts.partSizeBytes) {
+    const body = await fs.promises.readFile(file);
+    const sha256 = createHash('sha256').update(body).digest('hex');
+    await opts.s3.send(new PutObjectCommand({ Bucket: opts.bucket, Key: resolved.key, Body: body, ContentType: doc.contentType, Metadata: { sha256 } }));
+    opts.onProgress?.(body.length);
+    return { ok: true, key: resolved.key, sha256, size: body.length, action: 'uploaded' };
+  }
   const sha256 = await sha256File(file);
 
   const existing = await headObject(opts.s3, opts.bucket, resolved.key);

@@ -8,8 +8,8 @@ import { attemptRef, type ActivityContext } from './deps';
 import type { AccountActivities } from './types';
 
 /**
- * Prepare (a local activity: source read, pure transform and validation, two ledger writes): the
- * payload goes to the ledger, history sees only the summary. The supplier's status comes back
+ * Prepare (a local activity: source read, pure transform and validation, one ledger statement):
+ * the payload goes to the ledger, history sees only the summary. The supplier's status comes back
  * with it so the guard costs nothing while the supplier is ongoing.
  */
 export function prepareActivities(ctx: ActivityContext): Pick<AccountActivities, 'prepareAccount'> {
@@ -17,8 +17,8 @@ export function prepareActivities(ctx: ActivityContext): Pick<AccountActivities,
   return {
     async prepareAccount(input) {
       const ref = attemptRef(input);
-      await ledger.openAttempt(ref, input.workflowId);
       const fail = async (stage: 'source' | 'transform' | 'validate', errors: LedgerError[]) => {
+        await ledger.openAttempt(ref, input.workflowId);
         await ledger.replaceErrors(ref, stage, errors);
         return { ok: false as const, stage, code: errors[0].code, attr: errors[0].attr, errorCount: errors.length };
       };
@@ -37,10 +37,12 @@ export function prepareActivities(ctx: ActivityContext): Pick<AccountActivities,
       const shaped = applyBalanceFields(validated.value, ctx.config.PLATFORM_BALANCE_FIELDS);
       if (!shaped.ok) return fail('validate', shaped.errors.map((e) => ({ stage: 'validate', ...e })));
 
-      await ledger.replaceErrors(ref, 'validate', []);
-      await ledger.storePayload(ref, shaped.payload, transformed.documents);
-      await ledger.setStage(ref, transformed.documents.length > 0 ? 'documents' : 'guard');
-      const supplier = await ledger.supplier(input.supplierCode);
+      const supplier = await ledger.storePrepared(ref, {
+        workflowId: input.workflowId,
+        request: shaped.payload,
+        documents: transformed.documents,
+        stage: transformed.documents.length > 0 ? 'documents' : 'guard',
+      });
       if (!supplier) {
         throw ApplicationFailure.nonRetryable(`import supplier ${input.supplierCode} is unknown: register it with "kraken-migrate supplier set-root"`, 'supplier_unknown');
       }

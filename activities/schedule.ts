@@ -5,7 +5,7 @@ import { scheduleOnce } from '../clients/platform/schedule';
 import type { EnergyAccount, ScheduleAccountCreation } from '../schemas/account';
 import { PREFLIGHT_STAGE, preflightNotes, tariffsOf } from '../source/catalogue-check';
 import type { ScheduleWindow } from '../workflows/inputs';
-import type { AttemptRef } from '../ledger';
+import type { AttemptRef, LedgerError } from '../ledger';
 import type { ActivityContext } from './deps';
 import type { PlatformActivities, ScheduleOutcome } from './types';
 
@@ -21,10 +21,11 @@ export function platformActivities(ctx: ActivityContext & { now?: () => Date }):
   return {
     /** Tariff pre-flight, then the schedule call (the supplier guard's last word is the platform's). */
     async scheduleAccount(input) {
-      const supplier = await ledger.supplier(input.supplierCode);
-      if (supplier?.status !== 'ONGOING') return { kind: 'supplier_not_ongoing' };
-      const { request } = await ledger.loadPayload<EnergyAccount>(input);
-      await tariffPreflight(input, request);
+      const { supplierStatus, request } = await ledger.scheduleInput<EnergyAccount>(input);
+      if (supplierStatus !== 'ONGOING') return { kind: 'supplier_not_ongoing' };
+      const notes = await tariffPreflight(input.runId, request);
+      // The pre-flight's notes and "scheduled" are written together, just before the call.
+      await ledger.markScheduled(input, { stage: PREFLIGHT_STAGE, errors: notes });
       return schedule(input, { payload: request, task_params: taskParams(input.window, input.dryRun, now()) });
     },
 
@@ -47,15 +48,13 @@ export function platformActivities(ctx: ActivityContext & { now?: () => Date }):
    * Tariff pre-flight from documented catalogue data (cached per run): it never refuses an account;
    * tariffs it cannot confirm are noted, and the report counts the account as not pre-checked.
    */
-  async function tariffPreflight(ref: AttemptRef, payload: EnergyAccount): Promise<void> {
+  async function tariffPreflight(runId: string, payload: EnergyAccount): Promise<LedgerError[]> {
     const tariffs = tariffsOf(payload);
-    const verdicts = ctx.config.PLATFORM_TARIFF_PREFLIGHT && tariffs.length > 0 ? await call(() => ctx.tariffPreflight(ref.runId).check(tariffs)) : [];
-    const notes = preflightNotes(tariffs, new Map(verdicts.map((v) => [v.code, v])));
-    await ledger.replaceErrors(ref, PREFLIGHT_STAGE, notes.map((n) => ({ stage: PREFLIGHT_STAGE, ...n })));
+    const verdicts = ctx.config.PLATFORM_TARIFF_PREFLIGHT && tariffs.length > 0 ? await call(() => ctx.tariffPreflight(runId).check(tariffs)) : [];
+    return preflightNotes(tariffs, new Map(verdicts.map((v) => [v.code, v]))).map((n) => ({ stage: PREFLIGHT_STAGE, ...n }));
   }
 
   async function schedule(ref: AttemptRef, body: ScheduleAccountCreation): Promise<ScheduleOutcome> {
-    await ledger.markScheduled(ref);
     // A retry follows an attempt whose answer may never have reached us: the import status decides first.
     const r = await call(() => scheduleOnce(platform, { request: body, answerUnseen: currentAttempt() > 1 }));
     if (r.learnedFromStatus) ctx.logger.info({ status: r.learnedFromStatus, attempt: currentAttempt() }, 'schedule answer was lost; the import status decided');

@@ -1,5 +1,4 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { EnergyAccount } from '../schemas/account';
 import type { DocumentRef } from '../source/types';
 import { attemptRef, type ActivityContext } from './deps';
 import { stageDocument } from './documents';
@@ -15,18 +14,16 @@ export function stageDocumentsActivities(ctx: ActivityContext): Pick<AccountActi
   return {
     async stageDocuments(input) {
       const ref = attemptRef(input);
-      const supplier = await ledger.supplier(input.supplierCode);
-      if (!supplier || !supplier.documentRoot) {
+      const { documentRoot, documents } = await ledger.stagingInput<DocumentRef>(ref);
+      if (!documentRoot) {
         throw ApplicationFailure.nonRetryable(`import supplier ${input.supplierCode} has no document root: run "kraken-migrate supplier set-root"`, 'supplier_unknown');
       }
-      const { documents } = await ledger.loadPayload<EnergyAccount, DocumentRef>(ref);
-      let uploaded = 0;
-      let alreadyPresent = 0;
+      const staged: Array<{ key: string; sha256: string; size: number; action: 'uploaded' | 'already_present' }> = [];
       for (const doc of documents) {
         const r = await stageDocument({
           s3: ctx.s3,
           bucket: ctx.config.PLATFORM_BUCKET,
-          documentRoot: supplier.documentRoot,
+          documentRoot,
           sourceDir: ctx.config.SOURCE_DOCUMENTS_DIR,
           doc,
           partSizeBytes: ctx.config.MULTIPART_THRESHOLD_BYTES,
@@ -35,12 +32,13 @@ export function stageDocumentsActivities(ctx: ActivityContext): Pick<AccountActi
           await ledger.replaceErrors(ref, 'documents', [{ stage: 'documents', code: r.code, attr: r.attr, detail: r.detail }]);
           return { ok: false as const, code: r.code, attr: r.attr };
         }
-        await ledger.recordDocument(ref, r.key, r.sha256, r.size, r.action);
-        if (r.action === 'uploaded') uploaded++;
-        else alreadyPresent++;
+        staged.push({ key: r.key, sha256: r.sha256, size: r.size, action: r.action });
       }
-      await ledger.setStage(ref, 'guard');
-      return { ok: true as const, uploaded, alreadyPresent };
+      // Recorded together once all are up: a crash before this re-stages, which sends nothing twice
+      // that is large (see stageDocument) and overwrites small objects with the same bytes.
+      await ledger.recordDocuments(ref, staged, 'guard');
+      const uploaded = staged.filter((d) => d.action === 'uploaded').length;
+      return { ok: true as const, uploaded, alreadyPresent: staged.length - uploaded };
     },
   };
 }

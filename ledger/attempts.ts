@@ -10,6 +10,10 @@ export interface LedgerError {
   sourceField?: string;
 }
 
+function errorsJson(errors: LedgerError[]): string {
+  return JSON.stringify(errors.map((e) => ({ code: e.code, attr: e.attr ?? '', detail: e.detail ?? '', source_field: e.sourceField ?? null })));
+}
+
 /**
  * The ledger's reads and writes. Every write is idempotent (activities retry): an outcome is set
  * once per attempt and never overwritten, so each account ends with exactly one recorded outcome.
@@ -44,6 +48,75 @@ export function createLedger(pool: Pool) {
       return { alreadyFinished: r.rows[0]?.outcome != null };
     },
 
+    /**
+     * A prepared account in one statement (prepare's happy path runs for every account): the attempt
+     * opened (or touched) at `stage`, the stage's earlier validation errors cleared, the payload
+     * stored; returns the supplier's mirror (undefined when unknown).
+     */
+    async storePrepared(
+      ref: AttemptRef,
+      p: { workflowId: string; request: unknown; documents: unknown[]; stage: string },
+    ): Promise<{ status: SupplierStatus; documentRoot: string } | undefined> {
+      const r = await pool.query(
+        `with attempt as (
+           insert into migrate.account_attempts (run_id, external_account_number, supplier_code, dry_run, workflow_id, stage)
+           values ($1, $2, $3, $4, $5, $6)
+           on conflict (run_id, external_account_number) do update
+             set updated_at = now(),
+                 stage = case when migrate.account_attempts.outcome is null then excluded.stage else migrate.account_attempts.stage end
+           returning 1),
+         cleared as (delete from migrate.account_errors where run_id = $1 and external_account_number = $2 and stage = 'validate'),
+         payload as (
+           insert into migrate.account_payloads (run_id, external_account_number, request, documents) values ($1, $2, $7, $8)
+           on conflict (run_id, external_account_number) do update set request = excluded.request, documents = excluded.documents, created_at = now())
+         select s.status, s.document_root from (select 1) one left join migrate.supplier_status s on s.supplier_code = $3`,
+        [ref.runId, ref.externalAccountNumber, ref.supplierCode, ref.dryRun, p.workflowId, p.stage, JSON.stringify(p.request), JSON.stringify(p.documents)],
+      );
+      const row = r.rows[0];
+      return row?.status ? { status: row.status, documentRoot: row.document_root } : undefined;
+    },
+
+    /** What staging needs, in one read: the supplier's document root and the account's documents (not the payload). */
+    async stagingInput<D = unknown>(ref: AttemptRef): Promise<{ documentRoot: string | undefined; documents: D[] }> {
+      const r = await pool.query(
+        `select s.document_root, p.documents from migrate.account_payloads p
+           left join migrate.supplier_status s on s.supplier_code = $3
+          where p.run_id = $1 and p.external_account_number = $2`,
+        [ref.runId, ref.externalAccountNumber, ref.supplierCode],
+      );
+      if (r.rowCount === 0) throw Object.assign(new Error(`no stored payload for ${ref.runId}/${ref.externalAccountNumber}`), { code: 'payload_missing' });
+      return { documentRoot: r.rows[0].document_root ?? undefined, documents: r.rows[0].documents };
+    },
+
+    /** The staged documents recorded and the attempt moved on to `stage`, in one statement. */
+    async recordDocuments(
+      ref: AttemptRef,
+      docs: Array<{ key: string; sha256: string; size: number; action: 'uploaded' | 'already_present' }>,
+      stage: string,
+    ): Promise<void> {
+      await pool.query(
+        `with staged as (
+           insert into migrate.documents_staged (run_id, external_account_number, object_key, sha256, size_bytes, action)
+           select $1, $2, d.key, d.sha256, d.size, d.action from jsonb_to_recordset($3::jsonb) as d(key text, sha256 text, size bigint, action text)
+           on conflict (run_id, external_account_number, object_key) do update
+             set sha256 = excluded.sha256, size_bytes = excluded.size_bytes, action = excluded.action, staged_at = now())
+         update migrate.account_attempts set stage = $4, updated_at = now() where run_id = $1 and external_account_number = $2 and outcome is null`,
+        [ref.runId, ref.externalAccountNumber, JSON.stringify(docs), stage],
+      );
+    },
+
+    /** What scheduling needs, in one read: the supplier's mirrored status and the stored payload. */
+    async scheduleInput<T = unknown>(ref: AttemptRef): Promise<{ supplierStatus: SupplierStatus | undefined; request: T }> {
+      const r = await pool.query(
+        `select s.status, p.request from migrate.account_payloads p
+           left join migrate.supplier_status s on s.supplier_code = $3
+          where p.run_id = $1 and p.external_account_number = $2`,
+        [ref.runId, ref.externalAccountNumber, ref.supplierCode],
+      );
+      if (r.rowCount === 0) throw Object.assign(new Error(`no stored payload for ${ref.runId}/${ref.externalAccountNumber}`), { code: 'payload_missing' });
+      return { supplierStatus: r.rows[0].status ?? undefined, request: r.rows[0].request };
+    },
+
     async setStage(ref: AttemptRef, stage: string): Promise<void> {
       await pool.query(
         `update migrate.account_attempts set stage = $3, updated_at = now() where run_id = $1 and external_account_number = $2 and outcome is null`,
@@ -51,12 +124,21 @@ export function createLedger(pool: Pool) {
       );
     },
 
-    async markScheduled(ref: AttemptRef): Promise<void> {
-      // The first try's time is kept: an event for it may arrive while a retry is under way.
+    /**
+     * Just before the schedule call: the stage's notes (the tariff pre-flight's) replaced and the
+     * attempt marked scheduled, in one statement. The first try's time is kept: an event for it may
+     * arrive while a retry is under way.
+     */
+    async markScheduled(ref: AttemptRef, notes: { stage: string; errors: LedgerError[] }): Promise<void> {
       await pool.query(
-        `update migrate.account_attempts set scheduled_at = coalesce(scheduled_at, now()), stage = 'schedule', updated_at = now()
-         where run_id = $1 and external_account_number = $2`,
-        [ref.runId, ref.externalAccountNumber],
+        `with gone as (delete from migrate.account_errors where run_id = $1 and external_account_number = $2 and stage = $3),
+         noted as (
+           insert into migrate.account_errors (run_id, external_account_number, stage, code, attr, detail, source_field)
+           select $1, $2, $3, e.code, e.attr, e.detail, e.source_field
+           from jsonb_to_recordset($4::jsonb) as e(code text, attr text, detail text, source_field text))
+         update migrate.account_attempts set scheduled_at = coalesce(scheduled_at, now()), stage = 'schedule', updated_at = now()
+          where run_id = $1 and external_account_number = $2`,
+        [ref.runId, ref.externalAccountNumber, notes.stage, errorsJson(notes.errors)],
       );
     },
 
@@ -84,17 +166,11 @@ export function createLedger(pool: Pool) {
          insert into migrate.account_errors (run_id, external_account_number, stage, code, attr, detail, source_field)
          select $1, $2, $3, e.code, e.attr, e.detail, e.source_field
          from jsonb_to_recordset($4::jsonb) as e(code text, attr text, detail text, source_field text)`,
-        [...key, JSON.stringify(errors.map((e) => ({ code: e.code, attr: e.attr ?? '', detail: e.detail ?? '', source_field: e.sourceField ?? null })))],
+        [...key, errorsJson(errors)],
       );
     },
 
-    async storePayload(ref: AttemptRef, request: unknown, documents: unknown[]): Promise<void> {
-      await pool.query(
-        `insert into migrate.account_payloads (run_id, external_account_number, request, documents) values ($1, $2, $3, $4)
-         on conflict (run_id, external_account_number) do update set request = excluded.request, documents = excluded.documents, created_at = now()`,
-        [ref.runId, ref.externalAccountNumber, JSON.stringify(request), JSON.stringify(documents)],
-      );
-    },
+
 
     async loadPayload<T = unknown, D = unknown>(ref: AttemptRef): Promise<{ request: T; documents: D[] }> {
       const r = await pool.query(`select request, documents from migrate.account_payloads where run_id = $1 and external_account_number = $2`, [
@@ -105,13 +181,7 @@ export function createLedger(pool: Pool) {
       return r.rows[0];
     },
 
-    async recordDocument(ref: AttemptRef, key: string, sha256: string, size: number, action: 'uploaded' | 'already_present'): Promise<void> {
-      await pool.query(
-        `insert into migrate.documents_staged (run_id, external_account_number, object_key, sha256, size_bytes, action) values ($1, $2, $3, $4, $5, $6)
-         on conflict (run_id, external_account_number, object_key) do update set sha256 = excluded.sha256, size_bytes = excluded.size_bytes, action = excluded.action, staged_at = now()`,
-        [ref.runId, ref.externalAccountNumber, key, sha256, size, action],
-      );
-    },
+
 
     /** Sets the attempt's outcome unless one is already recorded; returns whether this call set it. */
     async recordOutcome(ref: AttemptRef, o: AccountOutcome): Promise<boolean> {

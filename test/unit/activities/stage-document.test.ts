@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stageDocument } from '../../../activities/documents';
+import { createS3Client, ensureBucket } from '../../../clients/aws';
+import { freePort, type ManagedProcess } from '../../../stack/child-process';
+import { startLocalAws } from '../../../stack/fauxqs';
+import { PATH_DOES_NOT_EXIST } from '../../../source/documents';
+import type { DocumentRef } from '../../../source/types';
+
+/** Staging against a real (loopback) S3: what lands in the bucket, under which key, and what a retry does. */
+
+const base = path.resolve('.data/test-stage-document');
+const sourceDir = path.join(base, 'source');
+const bucket = 'stage-document-test';
+const PART = 5 * 1024 * 1024;
+let aws: ManagedProcess;
+let s3: S3Client;
+
+const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const doc = (sourcePath: string, payloadPath = `/letters/${sourcePath}`): DocumentRef => ({ sourcePath, payloadPath, attr: 'notes.0.document_paths.0.document_path', contentType: 'application/pdf' });
+const stage = (d: DocumentRef) => stageDocument({ s3, bucket, documentRoot: 'migrations/test', sourceDir, doc: d, partSizeBytes: PART });
+
+async function objectBytes(key: string): Promise<Buffer> {
+  const r = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  return Buffer.from(await r.Body!.transformToByteArray());
+}
+
+beforeAll(async () => {
+  fs.rmSync(base, { recursive: true, force: true });
+  fs.mkdirSync(sourceDir, { recursive: true });
+  const port = await freePort();
+  const started = await startLocalAws({ port, logDir: base });
+  aws = started.proc;
+  s3 = createS3Client({ S3_ENDPOINT: started.endpoint, S3_REGION: 'eu-west-2', S3_ACCESS_KEY_ID: 'test', S3_SECRET_ACCESS_KEY: 'test', S3_FORCE_PATH_STYLE: true });
+  await ensureBucket(s3, bucket);
+}, 60_000);
+
+afterAll(async () => {
+  s3?.destroy();
+  await aws?.stop();
+});
+
+describe('stageDocument', () => {
+  it('puts a small file at <document root>/<payload path> with its checksum, and a retry leaves the same bytes', async () => {
+    const bytes = Buffer.from('%PDF-1.4 a letter\n');
+    fs.writeFileSync(path.join(sourceDir, 'letter.pdf'), bytes);
+    const first = await stage(doc('letter.pdf'));
+    expect(first).toEqual({ ok: true, key: 'migrations/test/letters/letter.pdf', sha256: sha(bytes), size: bytes.length, action: 'uploaded' });
+    const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'migrations/test/letters/letter.pdf' }));
+    expect(head.Metadata?.sha256).toBe(sha(bytes));
+    expect(head.ContentType).toBe('application/pdf');
+
+    const again = await stage(doc('letter.pdf'));
+    expect(again).toMatchObject({ ok: true, sha256: sha(bytes), size: bytes.length });
+    expect(await objectBytes('migrations/test/letters/letter.pdf')).toEqual(bytes);
+  });
+
+  it('sends a file larger than one part in parts, and leaves it alone when the same file is already there', async () => {
+    const bytes = Buffer.alloc(PART + 1024 * 1024, 7);
+    bytes.write('%PDF-1.4 a long statement\n');
+    fs.writeFileSync(path.join(sourceDir, 'statement.pdf'), bytes);
+    const first = await stage(doc('statement.pdf', '/statements/statement.pdf'));
+    expect(first).toEqual({ ok: true, key: 'migrations/test/statements/statement.pdf', sha256: sha(bytes), size: bytes.length, action: 'uploaded' });
+    expect(sha(await objectBytes('migrations/test/statements/statement.pdf'))).toBe(sha(bytes));
+
+    const again = await stage(doc('statement.pdf', '/statements/statement.pdf'));
+    expect(again).toMatchObject({ ok: true, action: 'already_present', sha256: sha(bytes) });
+  }, 60_000);
+
+  it('refuses a missing source file with the platform code, and a source path that leaves the source folder', async () => {
+    expect(await stage(doc('absent.pdf'))).toMatchObject({ ok: false, code: PATH_DOES_NOT_EXIST, attr: 'notes.0.document_paths.0.document_path' });
+    expect(await stage(doc('../outside.pdf'))).toMatchObject({ ok: false, code: 'invalid_document_path' });
+  });
+});
