@@ -23,6 +23,11 @@ export const benchOptionsSchema = z.object({
   sandboxConcurrency: z.number().int().min(1),
   /** OUTCOME_EVENT_WAIT_SECONDS of the stack: how long an account waits for its event before polling. */
   eventWaitSeconds: z.number().positive(),
+  /**
+   * Which route the sandbox's events take to the receiver: one route, SQS (docker-compose.yml's
+   * route 1) by default, as a deployment runs; `both` is the dev stack's (each event arrives twice).
+   */
+  eventsRoute: z.enum(['sqs', 'webhook', 'both']),
   out: z.string().min(1),
 });
 export type BenchOptions = z.infer<typeof benchOptionsSchema>;
@@ -68,6 +73,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     .option('--sandbox-requests <n>', 'schedule requests per sandbox repeat', int)
     .option('--sandbox-concurrency <n>', 'sandbox requests in flight', int, 32)
     .option('--event-wait-seconds <s>', 'OUTCOME_EVENT_WAIT_SECONDS: wait for the outcome event before polling', num, 30)
+    .addOption(new Option('--events <route>', 'event route: sqs (the deployment\'s route 1), webhook (route 2) or both (the dev stack; each event arrives twice)').choices(['sqs', 'webhook', 'both']).default('sqs'))
     .option('--out <file>', 'results file', 'bench/results.json')
     .allowExcessArguments(false);
   program.parse([...argv], { from: 'user' });
@@ -87,6 +93,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     sandboxRequests?: number;
     sandboxConcurrency: number;
     eventWaitSeconds: number;
+    events: 'sqs' | 'webhook' | 'both';
     out: string;
   }>();
   const mode = o.smoke ? 'smoke' : 'default';
@@ -107,6 +114,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     sandboxRequests: o.sandboxRequests ?? d.sandboxRequests,
     sandboxConcurrency: o.sandboxConcurrency,
     eventWaitSeconds: o.eventWaitSeconds,
+    eventsRoute: o.events,
     out: o.out,
   });
 }

@@ -104,6 +104,7 @@ export const benchResultsSchema = z.object({
   command: z.string(),
   mode: z.enum(['smoke', 'default']),
   eventWaitSeconds: z.number(),
+  eventsRoute: z.enum(['sqs', 'webhook', 'both']).default('both'),
   machine: machineSchema,
   versions: versionsSchema,
   load: z.object({ atStart: loadSchema, atEnd: loadSchema }),

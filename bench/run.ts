@@ -49,6 +49,21 @@ function benchEnv(dataDir: string, eventWaitSeconds: number, engine: BenchOption
   };
 }
 
+/**
+ * The stack delivers each event by both routes (the dev stack's default, so either can be tried);
+ * a deployment runs one. The sandbox's admin API switches the other off before anything is timed.
+ */
+async function routeEvents(stack: RunningStack, route: BenchOptions['eventsRoute']): Promise<void> {
+  if (route === 'both') return;
+  const res = await fetch(`${stack.info.sandboxUrl}/admin/event-targets`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(route === 'sqs' ? { webhookUrl: null } : { sqsQueueUrl: null }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (!res.ok) throw new Error(`sandbox PUT /admin/event-targets: HTTP ${res.status}`);
+}
+
 /** The plain script as its own process, like a team would run it; its process tree's RSS is sampled. */
 async function runScriptProcess(stack: RunningStack, set: SeededSet, concurrency: number): Promise<ScriptRun> {
   const child = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, 'plain-script.ts'), '--list', set.listFile, '--concurrency', String(concurrency)], {
@@ -112,6 +127,7 @@ async function main(opts: BenchOptions): Promise<BenchResults> {
   fs.rmSync(dataDir, { recursive: true, force: true });
   say(`starting the stack in ${path.relative(ROOT, dataDir)} with the ${opts.engine} Temporal engine (load ${atStart.join(' ')})`);
   const stack = await startStack({ env: benchEnv(dataDir, opts.eventWaitSeconds, opts.engine), freePorts: true, workers: 0, log: (l) => say(`stack: ${l}`) });
+  await routeEvents(stack, opts.eventsRoute);
   const stopOnSignal = () => {
     say('interrupted: stopping the stack');
     void stack.stop().finally(() => process.exit(130));
@@ -259,6 +275,7 @@ async function measure(
     command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
     mode: opts.mode,
     eventWaitSeconds: stack.config.OUTCOME_EVENT_WAIT_SECONDS,
+    eventsRoute: opts.eventsRoute,
     machine: machineInfo(),
     versions: versions(ROOT),
     load: { atStart, atEnd: load() },
@@ -307,6 +324,7 @@ async function freshStackPass(opts: BenchOptions, i: number, concurrency: number
   const dataDir = path.join(ROOT, '.data', `bench-scale-${i}`);
   fs.rmSync(dataDir, { recursive: true, force: true });
   const stack = await startStack({ env: benchEnv(dataDir, opts.eventWaitSeconds, opts.engine), freePorts: true, workers: 0, log: (l) => say(`scale stack ${i}: ${l}`) });
+  await routeEvents(stack, opts.eventsRoute);
   let client: Client | undefined;
   let pool: Pool | undefined;
   try {

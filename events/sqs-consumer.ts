@@ -1,4 +1,4 @@
-import { DeleteMessageCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import { ingestEvent } from './ingest';
 import type { EventsDeps } from './types';
 
@@ -34,21 +34,33 @@ export function startSqsConsumer(deps: SqsConsumerDeps, opts: SqsConsumerOptions
   let stopping = false;
   let processed = 0;
 
-  const handle = async (m: Message): Promise<void> => {
+  /** Whether the message is done with (in the inbox, or rejected for good): then it is deleted. */
+  const handle = async (m: Message): Promise<boolean> => {
     try {
       const result = await ingestEvent(deps, m.Body ?? '', 'sqs');
       if (result.status === 'rejected') logger.warn({ code: result.code, messageId: m.MessageId }, 'SQS message rejected and deleted');
+      return true;
     } catch (err) {
       // Left in the queue: visible again after its visibility timeout.
       logger.warn({ code: 'inbox_unavailable', messageId: m.MessageId, errName: (err as Error)?.name }, 'SQS message not recorded; left for redelivery');
-      return;
+      return false;
     }
+  };
+
+  /** One delete call for a received batch's recorded messages. */
+  const deleteAll = async (done: Message[]): Promise<void> => {
+    if (done.length === 0) return;
     try {
-      await sqs.send(new DeleteMessageCommand({ QueueUrl: opts.queueUrl, ReceiptHandle: m.ReceiptHandle }));
-      processed++;
+      const r = await sqs.send(
+        new DeleteMessageBatchCommand({ QueueUrl: opts.queueUrl, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })) }),
+      );
+      processed += r.Successful?.length ?? 0;
+      for (const f of r.Failed ?? []) {
+        // Recorded already: the redelivery will be a duplicate, which the inbox absorbs.
+        logger.warn({ code: 'sqs_delete_failed', messageId: done[Number(f.Id)]?.MessageId, errCode: f.Code }, 'could not delete a recorded SQS message');
+      }
     } catch (err) {
-      // Recorded already: the redelivery will be a duplicate, which the inbox absorbs.
-      logger.warn({ code: 'sqs_delete_failed', messageId: m.MessageId, errName: (err as Error)?.name }, 'could not delete a recorded SQS message');
+      logger.warn({ code: 'sqs_delete_failed', messages: done.length, errName: (err as Error)?.name }, 'could not delete recorded SQS messages');
     }
   };
 
@@ -74,7 +86,9 @@ export function startSqsConsumer(deps: SqsConsumerDeps, opts: SqsConsumerOptions
         continue;
       }
       // One at a time: the inbox insert is cheap, and order within a batch is kept for the log.
-      for (const m of messages) await handle(m);
+      const done: Message[] = [];
+      for (const m of messages) if (await handle(m)) done.push(m);
+      await deleteAll(done);
     }
   })();
 
