@@ -7,7 +7,7 @@ import { accountWorkflowId } from '../workflows/ids';
 import type { AccountImportInput, AccountOutcome, Selection, SourceSpecRef } from '../workflows/inputs';
 import { supplierStatusSignal } from '../workflows/messages';
 import { KmAccount, KmKind, KmRunId, KmSupplier } from '../workflows/search-attributes';
-import { attemptRef, type ActivityContext } from './deps';
+import { type ActivityContext } from './deps';
 import type { AccountPage, RunActivities, StartResult } from './types';
 
 /**
@@ -41,14 +41,15 @@ export function runActivities(ctx: ActivityContext): RunActivities {
      */
     async startAccounts({ taskQueue, account, externalAccountNumbers }) {
       const client = await temporal();
+      const workflowIdOf = (ext: string) => accountWorkflowId(account.supplierCode, ext, account.dryRun, account.runId);
+      // The attempt rows exist from dispatch on (latency counts from here); a retry of this
+      // activity must not start again an account whose outcome is already recorded.
+      const finished = await ledger.openAttempts(account, externalAccountNumbers.map((ext) => ({ externalAccountNumber: ext, workflowId: workflowIdOf(ext) })));
       return Promise.all(
         externalAccountNumbers.map(async (ext): Promise<StartResult> => {
           const input: AccountImportInput = { ...account, externalAccountNumber: ext };
-          const workflowId = accountWorkflowId(input.supplierCode, ext, input.dryRun, input.runId);
-          // The attempt row exists from dispatch on (latency counts from here); a retry of this
-          // activity must not start again an account whose outcome is already recorded.
-          const { alreadyFinished } = await ledger.openAttempt(attemptRef(input), workflowId);
-          if (alreadyFinished) return { externalAccountNumber: ext, started: true };
+          const workflowId = workflowIdOf(ext);
+          if (finished.has(ext)) return { externalAccountNumber: ext, started: true };
           try {
             await client.workflow.start('accountImportWorkflow', {
               taskQueue,

@@ -37,6 +37,27 @@ export function createLedger(pool: Pool) {
       ]);
     },
 
+    /**
+     * Opens (or touches) the attempts of a batch of accounts in one statement; returns the
+     * accounts whose outcome is already recorded (a retried dispatch must not start them again).
+     */
+    async openAttempts(
+      run: { runId: string; supplierCode: string; dryRun: boolean },
+      accounts: Array<{ externalAccountNumber: string; workflowId: string }>,
+    ): Promise<Set<string>> {
+      // One row per account: a statement may not upsert the same row twice.
+      const unique = [...new Map(accounts.map((a) => [a.externalAccountNumber, a])).values()];
+      if (unique.length === 0) return new Set();
+      const r = await pool.query(
+        `insert into migrate.account_attempts (run_id, external_account_number, supplier_code, dry_run, workflow_id)
+         select $1, a.ext, $2, $3, a.workflow_id from unnest($4::text[], $5::text[]) as a(ext, workflow_id)
+         on conflict (run_id, external_account_number) do update set updated_at = now()
+         returning external_account_number, outcome`,
+        [run.runId, run.supplierCode, run.dryRun, unique.map((a) => a.externalAccountNumber), unique.map((a) => a.workflowId)],
+      );
+      return new Set(r.rows.filter((x) => x.outcome != null).map((x) => x.external_account_number as string));
+    },
+
     async openAttempt(ref: AttemptRef, workflowId: string): Promise<{ alreadyFinished: boolean }> {
       const r = await pool.query(
         `insert into migrate.account_attempts (run_id, external_account_number, supplier_code, dry_run, workflow_id)
