@@ -29,6 +29,7 @@ const results = (over: Partial<BenchResults> = {}): BenchResults =>
     command: 'npm run bench',
     mode: 'default',
     eventWaitSeconds: 30,
+    eventsRoute: 'sqs',
     machine: { cpuModel: 'AMD EPYC', cores: 2, memoryGb: 23.5, platform: 'linux-x64', kernel: '6.1' },
     versions: { node: 'v20.20.2', temporalCli: '1.5.1 (Server 1.29.1, UI 2.42.1)', temporalio: '1.24.0' },
     load: { atStart: [1.5, 1.25, 1], atEnd: [2, 1.5, 1.25] },
@@ -163,7 +164,7 @@ describe('renderReport', () => {
     expect(text[0]).toBe('kraken-migrate bench (default) — 2025-06-01T10:00:00.000Z');
     expect(text[2]).toBe('machine:  AMD EPYC, 2 cores, 23.5 GB, linux-x64 6.1');
     expect(text[3]).toBe('versions: node v20.20.2; Temporal CLI 1.5.1 (Server 1.29.1, UI 2.42.1); @temporalio/* 1.24.0');
-    expect(text[4]).toBe('settings: sandbox latency 0, processing delay 0, events on, OUTCOME_EVENT_WAIT_SECONDS=30');
+    expect(text[4]).toBe('settings: sandbox latency 0, processing delay 0, events on (route: SQS), OUTCOME_EVENT_WAIT_SECONDS=30');
     expect(text[5]).toContain('1.50 / 1.25 / 1.00 at start');
     expect(text.at(-1)).toBe('OK: every account of every pass completed');
     expect(renderReport(results({ ok: false })).split('\n').at(-1)).toBe('NOT OK: some accounts did not complete');

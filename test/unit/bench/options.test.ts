@@ -33,6 +33,13 @@ describe('parseBenchArgs', () => {
     expect(() => parseBenchArgs(['--engine', 'cloud'], {})).toThrow();
   });
 
+  it('--events picks one event route (SQS, the deployment\'s, by default) or both, and refuses others', () => {
+    expect(parseBenchArgs([]).eventsRoute).toBe('sqs');
+    expect(parseBenchArgs(['--events', 'webhook']).eventsRoute).toBe('webhook');
+    expect(parseBenchArgs(['--events', 'both']).eventsRoute).toBe('both');
+    expect(() => parseBenchArgs(['--events', 'email'])).toThrow();
+  });
+
   it('rejects nonsense instead of benchmarking it', () => {
     expect(() => parseBenchArgs(['--accounts', 'lots'])).toThrow();
     expect(() => parseBenchArgs(['--accounts', '0'])).toThrow();
