@@ -52,8 +52,17 @@ function pipelineRows(label: string, r: PipelineRun): Row[] {
   rows.push(
     { figure: '  worker peak RSS', value: `${fmt(r.workerPeakRssMb)} MB`, note: `${r.workers} worker process tree(s), summed` },
     { figure: '  Temporal server peak RSS', value: `${fmt(r.temporalPeakRssMb)} MB` },
+    ...cpuRow(r),
   );
   return rows;
+}
+
+/** Where a pass's CPU went, per account: on a machine with no spare core, this is what sets throughput. */
+function cpuRow(r: { cpuMsPerAccount?: Record<string, number> }): Row[] {
+  const c = r.cpuMsPerAccount;
+  if (!c || Object.keys(c).length === 0) return [];
+  const total = Object.values(c).reduce((a, b) => a + b, 0);
+  return [{ figure: '  CPU per account', value: `${fmt(total, 0)} ms`, note: Object.entries(c).map(([k, n]) => `${k} ${fmt(n, 1)}`).join(' · ') }];
 }
 
 function sweepRow(label: string, runs: readonly { concurrency: number; accountsPerSecond: number }[], best: number | undefined): Row | undefined {
@@ -75,6 +84,7 @@ export function resultRows(r: BenchResults): Row[] {
       value: `${fmt(r.floor.accountsPerSecond, 2)} acc/s`,
       note: `peak: ${fmt(r.floor.completed)}/${fmt(r.floor.accounts)} in ${fmt(r.floor.wallSeconds, 1)} s at concurrency ${r.floor.concurrency}, p50 ${fmtMs(r.floor.latency.p50Ms)} (client: start → result), ${fmt(r.floor.historyEventsPerAccount, 1)} events/wf, 2 actions/wf`,
     });
+    rows.push(...cpuRow(r.floor));
     const fs = sweepRow('  floor sweep', r.floorSweep, r.floor.concurrency);
     if (fs) rows.push(fs);
     rows.push({ figure: '  pipeline / floor', value: fmt(r.ratios.pipelineOverFloor, 2), note: 'pipeline at its best ÷ the floor at its peak (1 = as fast as bare Temporal)' });
@@ -85,6 +95,7 @@ export function resultRows(r: BenchResults): Row[] {
       value: `${fmt(r.plainScript.accountsPerSecond, 2)} acc/s`,
       note: `${fmt(r.plainScript.completed)}/${fmt(r.plainScript.accounts)} in ${fmt(r.plainScript.wallSeconds, 1)} s at concurrency ${r.plainScript.concurrency}, p50 ${fmtMs(r.plainScript.latency.p50Ms)} / p95 ${fmtMs(r.plainScript.latency.p95Ms)}, peak RSS ${fmt(r.plainScript.peakRssMb)} MB`,
     });
+    rows.push(...cpuRow(r.plainScript));
     rows.push({ figure: '  pipeline / script', value: fmt(r.ratios.pipelineOverScript, 2), note: 'throughput ratio (1 = as fast as the script)' });
   }
   if (r.validation) {

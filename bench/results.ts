@@ -32,6 +32,8 @@ export const throughputRunSchema = z.object({
   latency: latencySchema,
   /** 1-minute load average when the pass ended (the machine is shared). */
   loadAvg1: z.number(),
+  /** CPU milliseconds per completed account by process group over the pass (`cpu.ts`). */
+  cpuMsPerAccount: z.record(z.string(), z.number()).optional(),
 });
 export type ThroughputRun = z.infer<typeof throughputRunSchema>;
 

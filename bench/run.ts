@@ -9,6 +9,7 @@ import { connectClient } from '../clients/temporal';
 import { loadEnv } from '../config';
 import { startStack, type RunningStack } from '../stack/stack';
 import { runFloor } from './floor/run';
+import { withCpu } from './cpu';
 import { renderReport } from './format';
 import { machineInfo, versions } from './machine';
 import { parseBenchArgs, type BenchOptions } from './options';
@@ -191,7 +192,7 @@ async function measure(
   const pipelineSweep: PipelineRun[] = [];
   for (const [i, concurrency] of opts.concurrency.entries()) {
     say(`end-to-end: ${opts.accounts} accounts, 1 worker, concurrency ${concurrency}`);
-    const r = await runPipeline({ ...ctx.common, concurrency, set: sets.sweep[i], workerPids: ctx.workerPids });
+    const r = await withCpu(() => runPipeline({ ...ctx.common, concurrency, set: sets.sweep[i], workerPids: ctx.workerPids }));
     say(`end-to-end @${concurrency}: ${r.accountsPerSecond} acc/s, ${r.completed}/${r.accounts} completed`);
     pipelineSweep.push(r);
   }
@@ -205,7 +206,7 @@ async function measure(
   if (opts.floor) {
     for (const concurrency of opts.floorConcurrency) {
       say(`Temporal floor: ${opts.accounts} trivial workflows, concurrency ${concurrency}`);
-      const f = await runFloor({ config: stack.config, client, accounts: sets.sweep[0].accounts, concurrency, tag: `${concurrency}-${Date.now().toString(36)}` });
+      const f = await withCpu(() => runFloor({ config: stack.config, client, accounts: sets.sweep[0].accounts, concurrency, tag: `${concurrency}-${Date.now().toString(36)}` }));
       say(`Temporal floor @${concurrency}: ${f.accountsPerSecond} acc/s`);
       floorSweep.push(f);
     }
@@ -215,7 +216,8 @@ async function measure(
   let plainScript: ScriptRun | undefined;
   if (sets.script) {
     say(`plain script: ${opts.accounts} accounts, concurrency ${endToEnd.concurrency} (the pipeline's best)`);
-    plainScript = await runScriptProcess(stack, sets.script, endToEnd.concurrency);
+    // The script's process ends with the pass: its CPU is the bench's reaped-children time.
+    plainScript = await withCpu(() => runScriptProcess(stack, sets.script!, endToEnd.concurrency), 'script');
     say(`plain script: ${plainScript.accountsPerSecond} acc/s, ${plainScript.completed}/${plainScript.accounts} completed`);
   } else skipped.push('plain script (--no-script)');
 
@@ -329,13 +331,13 @@ async function freshStackPass(opts: BenchOptions, i: number, concurrency: number
   let pool: Pool | undefined;
   try {
     const workerPids = [(await stack.startWorker(WORKER_ENV)).pid, (await stack.startWorker(WORKER_ENV)).pid];
-    client = await connectClient(stack.config);
-    pool = createPool(stack.config.DATABASE_URL!, 5);
-    const seed = seeder(pool, stack);
+    const c = (client = await connectClient(stack.config));
+    const p = (pool = createPool(stack.config.DATABASE_URL!, 5));
+    const seed = seeder(p, stack);
     const warmup = await seed('warmup', 20, 90);
     const set = await seed('scale2', opts.accounts, 94 + i);
-    await runPipeline({ config: stack.config, client, pool, concurrency, set: warmup, workerPids });
-    return await runPipeline({ config: stack.config, client, pool, concurrency, set, workerPids, temporalPid: findTemporalPid() });
+    await runPipeline({ config: stack.config, client: c, pool: p, concurrency, set: warmup, workerPids });
+    return await withCpu(() => runPipeline({ config: stack.config, client: c, pool: p, concurrency, set, workerPids, temporalPid: findTemporalPid() }));
   } finally {
     await client?.connection.close().catch(() => {});
     await pool?.end().catch(() => {});
