@@ -3,6 +3,7 @@ import { validateAccount } from '../schemas/validate';
 import { applyBalanceFields } from '../schemas/balance-fields';
 import type { CountryCode } from '../schemas/formats';
 import { transformAccount } from '../source/transform';
+import type { SourceAccount } from '../source/types';
 import type { LedgerError } from '../ledger';
 import { attemptRef, type ActivityContext } from './deps';
 import type { AccountActivities } from './types';
@@ -23,7 +24,15 @@ export function prepareActivities(ctx: ActivityContext): Pick<AccountActivities,
         return { ok: false as const, stage, code: errors[0].code, attr: errors[0].attr, errorCount: errors.length };
       };
 
-      const src = await ctx.adapterFor(input.source).getAccount(input.externalAccountNumber);
+      let src: SourceAccount | undefined;
+      try {
+        src = await ctx.adapterFor(input.source).getAccount(input.externalAccountNumber);
+      } catch (e) {
+        // The attempt's row must exist for the outcome an exhausted or refused prepare still gets
+        // (a run opens it at dispatch; a workflow started on its own has only this).
+        await ledger.openAttempt(ref, input.workflowId).catch(() => undefined);
+        throw e;
+      }
       if (!src) return fail('source', [{ stage: 'source', code: 'source_account_not_found', detail: 'no such account in the source' }]);
 
       const transformed = transformAccount(src, { importSupplierCode: input.supplierCode, mapping: ctx.mapping, defaultRegion: ctx.config.PHONE_DEFAULT_REGION });
