@@ -1,8 +1,5 @@
 import type { CountryCode } from 'libphonenumber-js';
-import { phoneLibrary } from './phone-patterns';
-
-// libphonenumber-js compiles each metadata pattern on every match; compiled once instead (phone-patterns.ts).
-const { isValidPhoneNumber } = phoneLibrary();
+import { phoneValidator } from './phone-patterns';
 
 /**
  * Field-level format predicates. Pure and allocation-light: they run on every field of every
@@ -98,9 +95,16 @@ export function isUkPostcode(value: string): boolean {
 }
 
 /** A phone number valid for the migration's region (international `+` numbers for any region). */
+const phoneValidators = new Map<CountryCode, (text: string) => boolean>();
 export function isValidPhone(value: string, region: CountryCode = DEFAULT_PHONE_REGION): boolean {
+  let valid = phoneValidators.get(region);
+  if (valid === undefined) {
+    // libphonenumber-js's isValidPhoneNumber without its per-call overhead (phone-patterns.ts).
+    valid = phoneValidator(region);
+    phoneValidators.set(region, valid);
+  }
   try {
-    return isValidPhoneNumber(value, region);
+    return valid(value);
   } catch {
     return false;
   }

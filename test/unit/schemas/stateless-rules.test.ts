@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { realisticAccount } from '../../../schemas/fixtures';
 import { validateAccount } from '../../../schemas/validate';
 import { exampleOf } from './spec';
 
@@ -95,5 +97,45 @@ describe('stateless x-validators on the spec example', () => {
       code: 'start_date_same_as_end_date',
       attr: 'account_campaigns.0.expiry_date',
     });
+  });
+});
+
+describe('ledger balances sum exactly (the money fast path reads every value as the general path does)', () => {
+  // The general reading, kept here as the reference: any decimal string, 10^-10 units, exact.
+  function reference(v: string): bigint | undefined {
+    if (!/^-?\d*(?:\.\d{0,10})?$/.test(v) || v === '' || v === '-') return undefined;
+    const neg = v.startsWith('-');
+    const [int, frac = ''] = (neg ? v.slice(1) : v).split('.');
+    const n = BigInt(int || '0') * 10n ** 10n + BigInt((frac + '0000000000').slice(0, 10));
+    return neg ? -n : n;
+  }
+  const decimal = fc.oneof(
+    fc.tuple(fc.constantFrom('', '-'), fc.stringMatching(/^\d{0,15}$/), fc.constantFrom('', '.'), fc.stringMatching(/^\d{0,11}$/)).map(([s, i, p, f]) => s + i + p + f),
+    fc.constantFrom('.', '-.', '-0', '0.', '5.', '-0.00', '9999999999999.99', '99999999999999.99', '00012.5', '1e3', ' 1'),
+  );
+
+  it('fires exactly when the reference sums differ', () => {
+    let fired = 0;
+    fc.assert(
+      fc.property(decimal, decimal, decimal, (transfer, a, b) => {
+        const account = realisticAccount({ transfer_balance: transfer });
+        account.ledgers = [{ ...account.ledgers![0], ledger_balance: a }, { ...account.ledgers![0], ledger_balance: b }];
+        const r = validateAccount(account, { today: '2026-01-01' });
+        const got = !r.ok && r.errors.some((e) => e.code === 'ledger_balances_not_equal_to_transfer_balance');
+        const [t, x, y] = [reference(transfer), reference(a), reference(b)];
+        const expected = t !== undefined && x !== undefined && y !== undefined && x + y !== t;
+        if (expected) fired += 1;
+        expect(got).toBe(expected);
+      }),
+      { numRuns: 600 },
+    );
+    expect(fired).toBeGreaterThan(100);
+  });
+
+  it('equal sums in different spellings pass', () => {
+    const account = realisticAccount({ transfer_balance: '30.0000000001' });
+    account.ledgers = [{ ...account.ledgers![0], ledger_balance: '30' }, { ...account.ledgers![0], ledger_balance: '.0000000001' }];
+    const r = validateAccount(account, { today: '2026-01-01' });
+    expect(r.ok ? [] : r.errors.filter((e) => e.code === 'ledger_balances_not_equal_to_transfer_balance')).toEqual([]);
   });
 });
