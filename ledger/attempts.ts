@@ -19,6 +19,21 @@ function errorsJson(errors: LedgerError[]): string {
  * once per attempt and never overwritten, so each account ends with exactly one recorded outcome.
  */
 export function createLedger(pool: Pool) {
+  /**
+   * The account's stored payload row, with its supplier's mirror beside it (`s`), in one read;
+   * `payload_missing` when prepare has not stored one. `columns` is one of this module's literals.
+   */
+  async function payloadRow(ref: AttemptRef, columns: 's.document_root, p.documents' | 's.status, p.request' | 'p.request, p.documents') {
+    const r = await pool.query(
+      `select ${columns} from migrate.account_payloads p
+         left join migrate.supplier_status s on s.supplier_code = $3
+        where p.run_id = $1 and p.external_account_number = $2`,
+      [ref.runId, ref.externalAccountNumber, ref.supplierCode],
+    );
+    if (r.rowCount === 0) throw Object.assign(new Error(`no stored payload for ${ref.runId}/${ref.externalAccountNumber}`), { code: 'payload_missing' });
+    return r.rows[0];
+  }
+
   return {
     async registerRun(input: MigrationRunArgs): Promise<void> {
       const parent = input.selection.kind === 'failed_of_run' ? input.selection.runId : null;
@@ -99,14 +114,8 @@ export function createLedger(pool: Pool) {
 
     /** What staging needs, in one read: the supplier's document root and the account's documents (not the payload). */
     async stagingInput<D = unknown>(ref: AttemptRef): Promise<{ documentRoot: string | undefined; documents: D[] }> {
-      const r = await pool.query(
-        `select s.document_root, p.documents from migrate.account_payloads p
-           left join migrate.supplier_status s on s.supplier_code = $3
-          where p.run_id = $1 and p.external_account_number = $2`,
-        [ref.runId, ref.externalAccountNumber, ref.supplierCode],
-      );
-      if (r.rowCount === 0) throw Object.assign(new Error(`no stored payload for ${ref.runId}/${ref.externalAccountNumber}`), { code: 'payload_missing' });
-      return { documentRoot: r.rows[0].document_root ?? undefined, documents: r.rows[0].documents };
+      const row = await payloadRow(ref, 's.document_root, p.documents');
+      return { documentRoot: row.document_root ?? undefined, documents: row.documents };
     },
 
     /** The staged documents recorded and the attempt moved on to `stage`, in one statement. */
@@ -128,14 +137,8 @@ export function createLedger(pool: Pool) {
 
     /** What scheduling needs, in one read: the supplier's mirrored status and the stored payload. */
     async scheduleInput<T = unknown>(ref: AttemptRef): Promise<{ supplierStatus: SupplierStatus | undefined; request: T }> {
-      const r = await pool.query(
-        `select s.status, p.request from migrate.account_payloads p
-           left join migrate.supplier_status s on s.supplier_code = $3
-          where p.run_id = $1 and p.external_account_number = $2`,
-        [ref.runId, ref.externalAccountNumber, ref.supplierCode],
-      );
-      if (r.rowCount === 0) throw Object.assign(new Error(`no stored payload for ${ref.runId}/${ref.externalAccountNumber}`), { code: 'payload_missing' });
-      return { supplierStatus: r.rows[0].status ?? undefined, request: r.rows[0].request };
+      const row = await payloadRow(ref, 's.status, p.request');
+      return { supplierStatus: row.status ?? undefined, request: row.request };
     },
 
     async setStage(ref: AttemptRef, stage: string): Promise<void> {
@@ -194,12 +197,8 @@ export function createLedger(pool: Pool) {
 
 
     async loadPayload<T = unknown, D = unknown>(ref: AttemptRef): Promise<{ request: T; documents: D[] }> {
-      const r = await pool.query(`select request, documents from migrate.account_payloads where run_id = $1 and external_account_number = $2`, [
-        ref.runId,
-        ref.externalAccountNumber,
-      ]);
-      if (r.rowCount === 0) throw Object.assign(new Error(`no stored payload for ${ref.runId}/${ref.externalAccountNumber}`), { code: 'payload_missing' });
-      return r.rows[0];
+      const row = await payloadRow(ref, 'p.request, p.documents');
+      return { request: row.request, documents: row.documents };
     },
 
 
