@@ -98,6 +98,20 @@ export function resultRows(r: BenchResults): Row[] {
     rows.push(...cpuRow(r.plainScript));
     rows.push({ figure: '  pipeline / script', value: fmt(r.ratios.pipelineOverScript, 2), note: 'throughput ratio (1 = as fast as the script)' });
   }
+  if (r.ceiling) {
+    const c = r.ceiling;
+    rows.push({
+      figure: 'Ceiling (the script\'s work as the floor\'s activity)',
+      value: `${fmt(c.accountsPerSecond, 2)} acc/s`,
+      note: `${fmt(c.completed)}/${fmt(c.accounts)} in ${fmt(c.wallSeconds, 1)} s at concurrency ${c.concurrency}, p50 ${fmtMs(c.latency.p50Ms)} (client: start → result); no ledger, no events, nothing durable between steps`,
+    });
+    rows.push(...cpuRow(c));
+    if (c.notCompleted > 0) rows.push({ figure: '  NOT completed', value: fmt(c.notCompleted) });
+    rows.push(
+      { figure: '  ceiling / floor', value: fmt(r.ratios.ceilingOverFloor, 2), note: 'the most a pipeline doing the script\'s work reaches of the floor here' },
+      { figure: '  ceiling / script', value: fmt(r.ratios.ceilingOverScript, 2), note: 'the most such a pipeline reaches of the script here' },
+    );
+  }
   if (r.validation) {
     const v = r.validation.payloadsPerSecondPerCore;
     rows.push({ figure: 'Validation (validateAccount, one core)', value: `${fmt(v.median)} payloads/s`, note: `median of ${v.runs.length} × ${fmt(r.validation.seconds, 1)} s: ${v.runs.map((x) => fmt(x)).join(', ')}` });

@@ -25,65 +25,85 @@ import { slidingWindow } from './window';
  * Same clients and calls as the pipeline; nothing durable (a crash loses the run's state).
  */
 
-type Outcome = { ok: true } | { ok: false; code: string };
+/** One account's end in the script: completed, or the first code that stopped it. */
+export type ScriptOutcome = { ok: true } | { ok: false; code: string };
 
 const TERMINAL = new Set(['PROCESSED', 'ERRORED', 'CANCELLED']);
 
+export interface ScriptMigrator {
+  migrate(ext: string): Promise<ScriptOutcome>;
+  close(): Promise<void>;
+}
 
-export async function runPlainScript(opts: { config: Config; accounts: readonly string[]; concurrency: number; pollStartMs?: number; pollMaxMs?: number }): Promise<Omit<ScriptRun, 'peakRssMb'>> {
-  const cfg = opts.config;
-  const pool = createPool(cfg.DATABASE_URL!, Math.min(opts.concurrency, 20));
+/**
+ * The script's work for one account, with its clients opened once. The bench's ceiling pass runs
+ * the same function as a single Temporal activity, so both passes do exactly the same work.
+ */
+export function createScriptMigrator(cfg: Config, poolSize: number, poll: { startMs?: number; maxMs?: number } = {}): ScriptMigrator {
+  const pool = createPool(cfg.DATABASE_URL!, poolSize);
   const s3 = createS3Client(cfg);
   const platform = createPlatformClient(cfg);
   const tariffs = platform.tariffPreflight();
   const source = createSourceAdapter({ kind: 'postgres' }, { pool });
   const mapping = defaultMapping();
   const region = cfg.PHONE_DEFAULT_REGION as CountryCode;
-  const pollStart = opts.pollStartMs ?? 100;
-  const pollMax = opts.pollMaxMs ?? 2000;
-  const latencies: number[] = [];
+  const pollStart = poll.startMs ?? 100;
+  const pollMax = poll.maxMs ?? 2000;
 
-  const migrate = async (ext: string): Promise<Outcome> => {
+  const migrate = async (ext: string): Promise<ScriptOutcome> => {
+    const src = await source.getAccount(ext);
+    if (!src) return { ok: false, code: 'source_account_not_found' };
+    const t = transformAccount(src, { importSupplierCode: cfg.IMPORT_SUPPLIER_CODE, mapping, defaultRegion: cfg.PHONE_DEFAULT_REGION });
+    if (!t.ok) return { ok: false, code: t.errors[0].code };
+    const v = validateAccount(t.payload, { defaultRegion: region });
+    if (!v.ok) return { ok: false, code: v.errors[0].code };
+    // The same tariff pre-flight as the pipeline: it notes, never refuses.
+    await tariffs.check(tariffsOf(v.value));
+    for (const doc of t.documents) {
+      const r = await stageDocument({
+        s3,
+        bucket: cfg.PLATFORM_BUCKET,
+        documentRoot: cfg.IMPORT_SUPPLIER_DOCUMENT_ROOT,
+        sourceDir: cfg.SOURCE_DOCUMENTS_DIR,
+        doc,
+        partSizeBytes: cfg.MULTIPART_THRESHOLD_BYTES,
+      });
+      if (!r.ok) return { ok: false, code: r.code };
+    }
+    const scheduled = await platform.scheduleAccountCreation({ payload: v.value, task_params: taskParams({ hours: 24 }, false, new Date()) });
+    if (scheduled.kind === 'already_imported') return { ok: true };
+    if (scheduled.kind !== 'accepted') return { ok: false, code: scheduled.kind };
+    for (let delay = pollStart; ; delay = Math.min(delay * 2, pollMax)) {
+      await new Promise((r) => setTimeout(r, delay));
+      const s = await platform.getImportStatus(cfg.IMPORT_SUPPLIER_CODE, ext);
+      if (s && TERMINAL.has(s.status)) return s.status === 'PROCESSED' ? { ok: true } : { ok: false, code: `import_${s.status.toLowerCase()}` };
+    }
+  };
+
+  const close = async () => {
+    await source.close();
+    await pool.end();
+    s3.destroy();
+  };
+  return { migrate, close };
+}
+
+export async function runPlainScript(opts: { config: Config; accounts: readonly string[]; concurrency: number; pollStartMs?: number; pollMaxMs?: number }): Promise<Omit<ScriptRun, 'peakRssMb'>> {
+  const migrator = createScriptMigrator(opts.config, Math.min(opts.concurrency, 20), { startMs: opts.pollStartMs, maxMs: opts.pollMaxMs });
+  const latencies: number[] = [];
+  const timed = async (ext: string): Promise<ScriptOutcome> => {
     const t0 = performance.now();
     try {
-      const src = await source.getAccount(ext);
-      if (!src) return { ok: false, code: 'source_account_not_found' };
-      const t = transformAccount(src, { importSupplierCode: cfg.IMPORT_SUPPLIER_CODE, mapping, defaultRegion: cfg.PHONE_DEFAULT_REGION });
-      if (!t.ok) return { ok: false, code: t.errors[0].code };
-      const v = validateAccount(t.payload, { defaultRegion: region });
-      if (!v.ok) return { ok: false, code: v.errors[0].code };
-      // The same tariff pre-flight as the pipeline: it notes, never refuses.
-      await tariffs.check(tariffsOf(v.value));
-      for (const doc of t.documents) {
-        const r = await stageDocument({
-          s3,
-          bucket: cfg.PLATFORM_BUCKET,
-          documentRoot: cfg.IMPORT_SUPPLIER_DOCUMENT_ROOT,
-          sourceDir: cfg.SOURCE_DOCUMENTS_DIR,
-          doc,
-          partSizeBytes: cfg.MULTIPART_THRESHOLD_BYTES,
-        });
-        if (!r.ok) return { ok: false, code: r.code };
-      }
-      const scheduled = await platform.scheduleAccountCreation({ payload: v.value, task_params: taskParams({ hours: 24 }, false, new Date()) });
-      if (scheduled.kind === 'already_imported') return { ok: true };
-      if (scheduled.kind !== 'accepted') return { ok: false, code: scheduled.kind };
-      for (let delay = pollStart; ; delay = Math.min(delay * 2, pollMax)) {
-        await new Promise((r) => setTimeout(r, delay));
-        const s = await platform.getImportStatus(cfg.IMPORT_SUPPLIER_CODE, ext);
-        if (s && TERMINAL.has(s.status)) return s.status === 'PROCESSED' ? { ok: true } : { ok: false, code: `import_${s.status.toLowerCase()}` };
-      }
+      return await migrator.migrate(ext);
     } finally {
       latencies.push(performance.now() - t0);
     }
   };
 
   const started = performance.now();
-  const results = await slidingWindow(opts.accounts, opts.concurrency, migrate);
+  const results = await slidingWindow(opts.accounts, opts.concurrency, timed);
   const wallS = (performance.now() - started) / 1000;
-  await source.close();
-  await pool.end();
-  s3.destroy();
+  await migrator.close();
 
   const failedByCode: Record<string, number> = {};
   let completed = 0;

@@ -117,8 +117,15 @@ export const benchResultsSchema = z.object({
   floor: floorRunSchema.optional(),
   floorSweep: z.array(floorRunSchema).default([]),
   plainScript: scriptRunSchema.optional(),
-  /** Pipeline accounts/s divided by the other's accounts/s (1 = as fast; 0.5 = half as fast). */
-  ratios: z.object({ pipelineOverFloor: z.number().optional(), pipelineOverScript: z.number().optional() }),
+  /** The floor's shape with the script's whole per-account work as its one activity, at the script's concurrency. */
+  ceiling: floorRunSchema.optional(),
+  /** Accounts/s of one pass divided by another's (1 = as fast; 0.5 = half as fast). */
+  ratios: z.object({
+    pipelineOverFloor: z.number().optional(),
+    pipelineOverScript: z.number().optional(),
+    ceilingOverFloor: z.number().optional(),
+    ceilingOverScript: z.number().optional(),
+  }),
   validation: z.object({ seconds: z.number(), payloadsPerSecondPerCore: repeatedSchema }).optional(),
   sandbox: sandboxBenchSchema.optional(),
   /** [0] the 1-worker pass (endToEnd), then each 2-worker pass, each on a fresh stack. */

@@ -180,6 +180,7 @@ async function measure(
       return out;
     })(),
     script: opts.script ? await seed('script', opts.accounts, 92) : undefined,
+    ceiling: opts.script && opts.floor ? await seed('ceiling', opts.accounts, 91) : undefined,
     memory: opts.memoryAccounts > 0 ? await seed('memory', opts.memoryAccounts, 93) : undefined,
   };
 
@@ -221,6 +222,14 @@ async function measure(
     say(`plain script: ${plainScript.accountsPerSecond} acc/s, ${plainScript.completed}/${plainScript.accounts} completed`);
   } else skipped.push('plain script (--no-script)');
 
+  // What any pipeline doing the script's work under Temporal could reach here: the bound for both ratios.
+  let ceiling: BenchResults['ceiling'];
+  if (sets.ceiling) {
+    say(`ceiling: ${opts.accounts} accounts, the script's work as the floor's one activity, concurrency ${endToEnd.concurrency}`);
+    ceiling = await withCpu(() => runFloor({ config: stack.config, client, accounts: sets.ceiling!.accounts, concurrency: endToEnd.concurrency, tag: `ceiling-${Date.now().toString(36)}`, work: 'ceiling' }));
+    say(`ceiling: ${ceiling.accountsPerSecond} acc/s, ${ceiling.completed}/${ceiling.accounts} completed`);
+  } else skipped.push('ceiling (needs the floor and the script)');
+
   let memory: MemoryGrowth | undefined;
   if (sets.memory) {
     say(`memory growth: ${opts.memoryAccounts} accounts in one run, 1 worker`);
@@ -261,7 +270,7 @@ async function measure(
     'the floor uses the pipeline’s data converter (AES-GCM payload encryption) and worker limits, so the ratio isolates what the pipeline does beyond Temporal’s minimum',
     'latency: pipeline = ledger, account started by the run → outcome recorded; floor = client, workflow start → result; script = account read → terminal import status',
   );
-  const passes = [...pipelineSweep, ...floorSweep, plainScript, memory?.run, ...(scaling ?? []).slice(1)].filter((p) => p !== undefined);
+  const passes = [...pipelineSweep, ...floorSweep, plainScript, ceiling, memory?.run, ...(scaling ?? []).slice(1)].filter((p) => p !== undefined);
   const pipelineRuns = [...pipelineSweep, memory?.run, ...(scaling ?? []).slice(1)].filter((p) => p !== undefined);
   const polled = pipelineRuns.reduce((n, p) => n + (p.outcomeSources.poll ?? 0), 0);
   const unidentified = pipelineRuns.reduce((n, p) => n + p.eventsUnidentified, 0);
@@ -286,7 +295,13 @@ async function measure(
     floor,
     floorSweep,
     plainScript,
-    ratios: { pipelineOverFloor: roundOpt(ratio(endToEnd.accountsPerSecond, floor?.accountsPerSecond)), pipelineOverScript: roundOpt(ratio(endToEnd.accountsPerSecond, plainScript?.accountsPerSecond)) },
+    ceiling,
+    ratios: {
+      pipelineOverFloor: roundOpt(ratio(endToEnd.accountsPerSecond, floor?.accountsPerSecond)),
+      pipelineOverScript: roundOpt(ratio(endToEnd.accountsPerSecond, plainScript?.accountsPerSecond)),
+      ceilingOverFloor: roundOpt(ratio(ceiling?.accountsPerSecond, floor?.accountsPerSecond)),
+      ceilingOverScript: roundOpt(ratio(ceiling?.accountsPerSecond, plainScript?.accountsPerSecond)),
+    },
     validation: { seconds: opts.validationSeconds, payloadsPerSecondPerCore: { runs: vRuns, median: median(vRuns) } },
     sandbox: {
       requestsPerRun: opts.sandboxRequests,

@@ -129,10 +129,24 @@ describe('resultRows', () => {
     expect(rows.get('NOT completed')).toEqual({ figure: '  NOT completed', value: '3', note: 'outcome_timeout×2, no_ledger_row×1' });
   });
 
+  it('shows the ceiling beside the floor and the script, with the ratios that bound the pipeline', () => {
+    const ceiling = { accounts: 2000, concurrency: 50, completed: 1999, notCompleted: 1, wallSeconds: 62.5, accountsPerSecond: 32, latency: { p50Ms: 1200 }, loadAvg1: 2, cpuMsPerAccount: { bench: 30, temporal: 25 } };
+    const rows = resultRows(results({ ceiling, ratios: { pipelineOverFloor: 0.25, pipelineOverScript: 0.5, ceilingOverFloor: 0.32, ceilingOverScript: 0.64 } }));
+    const at = rows.findIndex((r) => r.figure.startsWith('Ceiling'));
+    expect(rows[at]).toMatchObject({ value: '32.00 acc/s', note: expect.stringContaining('1,999/2,000 in 62.5 s at concurrency 50') });
+    expect(rows.slice(at + 1, at + 5).map((r) => [r.figure.trim(), r.value])).toEqual([
+      ['CPU per account', '55 ms'],
+      ['NOT completed', '1'],
+      ['ceiling / floor', '0.32'],
+      ['ceiling / script', '0.64'],
+    ]);
+  });
+
   it('leaves out sections that were not run', () => {
     const rows = byFigure(results({ floor: undefined, plainScript: undefined, scaling: undefined, ratios: {} }));
     expect(rows.has('pipeline / floor')).toBe(false);
     expect(rows.has('Plain script (no Temporal)')).toBe(false);
+    expect([...rows.keys()].some((k) => k.startsWith('Ceiling'))).toBe(false);
     expect([...rows.keys()].some((k) => k.startsWith('Scaling'))).toBe(false);
   });
 
