@@ -1,12 +1,15 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { CommanderError } from 'commander';
+import { z } from 'zod';
 import { createPool, type Pool } from '../clients/db';
 import { connectClient } from '../clients/temporal';
 import { loadEnv } from '../config';
+import { sandboxAdmin } from '../sandbox/admin-client';
 import { startStack, type RunningStack } from '../stack/stack';
 import { runFloor } from './floor/run';
 import { withCpu } from './cpu';
@@ -19,7 +22,6 @@ import { runHistoryCost } from './history-cost';
 import { benchResultsSchema, scriptRunSchema, type BenchResults, type MemoryGrowth, type PipelineRun, type ScriptRun } from './results';
 import { benchSandbox } from './sandbox';
 import { median, ratio, round } from './stats';
-import { benchValidation } from './validation';
 
 const ROOT = path.resolve(__dirname, '..');
 const WORKER_ENV = { LOG_LEVEL: 'info' };
@@ -56,13 +58,13 @@ function benchEnv(dataDir: string, eventWaitSeconds: number, engine: BenchOption
  */
 async function routeEvents(stack: RunningStack, route: BenchOptions['eventsRoute']): Promise<void> {
   if (route === 'both') return;
-  const res = await fetch(`${stack.info.sandboxUrl}/admin/event-targets`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(route === 'sqs' ? { webhookUrl: null } : { sqsQueueUrl: null }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  if (!res.ok) throw new Error(`sandbox PUT /admin/event-targets: HTTP ${res.status}`);
+  await sandboxAdmin(stack.info.sandboxUrl, 'PUT', '/admin/event-targets', route === 'sqs' ? { webhookUrl: null } : { sqsQueueUrl: null });
+}
+
+/** Validation throughput, measured in a process of its own: `repeats` payloads/s figures. */
+async function validationProcess(seconds: number, repeats: number): Promise<number[]> {
+  const { stdout } = await promisify(execFile)(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, 'validation.ts'), String(seconds), String(repeats), '--json'], { cwd: ROOT });
+  return z.array(z.number()).parse(JSON.parse(stdout.trim().split('\n').at(-1) ?? ''));
 }
 
 /** The plain script as its own process, like a team would run it; its process tree's RSS is sampled. */
@@ -124,6 +126,9 @@ interface Ctx {
 async function main(opts: BenchOptions): Promise<BenchResults> {
   const startedAt = new Date().toISOString();
   const atStart = load();
+  // Before the stack starts: the figure is one core's, so it is taken while the cores are idle.
+  say(`validation: ${opts.repeats} × ${opts.validationSeconds} s, in its own process`);
+  const validationRuns = await validationProcess(opts.validationSeconds, opts.repeats);
   const dataDir = path.join(ROOT, '.data', 'bench');
   fs.rmSync(dataDir, { recursive: true, force: true });
   say(`starting the stack in ${path.relative(ROOT, dataDir)} with the ${opts.engine} Temporal engine (load ${atStart.join(' ')})`);
@@ -145,7 +150,7 @@ async function main(opts: BenchOptions): Promise<BenchResults> {
     const firstWorker = await startWorker();
     client = await connectClient(stack.config);
     pool = createPool(stack.config.DATABASE_URL!, 5);
-    return await measure(opts, startedAt, atStart, stack, client, pool, firstWorker, startWorker);
+    return await measure(opts, startedAt, atStart, validationRuns, stack, client, pool, firstWorker, startWorker);
   } finally {
     await client?.connection.close().catch(() => {});
     await pool?.end().catch(() => {});
@@ -158,6 +163,7 @@ async function measure(
   opts: BenchOptions,
   startedAt: string,
   atStart: [number, number, number],
+  vRuns: number[],
   stack: RunningStack,
   client: Client,
   pool: Pool,
@@ -235,9 +241,6 @@ async function measure(
     say(`memory growth: ${opts.memoryAccounts} accounts in one run, 1 worker`);
     memory = await memoryRun(ctx, sets.memory, endToEnd.concurrency);
   } else skipped.push('memory growth (opt-in: --memory [accounts])');
-
-  say(`validation: ${opts.repeats} × ${opts.validationSeconds} s`);
-  const vRuns = Array.from({ length: opts.repeats }, () => benchValidation({ seconds: opts.validationSeconds }).payloadsPerSecond);
 
   say(`sandbox: ${opts.repeats} × ${opts.sandboxRequests} schedule requests`);
   const sRuns = [];
