@@ -2,12 +2,13 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import type { StagedDocument } from '../ledger';
 import { resolveDocumentPath } from '../schemas/document-path';
 import { PATH_DOES_NOT_EXIST, sha256File, sourceFile } from '../source/documents';
 import type { DocumentRef } from '../source/types';
 
 export type StageOneResult =
-  | { ok: true; key: string; sha256: string; size: number; action: 'uploaded' | 'already_present' }
+  | ({ ok: true } & StagedDocument)
   | { ok: false; code: string; attr: string; detail: string };
 
 /**

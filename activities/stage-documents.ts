@@ -1,4 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
+import type { StagedDocument } from '../ledger';
 import type { DocumentRef } from '../source/types';
 import { attemptRef, type ActivityContext } from './deps';
 import { stageDocument } from './documents';
@@ -18,7 +19,7 @@ export function stageDocumentsActivities(ctx: ActivityContext): Pick<AccountActi
       if (!documentRoot) {
         throw ApplicationFailure.nonRetryable(`import supplier ${input.supplierCode} has no document root: run "kraken-migrate supplier set-root"`, 'supplier_unknown');
       }
-      const staged: Array<{ key: string; sha256: string; size: number; action: 'uploaded' | 'already_present' }> = [];
+      const staged: StagedDocument[] = [];
       for (const doc of documents) {
         const r = await stageDocument({
           s3: ctx.s3,

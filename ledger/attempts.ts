@@ -10,9 +10,27 @@ export interface LedgerError {
   sourceField?: string;
 }
 
+/** One document in the platform bucket, as staging recorded it. */
+export interface StagedDocument {
+  key: string;
+  sha256: string;
+  size: number;
+  action: 'uploaded' | 'already_present';
+}
+
 function errorsJson(errors: LedgerError[]): string {
   return JSON.stringify(errors.map((e) => ({ code: e.code, attr: e.attr ?? '', detail: e.detail ?? '', source_field: e.sourceField ?? null })));
 }
+
+/**
+ * A stage's recorded errors replaced by `$4` (a JSON array from errorsJson), as CTEs of one
+ * statement on ($1 run, $2 account, $3 stage): atomic without a transaction.
+ */
+const REPLACE_STAGE_ERRORS = `gone as (delete from migrate.account_errors where run_id = $1 and external_account_number = $2 and stage = $3),
+  noted as (
+    insert into migrate.account_errors (run_id, external_account_number, stage, code, attr, detail, source_field)
+    select $1, $2, $3, e.code, e.attr, e.detail, e.source_field
+    from jsonb_to_recordset($4::jsonb) as e(code text, attr text, detail text, source_field text))`;
 
 /**
  * The ledger's reads and writes. Every write is idempotent (activities retry): an outcome is set
@@ -34,6 +52,27 @@ export function createLedger(pool: Pool) {
     return r.rows[0];
   }
 
+  /**
+   * Opens (or touches) the attempts of a batch of accounts in one statement; returns the
+   * accounts whose outcome is already recorded (a retried dispatch must not start them again).
+   */
+  async function openAttempts(
+    run: { runId: string; supplierCode: string; dryRun: boolean },
+    accounts: Array<{ externalAccountNumber: string; workflowId: string }>,
+  ): Promise<Set<string>> {
+    // One row per account: a statement may not upsert the same row twice.
+    const unique = [...new Map(accounts.map((a) => [a.externalAccountNumber, a])).values()];
+    if (unique.length === 0) return new Set();
+    const r = await pool.query(
+      `insert into migrate.account_attempts (run_id, external_account_number, supplier_code, dry_run, workflow_id)
+       select $1, a.ext, $2, $3, a.workflow_id from unnest($4::text[], $5::text[]) as a(ext, workflow_id)
+       on conflict (run_id, external_account_number) do update set updated_at = now()
+       returning external_account_number, outcome`,
+      [run.runId, run.supplierCode, run.dryRun, unique.map((a) => a.externalAccountNumber), unique.map((a) => a.workflowId)],
+    );
+    return new Set(r.rows.filter((x) => x.outcome != null).map((x) => x.external_account_number as string));
+  }
+
   return {
     async registerRun(input: MigrationRunArgs): Promise<void> {
       const parent = input.selection.kind === 'failed_of_run' ? input.selection.runId : null;
@@ -52,36 +91,11 @@ export function createLedger(pool: Pool) {
       ]);
     },
 
-    /**
-     * Opens (or touches) the attempts of a batch of accounts in one statement; returns the
-     * accounts whose outcome is already recorded (a retried dispatch must not start them again).
-     */
-    async openAttempts(
-      run: { runId: string; supplierCode: string; dryRun: boolean },
-      accounts: Array<{ externalAccountNumber: string; workflowId: string }>,
-    ): Promise<Set<string>> {
-      // One row per account: a statement may not upsert the same row twice.
-      const unique = [...new Map(accounts.map((a) => [a.externalAccountNumber, a])).values()];
-      if (unique.length === 0) return new Set();
-      const r = await pool.query(
-        `insert into migrate.account_attempts (run_id, external_account_number, supplier_code, dry_run, workflow_id)
-         select $1, a.ext, $2, $3, a.workflow_id from unnest($4::text[], $5::text[]) as a(ext, workflow_id)
-         on conflict (run_id, external_account_number) do update set updated_at = now()
-         returning external_account_number, outcome`,
-        [run.runId, run.supplierCode, run.dryRun, unique.map((a) => a.externalAccountNumber), unique.map((a) => a.workflowId)],
-      );
-      return new Set(r.rows.filter((x) => x.outcome != null).map((x) => x.external_account_number as string));
-    },
+    openAttempts,
 
     async openAttempt(ref: AttemptRef, workflowId: string): Promise<{ alreadyFinished: boolean }> {
-      const r = await pool.query(
-        `insert into migrate.account_attempts (run_id, external_account_number, supplier_code, dry_run, workflow_id)
-         values ($1, $2, $3, $4, $5)
-         on conflict (run_id, external_account_number) do update set updated_at = now()
-         returning outcome`,
-        [ref.runId, ref.externalAccountNumber, ref.supplierCode, ref.dryRun, workflowId],
-      );
-      return { alreadyFinished: r.rows[0]?.outcome != null };
+      const finished = await openAttempts(ref, [{ externalAccountNumber: ref.externalAccountNumber, workflowId }]);
+      return { alreadyFinished: finished.has(ref.externalAccountNumber) };
     },
 
     /**
@@ -121,7 +135,7 @@ export function createLedger(pool: Pool) {
     /** The staged documents recorded and the attempt moved on to `stage`, in one statement. */
     async recordDocuments(
       ref: AttemptRef,
-      docs: Array<{ key: string; sha256: string; size: number; action: 'uploaded' | 'already_present' }>,
+      docs: StagedDocument[],
       stage: string,
     ): Promise<void> {
       await pool.query(
@@ -155,11 +169,7 @@ export function createLedger(pool: Pool) {
      */
     async markScheduled(ref: AttemptRef, notes: { stage: string; errors: LedgerError[] }): Promise<void> {
       await pool.query(
-        `with gone as (delete from migrate.account_errors where run_id = $1 and external_account_number = $2 and stage = $3),
-         noted as (
-           insert into migrate.account_errors (run_id, external_account_number, stage, code, attr, detail, source_field)
-           select $1, $2, $3, e.code, e.attr, e.detail, e.source_field
-           from jsonb_to_recordset($4::jsonb) as e(code text, attr text, detail text, source_field text))
+        `with ${REPLACE_STAGE_ERRORS}
          update migrate.account_attempts set scheduled_at = coalesce(scheduled_at, now()), stage = 'schedule', updated_at = now()
           where run_id = $1 and external_account_number = $2`,
         [ref.runId, ref.externalAccountNumber, notes.stage, errorsJson(notes.errors)],
@@ -185,16 +195,8 @@ export function createLedger(pool: Pool) {
         await pool.query(`delete from migrate.account_errors where run_id = $1 and external_account_number = $2 and stage = $3`, key);
         return;
       }
-      await pool.query(
-        `with gone as (delete from migrate.account_errors where run_id = $1 and external_account_number = $2 and stage = $3)
-         insert into migrate.account_errors (run_id, external_account_number, stage, code, attr, detail, source_field)
-         select $1, $2, $3, e.code, e.attr, e.detail, e.source_field
-         from jsonb_to_recordset($4::jsonb) as e(code text, attr text, detail text, source_field text)`,
-        [...key, errorsJson(errors)],
-      );
+      await pool.query(`with ${REPLACE_STAGE_ERRORS} select 1`, [...key, errorsJson(errors)]);
     },
-
-
 
     async loadPayload<T = unknown, D = unknown>(ref: AttemptRef): Promise<{ request: T; documents: D[] }> {
       const row = await payloadRow(ref, 'p.request, p.documents');
