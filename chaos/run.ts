@@ -14,6 +14,7 @@ import { createPrng } from '../sandbox/prng';
 import { pidOwningLocalPort } from './sockets';
 import { describeAction, planChaos, type ChaosOptions, type PlannedAction } from './plan';
 import { judge, passed, type LedgerOutcome, type PlatformTruth, type Verdict } from './verdict';
+import { sandboxAdmin } from '../sandbox/admin-client';
 
 export interface ChaosSummary {
   seed: number;
@@ -65,16 +66,7 @@ export function chaosEnv(base: Record<string, string | undefined>, dataDir: stri
   };
 }
 
-async function admin<T = any>(stack: RunningStack, method: string, route: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${stack.info.sandboxUrl}${route}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(10_000),
-  });
-  if (!res.ok) throw new Error(`sandbox ${method} ${route}: HTTP ${res.status}`);
-  return (await res.json()) as T;
-}
+const admin = <T = any>(stack: RunningStack, method: string, route: string, body?: unknown): Promise<T> => sandboxAdmin<T>(stack.info.sandboxUrl, method, route, body);
 
 /** The knobs that only the admin API sets (environment covers the rest, so a restarted sandbox gets them back). */
 function adminFaults(o: ChaosOptions) {

@@ -12,6 +12,7 @@ import { runWorkflowId } from '../../workflows/ids';
 import { migrationRunInputSchema, type MigrationRunInput } from '../../workflows/inputs';
 import type { RunProgress } from '../../workflows/messages';
 import type { migrationRunWorkflow } from '../../workflows/migration-run';
+import { sandboxAdmin } from '../../sandbox/admin-client';
 
 /** What an end-to-end test needs of the stack the global setup started. */
 export interface E2E {
@@ -72,15 +73,8 @@ export async function runToEnd(e: E2E, input: Parameters<typeof startRun>[1]): P
   return handle.result();
 }
 
-export async function sandbox(e: E2E, method: string, urlPath: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${e.sandboxUrl}${urlPath}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`sandbox ${method} ${urlPath} → ${res.status}: ${text}`);
-  return text ? JSON.parse(text) : undefined;
+export function sandbox(e: E2E, method: string, urlPath: string, body?: unknown): Promise<any> {
+  return sandboxAdmin(e.sandboxUrl, method, urlPath, body);
 }
 
 export async function setSupplierEverywhere(e: E2E, code: string, status: 'ONGOING' | 'PAUSED' | 'COMPLETE', root = e.config.IMPORT_SUPPLIER_DOCUMENT_ROOT) {
