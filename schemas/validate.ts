@@ -3,6 +3,7 @@ import { type EnergyAccount, type ScheduleAccountCreation, accountSchemasFor } f
 import { collectDocumentPaths, resolveDocumentPath } from './document-path';
 import { type ValidationError, issuesToValidationErrors, sortErrors, validationError } from './errors';
 import { type CountryCode, DEFAULT_PHONE_REGION, todayUtc } from './formats';
+import { happyPathOf } from './happy-path';
 import { accountRuleErrors, taskParamsRuleErrors } from './rules';
 
 export interface ValidateOptions {
@@ -19,10 +20,12 @@ export interface ValidateOptions {
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: ValidationError[] };
 
 /**
- * The fast path parses without `reportInput`; only a failing payload is parsed again with it, so
- * issues can tell a missing field (`required`) from a null one (`null`).
+ * A payload the schema's happy-path checker vouches for is its own parse result (happy-path.ts);
+ * any other is parsed by zod, and a failing one again with `reportInput`, so issues can tell a
+ * missing field (`required`) from a null one (`null`).
  */
 function parseWithInputs<T extends z.ZodType>(schema: T, value: unknown): { data?: z.output<T>; errors: ValidationError[] } {
+  if (happyPathOf(schema)(value)) return { data: value as z.output<T>, errors: [] };
   const fast = schema.safeParse(value);
   if (fast.success) return { data: fast.data, errors: [] };
   const slow = schema.safeParse(value, { reportInput: true });
