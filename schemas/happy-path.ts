@@ -40,6 +40,8 @@ type CheckInternals = {
 
 /** Checks that only read the value; anything else (e.g. `overwrite`, which trims or cases) refuses. */
 const READ_ONLY_CHECKS = new Set([
+  'describe',
+  'meta',
   'custom',
   'max_length',
   'min_length',
@@ -188,7 +190,7 @@ function compile(schema: Internals, at: string): HappyPath {
 
 const compiled = new WeakMap<object, HappyPath>();
 
-/** The schema's happy-path checker, compiled once per schema. */
+/** The schema's happy-path checker, compiled once per schema; throws HappyPathUnsupported. */
 export function happyPathOf(schema: z.ZodType): HappyPath {
   let check = compiled.get(schema);
   if (!check) {
@@ -196,4 +198,22 @@ export function happyPathOf(schema: z.ZodType): HappyPath {
     compiled.set(schema, check);
   }
   return check;
+}
+
+const vouchesForNothing: HappyPath = () => false;
+const unsupported = new WeakSet<object>();
+
+/**
+ * For validation: a schema the checker cannot compile leaves every payload to zod (slower, never
+ * wrong). The happy-path test compiles every account schema, so such a schema fails there, loudly.
+ */
+export function happyPathOrZod(schema: z.ZodType): HappyPath {
+  if (unsupported.has(schema)) return vouchesForNothing;
+  try {
+    return happyPathOf(schema);
+  } catch (e) {
+    if (!(e instanceof HappyPathUnsupported)) throw e;
+    unsupported.add(schema);
+    return vouchesForNothing;
+  }
 }

@@ -3,7 +3,7 @@ import { type EnergyAccount, type ScheduleAccountCreation, accountSchemasFor } f
 import { collectDocumentPaths, resolveDocumentPath } from './document-path';
 import { type ValidationError, issuesToValidationErrors, sortErrors, validationError } from './errors';
 import { type CountryCode, DEFAULT_PHONE_REGION, todayUtc } from './formats';
-import { happyPathOf } from './happy-path';
+import { happyPathOrZod } from './happy-path';
 import { accountRuleErrors, taskParamsRuleErrors } from './rules';
 
 export interface ValidateOptions {
@@ -25,7 +25,7 @@ export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: 
  * missing field (`required`) from a null one (`null`).
  */
 function parseWithInputs<T extends z.ZodType>(schema: T, value: unknown): { data?: z.output<T>; errors: ValidationError[] } {
-  if (happyPathOf(schema)(value)) return { data: value as z.output<T>, errors: [] };
+  if (happyPathOrZod(schema)(value)) return { data: value as z.output<T>, errors: [] };
   const fast = schema.safeParse(value);
   if (fast.success) return { data: fast.data, errors: [] };
   const slow = schema.safeParse(value, { reportInput: true });

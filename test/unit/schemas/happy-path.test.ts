@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { accountSchemasFor } from '../../../schemas/account';
 import { exampleScheduleRequest, realisticAccount } from '../../../schemas/fixtures';
-import { HappyPathUnsupported, happyPathOf } from '../../../schemas/happy-path';
+import { HappyPathUnsupported, happyPathOf, happyPathOrZod } from '../../../schemas/happy-path';
 import { validateAccount } from '../../../schemas/validate';
 import { exampleOf } from './spec';
 
@@ -106,7 +106,25 @@ describe('happy path: compiled from the account schemas', () => {
   it('refuses, with its code, schemas that could change the value', () => {
     for (const schema of [z.string().trim(), z.string().default('x'), z.string().transform((s) => s.length), z.object({ a: z.string() }).catchall(z.number()), z.coerce.number()]) {
       expect(() => happyPathOf(schema)).toThrow(HappyPathUnsupported);
+      // Validation leaves such a schema to zod: it vouches for nothing, and still refuses to compile.
+      expect(happyPathOrZod(schema)('x')).toBe(false);
+      expect(() => happyPathOf(schema)).toThrow(HappyPathUnsupported);
     }
+  });
+
+  it('compiles descriptions and metadata, which neither change nor judge a value', () => {
+    const check = happyPathOf(z.object({ a: z.string().max(3).describe('three at most').meta({ x: 1 }) }));
+    expect(check({ a: 'abc' })).toBe(true);
+    expect(check({ a: 'abcd' })).toBe(false);
+  });
+
+  it('runs superRefine checks, which carry no function of their own to call', () => {
+    const schema = z.object({ a: z.string() }).superRefine((v, ctx) => {
+      if (v.a === 'no') ctx.addIssue({ code: 'custom', message: 'no' });
+    });
+    expect(happyPathOf(schema)({ a: 'yes' })).toBe(true);
+    expect(happyPathOf(schema)({ a: 'no' })).toBe(false);
+    expect(schema.safeParse({ a: 'no' }).success).toBe(false);
   });
 });
 
