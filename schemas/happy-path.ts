@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { isObj } from './rule-kit';
 
 /**
  * A happy-path checker compiled from a zod schema: `(value) => boolean`, true only when
@@ -8,8 +9,9 @@ import type { z } from 'zod';
  * runs zod, which stays the one definition of the rules and the only author of error reports:
  * - an object key the schema does not know (zod would strip it) or holding `undefined`;
  * - a schema kind or check that could change the value (transforms, defaults, overwrites): those
- *   refuse to compile, so a schema gaining one fails loudly here, never silently.
- * test/unit/schemas/happy-path.test.ts holds it to zod's answers on valid and broken payloads.
+ *   refuse to compile. Validation then leaves every payload to zod (`happyPathOrZod`), and
+ *   test/unit/schemas/happy-path.test.ts, which compiles every account schema, fails loudly.
+ * The same test holds its answers to zod's on valid and broken payloads.
  */
 export type HappyPath = (value: unknown) => boolean;
 
@@ -109,8 +111,6 @@ function withChecks(base: HappyPath, schema: Internals, at: string): HappyPath {
   };
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 function compileObject(schema: Internals, at: string): HappyPath {
   const def = schema._zod.def;
   if (def.catchall) throw new HappyPathUnsupported(`${at}: objects with a catchall are not supported`);
@@ -125,7 +125,7 @@ function compileObject(schema: Internals, at: string): HappyPath {
   }
   // Only the keys a payload holds are visited: most of the schema's keys are optional and absent.
   return (v) => {
-    if (!isPlainObject(v)) return false;
+    if (!isObj(v)) return false;
     for (const k in v) {
       const field = fields.get(k);
       const x = v[k];

@@ -20,7 +20,8 @@ export interface ValidateOptions {
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: ValidationError[] };
 
 /**
- * A payload the schema's happy-path checker vouches for is its own parse result (happy-path.ts);
+ * A payload the schema's happy-path checker vouches for is its own parse result (happy-path.ts: the
+ * same object, not a copy; no caller mutates a validated value);
  * any other is parsed by zod, and a failing one again with `reportInput`, so issues can tell a
  * missing field (`required`) from a null one (`null`).
  */
