@@ -20,10 +20,10 @@ export interface ValidateOptions {
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: ValidationError[] };
 
 /**
- * A payload the schema's happy-path checker vouches for is its own parse result (happy-path.ts: the
- * same object, not a copy; no caller mutates a validated value);
- * any other is parsed by zod, and a failing one again with `reportInput`, so issues can tell a
- * missing field (`required`) from a null one (`null`).
+ * A payload the schema's happy-path checker vouches for is its own parse result: the same object,
+ * not a copy (no caller mutates a validated value; happy-path.ts). Any other is parsed by zod, and a
+ * failing one again with `reportInput`, so issues can tell a missing field (`required`) from a null
+ * one (`null`).
  */
 function parseWithInputs<T extends z.ZodType>(schema: T, value: unknown): { data?: z.output<T>; errors: ValidationError[] } {
   if (happyPathOrZod(schema)(value)) return { data: value as z.output<T>, errors: [] };
