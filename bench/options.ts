@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { z } from 'zod';
 
@@ -29,6 +30,12 @@ export const benchOptionsSchema = z.object({
    */
   eventsRoute: z.enum(['sqs', 'webhook', 'both']),
   out: z.string().min(1),
+  /**
+   * Where each pipeline worker process writes V8 CPU profiles of all its threads when it stops
+   * (an absolute path); unset: no profiling. Profiling slows the worker: such a run's figures
+   * say where an account's CPU goes, not how fast the pipeline is.
+   */
+  cpuProfileDir: z.string().min(1).optional(),
 });
 export type BenchOptions = z.infer<typeof benchOptionsSchema>;
 
@@ -75,6 +82,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     .option('--event-wait-seconds <s>', 'OUTCOME_EVENT_WAIT_SECONDS: wait for the outcome event before polling', num, 30)
     .addOption(new Option('--events <route>', 'event route: sqs (the deployment\'s route 1), webhook (route 2) or both (the dev stack; each event arrives twice)').choices(['sqs', 'webhook', 'both']).default('sqs'))
     .option('--out <file>', 'results file', 'bench/results.json')
+    .option('--cpu-prof <dir>', 'write V8 CPU profiles of the pipeline workers (every thread) into <dir>; slows them, so the figures are not comparable')
     .allowExcessArguments(false);
   program.parse([...argv], { from: 'user' });
   const o = program.opts<{
@@ -95,6 +103,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     eventWaitSeconds: number;
     events: 'sqs' | 'webhook' | 'both';
     out: string;
+    cpuProf?: string;
   }>();
   const mode = o.smoke ? 'smoke' : 'default';
   const d = DEFAULTS[mode];
@@ -116,5 +125,6 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     eventWaitSeconds: o.eventWaitSeconds,
     eventsRoute: o.events,
     out: o.out,
+    cpuProfileDir: o.cpuProf === undefined ? undefined : path.resolve(o.cpuProf),
   });
 }

@@ -25,6 +25,8 @@ import { median, ratio, round } from './stats';
 
 const ROOT = path.resolve(__dirname, '..');
 const WORKER_ENV = { LOG_LEVEL: 'info' };
+/** `--cpu-prof`: node writes each worker's profiles (one file a thread) when the worker stops. */
+const workerNodeArgs = (opts: BenchOptions): string[] => (opts.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfileDir}`] : []);
 const t0 = Date.now();
 const say = (m: string) => process.stderr.write(`[bench +${Math.round((Date.now() - t0) / 1000)}s] ${m}\n`);
 const load = () => os.loadavg().map((x) => round(x, 2)) as [number, number, number];
@@ -142,7 +144,7 @@ async function main(opts: BenchOptions): Promise<BenchResults> {
   process.once('SIGTERM', stopOnSignal);
   // The stack waits for the worker ready file; info level keeps one log line per account for diagnosis:
   // workers log at info (about one line per account), everything else at warn.
-  const startWorker = async () => (await stack.startWorker(WORKER_ENV)).pid;
+  const startWorker = async () => (await stack.startWorker(WORKER_ENV, workerNodeArgs(opts))).pid;
   let client: Client | undefined;
   let pool: Pool | undefined;
   try {
@@ -273,6 +275,9 @@ async function measure(
     'the floor uses the pipeline’s data converter (AES-GCM payload encryption) and worker limits, so the ratio isolates what the pipeline does beyond Temporal’s minimum',
     'latency: pipeline = ledger, account started by the run → outcome recorded; floor = client, workflow start → result; script = account read → terminal import status',
   );
+  if (opts.cpuProfileDir) {
+    notes.push(`the pipeline workers ran under the CPU profiler (profiles in ${opts.cpuProfileDir}): their figures are slower than an unprofiled run's`);
+  }
   const passes = [...pipelineSweep, ...floorSweep, plainScript, ceiling, memory?.run, ...(scaling ?? []).slice(1)].filter((p) => p !== undefined);
   const pipelineRuns = [...pipelineSweep, memory?.run, ...(scaling ?? []).slice(1)].filter((p) => p !== undefined);
   const polled = pipelineRuns.reduce((n, p) => n + (p.outcomeSources.poll ?? 0), 0);
@@ -348,7 +353,7 @@ async function freshStackPass(opts: BenchOptions, i: number, concurrency: number
   let client: Client | undefined;
   let pool: Pool | undefined;
   try {
-    const workerPids = [(await stack.startWorker(WORKER_ENV)).pid, (await stack.startWorker(WORKER_ENV)).pid];
+    const workerPids = [(await stack.startWorker(WORKER_ENV, workerNodeArgs(opts))).pid, (await stack.startWorker(WORKER_ENV, workerNodeArgs(opts))).pid];
     const c = (client = await connectClient(stack.config));
     const p = (pool = createPool(stack.config.DATABASE_URL!, 5));
     const seed = seeder(p, stack);

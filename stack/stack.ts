@@ -51,7 +51,8 @@ export interface RunningStack {
   /** Environment for processes and clients that should talk to this stack (includes secrets). */
   env: Record<string, string>;
   config: Config;
-  startWorker(extraEnv?: Record<string, string>): Promise<ManagedProcess>;
+  /** `nodeArgs`: flags for the worker's node process before its script (the bench's `--cpu-prof`). */
+  startWorker(extraEnv?: Record<string, string>, nodeArgs?: readonly string[]): Promise<ManagedProcess>;
   /** Worker processes started so far (dead ones included). */
   workers(): ManagedProcess[];
   /**
@@ -165,7 +166,7 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
     stops.push(() => servicesProc.stop());
 
     const workers: ManagedProcess[] = [];
-    const startWorker = async (extraEnv: Record<string, string> = {}) => {
+    const startWorker = async (extraEnv: Record<string, string> = {}, nodeArgs: readonly string[] = []) => {
       const n = workers.length + 1;
       const logFile = path.join(logDir, `worker-${n}.log`);
       const readyFile = path.join(dataDir, `worker-${n}.ready`);
@@ -173,7 +174,7 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
       const proc = startProcess({
         name: `worker ${n}`,
         command: process.execPath,
-        args: ['--import', 'tsx', path.join(ROOT, 'workers', 'main.ts')],
+        args: [...nodeArgs, '--import', 'tsx', path.join(ROOT, 'workers', 'main.ts')],
         env: { ...process.env, ...env, WORKER_READY_FILE: readyFile, ...extraEnv },
         cwd: ROOT,
         logFile,

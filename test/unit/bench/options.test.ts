@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseBenchArgs } from '../../../bench/options';
 
@@ -38,6 +39,13 @@ describe('parseBenchArgs', () => {
     expect(parseBenchArgs(['--events', 'webhook']).eventsRoute).toBe('webhook');
     expect(parseBenchArgs(['--events', 'both']).eventsRoute).toBe('both');
     expect(() => parseBenchArgs(['--events', 'email'])).toThrow();
+  });
+
+  it('--cpu-prof profiles the workers into a directory, resolved against where the bench was started', () => {
+    expect(parseBenchArgs([]).cpuProfileDir).toBeUndefined();
+    expect(parseBenchArgs(['--cpu-prof', 'prof']).cpuProfileDir).toBe(path.resolve('prof'));
+    expect(parseBenchArgs(['--cpu-prof', '/tmp/p']).cpuProfileDir).toBe('/tmp/p');
+    expect(() => parseBenchArgs(['--cpu-prof'])).toThrow();
   });
 
   it('rejects nonsense instead of benchmarking it', () => {
