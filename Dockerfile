@@ -9,7 +9,7 @@
 #   docker build -t kraken-migrate .
 #   docker run --rm kraken-migrate --help
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # 1. Production dependencies only (tsx, a dependency, runs the TypeScript sources: no build step,
 #    so the stack traces a user reads are the sources in the repository).

@@ -139,3 +139,38 @@ export function firstLine(s: string): string {
 export function workflowUiUrl(cfg: Pick<Config, 'TEMPORAL_UI_URL' | 'TEMPORAL_NAMESPACE'>, workflowId: string): string {
   return `${cfg.TEMPORAL_UI_URL.replace(/\/+$/, '')}/namespaces/${encodeURIComponent(cfg.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}`;
 }
+
+export interface RunAccountViews {
+  all: string;
+  failed: string;
+  running: string;
+  differing: string;
+}
+
+/**
+ * Temporal UI list views of a run's account workflows. Account workflows are not the run's children
+ * (the UI shows no relationship), so the run links to them through its search attributes
+ * (workflows/search-attributes.ts). Run ids are letters, digits, '.', '_' and '-' (cli/run-id.ts):
+ * nothing to escape inside the quotes.
+ */
+export function runAccountViews(cfg: Pick<Config, 'TEMPORAL_UI_URL' | 'TEMPORAL_NAMESPACE'>, runId: string, dryRun = false): RunAccountViews {
+  const base = `KmRunId = '${runId}' AND KmKind = '${dryRun ? 'dry-run-account' : 'account'}'`;
+  const list = (q: string) => `${cfg.TEMPORAL_UI_URL.replace(/\/+$/, '')}/namespaces/${encodeURIComponent(cfg.TEMPORAL_NAMESPACE)}/workflows?query=${encodeURIComponent(q)}`;
+  return {
+    all: list(base),
+    failed: list(`${base} AND ExecutionStatus = 'Failed'`),
+    running: list(`${base} AND ExecutionStatus = 'Running'`),
+    differing: list(`${base} AND KmOutcome = 'completed_with_differences'`),
+  };
+}
+
+/** The run workflow's details in the UI (user metadata, rendered as Markdown): links to its accounts. */
+export function runDetailsMarkdown(views: RunAccountViews): string {
+  return [
+    'Accounts of this run:',
+    `- [all](${views.all})`,
+    `- [failed](${views.failed})`,
+    `- [still running](${views.running})`,
+    `- [completed with differences](${views.differing})`,
+  ].join('\n');
+}

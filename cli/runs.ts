@@ -7,7 +7,7 @@ import { runWorkflowId } from '../workflows/ids';
 import { migrationRunInputSchema, type MigrationRunInput, type Selection, type SourceSpecRef } from '../workflows/inputs';
 import type { migrationRunWorkflow } from '../workflows/migration-run';
 import { KmKind, KmRunId, KmSupplier } from '../workflows/search-attributes';
-import { workflowUiUrl } from './context';
+import { runAccountViews, runDetailsMarkdown, workflowUiUrl } from './context';
 import { usageError } from './errors';
 import { newRunId, RUN_ID_PATTERN } from './run-id';
 
@@ -17,6 +17,8 @@ export interface StartedRun {
   runId: string;
   workflowId: string;
   uiUrl: string;
+  /** The UI's list of the run's failed accounts. */
+  failedAccountsUrl: string;
 }
 
 /** `--source postgres|FILE.jsonl` → the run's source spec (file paths made absolute for the workers). */
@@ -52,6 +54,7 @@ export async function startRun(client: Client, cfg: Config, input: Omit<Migratio
   }
   const args = parsed.data;
   const workflowId = runWorkflowId(runId);
+  const views = runAccountViews(cfg, runId, args.dryRun);
   try {
     await client.workflow.start<typeof migrationRunWorkflow>('migrationRunWorkflow', {
       workflowId,
@@ -63,12 +66,13 @@ export async function startRun(client: Client, cfg: Config, input: Omit<Migratio
         { key: KmSupplier, value: args.supplierCode },
       ],
       staticSummary: `Migration run ${runId} · ${args.supplierCode}${args.dryRun ? ' · dry run' : ''}`,
+      staticDetails: runDetailsMarkdown(views),
     });
   } catch (e) {
     if (e instanceof WorkflowExecutionAlreadyStartedError) throw usageError('run_exists', `run ${runId} already exists: choose another --run-id`);
     throw e;
   }
-  return { runId, workflowId, uiUrl: workflowUiUrl(cfg, workflowId) };
+  return { runId, workflowId, uiUrl: workflowUiUrl(cfg, workflowId), failedAccountsUrl: views.failed };
 }
 
 export function runHandle(client: Client, runId: string): RunHandle {

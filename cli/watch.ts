@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Pool } from '../clients/db';
 import { runProgressQuery, type RunProgress } from '../workflows/messages';
 import { ledgerProgress, type LedgerProgress } from '../ledger';
+import { STOP_SIGNALS } from '../process/stop-signals';
 import { describeRun, runHandle, withTimeout } from './runs';
 import { formatRetrying, listRetryingAccounts, type RetryingAccount } from './retrying';
 
@@ -131,11 +132,11 @@ export async function watchRun(
   const rate = new RateMeter();
   let interrupted = false;
   let wake: () => void = () => {};
-  const onSigint = () => {
+  const onStop = () => {
     interrupted = true;
     wake();
   };
-  process.on('SIGINT', onSigint);
+  for (const sig of STOP_SIGNALS) process.on(sig, onStop);
 
   let multi: cliProgress.MultiBar | undefined;
   let bar: cliProgress.SingleBar | undefined;
@@ -192,7 +193,7 @@ export async function watchRun(
     }
   } finally {
     multi?.stop();
-    process.off('SIGINT', onSigint);
+    for (const sig of STOP_SIGNALS) process.off(sig, onStop);
   }
 
   if (interrupted) return { interrupted, workflowStatus: s.workflowStatus, ledger: s.ledger, allCompleted: false };

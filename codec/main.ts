@@ -1,3 +1,4 @@
+import { holdStopSignals } from '../process/stop-signals';
 import { getConfig } from '../config';
 import { createLogger } from '../clients/logger';
 import { createCodec } from './data-converter';
@@ -24,8 +25,9 @@ async function main(): Promise<void> {
       () => process.exit(1),
     );
   };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  const stops = holdStopSignals();
+  void stops.requested.then(stop);
+  stops.onRepeat(() => process.exit(130));
 }
 
 main().catch((err: unknown) => {

@@ -1,3 +1,4 @@
+import { holdStopSignals } from '../process/stop-signals';
 import { createSqsClient, ensureQueue } from '../clients/aws';
 import { createPool } from '../clients/db';
 import { createLogger } from '../clients/logger';
@@ -42,8 +43,9 @@ async function main(): Promise<void> {
     await pool.end();
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  const stops = holdStopSignals();
+  void stops.requested.then(() => shutdown());
+  stops.onRepeat(() => process.exit(130));
 }
 
 main().catch((err) => {

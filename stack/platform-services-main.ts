@@ -1,3 +1,4 @@
+import { holdStopSignals } from '../process/stop-signals';
 import { createS3Client } from '../clients/aws';
 import { getConfig } from '../config';
 import { startPlatformServices } from './services';
@@ -14,8 +15,9 @@ async function main() {
       () => process.exit(1),
     );
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const stops = holdStopSignals();
+  void stops.requested.then(stop);
+  stops.onRepeat(() => process.exit(130));
 }
 
 main().catch((e) => {

@@ -19,7 +19,7 @@ const PASSWORD = 'postgres';
 /** The system user the server runs as when we are root (Postgres refuses to run as root). */
 const SYSTEM_USER = 'postgres';
 /** Where binaries and data go when that user cannot reach the checkout (a private home, `mktemp -d`). */
-const SHARED_RUNTIME = path.join(os.tmpdir(), 'kraken-migrate-postgres');
+export const SHARED_RUNTIME = path.join(os.tmpdir(), 'kraken-migrate-postgres');
 /** In the checkout's data dir, naming where the data really is. */
 const RELOCATED_MARKER = 'RELOCATED';
 
@@ -127,7 +127,8 @@ export function reachableBy(owner: Owner, p: string): boolean {
  * Not root, or root in a checkout others may enter: binaries from node_modules, data in `dataDir`.
  * Root in a private checkout: a copy of the binaries (per package version) and the data (per
  * checkout data dir) under a shared runtime directory, and a marker in `dataDir` that says so.
- * Deleting `dataDir` (as the demo does for a fresh start) also discards the relocated data.
+ * Deleting `dataDir` (as the demo does for a fresh start) also discards the relocated data: its own
+ * next start, or any relocating start, removes it (`removeOrphanedData`).
  */
 export function runtimeLayout(dataDir: string, owner: Owner | undefined, sharedRoot = SHARED_RUNTIME): Layout {
   const nativeDir = packagedNativeDir();
@@ -160,7 +161,10 @@ export function runtimeLayout(dataDir: string, owner: Owner | undefined, sharedR
     }
   }
   fs.mkdirSync(dataDir, { recursive: true });
+  removeOrphanedData(sharedRoot);
   const relocatedData = path.join(sharedRoot, `data-${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}`);
+  // Beside the data, not in it (initdb wants an empty directory): whose data this is.
+  fs.writeFileSync(`${relocatedData}${OWNER_SUFFIX}`, `${dataDir}\n`);
   const marker = path.join(dataDir, RELOCATED_MARKER);
   // No marker: the checkout's data dir is new (or was wiped), so stale relocated data goes too.
   if (!fs.existsSync(marker)) fs.rmSync(relocatedData, { recursive: true, force: true });
@@ -168,6 +172,68 @@ export function runtimeLayout(dataDir: string, owner: Owner | undefined, sharedR
   fs.chownSync(relocatedData, owner.uid, owner.gid);
   fs.writeFileSync(marker, `${relocatedData}\n`);
   return { binDir: path.join(binCopy, 'bin'), dataDir: relocatedData, relocated: true };
+}
+
+const OWNER_SUFFIX = '.owner';
+
+/** Where a stack's Postgres keeps its data: `dataDir` itself, or the directory its marker names. */
+export function actualDataDir(dataDir: string): string {
+  const marker = path.join(dataDir, RELOCATED_MARKER);
+  return fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8').trim() : dataDir;
+}
+
+/**
+ * Relocated data lives and dies with the checkout data dir it belongs to. That dir goes in many ways
+ * (the demo's fresh start, the e2e set-up clearing dead runs, a deleted temporary clone), none of
+ * which can reach a directory only root and the Postgres user may enter; so every relocating start
+ * removes the data whose owner is gone and whose server is not running.
+ */
+export function removeOrphanedData(sharedRoot: string): string[] {
+  const orphans = orphanedData(sharedRoot);
+  for (const data of orphans) {
+    fs.rmSync(data, { recursive: true, force: true });
+    fs.rmSync(`${data}${OWNER_SUFFIX}`, { force: true });
+  }
+  return orphans;
+}
+
+/** Relocated data directories whose checkout data dir is gone and on which no server runs. */
+export function orphanedData(sharedRoot: string): string[] {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync(sharedRoot);
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((name) => name.startsWith('data-') && name.endsWith(OWNER_SUFFIX))
+    .map((name) => path.join(sharedRoot, name.slice(0, -OWNER_SUFFIX.length)))
+    .filter((data) => {
+      let owner: string;
+      try {
+        owner = fs.readFileSync(`${data}${OWNER_SUFFIX}`, 'utf8').trim();
+      } catch {
+        return false; // removed by another start meanwhile
+      }
+      return !fs.existsSync(owner) && !serverRunsOn(data);
+    });
+}
+
+/** Is a postmaster alive on this data directory (its postmaster.pid names a live process)? */
+function serverRunsOn(data: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return false;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function chmodTree(dir: string): void {

@@ -31,7 +31,8 @@ let runtimeInstalled = false;
 export async function createWorkers(cfg: Config, opts: { identity?: string } = {}) {
   const logger = createLogger('worker', { level: cfg.LOG_LEVEL });
   if (!runtimeInstalled) {
-    Runtime.install({ logger: createTemporalLogger(logger) });
+    // Temporal's defaults plus SIGHUP: a worker run in a terminal that is closed stops gracefully too.
+    Runtime.install({ logger: createTemporalLogger(logger), shutdownSignals: ['SIGINT', 'SIGTERM', 'SIGQUIT', 'SIGUSR2', 'SIGHUP'] });
     runtimeInstalled = true;
   }
   const pool = createPool(cfg.DATABASE_URL!, cfg.PG_POOL_MAX, { applicationName: opts.identity });

@@ -16,7 +16,8 @@ import { info, println } from '../output';
 import { startRun } from '../runs';
 import { watchRun } from '../watch';
 import { buildReport } from './report';
-import { endpointLines, startStackInterruptibly, stopStack, untilSignal } from './dev';
+import { provisionTemporalCli } from '../../stack/temporal-cli';
+import { endpointLines, holdStackStopSignals, startStackInterruptibly, stopStack } from './dev';
 
 const DEMO_DIR = '.data/demo';
 
@@ -56,10 +57,11 @@ export function demoCommand(): Command {
     .option('--seed <s>', 'generator seed', (v) => Number.parseInt(v, 10), 42)
     .option('--concurrency <n>', 'accounts in flight', (v) => Number.parseInt(v, 10), 50)
     .option('--free-ports', 'pick free ports instead of the configured ones (when a dev stack is already up)')
+    .option('--data-dir <dir>', 'where the demo keeps its stack, data and reports (deleted first)', DEMO_DIR)
     .addHelpText(
       'after',
       `
-Starts fresh in ${DEMO_DIR} every time (deletes it first). Exit code 0 when every account ends
+Starts fresh in --data-dir (${DEMO_DIR}) every time (deletes it first). Exit code 0 when every account ends
 completed, failed or not attempted (failures are part of the story: the data has planted defects).
 
 Examples:
@@ -69,30 +71,28 @@ Examples:
     .action(async (opts) => {
       const started = Date.now();
       const base = loadEnv();
-      const dataDir = path.resolve(ROOT, DEMO_DIR);
+      const dataDir = path.resolve(ROOT, opts.dataDir);
       await refuseIfRunning(dataDir);
-      fs.rmSync(dataDir, { recursive: true, force: true });
       const env = demoEnv(base, dataDir);
+      // A missing prerequisite stops the demo before it deletes the last demo's report.
+      provisionTemporalCli({ env: { ...process.env, ...env } });
+      fs.rmSync(dataDir, { recursive: true, force: true });
 
       const { stack, workerPids, interrupted } = await startStackInterruptibly(env, {
         freePorts: Boolean(opts.freePorts),
         workers: 1,
-        banner: `Starting the embedded stack in ${DEMO_DIR} (Temporal + UI, Postgres, S3/SQS, platform sandbox, events receiver, a worker)…`,
+        banner: `Starting the embedded stack in ${path.relative(ROOT, dataDir) || dataDir} (Temporal + UI, Postgres, S3/SQS, platform sandbox, events receiver, a worker)…`,
       });
       const cfg = stack.config;
       const client = await connectClient(cfg);
       const pool = createPool(stack.env.DATABASE_URL, 4);
-      let stopped = interrupted();
-      const onSignal = () => {
-        stopped = true;
-      };
-      process.on('SIGINT', onSignal);
+      const stopped = interrupted;
       try {
-        if (stopped) return;
+        if (stopped()) return;
         info(`Stack up in ${Math.round((Date.now() - started) / 1000)} s. Temporal UI: ${stack.info.temporalUiUrl}`);
         info(`Generating ${opts.accounts} legacy accounts (seed ${opts.seed}, default defect mix) into the legacy schema…`);
         await generateDataset({ accounts: opts.accounts, seed: opts.seed, databaseUrl: stack.env.DATABASE_URL, documentsDir: path.resolve(ROOT, cfg.SOURCE_DOCUMENTS_DIR) });
-        if (stopped) return;
+        if (stopped()) return;
 
         const run = await startRun(client, cfg, {
           supplierCode: cfg.IMPORT_SUPPLIER_CODE,
@@ -102,9 +102,9 @@ Examples:
           concurrency: opts.concurrency,
         });
         println(`Run ${run.runId} started: ${run.uiUrl}`);
+        println(`Its failed accounts: ${run.failedAccountsUrl}`);
         const watched = await watchRun(client, pool, run.runId);
         if (watched.interrupted) {
-          stopped = true;
           info(`Interrupted while run ${run.runId} was going; stopping the demo stack.`);
           process.exitCode = 130;
           return;
@@ -132,6 +132,7 @@ Examples:
         println(`  ${report.html}`);
         println(`  ${report.csv}`);
         println(`Temporal UI: ${run.uiUrl}`);
+        println(`Failed accounts in the Temporal UI: ${run.failedAccountsUrl}`);
         const rel = path.relative(process.cwd(), dataDir) || '.';
         println('');
         println('Rerun the failed accounts (with the stack up):');
@@ -141,16 +142,14 @@ Examples:
         }
         process.exitCode = watched.workflowStatus === 'COMPLETED' && accounted === opts.accounts ? EXIT.ok : EXIT.failures;
 
-        if (opts.keep && !stopped) {
+        if (opts.keep && !stopped()) {
           println('');
           println('The stack stays up for exploration:');
           for (const l of endpointLines(stack, workerPids)) println(`  ${l}`);
           println('Ctrl-C stops everything.');
-          process.off('SIGINT', onSignal);
-          await untilSignal();
+          await holdStackStopSignals().requested;
         }
       } finally {
-        process.off('SIGINT', onSignal);
         await client.connection.close().catch(() => {});
         await pool.end().catch(() => {});
         await stopStack(stack);

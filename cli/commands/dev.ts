@@ -2,22 +2,25 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { loadEnv } from '../../config';
 import { maskUrlPassword } from '../../config';
+import { holdStopSignals, type StopRequests } from '../../process/stop-signals';
+import { killAllStartedNow } from '../../stack/child-process';
 import { startStack, type RunningStack } from '../../stack/stack';
 import { provisionTemporalCli } from '../../stack/temporal-cli';
 import { ROOT } from '../context';
 import { info, println } from '../output';
 
-/** Resolves on the first Ctrl-C / SIGTERM. */
-export function untilSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const on = (sig: NodeJS.Signals) => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
-      resolve(sig);
-    };
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
+/**
+ * For a command that starts the stack: from now on Ctrl-C, SIGTERM and SIGHUP (the terminal closed)
+ * ask it to stop, however often they arrive, and a second Ctrl-C while stopping kills what is left
+ * (process/stop-signals.ts says why the signals must stay held).
+ */
+export function holdStackStopSignals(): StopRequests {
+  const stops = holdStopSignals();
+  stops.onRepeat(() => {
+    info('Stopping faster: killing what is left…');
+    killAllStartedNow();
   });
+  return stops;
 }
 
 export function endpointLines(stack: RunningStack, workerPids: number[] = stack.info.workerPids): string[] {
@@ -52,18 +55,17 @@ export async function startStackInterruptibly(
   // A missing Temporal CLI is reported before anything is announced or started (one line).
   provisionTemporalCli({ env: { ...process.env, ...env } });
   info(opts.banner);
-  let interrupted = false;
-  const onSignal = () => {
-    interrupted = true;
-    info('Interrupted: stopping what has started…');
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const stops = holdStackStopSignals();
+  let started = false;
+  void stops.requested.then(() => {
+    if (!started) info('Interrupted: stopping what has started…');
+  });
+  const interrupted = () => stops.first() !== undefined;
   try {
     const stack = await startStack({ env: { ...env, LOG_LEVEL: env.LOG_LEVEL ?? 'warn' }, freePorts: opts.freePorts, workers: 0, log: (l) => info(`  · ${l}`) });
     const workerPids: number[] = [];
     try {
-      for (let n = 0; n < (opts.workers ?? 1) && !interrupted; n++) {
+      for (let n = 0; n < (opts.workers ?? 1) && !interrupted(); n++) {
         info(`  · starting worker ${n + 1}`);
         workerPids.push((await stack.startWorker({ LOG_LEVEL: env.LOG_LEVEL && VERBOSE.has(env.LOG_LEVEL) ? env.LOG_LEVEL : 'info' })).pid);
       }
@@ -71,10 +73,9 @@ export async function startStackInterruptibly(
       await stack.stop();
       throw e;
     }
-    return { stack, workerPids, interrupted: () => interrupted };
+    return { stack, workerPids, interrupted };
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    started = true;
   }
 }
 
@@ -115,7 +116,7 @@ Examples:
         const dataDirArg = path.relative(ROOT, stack.info.dataDir) === '.data' ? '' : `DATA_DIR=${path.relative(ROOT, stack.info.dataDir)} `;
         println(`\nFrom another terminal: ${dataDirArg}npx kraken-migrate run start --limit 20 --watch`);
         println('Ctrl-C stops everything.');
-        await untilSignal();
+        await holdStackStopSignals().requested;
       }
       await stopStack(stack);
     });

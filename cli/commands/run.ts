@@ -5,7 +5,7 @@ import type { Config } from '../../config';
 import { runWorkflowId } from '../../workflows/ids';
 import { cancelRun, pauseRun, resumeRun, runProgressQuery, type RunProgress } from '../../workflows/messages';
 import { KmRunId, KmSupplier, KmKind } from '../../workflows/search-attributes';
-import { loadCliContext, withServices, workflowUiUrl } from '../context';
+import { loadCliContext, runAccountViews, withServices, workflowUiUrl } from '../context';
 import { EXIT, usageError } from '../errors';
 import { ledgerProgress, runRow, runRows } from '../../ledger';
 import { info, printJson, println, positiveInt, table } from '../output';
@@ -34,6 +34,7 @@ function printStarted(started: StartedRun, json: boolean | undefined): void {
   if (json) return printJson(started);
   println(`Started run ${started.runId}`);
   println(`Temporal UI: ${started.uiUrl}`);
+  println(`Failed accounts: ${started.failedAccountsUrl}`);
 }
 
 async function runStatus(client: Client, pool: Pool, cfg: Config, runId: string) {
@@ -45,16 +46,18 @@ async function runStatus(client: Client, pool: Pool, cfg: Config, runId: string)
     postImportStatus(pool, runId),
     desc.status.name === 'RUNNING' ? listRetryingAccounts(client, runId) : Promise.resolve([]),
   ]);
+  const dryRun = row?.dryRun ?? progress?.dryRun ?? null;
   return {
     runId,
     workflowId: runWorkflowId(runId),
     uiUrl: workflowUiUrl(cfg, runWorkflowId(runId)),
+    accountViews: runAccountViews(cfg, runId, dryRun === true),
     workflowStatus: desc.status.name,
     startTime: desc.startTime.toISOString(),
     closeTime: desc.closeTime?.toISOString() ?? null,
     state: progress?.state ?? null,
     supplierCode: row?.supplierCode ?? progress?.supplierCode ?? null,
-    dryRun: row?.dryRun ?? progress?.dryRun ?? null,
+    dryRun,
     ledgerStatus: row?.status ?? null,
     progress: progress ?? null,
     outcomes: ledger.outcomes,
@@ -155,6 +158,7 @@ Example:
         if (opts.json) return printJson(st);
         println(`Run ${st.runId}  ${st.workflowStatus}${st.state ? ` (${st.state})` : ''}  supplier ${st.supplierCode ?? '?'}${st.dryRun ? '  dry run' : ''}`);
         println(`Temporal UI: ${st.uiUrl}`);
+        println(`Failed accounts: ${st.accountViews.failed}`);
         println(`Started ${st.startTime}${st.closeTime ? `, closed ${st.closeTime}` : ''}`);
         const o = st.outcomes;
         println(`Accounts: completed ${o.completed}, failed ${o.failed}, not attempted ${o.notAttempted}, in progress ${o.inProgress}`);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { loadEnv } from '../../config';
+import { removeOrphanedData, SHARED_RUNTIME } from '../../stack/postgres';
 import { startStack, type RunningStack } from '../../stack/stack';
 
 declare module 'vitest' {
@@ -48,6 +49,9 @@ export async function setup(project: TestProject) {
 
 export async function teardown() {
   await stack?.stop();
+  // Postgres data relocated for data dirs that are gone (this run's deleted temporary ones, earlier
+  // runs' cleared above) goes now, not at the next start: npm test leaves no orphan in $TMPDIR.
+  removeOrphanedData(SHARED_RUNTIME);
 }
 
 function isAlive(pid: number): boolean {

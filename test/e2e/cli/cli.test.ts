@@ -8,6 +8,7 @@ import type { Client } from '@temporalio/client';
 import { createPool, type Pool } from '../../../clients/db';
 import { connectClient } from '../../../clients/temporal';
 import { parseConfig, type Config } from '../../../config';
+import { actualDataDir } from '../../../stack/postgres';
 import { runWorkflowId } from '../../../workflows/ids';
 import { KmAccount } from '../../../workflows/search-attributes';
 
@@ -60,9 +61,10 @@ beforeAll(async () => {
   cfg = parseConfig(env);
   pool = createPool(cfg.DATABASE_URL!, 3);
   client = await connectClient(cfg);
-  // Only ever the e2e stack's own database: its data directory is inside the stack's DATA_DIR.
+  // Only ever the e2e stack's own database: the one whose data its DATA_DIR holds, or names when
+  // Postgres was relocated out of a private checkout.
   const dataDirectory = (await pool.query<{ d: string }>(`select current_setting('data_directory') as d`)).rows[0].d;
-  expect(path.resolve(dataDirectory).startsWith(path.resolve(cfg.DATA_DIR) + path.sep)).toBe(true);
+  expect(path.resolve(dataDirectory)).toBe(path.resolve(actualDataDir(path.join(cfg.DATA_DIR, 'postgres'))));
   // `run start --limit N` takes the first N accounts of the whole legacy schema. The e2e files share
   // one stack and run one after another in one fork; the others seed uniquely prefixed accounts and
   // select them by list, so emptying what they left behind does not touch a running test.
@@ -127,6 +129,31 @@ describe('kraken-migrate against the running stack', () => {
     expect(r.stdout).toMatch(new RegExp(`${runId} (completed|running) \\d+/20`));
     expect(r.stdout).toContain(`Run ${runId} completed: completed ${o.completed}, failed ${o.failed}, not attempted ${o.not_attempted}.`);
     expect(o.failed).toBeGreaterThan(0); // defect rate 0.5 over 20 accounts: the report below needs failures
+  });
+
+  it("the run's page in the Temporal UI links to its accounts; its failed list is exactly the ledger's failed accounts", async () => {
+    const desc = await client.workflow.getHandle(runWorkflowId(runId)).describe();
+    const details = (await desc.staticDetails()) ?? '';
+    const r = await cli(['run', 'status', runId, '--json']);
+    const views = JSON.parse(r.stdout).accountViews as Record<'all' | 'failed' | 'running' | 'differing', string>;
+    for (const [label, url] of [['all', views.all], ['failed', views.failed], ['still running', views.running], ['completed with differences', views.differing]]) {
+      expect(details).toContain(`[${label}](${url})`);
+      expect(url.startsWith(`${cfg.TEMPORAL_UI_URL}/namespaces/${cfg.TEMPORAL_NAMESPACE}/workflows?query=`)).toBe(true);
+    }
+    // What the UI lists for that link is what the ledger says failed (visibility is eventually consistent).
+    const query = new URL(views.failed).searchParams.get('query')!;
+    const failed = await pool.query<{ a: string }>(`select external_account_number as a from migrate.account_attempts where run_id = $1 and outcome = 'failed'`, [runId]);
+    const want = failed.rows.map((x) => x.a).sort();
+    let listed: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      listed = [];
+      for await (const w of client.workflow.list({ query })) listed.push(String(w.typedSearchAttributes.get(KmAccount)));
+      listed.sort();
+      if (listed.length === want.length) break;
+      await new Promise((res) => setTimeout(res, 500));
+    }
+    expect(want.length).toBeGreaterThan(0);
+    expect(listed).toEqual(want);
   });
 
   it('run status --json has the run state, outcomes and top errors', async () => {

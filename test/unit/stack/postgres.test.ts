@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { reachableBy, runtimeLayout, startPostgres } from '../../../stack/postgres';
+import { actualDataDir, reachableBy, removeOrphanedData, runtimeLayout, startPostgres } from '../../../stack/postgres';
 import { freePort } from '../../../stack/child-process';
 
 const isRoot = process.getuid?.() === 0;
@@ -47,6 +47,34 @@ describe('embedded Postgres from any checkout location', () => {
     }
   });
 
+  it('removes relocated data whose checkout data dir is gone, and keeps data that is in use', () => {
+    const shared = path.join(base, 'shared-orphans');
+    fs.chmodSync(base, 0o755);
+    try {
+      const privateDir = fs.mkdtempSync(path.join(base, 'clone-'));
+      const gone = runtimeLayout(path.join(privateDir, 'a', 'postgres'), nobody(), shared);
+      const kept = runtimeLayout(path.join(privateDir, 'b', 'postgres'), nobody(), shared);
+      const running = runtimeLayout(path.join(privateDir, 'c', 'postgres'), nobody(), shared);
+      expect(actualDataDir(path.join(privateDir, 'b', 'postgres'))).toBe(kept.dataDir);
+      // A server still runs on c's data (this process stands in for its postmaster).
+      fs.writeFileSync(path.join(running.dataDir, 'postmaster.pid'), `${process.pid}\n`);
+      fs.rmSync(path.join(privateDir, 'a'), { recursive: true });
+      fs.rmSync(path.join(privateDir, 'c'), { recursive: true });
+
+      expect(removeOrphanedData(shared)).toEqual([gone.dataDir]);
+      expect(fs.existsSync(gone.dataDir)).toBe(false);
+      expect(fs.existsSync(kept.dataDir)).toBe(true);
+      expect(fs.existsSync(running.dataDir)).toBe(true);
+      // Any relocating start sweeps: the next checkout's start removes a's data without being asked.
+      fs.rmSync(path.join(privateDir, 'b'), { recursive: true });
+      runtimeLayout(path.join(privateDir, 'd', 'postgres'), nobody(), shared);
+      expect(fs.existsSync(kept.dataDir)).toBe(false);
+      expect(fs.readdirSync(shared).filter((n) => n.startsWith('data-') && !n.endsWith('.owner'))).toHaveLength(2);
+    } finally {
+      fs.chmodSync(base, 0o700);
+    }
+  });
+
   it.runIf(isRoot)('as root, starts a real server for a data dir inside a mode-700 directory', async () => {
     const privateDir = fs.mkdtempSync(path.join(base, 'clone-'));
     fs.chmodSync(privateDir, 0o700);
@@ -61,8 +89,8 @@ describe('embedded Postgres from any checkout location', () => {
       expect(r.rows[0].user).toBe('postgres');
     } finally {
       await server.stop();
-      const marker = path.join(dataDir, 'RELOCATED');
-      if (fs.existsSync(marker)) fs.rmSync(fs.readFileSync(marker, 'utf8').trim(), { recursive: true, force: true });
+      fs.rmSync(actualDataDir(dataDir), { recursive: true, force: true });
+      fs.rmSync(`${actualDataDir(dataDir)}.owner`, { force: true });
     }
   }, 120_000);
 });

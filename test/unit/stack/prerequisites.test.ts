@@ -49,9 +49,17 @@ describe('a missing Temporal CLI is named, never downloaded', () => {
     expect(() => provisionTemporalCli({ ...m, env: { ...m.env, TEMPORAL_CLI_PATH: path.join(dir, 'nope') }, quiet: true })).toThrow(TemporalCliMissingError);
   });
 
-  it.each([['npm test (pretest)', ['stack/temporal-cli.ts']], ['npm run demo', ['cli/main.ts', 'demo']], ['npm run dev', ['cli/main.ts', 'dev']]])(
+  it.each([
+    ['npm test (pretest)', ['stack/temporal-cli.ts']],
+    ['npm run demo', ['cli/main.ts', 'demo', '--data-dir', path.join(dir, 'demo')]],
+    ['npm run dev', ['cli/main.ts', 'dev']],
+  ])(
     '%s stops at once with one line and exit 2',
     (_name, args) => {
+      // The last demo's report, which a failed start must not delete.
+      const lastReport = path.join(dir, 'demo', 'reports', 'run-1', 'report.html');
+      fs.mkdirSync(path.dirname(lastReport), { recursive: true });
+      fs.writeFileSync(lastReport, '<html></html>');
       const r = spawnSync(process.execPath, [require.resolve('tsx/cli'), ...args], {
         cwd: ROOT,
         env: { PATH: process.env.PATH ?? '', HOME: dir, DATA_DIR: path.join(dir, 'data'), TEMPORAL_CLI_PATH: path.join(dir, 'no-such-temporal') },
@@ -64,6 +72,7 @@ describe('a missing Temporal CLI is named, never downloaded', () => {
       expect(r.status).toBe(2);
       // Nothing was started: no Postgres data directory appeared.
       expect(fs.existsSync(path.join(dir, 'data', 'postgres'))).toBe(false);
+      expect(fs.existsSync(lastReport)).toBe(true);
     },
   );
 });
