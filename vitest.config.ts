@@ -22,6 +22,18 @@ export default defineConfig({
           poolOptions: { forks: { singleFork: true } },
         },
       },
+      {
+        // `npm run replay:record`: writes test/replay/histories on the e2e stack (never part of npm test).
+        extends: true,
+        test: {
+          name: 'replay-record',
+          include: ['test/replay/record.corpus.ts'],
+          globalSetup: ['test/setup/global-stack.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+          poolOptions: { forks: { singleFork: true } },
+        },
+      },
     ],
   },
 });

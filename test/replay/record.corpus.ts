@@ -1,0 +1,117 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { WorkflowHandle } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCodec } from '../../codec/data-converter';
+import { runWorkflowId } from '../../workflows/ids';
+import { runProgressQuery, supplierStatusSignal } from '../../workflows/messages';
+import { accountsFile, connectE2E, sandbox, seedAccounts, setSupplierEverywhere, startRun, uniqueId, type E2E } from '../e2e/helpers';
+import { CORPUS_DIR, decryptHistory, writeEntry } from './corpus';
+
+// Records the replay corpus on the e2e stack: `npm run replay:record` (not part of npm test). Run it
+// at release time, after the release's workflow code is final, and commit test/replay/histories/.
+
+const ROOT = path.resolve(__dirname, '../..');
+const version = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version as string;
+const commit = (() => {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+})();
+
+let e: E2E;
+beforeAll(async () => {
+  e = await connectE2E();
+  fs.rmSync(CORPUS_DIR, { recursive: true, force: true });
+});
+afterAll(async () => {
+  await e?.close();
+});
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function record(file: string, scenario: string, workflowId: string, runId?: string) {
+  const handle = e.client.workflow.getHandle(workflowId, runId);
+  const desc = await handle.describe();
+  const history = await handle.fetchHistory();
+  const codec = createCodec(e.config);
+  await decryptHistory(history, (p) => codec.decode(p));
+  writeEntry(file, { scenario, workflowType: desc.type, workflowId, recordedBy: `${version}+${commit}`, history });
+}
+
+/** The run's accounts that ended as `outcome` (ledger), first `n`. */
+async function accountsWith(runId: string, outcome: string, n: number): Promise<string[]> {
+  const r = await e.pool.query<{ a: string }>(`select external_account_number as a from migrate.account_attempts where run_id = $1 and outcome = $2 order by 1 limit $3`, [runId, outcome, n]);
+  return r.rows.map((x) => x.a);
+}
+
+const accountId = (supplier: string, account: string) => `account-import/${supplier}/${account}`;
+
+describe('record the replay corpus', () => {
+  it('a finished run (continued as new), its completed and failed accounts, and a dry run', async () => {
+    const supplier = e.config.IMPORT_SUPPLIER_CODE;
+    const truth = await seedAccounts(e, { accounts: 30, seed: 31, defectRate: 0.4, accountNumberPrefix: `${uniqueId('RPL')}-` });
+    const runId = uniqueId('run-replay-');
+    const handle = await startRun(e, {
+      runId,
+      supplierCode: supplier,
+      selection: { kind: 'list', path: accountsFile(e, runId, truth.map((t) => t.external_account_number)) },
+      concurrency: 4,
+      pageSize: 25,
+      continueAsNewAtEvents: 50,
+    });
+    await handle.result();
+    let segments: string[] = [];
+    await until('visibility to list the run segments', async () => {
+      segments = [];
+      for await (const wf of e.client.workflow.list({ query: `WorkflowId = '${runWorkflowId(runId)}'` })) segments.push(wf.runId);
+      return segments.length > 1;
+    }, 30_000);
+    // The first segment ends in continue-as-new; the latest one completes the run.
+    const first = segments[segments.length - 1];
+    await record('run-continued-as-new.json', 'a run segment that ended in continue-as-new', runWorkflowId(runId), first);
+    await record('run-completed.json', 'the last segment of a run, completed', runWorkflowId(runId), segments[0]);
+    const [completed] = await accountsWith(runId, 'completed', 1);
+    const failed = await accountsWith(runId, 'failed', 2);
+    expect(completed).toBeDefined();
+    expect(failed.length).toBe(2);
+    await record('account-completed.json', 'an account created, its event received, read back', accountId(supplier, completed));
+    for (const [i, a] of failed.entries()) await record(`account-failed-${i + 1}.json`, 'an account that failed (planted defect)', accountId(supplier, a));
+
+    const dry = uniqueId('run-replay-dry-');
+    await (await startRun(e, { runId: dry, supplierCode: supplier, dryRun: true, selection: { kind: 'list', path: accountsFile(e, dry, truth.slice(0, 3).map((t) => t.external_account_number)) } })).result();
+    await record('dry-run.json', 'a dry run, completed', runWorkflowId(dry));
+  });
+
+  it('a run and its accounts parked on a paused supplier (still running when recorded)', async () => {
+    const supplier = uniqueId('RPLPAUSE-');
+    await setSupplierEverywhere(e, supplier, 'ONGOING');
+    const truth = await seedAccounts(e, { accounts: 3, seed: 7, defectRate: 0, accountNumberPrefix: `${supplier}-` });
+    const runId = uniqueId('run-replay-pause-');
+    // Paused on the platform only: the sandbox refuses the schedule, the run learns it and waits.
+    await sandbox(e, 'PUT', `/admin/suppliers/${supplier}`, { status: 'PAUSED' });
+    const handle: WorkflowHandle = await startRun(e, {
+      runId,
+      supplierCode: supplier,
+      selection: { kind: 'list', path: accountsFile(e, runId, truth.map((t) => t.external_account_number)) },
+      concurrency: 3,
+      timings: { eventWaitSeconds: 10, pollMaxSeconds: 3600, supplierRecheckSeconds: 5 },
+    });
+    await until('the run to wait on the supplier', async () => (await handle.query(runProgressQuery)).state === 'waiting_on_supplier');
+    await new Promise((r) => setTimeout(r, 2_000));
+    await record('run-waiting-on-supplier.json', 'a run waiting on a paused supplier', runWorkflowId(runId));
+    await record('account-parked-on-supplier.json', 'an account parked on a paused supplier', accountId(supplier, truth[0].external_account_number));
+    await setSupplierEverywhere(e, supplier, 'ONGOING');
+    await handle.signal(supplierStatusSignal, { status: 'ONGOING' });
+    await handle.result();
+  });
+});
