@@ -62,6 +62,16 @@ function agreements(mp: Obj): Obj[] {
   return list(mp.agreements).map((a) => defined({ tariff_code: str(a.tariff_code), valid_from: str(a.effective_from), valid_to: str(a.effective_to) ?? null }));
 }
 
+/** The record's address members and the supply address fields they come from. */
+const ADDRESS_OF: Record<string, string> = {
+  address_line_1: 'supply_address1',
+  address_line_2: 'supply_address2',
+  address_line_3: 'supply_address3',
+  town: 'supply_address4',
+  county: 'supply_address5',
+  postcode: 'supply_postcode',
+};
+
 /**
  * The account record the platform should show for `payload` (an EnergyAccount) created as
  * `accountNumber`: only what the payload determines. Address lines the payload leaves out are
@@ -76,12 +86,7 @@ export function expectedAccountRecord(payload: unknown, accountNumber: string | 
     properties: list(p.supply_addresses).map((a) => {
       const points = list(a.meter_points);
       return defined({
-        address_line_1: str(a.supply_address1) ?? '',
-        address_line_2: str(a.supply_address2) ?? '',
-        address_line_3: str(a.supply_address3) ?? '',
-        town: str(a.supply_address4) ?? '',
-        county: str(a.supply_address5) ?? '',
-        postcode: str(a.supply_postcode) ?? '',
+        ...Object.fromEntries(Object.entries(ADDRESS_OF).map(([field, from]) => [field, str(a[from]) ?? ''])),
         moved_in_at: str(a.customer_at_supply_address_from_date),
         moved_out_at: str(a.customer_at_supply_address_to_date) ?? null,
         electricity_meter_points: points
@@ -150,7 +155,7 @@ export function sameLocalDate(date: unknown, datetime: unknown): boolean {
 // --- Comparison -------------------------------------------------------------------------------
 
 const DATE_FIELDS = new Set(['moved_in_at', 'moved_out_at', 'valid_from', 'valid_to']);
-const TEXT_FIELDS = new Set(['address_line_1', 'address_line_2', 'address_line_3', 'town', 'county', 'postcode']);
+const TEXT_FIELDS = new Set(Object.keys(ADDRESS_OF));
 
 function same(field: string, exp: unknown, got: unknown): boolean {
   if (DATE_FIELDS.has(field)) return sameLocalDate(exp, got);
