@@ -44,6 +44,14 @@ export interface ReconciliationSummary {
   fields: FieldSummary[];
 }
 
+/** The account's check, replacing the previous one ($1…$10 as `record` passes them). */
+const UPSERT = `insert into migrate.reconciliations (run_id, external_account_number, platform_account_number, status, checked_fields, differing_fields, checked_by, matched_fields, unverified_fields, field_counts, checked_at)
+  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now())
+  on conflict (run_id, external_account_number) do update set platform_account_number = excluded.platform_account_number,
+    status = excluded.status, checked_fields = excluded.checked_fields, differing_fields = excluded.differing_fields,
+    checked_by = excluded.checked_by, matched_fields = excluded.matched_fields, unverified_fields = excluded.unverified_fields,
+    field_counts = excluded.field_counts, checked_at = now()`;
+
 export function createReconciliationLedger(pool: Pool) {
   return {
     /** Replaces the account's previous check (a re-check supersedes it). */
@@ -53,13 +61,7 @@ export function createReconciliationLedger(pool: Pool) {
       if (r.differences.length === 0) {
         // The common case (every matching account): one statement, atomic on its own.
         await pool.query(
-          `with gone as (delete from migrate.reconciliation_differences where run_id = $1 and external_account_number = $2)
-           insert into migrate.reconciliations (run_id, external_account_number, platform_account_number, status, checked_fields, differing_fields, checked_by, matched_fields, unverified_fields, field_counts, checked_at)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now())
-           on conflict (run_id, external_account_number) do update set platform_account_number = excluded.platform_account_number,
-             status = excluded.status, checked_fields = excluded.checked_fields, differing_fields = excluded.differing_fields,
-             checked_by = excluded.checked_by, matched_fields = excluded.matched_fields, unverified_fields = excluded.unverified_fields,
-             field_counts = excluded.field_counts, checked_at = now()`,
+          `with gone as (delete from migrate.reconciliation_differences where run_id = $1 and external_account_number = $2) ${UPSERT}`,
           row,
         );
         return;
@@ -69,12 +71,7 @@ export function createReconciliationLedger(pool: Pool) {
       try {
         await client.query('begin');
         await client.query(
-          `insert into migrate.reconciliations (run_id, external_account_number, platform_account_number, status, checked_fields, differing_fields, checked_by, matched_fields, unverified_fields, field_counts, checked_at)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now())
-           on conflict (run_id, external_account_number) do update set platform_account_number = excluded.platform_account_number,
-             status = excluded.status, checked_fields = excluded.checked_fields, differing_fields = excluded.differing_fields,
-             checked_by = excluded.checked_by, matched_fields = excluded.matched_fields, unverified_fields = excluded.unverified_fields,
-             field_counts = excluded.field_counts, checked_at = now()`,
+          UPSERT,
           row,
         );
         await client.query('delete from migrate.reconciliation_differences where run_id = $1 and external_account_number = $2', [r.runId, r.externalAccountNumber]);
