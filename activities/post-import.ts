@@ -181,12 +181,20 @@ export async function readBackAccount(
   const base = { runId: input.runId, externalAccountNumber: input.externalAccountNumber, platformAccountNumber: input.accountNumber, checkedBy: input.checkedBy };
   if (!found) {
     await deps.recon.record({ ...base, status: 'account_missing', checkedFields: 0, differences: [{ path: 'number', field: 'number', expected: input.accountNumber, found: undefined }] });
-    return { status: 'account_missing', checked: 0, differing: 1, fields: ['number'] };
+    return { status: 'account_missing', checked: 0, differing: 1, unverified: 0, fields: ['number'], unverifiedFields: [] };
   }
   const r = compareAccount(expectedAccountRecord(sent, input.accountNumber), found);
+  // Fields the record does not contain are unverified, never differences: the outcome stays completed.
   const status = r.differences.length ? 'differing' : 'matched';
-  await deps.recon.record({ ...base, status, checkedFields: r.checked, differences: r.differences });
-  return { status, checked: r.checked, differing: r.differences.length, fields: [...new Set(r.differences.map((d) => d.field))] };
+  await deps.recon.record({ ...base, status, checkedFields: r.checked, matchedFields: r.matched, unverifiedFields: r.unverified.length, byField: r.byField, differences: r.differences });
+  return {
+    status,
+    checked: r.checked,
+    differing: r.differences.length,
+    unverified: r.unverified.length,
+    fields: [...new Set(r.differences.map((d) => d.field))],
+    unverifiedFields: [...new Set(r.unverified.map((u) => u.field))],
+  };
 }
 
 async function call<T>(logger: pino.Logger, fn: () => Promise<T>): Promise<T> {

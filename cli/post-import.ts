@@ -41,9 +41,20 @@ export async function reconcileRun(cfg: Config, pool: Pool, runId: string, opts:
   return recon.summary(runId);
 }
 
+/**
+ * Accounts in three words: matched (every field compared was equal), differing, unverified (some
+ * field the payload determines is not in the platform's record, so it was not checked; such an
+ * account is also matched or differing on the rest). Then the fields behind each count.
+ */
 export function reconciliationLine(s: ReconciliationSummary): string {
-  const fields = Object.entries(s.byField).map(([f, n]) => `${f} ${n}`).join(', ');
-  return `Reconciliation: checked ${s.checked}, matched ${s.matched}, differing ${s.differing + s.missing}${fields ? ` (by field: ${fields})` : ''}`;
+  const list = (by: Record<string, number>) => Object.entries(by).map(([f, n]) => `${f} ${n}`).join(', ');
+  const differing = list(s.byField);
+  const unverified = list(s.unverifiedByField);
+  return (
+    `Reconciliation: checked ${s.checked}, matched ${s.matched}, differing ${s.differing + s.missing}, unverified ${s.unverified}` +
+    (differing ? ` (differing by field: ${differing})` : '') +
+    (unverified ? ` (not in the platform's record: ${unverified})` : '')
+  );
 }
 
 export async function postImportStatus(pool: Pool, runId: string) {

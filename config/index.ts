@@ -146,6 +146,8 @@ export const configSchema = z.object({
   SANDBOX_EVENT_DELAY_MS: z.coerce.number().int().min(0).default(0),
   SANDBOX_EVENT_LATE_RATE: rate(0),
   SANDBOX_EVENT_REORDER: bool(false),
+  /** The sandbox's account record also shows `customers` and `balance` (not in the documented record; assumed). */
+  SANDBOX_ACCOUNT_RECORD_EXTRAS: bool(false),
   SANDBOX_EVENT_WEBHOOK_URL: optionalString,
   SANDBOX_SEED: z.coerce.number().int().default(1),
   /** Strict contract mode: every request checked against the contract, violations answered 4xx and recorded. */

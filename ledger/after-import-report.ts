@@ -4,7 +4,7 @@ import { createPostImportLedger } from './post-import-items';
 import { createReconciliationLedger } from './reconciliation';
 
 /**
- * The report's after-import part: reconciliation (checked, matched, differing, by field) and the
+ * The report's after-import part: reconciliation (checked; matched, differing, unverified, by field) and the
  * changes carried over. The HTML shows paths and counts; the CSV, the operator's fix list, also
  * has expected and found values (it already carries the platform's error details).
  */
@@ -14,8 +14,14 @@ export const afterImportSchema = z.object({
     matched: z.number(),
     differing: z.number(),
     missing: z.number(),
+    /** Accounts with a field the platform's record does not contain. Absent in reports saved before it existed. */
+    unverified: z.number().default(0),
     byField: z.array(z.object({ label: z.string(), count: z.number() })),
+    /** Every field checked: accounts matched, differing, unverified. */
+    fields: z.array(z.object({ field: z.string(), matched: z.number(), differing: z.number(), unverified: z.number() })).default([]),
     differences: z.array(z.object({ externalAccountNumber: z.string(), path: z.string(), field: z.string(), expected: z.unknown(), found: z.unknown() })),
+    /** Per account, the fields its record did not contain (names and leaf counts). */
+    unverifiedFields: z.array(z.object({ externalAccountNumber: z.string(), differing: z.boolean(), field: z.string(), leaves: z.number() })).default([]),
   }),
   postImport: z.object({
     byStatus: z.record(z.string(), z.number()),
@@ -27,15 +33,18 @@ export type AfterImport = z.infer<typeof afterImportSchema>;
 export async function loadAfterImport(pool: Pool, runId: string): Promise<AfterImport> {
   const recon = createReconciliationLedger(pool);
   const items = createPostImportLedger(pool);
-  const [summary, differences, post, failed] = await Promise.all([recon.summary(runId), recon.differences(runId), items.summary(runId), items.failedItems(runId)]);
+  const [summary, differences, unverifiedFields, post, failed] = await Promise.all([recon.summary(runId), recon.differences(runId), recon.unverifiedFields(runId), items.summary(runId), items.failedItems(runId)]);
   return {
     reconciliation: {
       checked: summary.checked,
       matched: summary.matched,
       differing: summary.differing,
       missing: summary.missing,
+      unverified: summary.unverified,
       byField: Object.entries(summary.byField).map(([label, count]) => ({ label, count })),
+      fields: summary.fields,
       differences,
+      unverifiedFields,
     },
     postImport: { byStatus: post.byStatus, failed },
   };
@@ -48,6 +57,8 @@ export function afterImportCsvRows(a: AfterImport | undefined): string[][] {
   if (!a) return [];
   return [
     ...a.reconciliation.differences.map((d) => [d.externalAccountNumber, 'completed_with_differences', 'reconcile', 'reconciliation_difference', d.path, `expected ${show(d.expected)}, found ${show(d.found)}`, '']),
+    // Not a difference: the record does not contain the field, so nothing was checked (the account's outcome stands).
+    ...a.reconciliation.unverifiedFields.map((u) => [u.externalAccountNumber, u.differing ? 'completed_with_differences' : 'completed', 'reconcile', 'reconciliation_unverified', u.field, `not in the platform's record (${u.leaves} ${u.leaves === 1 ? 'value' : 'values'} unchecked)`, '']),
     ...a.postImport.failed.map((f) => [f.externalAccountNumber, 'post_import_failed', 'post-import', f.code ?? 'post_import_failed', f.attr ?? '', f.detail ?? '', `${f.kind}:${f.key}`]),
   ];
 }

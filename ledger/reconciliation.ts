@@ -1,5 +1,5 @@
 import type { Pool } from '../clients/db';
-import type { Difference } from '../reconcile/compare';
+import type { Difference, FieldTally } from '../reconcile/compare';
 
 /**
  * `migrate.reconciliations` and `migrate.reconciliation_differences`: the latest check of each
@@ -12,8 +12,21 @@ export interface ReconciliationRow {
   platformAccountNumber: string;
   status: 'matched' | 'differing' | 'account_missing';
   checkedFields: number;
+  /** Leaves compared and equal; leaves the payload determines that the record does not contain. */
+  matchedFields?: number;
+  unverifiedFields?: number;
+  /** Per field (indexes as `*`): leaves matched, differing, unverified. */
+  byField?: Record<string, FieldTally>;
   differences: Difference[];
   checkedBy: 'workflow' | 'reconcile_command';
+}
+
+/** One field of a run: accounts where it differed, where the record did not contain it, and where it matched (in that order of precedence). */
+export interface FieldSummary {
+  field: string;
+  matched: number;
+  differing: number;
+  unverified: number;
 }
 
 export interface ReconciliationSummary {
@@ -21,24 +34,34 @@ export interface ReconciliationSummary {
   matched: number;
   differing: number;
   missing: number;
+  /** Accounts with at least one field the platform's record does not contain. */
+  unverified: number;
   /** Differing accounts by field (`customers.*.family_name` → accounts). */
   byField: Record<string, number>;
+  /** Accounts by field whose record did not contain it (`balance` → accounts). */
+  unverifiedByField: Record<string, number>;
+  /** Every field checked: accounts matched, differing, unverified. */
+  fields: FieldSummary[];
 }
+
+/** The account's check, replacing the previous one ($1…$10 as `record` passes them). */
+const UPSERT = `insert into migrate.reconciliations (run_id, external_account_number, platform_account_number, status, checked_fields, differing_fields, checked_by, matched_fields, unverified_fields, field_counts, checked_at)
+  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now())
+  on conflict (run_id, external_account_number) do update set platform_account_number = excluded.platform_account_number,
+    status = excluded.status, checked_fields = excluded.checked_fields, differing_fields = excluded.differing_fields,
+    checked_by = excluded.checked_by, matched_fields = excluded.matched_fields, unverified_fields = excluded.unverified_fields,
+    field_counts = excluded.field_counts, checked_at = now()`;
 
 export function createReconciliationLedger(pool: Pool) {
   return {
     /** Replaces the account's previous check (a re-check supersedes it). */
     async record(r: ReconciliationRow): Promise<void> {
-      const row = [r.runId, r.externalAccountNumber, r.platformAccountNumber, r.status, r.checkedFields, r.differences.length, r.checkedBy];
+      const counts = Object.fromEntries(Object.entries(r.byField ?? {}).map(([f, t]) => [f, [t.matched, t.differing, t.unverified]]));
+      const row = [r.runId, r.externalAccountNumber, r.platformAccountNumber, r.status, r.checkedFields, r.differences.length, r.checkedBy, r.matchedFields ?? 0, r.unverifiedFields ?? 0, JSON.stringify(counts)];
       if (r.differences.length === 0) {
         // The common case (every matching account): one statement, atomic on its own.
         await pool.query(
-          `with gone as (delete from migrate.reconciliation_differences where run_id = $1 and external_account_number = $2)
-           insert into migrate.reconciliations (run_id, external_account_number, platform_account_number, status, checked_fields, differing_fields, checked_by, checked_at)
-           values ($1, $2, $3, $4, $5, $6, $7, now())
-           on conflict (run_id, external_account_number) do update set platform_account_number = excluded.platform_account_number,
-             status = excluded.status, checked_fields = excluded.checked_fields, differing_fields = excluded.differing_fields,
-             checked_by = excluded.checked_by, checked_at = now()`,
+          `with gone as (delete from migrate.reconciliation_differences where run_id = $1 and external_account_number = $2) ${UPSERT}`,
           row,
         );
         return;
@@ -48,11 +71,7 @@ export function createReconciliationLedger(pool: Pool) {
       try {
         await client.query('begin');
         await client.query(
-          `insert into migrate.reconciliations (run_id, external_account_number, platform_account_number, status, checked_fields, differing_fields, checked_by, checked_at)
-           values ($1, $2, $3, $4, $5, $6, $7, now())
-           on conflict (run_id, external_account_number) do update set platform_account_number = excluded.platform_account_number,
-             status = excluded.status, checked_fields = excluded.checked_fields, differing_fields = excluded.differing_fields,
-             checked_by = excluded.checked_by, checked_at = now()`,
+          UPSERT,
           row,
         );
         await client.query('delete from migrate.reconciliation_differences where run_id = $1 and external_account_number = $2', [r.runId, r.externalAccountNumber]);
@@ -100,14 +119,41 @@ export function createReconciliationLedger(pool: Pool) {
         'select field, count(distinct external_account_number)::int as n from migrate.reconciliation_differences where run_id = $1 group by field order by n desc, field',
         [runId],
       );
+      // Per field and account: differing over unverified over matched.
+      const fields = await pool.query<FieldSummary & { accounts_unverified: number }>(
+        `select f.key as field,
+                count(*) filter (where (f.value->>1)::int = 0 and (f.value->>2)::int = 0)::int as matched,
+                count(*) filter (where (f.value->>1)::int > 0)::int as differing,
+                count(*) filter (where (f.value->>1)::int = 0 and (f.value->>2)::int > 0)::int as unverified,
+                count(*) filter (where (f.value->>2)::int > 0)::int as accounts_unverified
+           from migrate.reconciliations r cross join lateral jsonb_each(r.field_counts) f
+          where r.run_id = $1 group by f.key order by f.key`,
+        [runId],
+      );
+      const unverified = await pool.query<{ n: number }>('select count(*)::int as n from migrate.reconciliations where run_id = $1 and unverified_fields > 0', [runId]);
       const n = (s: string) => totals.rows.find((r) => r.status === s)?.n ?? 0;
       return {
         checked: totals.rows.reduce((a, r) => a + r.n, 0),
         matched: n('matched'),
         differing: n('differing'),
         missing: n('account_missing'),
+        unverified: unverified.rows[0].n,
         byField: Object.fromEntries(by.rows.map((r) => [r.field, r.n])),
+        unverifiedByField: Object.fromEntries(fields.rows.filter((r) => r.accounts_unverified > 0).map((r) => [r.field, r.accounts_unverified])),
+        fields: fields.rows.map(({ field, matched, differing, unverified }) => ({ field, matched, differing, unverified })),
       };
+    },
+
+    /** Each account's fields that its record did not contain (names and leaf counts only), for the CSV. */
+    async unverifiedFields(runId: string): Promise<Array<{ externalAccountNumber: string; differing: boolean; field: string; leaves: number }>> {
+      const r = await pool.query<{ external_account_number: string; status: string; field: string; leaves: number }>(
+        `select r.external_account_number, r.status, f.key as field, (f.value->>2)::int as leaves
+           from migrate.reconciliations r cross join lateral jsonb_each(r.field_counts) f
+          where r.run_id = $1 and r.unverified_fields > 0 and (f.value->>2)::int > 0
+          order by r.external_account_number, f.key`,
+        [runId],
+      );
+      return r.rows.map((x) => ({ externalAccountNumber: x.external_account_number, differing: x.status !== 'matched', field: x.field, leaves: x.leaves }));
     },
 
     /** Every difference of a run (for the CSV and the report; values included — operator output only). */

@@ -3,25 +3,50 @@
  * I/O, so the rules are tested on their own. Values can be personal data: callers keep the
  * differences in Postgres and pass only paths and counts on (workflow history, logs).
  *
- * The account record's body is not documented (document 1: "body not shown"): the expected record
- * is our reading of the Kraken REST account record (README "Reconciliation"). Every leaf the
- * response carries is compared where the payload says what it should be; every leaf the payload
- * determines must be in the response.
+ * The reference shows no body for the account record (document 1: "body not shown"); the tenant's
+ * public developer documentation does (REST guide, "Account endpoint"): `number` and `properties[]`
+ * with the address, `moved_in_at`/`moved_out_at`, electricity meter points (MPAN, profile class,
+ * meters with serial numbers and registers, agreements) and gas meter points (MPRN, meters,
+ * agreements), datetimes as local Europe/London midnights with their offset. The expected record
+ * is that shape built from the payload, plus the customers' names and the balance, which some
+ * tenants may show but the documented record does not (README "Reconciliation").
+ *
+ * Every leaf the payload determines ends in one of three words: matched, differing, or unverified
+ * ("not in the platform's record": the record has no such member, so nothing was checked — never a
+ * difference). Members the record carries that the payload says nothing about (a property's `id`,
+ * `consumption_standard`, a register's `rate`, `is_export`) are not compared.
  */
 
 export interface Difference {
-  /** Dot path in the account record, zero-based indexes: `customers.0.family_name`. */
+  /** Dot path in the account record, zero-based indexes: `properties.0.electricity_meter_points.0.agreements.1.tariff_code`. */
   path: string;
-  /** The same path with indexes as `*`, for counts by field: `customers.*.family_name`. */
+  /** The same path with indexes as `*`, for counts by field: `properties.*.electricity_meter_points.*.agreements.*.tariff_code`. */
   field: string;
   expected: unknown;
   found: unknown;
 }
 
+/** A leaf the payload determines that the record does not contain (paths only: nothing was read). */
+export interface Unverified {
+  path: string;
+  field: string;
+}
+
+/** Leaves of one field (indexes as `*`) in one account: how many matched, differed, or were not in the record. */
+export interface FieldTally {
+  matched: number;
+  differing: number;
+  unverified: number;
+}
+
 export interface Reconciliation {
-  /** Paths compared (present on at least one side with an expectation). */
+  /** Leaves compared (the record carries them and the payload says what they should be). */
   checked: number;
+  matched: number;
   differences: Difference[];
+  unverified: Unverified[];
+  /** Per field (indexes as `*`): matched, differing and unverified leaves. */
+  byField: Record<string, FieldTally>;
 }
 
 type Obj = Record<string, unknown>;
@@ -33,7 +58,25 @@ function defined<T extends Obj>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
-/** The account record the platform should show for `payload` (an EnergyAccount) created as `accountNumber`. */
+function agreements(mp: Obj): Obj[] {
+  return list(mp.agreements).map((a) => defined({ tariff_code: str(a.tariff_code), valid_from: str(a.effective_from), valid_to: str(a.effective_to) ?? null }));
+}
+
+/** The record's address members and the supply address fields they come from. */
+const ADDRESS_OF: Record<string, string> = {
+  address_line_1: 'supply_address1',
+  address_line_2: 'supply_address2',
+  address_line_3: 'supply_address3',
+  town: 'supply_address4',
+  county: 'supply_address5',
+  postcode: 'supply_postcode',
+};
+
+/**
+ * The account record the platform should show for `payload` (an EnergyAccount) created as
+ * `accountNumber`: only what the payload determines. Address lines the payload leaves out are
+ * expected empty; an open-ended date (`moved_out_at`, an agreement's `valid_to`) is expected null.
+ */
 export function expectedAccountRecord(payload: unknown, accountNumber: string | undefined): Obj {
   const p = isObj(payload) ? payload : {};
   return defined({
@@ -43,82 +86,170 @@ export function expectedAccountRecord(payload: unknown, accountNumber: string | 
     properties: list(p.supply_addresses).map((a) => {
       const points = list(a.meter_points);
       return defined({
-        address_line_1: str(a.supply_address1),
-        address_line_2: str(a.supply_address2),
-        address_line_3: str(a.supply_address3),
-        town: str(a.supply_address4),
-        county: str(a.supply_address5),
-        postcode: str(a.supply_postcode),
+        ...Object.fromEntries(Object.entries(ADDRESS_OF).map(([field, from]) => [field, str(a[from]) ?? ''])),
         moved_in_at: str(a.customer_at_supply_address_from_date),
         moved_out_at: str(a.customer_at_supply_address_to_date) ?? null,
-        electricity_meter_points: points.filter((m) => m.supply_type === 'ELECTRICITY').map((m) => defined({ mpan: str(m.identifier) })),
-        gas_meter_points: points.filter((m) => m.supply_type === 'GAS').map((m) => defined({ mprn: str(m.identifier) })),
+        electricity_meter_points: points
+          .filter((m) => m.supply_type === 'ELECTRICITY')
+          .map((m) =>
+            defined({
+              mpan: str(m.identifier),
+              profile_class: typeof m.profile_class === 'number' ? m.profile_class : undefined,
+              meters: list(m.meters).map((meter) =>
+                defined({
+                  serial_number: str(meter.meter_serial_number),
+                  registers: list(meter.registers).map((r) => defined({ identifier: str(r.register_id), is_settlement_register: typeof r.is_settlement === 'boolean' ? r.is_settlement : undefined })),
+                }),
+              ),
+              agreements: agreements(m),
+            }),
+          ),
+        gas_meter_points: points
+          .filter((m) => m.supply_type === 'GAS')
+          .map((m) => defined({ mprn: str(m.identifier), meters: list(m.meters).map((meter) => defined({ serial_number: str(meter.meter_serial_number) })), agreements: agreements(m) })),
       });
     }),
   });
 }
 
-/** Arrays matched by identifier rather than position: the platform may list meter points in any order. */
-const KEYED_ARRAYS: Record<string, string> = { electricity_meter_points: 'mpan', gas_meter_points: 'mprn' };
+// --- Dates ------------------------------------------------------------------------------------
 
-function sortedBy(items: unknown[], key: string): unknown[] {
-  return [...items].sort((a, b) => String(isObj(a) ? a[key] : '').localeCompare(String(isObj(b) ? b[key] : '')));
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const londonClock = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+
+/**
+ * The instant of a calendar date's local midnight in Europe/London (ms since the epoch). The clock
+ * changes at 01:00 UTC, so midnight is always there and unique: either UTC midnight (GMT) or an
+ * hour before it (BST).
+ */
+export function londonMidnight(date: string): number | undefined {
+  const m = DATE.exec(date);
+  if (!m) return undefined;
+  const utc = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  for (const candidate of [utc, utc - 3_600_000]) {
+    const p = Object.fromEntries(londonClock.formatToParts(new Date(candidate)).map((x) => [x.type, x.value]));
+    if (`${p.year}-${p.month}-${p.day}` === date && p.hour === '00' && p.minute === '00') return candidate;
+  }
+  return undefined;
 }
 
-function normalise(field: string, v: unknown): unknown {
-  if (field.endsWith('postcode') && typeof v === 'string') return v.toUpperCase().replace(/\s+/g, '');
-  if (field === 'balance' && (typeof v === 'string' || typeof v === 'number') && v !== '' && Number.isFinite(Number(v))) return Number(v);
-  return v;
-}
-
-function same(field: string, a: unknown, b: unknown): boolean {
-  return Object.is(normalise(field, a), normalise(field, b));
+/** A date or datetime as an instant: a bare date is its London midnight; a datetime needs its offset. */
+function instant(v: unknown): number | undefined {
+  if (typeof v !== 'string') return undefined;
+  if (DATE.test(v)) return londonMidnight(v);
+  if (!/(Z|[+-]\d{2}:?\d{2})$/.test(v)) return undefined;
+  const ms = Date.parse(v);
+  return Number.isNaN(ms) ? undefined : ms;
 }
 
 /**
- * Compares found against expected leaf by leaf. A leaf the response carries without an expectation
- * is not counted (the payload says nothing about it); a leaf expected but absent is a difference
- * with `found: undefined`.
+ * A payload date equals a record datetime that is that date's local midnight in Europe/London,
+ * whatever offset it is written with (`2023-04-01T00:00:00+01:00` ≡ `2023-03-31T23:00:00Z`).
+ */
+export function sameLocalDate(date: unknown, datetime: unknown): boolean {
+  if ((date ?? null) === null || (datetime ?? null) === null) return (date ?? null) === (datetime ?? null);
+  const a = instant(date);
+  return a !== undefined && a === instant(datetime);
+}
+
+// --- Comparison -------------------------------------------------------------------------------
+
+const DATE_FIELDS = new Set(['moved_in_at', 'moved_out_at', 'valid_from', 'valid_to']);
+const TEXT_FIELDS = new Set(Object.keys(ADDRESS_OF));
+
+function same(field: string, exp: unknown, got: unknown): boolean {
+  if (DATE_FIELDS.has(field)) return sameLocalDate(exp, got);
+  if (TEXT_FIELDS.has(field)) {
+    // An empty string is the same as no value; postcodes compare without spaces, in any case.
+    const text = (v: unknown) => (typeof v === 'string' ? (field === 'postcode' ? v.toUpperCase().replace(/\s+/g, '') : v.trim()) : v === null || v === undefined ? '' : v);
+    return Object.is(text(exp), text(got));
+  }
+  if (field === 'balance' && (typeof got === 'string' || typeof got === 'number') && got !== '' && Number.isFinite(Number(got))) return Number(exp) === Number(got);
+  return Object.is(exp, got);
+}
+
+/**
+ * How array items are paired: by their identifier (the platform may list them in any order), then
+ * the rest in order, so an item whose identifier changed still pairs and shows the changed leaf.
+ */
+const ITEM_KEY: Record<string, (item: unknown) => unknown> = {
+  properties: (p) => (isObj(p) && typeof p.postcode === 'string' ? p.postcode.toUpperCase().replace(/\s+/g, '') : undefined),
+  electricity_meter_points: (m) => (isObj(m) ? m.mpan : undefined),
+  gas_meter_points: (m) => (isObj(m) ? m.mprn : undefined),
+  meters: (m) => (isObj(m) ? m.serial_number : undefined),
+  registers: (r) => (isObj(r) ? r.identifier : undefined),
+  agreements: (a) => (isObj(a) ? instant(a.valid_from) : undefined),
+};
+
+/** Pairs of [expected index, found index]; an unpaired side is -1. */
+function pair(name: string, exp: unknown[], got: unknown[]): Array<[number, number]> {
+  const key = ITEM_KEY[name];
+  const taken = new Set<number>();
+  const of = new Map<number, number>();
+  if (key) {
+    exp.forEach((e, i) => {
+      const k = key(e);
+      if (k === undefined) return;
+      const j = got.findIndex((g, jj) => !taken.has(jj) && key(g) === k);
+      if (j >= 0) {
+        taken.add(j);
+        of.set(i, j);
+      }
+    });
+  }
+  const rest = got.map((_, j) => j).filter((j) => !taken.has(j));
+  const pairs: Array<[number, number]> = exp.map((_, i) => [i, of.get(i) ?? rest.shift() ?? -1]);
+  for (const j of rest) pairs.push([-1, j]);
+  return pairs;
+}
+
+/**
+ * Compares the record found against the expected one, leaf by leaf. Indexes in paths are the
+ * record's; an expected item the record lacks takes its index in the payload.
  */
 export function compareAccount(expected: unknown, found: unknown): Reconciliation {
-  const differences: Difference[] = [];
-  let checked = 0;
+  const r: Reconciliation = { checked: 0, matched: 0, differences: [], unverified: [], byField: {} };
+  const tally = (field: string) => (r.byField[field] ??= { matched: 0, differing: 0, unverified: 0 });
+  const differ = (path: string[], field: string[], exp: unknown, got: unknown) => {
+    r.checked++;
+    r.differences.push({ path: path.join('.'), field: field.join('.'), expected: exp, found: got });
+    tally(field.join('.')).differing++;
+  };
+  /** Every leaf under `exp`: not in the platform's record. */
+  const unverified = (exp: unknown, path: string[], field: string[]) => {
+    if (Array.isArray(exp)) exp.forEach((e, i) => unverified(e, [...path, String(i)], [...field, '*']));
+    else if (isObj(exp)) for (const k of Object.keys(exp)) unverified(exp[k], [...path, k], [...field, k]);
+    else {
+      r.unverified.push({ path: path.join('.'), field: field.join('.') });
+      tally(field.join('.')).unverified++;
+    }
+  };
   const walk = (exp: unknown, got: unknown, path: string[], field: string[]) => {
     const last = field[field.length - 1] ?? '';
     if (Array.isArray(exp)) {
-      const key = KEYED_ARRAYS[last];
-      const e = key ? sortedBy(exp, key) : exp;
-      const g = Array.isArray(got) ? (key ? sortedBy(got, key) : got) : [];
-      if (!Array.isArray(got)) {
-        checked++;
-        differences.push({ path: path.join('.'), field: field.join('.'), expected: exp.length, found: got });
-        return;
+      if (!Array.isArray(got)) return differ(path, field, exp.length, got);
+      for (const [i, j] of pair(last, exp, got)) {
+        if (j < 0) differ([...path, String(i)], [...field, '*'], exp[i], undefined);
+        else if (i < 0) differ([...path, String(j)], [...field, '*'], undefined, got[j]);
+        else walk(exp[i], got[j], [...path, String(j)], [...field, '*']);
       }
-      for (let i = 0; i < Math.max(e.length, g.length); i++) walk(e[i], g[i], [...path, String(i)], [...field, '*']);
       return;
     }
     if (isObj(exp)) {
-      if (!isObj(got)) {
-        checked++;
-        differences.push({ path: path.join('.'), field: field.join('.'), expected: 'object', found: got });
-        return;
-      }
-      for (const k of Object.keys(exp)) walk(exp[k], got[k], [...path, k], [...field, k]);
-      return;
-    }
-    if (exp === undefined) {
-      // An array item the payload does not have: the whole item is unexpected.
-      if (got !== undefined && path.length && /^\d+$/.test(path[path.length - 1])) {
-        checked++;
-        differences.push({ path: path.join('.'), field: field.join('.'), expected: undefined, found: got });
+      if (!isObj(got)) return differ(path, field, 'object', got);
+      for (const k of Object.keys(exp)) {
+        if (Object.hasOwn(got, k)) walk(exp[k], got[k], [...path, k], [...field, k]);
+        else unverified(exp[k], [...path, k], [...field, k]);
       }
       return;
     }
-    checked++;
-    if (!same(last, exp, got)) differences.push({ path: path.join('.'), field: field.join('.'), expected: exp, found: got });
+    if (!same(last, exp, got)) return differ(path, field, exp, got);
+    r.checked++;
+    r.matched++;
+    tally(field.join('.')).matched++;
   };
   walk(expected, found, [], []);
-  return { checked, differences };
+  return r;
 }
 
 /** Counts by field (`customers.*.family_name` → n), for reports. */

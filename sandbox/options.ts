@@ -43,8 +43,12 @@ export const faultsSchema = z.object({
   eventReorderHoldMs: ms.default(1000),
   /** Share of accounts whose `GET accounts/<number>/` record shows `accountAlterField` altered (reconciliation tests). */
   accountAlterRate: rate.default(0),
-  /** Dot path into the account record, e.g. `customers.0.family_name` or `properties.0.postcode`. */
-  accountAlterField: z.string().min(1).default('customers.0.family_name'),
+  /** Dot path into the account record, e.g. `properties.0.electricity_meter_points.0.agreements.0.tariff_code` or `properties.0.address_line_1`. */
+  accountAlterField: z.string().min(1).default('properties.0.electricity_meter_points.0.agreements.0.tariff_code'),
+  /** Dot paths (`*` for every index) left out of every account record: a tenant whose record lacks that section. */
+  accountOmitFields: z.array(z.string().min(1)).default([]),
+  /** Adds `customers` (names) and `balance` to the account record: not in the documented record (assumed). */
+  accountRecordExtras: z.boolean().default(false),
   /** Share of post-import items accepted but then refused (`post_import.error`, code `post_import_forced_error`). */
   postImportErrorRate: rate.default(0),
 });
@@ -127,6 +131,7 @@ export function sandboxOptionsFromConfig(cfg: Config, extra: Partial<SandboxOpti
       eventDuplicateRate: cfg.SANDBOX_EVENT_DUPLICATE_RATE,
       eventLateRate: cfg.SANDBOX_EVENT_LATE_RATE,
       eventReorder: cfg.SANDBOX_EVENT_REORDER,
+      accountRecordExtras: cfg.SANDBOX_ACCOUNT_RECORD_EXTRAS,
     },
     eventTargets: {
       webhookUrl: cfg.SANDBOX_EVENT_WEBHOOK_URL,

@@ -41,3 +41,16 @@ export function parseIsoDateTime(text: string): number | undefined {
 export const iso = (ms: number | Date): string => new Date(ms).toISOString();
 /** ISO 8601 UTC without milliseconds, the form the platform's examples use for event times. */
 export const isoSeconds = (ms: number | Date): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * A calendar date (`YYYY-MM-DD`) as the platform's REST records show it: that day's local midnight
+ * in Europe/London with its offset (`2023-04-01T00:00:00+01:00`; winter dates `…T00:00:00Z`, as in
+ * the documented account example). Text that is not a date is returned as it is.
+ */
+export function londonMidnightIso(date: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return date;
+  const utcMs = parseIsoDateTime(date);
+  if (utcMs === undefined) return date;
+  const offsetHours = Math.round(londonOffsetMs(utcMs) / 3_600_000);
+  return `${date}T00:00:00${offsetHours === 0 ? 'Z' : `+${String(offsetHours).padStart(2, '0')}:00`}`;
+}

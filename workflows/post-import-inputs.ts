@@ -66,8 +66,12 @@ export interface ReconcileResult {
   status: 'matched' | 'differing' | 'account_missing';
   checked: number;
   differing: number;
+  /** Leaves the payload determines that the platform's record does not contain (not checked). Absent from results recorded before it existed. */
+  unverified?: number;
   /** Fields that differ, indexes as `*` (`customers.*.family_name`): paths only, never values. */
   fields: string[];
+  /** Fields not in the platform's record, indexes as `*`: names only. */
+  unverifiedFields?: string[];
 }
 
 export type PostImportKindName = 'note' | 'transaction' | 'statement' | 'payment_instruction';

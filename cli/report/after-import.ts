@@ -1,15 +1,18 @@
 import type { AfterImport } from '../../ledger/after-import-report';
 
 /**
- * The report's after-import section: reconciliation (checked, matched, differing, by field) and
+ * The report's after-import section: reconciliation (checked; matched, differing, unverified, by field) and
  * the changes carried over. Paths and counts only: expected and found values stay in the CSV and
  * the ledger.
  */
 export function afterImportHtml(a: AfterImport | undefined, esc: (v: unknown) => string, fmt: (n: number) => string): string {
   if (!a) return '';
   const r = a.reconciliation;
-  const byField = r.byField.length
-    ? `<table id="reconciliation-by-field"><thead><tr><th>Field</th><th>Accounts differing</th></tr></thead><tbody>${r.byField.map((f) => `<tr><td><code>${esc(f.label)}</code></td><td>${fmt(f.count)}</td></tr>`).join('')}</tbody></table>`
+  // Per field, accounts in three words; a field the record does not contain is unverified, not differing.
+  const byField = r.fields.length
+    ? `<table id="reconciliation-by-field"><thead><tr><th>Field</th><th>Accounts matched</th><th>differing</th><th>unverified (not in the platform's record)</th></tr></thead><tbody>${r.fields
+        .map((f) => `<tr><td><code>${esc(f.field)}</code></td><td>${fmt(f.matched)}</td><td>${fmt(f.differing)}</td><td>${fmt(f.unverified)}</td></tr>`)
+        .join('')}</tbody></table>`
     : '';
   const accounts = new Map<string, string[]>();
   for (const d of r.differences) accounts.set(d.externalAccountNumber, [...(accounts.get(d.externalAccountNumber) ?? []), d.path]);
@@ -30,7 +33,7 @@ export function afterImportHtml(a: AfterImport | undefined, esc: (v: unknown) =>
         : '')
     : '';
   return `<h2>Reconciliation</h2>
-<p id="reconciliation" class="meta">Accounts read back: checked <b>${fmt(r.checked)}</b>, matched <b>${fmt(r.matched)}</b>, differing <b>${fmt(r.differing + r.missing)}</b>${r.missing ? ` (of which not found: ${fmt(r.missing)})` : ''}.</p>
+<p id="reconciliation" class="meta">Accounts read back: checked <b>${fmt(r.checked)}</b>, matched <b>${fmt(r.matched)}</b>, differing <b>${fmt(r.differing + r.missing)}</b>${r.missing ? ` (of which not found: ${fmt(r.missing)})` : ''}, unverified <b>${fmt(r.unverified)}</b> (accounts with a field the platform's record does not contain: not checked, never a difference).</p>
 ${byField}
 ${differing}
 ${post}`;

@@ -9,7 +9,7 @@ import type { FieldError, SpecValidator } from '../openapi/validator';
 import type { Prng } from '../prng';
 import type { RuntimeState } from '../state';
 import { documentKey, type SupplierStore } from '../suppliers';
-import { accountRecordFromPayload, alterField, isAltered } from '../post-import/account-record';
+import { accountRecordFromPayload, alterField, isAltered, omitFields } from '../post-import/account-record';
 import {
   accountByExternal,
   accountByNumber,
@@ -74,8 +74,8 @@ export function registerPostImportRoutes(app: FastifyInstance, deps: PostImportD
     scope.get<{ Params: { number: string } }>('/v1/accounts/:number/', async (req, reply) => {
       const account = await accountByNumber(deps.pool, req.params.number);
       if (!account) return reply.code(404).send({ detail: 'Not found.', code: 'not_found' });
-      const record = accountRecordFromPayload(account.number, account.payload);
-      const { accountAlterRate, accountAlterField } = deps.state.faults;
+      const { accountAlterRate, accountAlterField, accountOmitFields, accountRecordExtras } = deps.state.faults;
+      const record = omitFields(accountRecordFromPayload(account.number, account.payload, { extras: accountRecordExtras }), accountOmitFields);
       return isAltered(account.number, accountAlterRate) ? alterField(record, accountAlterField) : record;
     });
 

@@ -1,11 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { awaitDelta, reconcileRun, startDelta } from '../../../cli/post-import';
+import { awaitDelta, reconcileRun, reconciliationLine, startDelta } from '../../../cli/post-import';
 import { generateChangesForRun } from '../../../cli/post-import-changes';
 import { loadReportData } from '../../../cli/report/data';
 import { renderReportHtml } from '../../../cli/report/html';
+import { createLedger } from '../../../ledger';
 import { createReconciliationLedger } from '../../../ledger/reconciliation';
+import { csvRows } from '../../../ledger/report-data';
+import { isAltered } from '../../../sandbox/post-import/account-record';
 import type { GeneratedChanges } from '../../../synthetic/generate-changes';
 import { itemKey } from '../../../schemas/post-import';
 import { accountDeltaWorkflowId } from '../../../workflows/post-import-ids';
@@ -19,7 +22,7 @@ beforeAll(async () => {
   e = await connectE2E();
 });
 afterEach(async () => {
-  await sandbox(e, 'PUT', '/admin/faults', { accountAlterRate: 0, postImportErrorRate: 0, latencyMs: 0, latencyJitterMs: 0 });
+  await sandbox(e, 'PUT', '/admin/faults', { accountAlterRate: 0, accountOmitFields: [], postImportErrorRate: 0, latencyMs: 0, latencyJitterMs: 0 });
 });
 afterAll(async () => {
   workers.stopAll();
@@ -58,8 +61,14 @@ describe('after creation: reconciliation and changes carried over', () => {
   it('50 accounts with changes after extraction: every change lands exactly once, a second delta sends nothing, failures retry alone', async () => {
     const { runId, accounts, result } = await migrate(50, 1501, 'PI');
     expect(result.totals).toMatchObject({ completed: 50, failed: 0 });
-    // Every account was read back and matched what was sent.
-    expect(await createReconciliationLedger(e.pool).summary(runId)).toMatchObject({ checked: 50, matched: 50, differing: 0, missing: 0 });
+    // Every account was read back and matched what was sent; what the documented record does not
+    // show (the customers' names, the balance) is unverified, never differing.
+    const clean = await createReconciliationLedger(e.pool).summary(runId);
+    expect(clean).toMatchObject({ checked: 50, matched: 50, differing: 0, missing: 0, byField: {} });
+    expect(clean.unverifiedByField['customers.*.family_name']).toBe(50);
+    for (const f of Object.keys(clean.unverifiedByField)) expect(['balance', 'customers.*.given_name', 'customers.*.family_name']).toContain(f);
+    expect(clean.fields.find((f) => f.field === 'properties.*.electricity_meter_points.*.agreements.*.tariff_code')).toMatchObject({ differing: 0, unverified: 0 });
+    expect(clean.fields.find((f) => f.field === 'properties.*.electricity_meter_points.*.agreements.*.tariff_code')?.matched).toBeGreaterThan(0);
 
     const g = await generateChangesForRun(e.pool, { runId, source: { kind: 'postgres' }, share: 0.6, seed: 11, documentsDir: e.config.SOURCE_DOCUMENTS_DIR });
     expect(g.changes.length).toBeGreaterThan(30);
@@ -106,7 +115,7 @@ describe('after creation: reconciliation and changes carried over', () => {
   });
 
   it('a run that carries changes over reads each account back before the carry-over and records differences the same way', async () => {
-    await sandbox(e, 'PUT', '/admin/faults', { accountAlterRate: 0.5, accountAlterField: 'customers.0.family_name' });
+    await sandbox(e, 'PUT', '/admin/faults', { accountAlterRate: 0.5, accountAlterField: 'properties.0.address_line_1' });
     const truth = await seedAccounts(e, { accounts: 12, seed: 1503, defectRate: 0, accountNumberPrefix: `${uniqueId('CO')}-` });
     const accounts = truth.map((t) => t.external_account_number);
     const runId = uniqueId('run-co-');
@@ -119,10 +128,9 @@ describe('after creation: reconciliation and changes carried over', () => {
     });
     const rows = [...(await attempts(e, runId)).values()];
     const differing = rows.filter((r) => r.outcome === 'completed_with_differences');
-    expect(differing.length).toBeGreaterThan(0);
-    expect(differing.length).toBeLessThan(12);
+    expect(differing.map((r) => r.external_account_number).sort()).toEqual(await alteredBySandbox(accounts, 0.5));
     expect(rows.filter((r) => r.outcome === 'completed').length).toBe(12 - differing.length);
-    for (const r of differing) expect({ stage: r.stage, attr: r.error_attr }).toEqual({ stage: 'reconcile', attr: 'customers.*.family_name' });
+    for (const r of differing) expect({ stage: r.stage, attr: r.error_attr }).toEqual({ stage: 'reconcile', attr: 'properties.*.address_line_1' });
     expect(result.totals).toMatchObject({ completed: 12, failed: 0, completedWithDifferences: differing.length });
     expect(await createReconciliationLedger(e.pool).summary(runId)).toMatchObject({ checked: 12, matched: 12 - differing.length, differing: differing.length });
     // The carry-over ran for every account (nothing changed since extraction, so it sent nothing) and
@@ -136,33 +144,60 @@ describe('after creation: reconciliation and changes carried over', () => {
     for (const a of accounts) expect(gt.get(a)?.created_count).toBe(1);
   });
 
-  it('the altered-field fault shows in the report with the right paths; run reconcile re-checks and changes nothing on the platform', async () => {
-    await sandbox(e, 'PUT', '/admin/faults', { accountAlterRate: 0.4, accountAlterField: 'customers.0.family_name' });
+  it('a tariff code the tenant changed shows in the report at its agreement and nothing else; a record without a section is unverified; run reconcile re-checks and changes nothing on the platform', async () => {
+    const TARIFF = 'properties.0.electricity_meter_points.0.agreements.0.tariff_code';
+    await sandbox(e, 'PUT', '/admin/faults', { accountAlterRate: 0.4, accountAlterField: TARIFF });
     const { runId, accounts } = await migrate(20, 1502, 'RC');
+    // The sandbox alters the accounts it picks whose first address has an electricity meter point.
+    const ledger = createLedger(e.pool);
+    const withElectricity = new Set<string>();
+    let anyElectricity = 0;
+    const electric = (address: any) => address.meter_points.some((m: any) => m.supply_type === 'ELECTRICITY');
+    for (const a of accounts) {
+      const { request: sent } = await ledger.loadPayload<any>({ runId, externalAccountNumber: a, supplierCode: e.config.IMPORT_SUPPLIER_CODE, dryRun: false });
+      if (electric(sent.supply_addresses[0])) withElectricity.add(a);
+      if (sent.supply_addresses.some(electric)) anyElectricity++;
+    }
+    const expected = (await alteredBySandbox(accounts, 0.4)).filter((a) => withElectricity.has(a));
     const rows = [...(await attempts(e, runId)).values()];
     const differing = rows.filter((r) => r.outcome === 'completed_with_differences');
-    expect(differing.length).toBeGreaterThan(2);
-    expect(differing.length).toBeLessThan(18);
+    expect(differing.map((r) => r.external_account_number).sort()).toEqual(expected);
     expect(rows.filter((r) => r.outcome === 'completed').length).toBe(20 - differing.length);
-    for (const r of differing) expect({ stage: r.stage, attr: r.error_attr }).toEqual({ stage: 'reconcile', attr: 'customers.*.family_name' });
+    for (const r of differing) expect({ stage: r.stage, attr: r.error_attr }).toEqual({ stage: 'reconcile', attr: 'properties.*.electricity_meter_points.*.agreements.*.tariff_code' });
 
     const data = await loadReportData(e.pool, runId, { temporalUiUrl: 'http://ui', namespace: 'default' });
     const rec = data!.afterImport!.reconciliation;
     expect(rec).toMatchObject({ checked: 20, matched: 20 - differing.length, differing: differing.length });
-    expect(rec.byField).toEqual([{ label: 'customers.*.family_name', count: differing.length }]);
-    expect(new Set(rec.differences.map((d) => d.path))).toEqual(new Set(['customers.0.family_name']));
+    expect(rec.byField).toEqual([{ label: 'properties.*.electricity_meter_points.*.agreements.*.tariff_code', count: differing.length }]);
+    expect(rec.differences.map((d) => [d.externalAccountNumber, d.path])).toEqual(expected.map((a) => [a, TARIFF]));
     for (const d of rec.differences) expect(d.found).toBe(`${String(d.expected)}-ALTERED`);
+    expect(rec.fields.find((f) => f.field === 'properties.*.electricity_meter_points.*.agreements.*.tariff_code')).toEqual({
+      field: 'properties.*.electricity_meter_points.*.agreements.*.tariff_code',
+      matched: anyElectricity - differing.length,
+      differing: differing.length,
+      unverified: 0,
+    });
     expect(data!.totals.completed).toBe(20);
+    const csv = csvRows(data!);
+    expect(csv.filter((r) => r[3] === 'reconciliation_difference').map((r) => [r[0], r[4]])).toEqual(expected.map((a) => [a, TARIFF]));
+    // Per account, the fields its record does not show: the customers' names on every account.
+    const unverifiedRows = csv.filter((r) => r[3] === 'reconciliation_unverified');
+    expect(unverifiedRows.filter((r) => r[4] === 'customers.*.family_name').map((r) => r[0]).sort()).toEqual([...accounts].sort());
+    expect(new Set(unverifiedRows.map((r) => r[4]))).toEqual(new Set(rec.fields.filter((f) => f.unverified > 0).map((f) => f.field)));
     const html = renderReportHtml(data!);
     expect(html).toContain('<h2>Reconciliation</h2>');
-    expect(html).toMatch(/checked <b>20<\/b>, matched <b>\d+<\/b>, differing <b>\d+<\/b>/);
-    expect(html).toContain('<code>customers.*.family_name</code>');
+    expect(html).toContain(`checked <b>20</b>, matched <b>${20 - differing.length}</b>, differing <b>${differing.length}</b>, unverified <b>20</b>`);
+    expect(html).toContain('<code>properties.*.electricity_meter_points.*.agreements.*.tariff_code</code>');
 
-    // The platform is fixed (fault off): a re-check finds every account matching and creates nothing.
+    // The platform is fixed (fault off) but its record leaves out the gas meter points: a re-check
+    // finds every account matching, the gas fields unverified, and creates nothing.
     const before = await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE);
-    await sandbox(e, 'PUT', '/admin/faults', { accountAlterRate: 0 });
+    await sandbox(e, 'PUT', '/admin/faults', { accountAlterRate: 0, accountOmitFields: ['properties.*.gas_meter_points'] });
     const summary = await reconcileRun(e.config, e.pool, runId, { concurrency: 4 });
     expect(summary).toMatchObject({ checked: 20, matched: 20, differing: 0, byField: {} });
+    expect(summary.unverifiedByField['properties.*.gas_meter_points.*.mprn']).toBeGreaterThan(0);
+    expect(summary.fields.filter((f) => f.differing > 0)).toEqual([]);
+    expect(reconciliationLine(summary)).toMatch(/^Reconciliation: checked 20, matched 20, differing 0, unverified 20 \(not in the platform's record: .*properties\.\*\.gas_meter_points\.\*\.mprn \d+/);
     const after = await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE);
     for (const a of accounts) expect(after.get(a)).toEqual(before.get(a));
   });
@@ -194,6 +229,15 @@ describe('after creation: reconciliation and changes carried over', () => {
     expectExactlyOnce(items, g);
   });
 });
+
+/**
+ * The accounts whose record the sandbox alters at `rate`: its own choice (a hash of the platform
+ * account number, `sandbox/post-import/account-record.ts`), so the test expects exactly those.
+ */
+async function alteredBySandbox(accounts: string[], rate: number): Promise<string[]> {
+  const platform = await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE);
+  return accounts.filter((a) => isAltered(platform.get(a)!.account_number!, rate)).sort();
+}
 
 function truthOf(changes: GeneratedChanges['changes']): GeneratedChanges['truth'] {
   const out: GeneratedChanges['truth'] = {};

@@ -26,32 +26,53 @@ const eventsOf = async (type: string) =>
 const truth = async () => admin<{ items: Array<{ external_identifier: string; resource_type: string; source_key: string; created_count: number; request_count: number }>; duplicates: unknown[] }>(stack, 'GET', '/admin/ground-truth/post-import');
 
 describe('GET /v1/accounts/<number>/', () => {
-  it('returns what was created, authenticated, and the altered-field fault changes the chosen field on the chosen share', async () => {
+  it('returns the documented record of what was created, authenticated; customers and balance only when opted in; the faults alter or omit the chosen member', async () => {
     const number = await imported('ACC-R1', { transfer_balance: '12.50' });
     expect((await api(stack, 'GET', `/v1/accounts/${number}/`, undefined, '')).status).toBe(401);
     const r = await api(stack, 'GET', `/v1/accounts/${number}/`);
     expect(r.status).toBe(200);
     expect(r.json).toEqual({
       number,
-      balance: '12.50',
-      customers: [{ given_name: 'Ada', family_name: 'Lovelace' }],
       properties: [
         {
-          address_line_1: '1 Test Street',
-          postcode: 'W1F 9DE',
-          moved_in_at: '2024-01-01',
+          id: expect.any(Number),
+          moved_in_at: '2024-01-01T00:00:00Z',
           moved_out_at: null,
-          electricity_meter_points: [{ mpan: '1200060176720' }],
+          address_line_1: '1 Test Street',
+          address_line_2: '',
+          address_line_3: '',
+          town: '',
+          county: '',
+          postcode: 'W1F 9DE',
+          electricity_meter_points: [
+            {
+              mpan: '1200060176720',
+              profile_class: null,
+              consumption_standard: null,
+              meters: [],
+              agreements: [{ tariff_code: 'E-1R-VAR-22-11-01-C', valid_from: '2024-01-01T00:00:00Z', valid_to: null }],
+              is_export: false,
+            },
+          ],
           gas_meter_points: [],
         },
       ],
     });
     expect((await api(stack, 'GET', '/v1/accounts/A-00000000/')).status).toBe(404);
 
-    await admin(stack, 'PUT', '/admin/faults', { accountAlterRate: 1, accountAlterField: 'properties.0.postcode' });
+    await admin(stack, 'PUT', '/admin/faults', { accountRecordExtras: true });
+    const extras = await api(stack, 'GET', `/v1/accounts/${number}/`);
+    expect(extras.json).toEqual({ ...r.json, balance: '12.50', customers: [{ given_name: 'Ada', family_name: 'Lovelace' }] });
+
+    await admin(stack, 'PUT', '/admin/faults', { accountRecordExtras: false, accountAlterRate: 1 });
     const altered = await api(stack, 'GET', `/v1/accounts/${number}/`);
-    expect(altered.json.properties[0].postcode).toBe('W1F 9DE-ALTERED');
-    expect(altered.json.customers).toEqual(r.json.customers);
+    expect(altered.json.properties[0].electricity_meter_points[0].agreements[0].tariff_code).toBe('E-1R-VAR-22-11-01-C-ALTERED');
+    expect({ ...altered.json.properties[0], electricity_meter_points: [] }).toEqual({ ...r.json.properties[0], electricity_meter_points: [] });
+
+    await admin(stack, 'PUT', '/admin/faults', { accountAlterRate: 0, accountOmitFields: ['properties.*.electricity_meter_points', 'properties.0.postcode'] });
+    const omitted = await api(stack, 'GET', `/v1/accounts/${number}/`);
+    const { electricity_meter_points: _e, postcode: _p, ...rest } = r.json.properties[0];
+    expect(omitted.json.properties).toEqual([rest]);
   });
 });
 
