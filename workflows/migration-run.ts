@@ -183,7 +183,8 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
   }
 }
 
-function count(t: RunTotals, o: AccountOutcome): void {
+/** Adds one settled account to the run's totals (exported for the unit tests: what `run status` shows). */
+export function count(t: RunTotals, o: AccountOutcome): void {
   if (o.outcome === 'completed') t.completed += 1;
   else if (o.outcome === 'completed_with_differences') {
     // Created, but its read-back differed from what was sent: counted as completed, and apart.
