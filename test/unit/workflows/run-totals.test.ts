@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { count, emptyTotals } from '../../../workflows/migration-run';
+import { count, emptyTotals } from '../../../workflows/run-totals';
 import type { AccountOutcome } from '../../../workflows/inputs';
 
 const o = (ext: string, outcome: AccountOutcome['outcome'], more: Partial<AccountOutcome> = {}): AccountOutcome => ({ externalAccountNumber: ext, outcome, stage: 'await', ...more });
