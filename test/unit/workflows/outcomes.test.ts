@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isTerminalEvent, isTerminalStatus, outcomeOf, TERMINAL_EVENT_TYPES, type Ending } from '../../../workflows/outcomes';
 import type { AccountOutcome } from '../../../workflows/inputs';
+import { rowToOutcome } from '../../../ledger/attempts';
 
 const EXT = 'EXT-1';
 const event = (type: string, more: { identifier?: string; errorCode?: string } = {}): Ending => ({ step: 'event', event: { eventId: 'ev-1', type: `data_import.import_process.${type}`, ...more } });
@@ -100,5 +101,18 @@ describe('which events and statuses end the wait', () => {
   ])('status %s ends a real import: %s, a dry run: %s', (status, real, dry) => {
     expect(isTerminalStatus({ status }, false)).toBe(real);
     expect(isTerminalStatus({ status }, true)).toBe(dry);
+  });
+});
+
+describe('an outcome read back from the ledger (rowToOutcome)', () => {
+  it('carries every recorded column, and leaves out the empty ones', () => {
+    const row = { external_account_number: 'EXT-1', outcome: 'failed', stage: 'platform', error_code: 'tariff_code_not_found', error_attr: 'agreements.0.tariff_code', platform_account_number: null, outcome_source: 'event' };
+    expect(rowToOutcome(row)).toEqual({ externalAccountNumber: 'EXT-1', outcome: 'failed', stage: 'platform', code: 'tariff_code_not_found', attr: 'agreements.0.tariff_code', source: 'event' });
+    expect(rowToOutcome({ external_account_number: 'EXT-2', outcome: 'completed', stage: 'await', error_code: null, error_attr: null, platform_account_number: 'A-1', outcome_source: null })).toEqual({
+      externalAccountNumber: 'EXT-2',
+      outcome: 'completed',
+      stage: 'await',
+      accountNumber: 'A-1',
+    });
   });
 });

@@ -24,6 +24,12 @@ describe("the run's totals (what run status, the summary and the report show)", 
     });
   });
 
+  it('an outcome without a code or a source adds no heading for them', () => {
+    const t = emptyTotals();
+    count(t, o('A', 'completed'));
+    expect(t).toEqual({ ...emptyTotals(), completed: 1 });
+  });
+
   it('a not-attempted account is not a failure', () => {
     const t = emptyTotals();
     count(t, o('E', 'not_attempted', { stage: 'guard', code: 'import_supplier_migration_not_ongoing' }));
