@@ -14,4 +14,7 @@ export default {
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: 'reports/mutation/mutation-ci.json' },
   tempDirName: '.stryker-tmp-ci',
+  // break: the first run scored 91.1; the survivors it showed got tests (now 99.6). Below 95 a change
+  // to these modules came without the test that proves it.
+  thresholds: { high: 98, low: 95, break: 95 },
 };

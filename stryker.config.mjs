@@ -46,7 +46,9 @@ export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.mutation.config.ts' },
   plugins: ['@stryker-mutator/vitest-runner'],
-  mutate: [...OUTCOME_CORE, 'clients/platform/errors.ts', 'activities/schedule.ts', 'reconcile/compare.ts', 'schemas/document-path.ts'],
+  // Not clients/platform/errors.ts yet: its judges are the fake-HTTP platform tests, ~7 s a mutant
+  // here (18 of 70 mutants in 2 minutes in a first probe); `--mutate clients/platform/errors.ts` runs it.
+  mutate: [...OUTCOME_CORE, 'activities/schedule.ts', 'reconcile/compare.ts', 'schemas/document-path.ts'],
   coverageAnalysis: 'perTest',
   // Mutants of module-level constants would each rerun every test (minutes apiece on 2 shared cores).
   ignoreStatic: true,
@@ -59,5 +61,6 @@ export default {
   ignorePatterns: ['.data', '.tools', 'reports', '.stryker-tmp*'],
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
-  thresholds: { high: 90, low: 75, break: null },
+  // break: the first full run scored 67.0 (activities/schedule.ts is mostly proven end to end, not here).
+  thresholds: { high: 90, low: 75, break: 65 },
 };
