@@ -32,6 +32,8 @@ export const chaosOptionsSchema = z.object({
       eventReorder: z.boolean().default(true),
       /** Schedule calls are held this long at the sandbox, so kills can land mid-call. */
       scheduleLatencyMs: count.default(1_500),
+      /** The sandbox's blind-resend trap: a lost answer's import stays pending this long, a repeated schedule opens a second import. */
+      blindResendTrapMs: count.default(15_000),
     })
     .prefault({}),
   /** Give up (and fail) when the run has not ended by then. */

@@ -31,8 +31,8 @@ export interface ChaosSummary {
   /** Most accounts seen retrying at once while 5xx faults were on, and how many at the end. */
   retrying: { maxSeen: number; samples: number; atEnd: number };
   seconds: number;
-  verdict: { lost: number; duplicated: number; wrong: number; early: number };
-  examples: { lost: string[]; duplicated: string[]; wrong: Verdict['wrong']; early: unknown[] };
+  verdict: { lost: number; duplicated: number; reopened: number; wrong: number; early: number };
+  examples: { lost: string[]; duplicated: string[]; reopened: string[]; wrong: Verdict['wrong']; early: unknown[] };
   /** What the harness itself failed to deliver (too few proven mid-schedule kills, no retrying seen…). */
   harnessProblems: string[];
   passed: boolean;
@@ -70,7 +70,7 @@ const admin = <T = any>(stack: RunningStack, method: string, route: string, body
 
 /** The knobs that only the admin API sets (environment covers the rest, so a restarted sandbox gets them back). */
 function adminFaults(o: ChaosOptions) {
-  return { scheduleLatencyMs: o.faults.scheduleLatencyMs, eventLateMinMs: o.faults.eventLateMinMs, eventLateMaxMs: o.faults.eventLateMaxMs };
+  return { scheduleLatencyMs: o.faults.scheduleLatencyMs, eventLateMinMs: o.faults.eventLateMinMs, eventLateMaxMs: o.faults.eventLateMaxMs, blindResendTrapMs: o.faults.blindResendTrapMs };
 }
 
 async function outcomesRecorded(pool: Pool, runId: string): Promise<number> {
@@ -213,14 +213,14 @@ export async function runChaos(
     if (finished < o.accounts) harnessProblems.push(`the run did not finish in ${o.timeoutMinutes} min`);
 
     const seconds = Math.round((Date.now() - started) / 1000);
-    const v = { lost: verdict.lost.length, duplicated: verdict.duplicated.length, wrong: verdict.wrong.length, early: verdict.early };
+    const v = { lost: verdict.lost.length, duplicated: verdict.duplicated.length, reopened: verdict.reopened.length, wrong: verdict.wrong.length, early: verdict.early };
     const line =
       `chaos: ${o.accounts} accounts, ${counts.workerKills} worker kills (${counts.midScheduleKills} mid-schedule), ` +
       `${counts.serverRestarts} server restart${counts.serverRestarts === 1 ? '' : 's'}, ${counts.sandboxRestarts} sandbox restart${counts.sandboxRestarts === 1 ? '' : 's'}, ` +
       `5xx ${Math.round(o.faults.error5xxRate * 100)}%, ${counts.throttleBursts} 429 bursts (${witness.throttled} throttled), ${witness.responseLost} responses lost, ` +
       `events ${events.dropped} dropped / ${events.duplicated} duplicated / ${events.late} late${o.faults.eventReorder ? ' / reordered' : ''}, ` +
       `retrying seen ≤ ${retrying.maxSeen} (${atEnd} at end), ${seconds} s — ` +
-      `lost ${v.lost}, duplicated ${v.duplicated}, wrong ${v.wrong}, early ${v.early}`;
+      `lost ${v.lost}, duplicated ${v.duplicated}, reopened ${v.reopened}, wrong ${v.wrong}, early ${v.early}`;
     return {
       seed: o.seed,
       accounts: o.accounts,
@@ -240,7 +240,7 @@ export async function runChaos(
       retrying: { ...retrying, atEnd },
       seconds,
       verdict: v,
-      examples: { lost: verdict.lost.slice(0, 10), duplicated: verdict.duplicated.slice(0, 10), wrong: verdict.wrong.slice(0, 10), early: (witness.earlyRequests ?? []).slice(0, 10) },
+      examples: { lost: verdict.lost.slice(0, 10), duplicated: verdict.duplicated.slice(0, 10), reopened: verdict.reopened.slice(0, 10), wrong: verdict.wrong.slice(0, 10), early: (witness.earlyRequests ?? []).slice(0, 10) },
       harnessProblems,
       passed: passed(verdict) && harnessProblems.length === 0,
       line,

@@ -13,6 +13,8 @@ export interface LedgerOutcome {
 export interface PlatformTruth {
   created_count: number;
   account_number: string | null;
+  /** Imports the platform opened for the account (the blind-resend trap opens a second one for a repeated schedule). */
+  import_process_count?: number;
 }
 
 export interface WrongOutcome {
@@ -26,6 +28,8 @@ export interface Verdict {
   lost: string[];
   /** Accounts the platform created more than once. */
   duplicated: string[];
+  /** Clean accounts the platform opened a second import for: scheduled again without reading the status first. */
+  reopened: string[];
   /** Outcome, stage, code or attr differs from the generator's expectation (or the account number from the platform's). */
   wrong: WrongOutcome[];
   /** Requests the sandbox saw before the Retry-After it had given. */
@@ -80,9 +84,13 @@ export function judge(input: {
     }
   }
   const duplicated = [...input.platform.entries()].filter(([, p]) => p.created_count > 1).map(([ext]) => ext);
-  return { lost, duplicated, wrong, early: input.early };
+  // An account expected to complete never ends an import without one: a second import can only be a blind resend.
+  const reopened = input.truth
+    .filter((t) => t.expected.outcome === 'completed' && (input.platform.get(t.external_account_number)?.import_process_count ?? 0) > 1)
+    .map((t) => t.external_account_number);
+  return { lost, duplicated, reopened, wrong, early: input.early };
 }
 
 export function passed(v: Verdict): boolean {
-  return v.lost.length === 0 && v.duplicated.length === 0 && v.wrong.length === 0 && v.early === 0;
+  return v.lost.length === 0 && v.duplicated.length === 0 && v.reopened.length === 0 && v.wrong.length === 0 && v.early === 0;
 }

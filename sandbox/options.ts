@@ -23,6 +23,13 @@ export const faultsSchema = z.object({
   /** Share of accepted schedule calls whose answer is lost (the import exists; the client sees a dropped connection or a 502). */
   responseLostRate: rate.default(0),
   latencyMs: ms.default(0),
+  /**
+   * The blind-resend trap (0 = off): an import whose schedule answer did not reach the client (lost
+   * by `responseLostRate`, or the client gone first) stays PENDING this long, and a schedule repeated
+   * while an import is live opens a second import instead of the idempotent 201. A client that
+   * schedules again without reading the status first shows up as `import_process_count` 2.
+   */
+  blindResendTrapMs: ms.default(0),
   /** Extra delay for schedule calls only (a chaos run needs schedule calls in flight to cut off). */
   scheduleLatencyMs: ms.default(0),
   latencyJitterMs: ms.default(0),

@@ -1,6 +1,7 @@
 import { allHandlersFinished, condition, continueAsNew, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { RunActivities } from '../activities/types';
-import type { AccountOutcome, MigrationRunArgs, RunState, RunTotals, SupplierStatus } from './inputs';
+import type { MigrationRunArgs, RunState, SupplierStatus } from './inputs';
+import { count, emptyTotals } from './run-totals';
 import { KmKind, KmRunId, KmSupplier } from './search-attributes';
 import { cancelRun, pauseRun, resumeRun, runProgressQuery, supplierStatusSignal, type RunProgress } from './messages';
 
@@ -19,10 +20,6 @@ const sweep = proxyActivities<RunActivities>({
 /** How often the run looks at the ledger for finished accounts: fast while they finish, slower while none do. */
 const TICK_MIN_MS = 1000;
 const TICK_MAX_MS = 10_000;
-
-export function emptyTotals(): RunTotals {
-  return { enumerated: 0, dispatched: 0, completed: 0, failed: 0, notAttempted: 0, alreadyCompletedElsewhere: 0, failedByCode: {}, outcomeSources: {} };
-}
 
 /**
  * A migration run: enumerates the selection page by page and keeps at most `concurrency` account
@@ -181,16 +178,4 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
     st.totals.notAttempted += n;
     st.totals.failedByCode[code] = (st.totals.failedByCode[code] ?? 0) + n;
   }
-}
-
-function count(t: RunTotals, o: AccountOutcome): void {
-  if (o.outcome === 'completed') t.completed += 1;
-  else if (o.outcome === 'completed_with_differences') {
-    // Created, but its read-back differed from what was sent: counted as completed, and apart.
-    t.completed += 1;
-    t.completedWithDifferences = (t.completedWithDifferences ?? 0) + 1;
-  } else if (o.outcome === 'failed') t.failed += 1;
-  else t.notAttempted += 1;
-  if (o.code) t.failedByCode[o.code] = (t.failedByCode[o.code] ?? 0) + 1;
-  if (o.source) t.outcomeSources[o.source] = (t.outcomeSources[o.source] ?? 0) + 1;
 }

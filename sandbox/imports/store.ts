@@ -39,22 +39,31 @@ export type ScheduleResult = { kind: 'already_imported'; accountNumber: string }
 
 /**
  * One round trip: refuse when an account exists, else insert a PENDING process unless one is
- * live (then the existing one stands: idempotent), and count the accepted schedule either way.
+ * live (then the existing one stands: idempotent; with `repeatOpensSecondImport`, the blind-resend
+ * trap, a second process is opened beside it), and count the accepted schedule either way.
  */
 export async function scheduleImport(
   pool: pg.Pool,
-  p: { supplier: string; externalIdentifier: string; isDryRun: boolean; payload: unknown; startMs: number; endMs: number; processingDelayMs: number },
+  p: { supplier: string; externalIdentifier: string; isDryRun: boolean; payload: unknown; startMs: number; endMs: number; processingDelayMs: number; repeatOpensSecondImport?: boolean },
 ): Promise<ScheduleResult> {
   const r = await pool.query<{ account_id: string | null; id: number | null }>(
     `WITH prior AS (
        SELECT number FROM sandbox.accounts WHERE import_supplier = $1 AND external_identifier = $2
+     ), fresh AS (
+       SELECT $1::text AS s, $2::text AS e, 'PENDING' AS status, $3::boolean AS dry, $4::jsonb AS payload,
+              to_timestamp($5::float8 / 1000) AS ws, to_timestamp($6::float8 / 1000) AS we,
+              greatest(now() + $7 * interval '1 millisecond', to_timestamp($5::float8 / 1000)) AS due, '${STATUS_EVENT.PENDING}' AS ev
+       WHERE NOT EXISTS (SELECT 1 FROM prior)
      ), ins AS (
        INSERT INTO sandbox.import_processes
          (import_supplier, external_identifier, status, is_dry_run, payload, schedule_window_start, schedule_window_end, due_at, latest_event)
-       SELECT $1, $2, 'PENDING', $3, $4::jsonb, to_timestamp($5::float8 / 1000), to_timestamp($6::float8 / 1000),
-              greatest(now() + $7 * interval '1 millisecond', to_timestamp($5::float8 / 1000)), '${STATUS_EVENT.PENDING}'
-       WHERE NOT EXISTS (SELECT 1 FROM prior)
-       ON CONFLICT (import_supplier, external_identifier) WHERE status IN ('PENDING', 'IN_PROGRESS') DO NOTHING
+       SELECT s, e, status, dry, payload, ws, we, due, ev FROM fresh
+       ON CONFLICT (import_supplier, external_identifier) WHERE status IN ('PENDING', 'IN_PROGRESS') AND NOT opened_by_repeat DO NOTHING
+       RETURNING id
+     ), again AS (
+       INSERT INTO sandbox.import_processes
+         (import_supplier, external_identifier, status, is_dry_run, payload, schedule_window_start, schedule_window_end, due_at, latest_event, opened_by_repeat)
+       SELECT s, e, status, dry, payload, ws, we, due, ev, true FROM fresh WHERE $8::boolean AND NOT EXISTS (SELECT 1 FROM ins)
        RETURNING id
      ), bump AS (
        INSERT INTO sandbox.schedule_counts (import_supplier, external_identifier, schedule_accepted_count)
@@ -62,12 +71,21 @@ export async function scheduleImport(
        ON CONFLICT (import_supplier, external_identifier)
        DO UPDATE SET schedule_accepted_count = sandbox.schedule_counts.schedule_accepted_count + 1
      )
-     SELECT (SELECT number FROM prior) AS account_id, (SELECT id FROM ins) AS id`,
-    [p.supplier, p.externalIdentifier, p.isDryRun, JSON.stringify(p.payload), p.startMs, p.endMs, p.processingDelayMs],
+     SELECT (SELECT number FROM prior) AS account_id, coalesce((SELECT id FROM ins), (SELECT id FROM again)) AS id`,
+    [p.supplier, p.externalIdentifier, p.isDryRun, JSON.stringify(p.payload), p.startMs, p.endMs, p.processingDelayMs, p.repeatOpensSecondImport === true],
   );
   const row = r.rows[0];
   if (row.account_id) return { kind: 'already_imported', accountNumber: row.account_id };
   return { kind: 'accepted', processId: row.id === null ? null : Number(row.id) };
+}
+
+/** A held import (the blind-resend trap) whose answer reached the client: due after the usual delay. */
+export async function releaseHeldImport(pool: pg.Pool, id: number, processingDelayMs: number): Promise<void> {
+  await pool.query(
+    `UPDATE sandbox.import_processes SET due_at = greatest(now() + $2 * interval '1 millisecond', schedule_window_start)
+      WHERE id = $1 AND status = 'PENDING'`,
+    [id, processingDelayMs],
+  );
 }
 
 export async function latestProcess(pool: pg.Pool, supplier: string, externalIdentifier: string): Promise<ProcessRow | undefined> {

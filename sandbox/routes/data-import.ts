@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { authenticate, type AuthContext } from '../auth/credentials';
 import { injectRequestFaults, loseResponse, sendServerError, sendThrottled } from '../faults';
 import type { ForcedOutcomeStore } from '../forced-outcomes';
-import { latestProcess, scheduleImport } from '../imports/store';
+import { latestProcess, releaseHeldImport, scheduleImport } from '../imports/store';
 import { resolveWindow, type TaskParamsInput } from '../imports/task-params';
 import type { FieldError, SpecValidator } from '../openapi/validator';
 import type { Prng } from '../prng';
@@ -119,6 +119,9 @@ export function registerDataImportRoutes(app: FastifyInstance, deps: DataImportD
       const window = resolveWindow((body as { task_params: TaskParamsInput }).task_params, Date.now(), deps.windowStartToleranceMs);
       if (!window.ok) return reply.code(400).send(bodies.validationFailed(window.errors));
 
+      // The blind-resend trap: every new import is held until its answer is on its way to the client
+      // (an answer lost, or a client gone, leaves it held), and a repeat opens a second import.
+      const { processingDelayMs, blindResendTrapMs } = deps.state.faults;
       const result = await scheduleImport(deps.pool, {
         supplier: String(payload!.import_supplier),
         externalIdentifier: ext,
@@ -126,13 +129,15 @@ export function registerDataImportRoutes(app: FastifyInstance, deps: DataImportD
         payload,
         startMs: window.startMs,
         endMs: window.endMs,
-        processingDelayMs: deps.state.faults.processingDelayMs,
+        processingDelayMs: blindResendTrapMs > 0 ? blindResendTrapMs : processingDelayMs,
+        repeatOpensSecondImport: blindResendTrapMs > 0,
       });
       if (result.kind === 'already_imported') return reply.code(400).send(bodies.alreadyImported(ext, result.accountNumber));
       if (await loseResponse(req, reply, deps.state, deps.prng)) {
         deps.witness.responseLost(reply);
         return reply;
       }
+      if (blindResendTrapMs > 0 && result.processId !== null && !req.raw.socket.destroyed) await releaseHeldImport(deps.pool, result.processId, processingDelayMs);
       // The spec documents no body for 201; a repeat while the import is live gets the same answer.
       return reply.code(201).send();
     });

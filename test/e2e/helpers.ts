@@ -101,7 +101,10 @@ export async function attempts(e: E2E, runId: string): Promise<Map<string, Attem
   return new Map(r.rows.map((row: AttemptRow) => [row.external_account_number, row]));
 }
 
-export async function groundTruth(e: E2E, supplier: string): Promise<Map<string, { account_number: string | null; created_count: number; schedule_accepted_count: number; status: string }>> {
+export async function groundTruth(
+  e: E2E,
+  supplier: string,
+): Promise<Map<string, { account_number: string | null; created_count: number; schedule_accepted_count: number; import_process_count: number; status: string }>> {
   const gt = await sandbox(e, 'GET', `/admin/ground-truth?supplier=${encodeURIComponent(supplier)}`);
   return new Map(gt.accounts.map((a: any) => [a.external_identifier, a]));
 }

@@ -14,6 +14,9 @@ afterAll(async () => {
   await e?.close();
 });
 
+/** Longer than the schedule activity's first retry backoff (2 s) with room for a loaded machine. */
+const BLIND_RESEND_TRAP_MS = 12_000;
+
 async function cleanAccounts(prefix: string, n: number) {
   const truth = await seedAccounts(e, { accounts: n, seed: 3, defectRate: 0, accountNumberPrefix: `${prefix}-` });
   return truth.map((t) => t.external_account_number);
@@ -42,20 +45,22 @@ describe('platform faults', () => {
 
   it('accepted, response lost: the client reads the status instead of scheduling again; each account created and scheduled once', async () => {
     const accounts = await cleanAccounts(uniqueId('RL'), 8);
-    await sandbox(e, 'PUT', '/admin/faults', { responseLostRate: 1 });
+    // The blind-resend trap: an import whose answer was lost stays pending well past the schedule
+    // activity's first retry, and a repeated schedule would open a second import beside it.
+    await sandbox(e, 'PUT', '/admin/faults', { responseLostRate: 1, blindResendTrapMs: BLIND_RESEND_TRAP_MS });
     const before = (await sandbox(e, 'GET', '/admin/requests')).responseLost;
     try {
       const runId = uniqueId('run-lost-');
       const result = await runToEnd(e, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runId, accounts) } });
       expect(result.totals.completed).toBe(8);
     } finally {
-      await sandbox(e, 'PUT', '/admin/faults', { responseLostRate: 0 });
+      await sandbox(e, 'PUT', '/admin/faults', { responseLostRate: 0, blindResendTrapMs: 0 });
     }
-    // Every first answer was lost; the platform saw exactly one schedule per account (a blind retry
-    // would show 2 here, whatever the sandbox answers a repeat with).
-    expect((await sandbox(e, 'GET', '/admin/requests')).responseLost - before).toBe(8);
+    // The platform saw exactly one schedule per account and opened one import for it (a blind retry
+    // would show a second schedule and, under the trap, a second import); every first answer was lost.
     const platform = await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE);
-    for (const ext of accounts) expect(platform.get(ext)).toMatchObject({ created_count: 1, schedule_accepted_count: 1 });
+    for (const ext of accounts) expect(platform.get(ext)).toMatchObject({ created_count: 1, schedule_accepted_count: 1, import_process_count: 1 });
+    expect((await sandbox(e, 'GET', '/admin/requests')).responseLost - before).toBe(8);
   });
 
   it('an account the platform already imported completes with the platform account number, not a failure', async () => {

@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   workers.stopAll();
-  await sandbox(e, 'PUT', '/admin/faults', { latencyMs: 0, latencyJitterMs: 0, scheduleLatencyMs: 0 }).catch(() => {});
+  await sandbox(e, 'PUT', '/admin/faults', { latencyMs: 0, latencyJitterMs: 0, scheduleLatencyMs: 0, blindResendTrapMs: 0 }).catch(() => {});
   await e?.close();
 });
 
@@ -20,7 +20,10 @@ describe('a worker killed mid-run', () => {
     const queue = uniqueId('crash-q-');
     const truth = await seedAccounts(e, { accounts: 30, seed: 21, defectRate: 0, accountNumberPrefix: `${uniqueId('KW')}-` });
     // Schedule calls are held long enough at the sandbox that one is in flight when the worker dies.
-    await sandbox(e, 'PUT', '/admin/faults', { latencyMs: 100, latencyJitterMs: 50, scheduleLatencyMs: 1_500 });
+    // Under the blind-resend trap the import of a call whose client died stays pending past the
+    // retry (the schedule activity's 45 s start-to-close timeout, then its backoff), and a repeated
+    // schedule would open a second import: only reading the status first keeps it at one.
+    await sandbox(e, 'PUT', '/admin/faults', { latencyMs: 100, latencyJitterMs: 50, scheduleLatencyMs: 1_500, blindResendTrapMs: 75_000 });
     // Its queue (and so its platform queue, `<queue>-platform`) is polled by no other worker: the
     // process killed is the one running the platform calls.
     const first = await startWorker(queue, 'crash-worker-1');
@@ -56,7 +59,7 @@ describe('a worker killed mid-run', () => {
     for (const t of truth) {
       const row = ledger.get(t.external_account_number)!;
       expect(row.outcome).toBe('completed');
-      expect(platform.get(t.external_account_number)).toMatchObject({ created_count: 1, schedule_accepted_count: 1 });
+      expect(platform.get(t.external_account_number)).toMatchObject({ created_count: 1, schedule_accepted_count: 1, import_process_count: 1 });
       expect(row.platform_account_number).toBe(platform.get(t.external_account_number)?.account_number);
     }
   });

@@ -47,7 +47,7 @@ describe('judge', () => {
       ['B', row({ outcome: 'failed', stage: 'validate', error_code: 'invalid_phone_number', error_attr: 'customers.0.mobile' })],
     ]);
     const v = judge({ truth: T, ledger, platform, early: 0 });
-    expect(v).toEqual({ lost: [], duplicated: [], wrong: [], early: 0 });
+    expect(v).toEqual({ lost: [], duplicated: [], reopened: [], wrong: [], early: 0 });
     expect(passed(v)).toBe(true);
   });
 
@@ -64,5 +64,15 @@ describe('judge', () => {
     expect(passed(v)).toBe(false);
     const wrongCode = judge({ truth: T, ledger: new Map([['A', ledger.get('A')!], ['B', row({ outcome: 'failed', stage: 'validate', error_code: 'invalid', error_attr: 'customers.0.mobile' })]]), platform, early: 0 });
     expect(wrongCode.wrong.map((w) => w.account)).toEqual(['A', 'B']);
+  });
+
+  it('a completed account the platform opened a second import for was scheduled again blindly: reopened, and the run fails', () => {
+    const ledger = new Map([
+      ['A', row({ outcome: 'completed', stage: 'await', platform_account_number: 'A-1' })],
+      ['B', row({ outcome: 'failed', stage: 'validate', error_code: 'invalid_phone_number', error_attr: 'customers.0.mobile' })],
+    ]);
+    const v = judge({ truth: T, ledger, platform: new Map([['A', { created_count: 1, account_number: 'A-1', import_process_count: 2 }]]), early: 0 });
+    expect(v).toMatchObject({ reopened: ['A'], duplicated: [], wrong: [] });
+    expect(passed(v)).toBe(false);
   });
 });

@@ -111,6 +111,25 @@ describe('afterUnseenAnswer', () => {
   it('takes an existing account as the outcome', () => {
     expect(afterUnseenAnswer({ status: 'PROCESSED', kraken_identifier: 'A-1F2E3D4C' })).toEqual({ kind: 'imported', accountNumber: 'A-1F2E3D4C' });
   });
+
+  it('an identifier on an import that is not PROCESSED is no account: a live one is waited for, an ended one scheduled again', () => {
+    expect(afterUnseenAnswer({ status: 'IN_PROGRESS', kraken_identifier: 'A-1F2E3D4C' })).toEqual({ kind: 'wait', status: 'IN_PROGRESS' });
+    expect(afterUnseenAnswer({ status: 'DRY_RUN_SUCCEEDED', kraken_identifier: 'A-1F2E3D4C' })).toEqual({ kind: 'schedule' });
+  });
+});
+
+describe('scheduleOnce with a payload that names no account', () => {
+  it.each([
+    ['no external_account_number', { import_supplier: SUPPLIER }],
+    ['no import_supplier', { external_account_number: EXT }],
+  ])('%s: the status cannot be asked, so the call goes to the platform (which refuses it)', async (_what, payload) => {
+    const t = tenant('idempotent');
+    t.api.getImportStatus = async () => {
+      throw new Error('the status was asked without an account to ask about');
+    };
+    expect(await scheduleOnce(t.api, { request: { ...request, payload } as ScheduleAccountCreation, answerUnseen: true })).toEqual({ kind: 'accepted', body: undefined });
+    expect(t.calls.schedule).toBe(1);
+  });
 });
 
 describe.each<Rescheduling>(['idempotent', 'rejects', 'duplicates'])('scheduleOnce against a tenant whose re-schedule while pending is "%s"', (rescheduling) => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { admin, api, minimalAccount, schedule, startStack, SUPPLIER, waitForStatus, window, type Stack } from './harness';
+import { admin, api, minimalAccount, schedule, startStack, SUPPLIER, waitFor, waitForStatus, window, type Stack } from './harness';
 import { requestExample } from '../../../contract';
 
 let stack: Stack;
@@ -131,6 +131,31 @@ describe('schedule', () => {
       expect.objectContaining({ external_identifier: 'SCH-4', account_number: done.kraken_identifier, created_count: 1, schedule_accepted_count: 2, import_process_count: 1, status: 'PROCESSED', dry_run: false }),
     ]);
     expect(truth.duplicates).toEqual([]);
+  });
+
+  it('the blind-resend trap: an import whose answer was lost stays pending, and a repeated schedule opens a second import', async () => {
+    await admin(stack, 'PUT', '/admin/faults', { blindResendTrapMs: 4000, responseLostRate: 1 });
+    // The answer is lost (a dropped connection or a 502): the import exists, the client does not know.
+    const lost = await schedule(stack, minimalAccount('TRAP-1')).catch(() => undefined);
+    expect(lost === undefined || lost.status === 502).toBe(true);
+    await admin(stack, 'PUT', '/admin/faults', { responseLostRate: 0 });
+    // Held: well past the usual processing delay it is still PENDING, as a slow platform's would be.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await api(stack, 'GET', `/v2/data-import/accounts/${SUPPLIER}/TRAP-1/`)).json.status).toBe('PENDING');
+    // A blind resend is answered 201 and opens a second import.
+    expect((await schedule(stack, minimalAccount('TRAP-1'))).status).toBe(201);
+    // An answer that reached the client is not held.
+    expect((await schedule(stack, minimalAccount('TRAP-2'))).status).toBe(201);
+    await waitForStatus(stack, 'TRAP-2', ['PROCESSED'], SUPPLIER);
+    await waitFor('TRAP-1 to be created', async () => {
+      const truth = await admin<any>(stack, 'GET', `/admin/ground-truth?supplier=${SUPPLIER}`);
+      return truth.accounts.find((a: any) => a.external_identifier === 'TRAP-1' && a.created_count === 1);
+    });
+    const truth = await admin<any>(stack, 'GET', `/admin/ground-truth?supplier=${SUPPLIER}`);
+    expect(truth.accounts).toEqual([
+      expect.objectContaining({ external_identifier: 'TRAP-1', created_count: 1, schedule_accepted_count: 2, import_process_count: 2 }),
+      expect.objectContaining({ external_identifier: 'TRAP-2', created_count: 1, schedule_accepted_count: 1, import_process_count: 1 }),
+    ]);
   });
 
   it('accepts a new schedule after ERRORED (a rerun)', async () => {

@@ -1,0 +1,20 @@
+// @ts-check
+import base, { OUTCOME_CORE, OUTCOME_CORE_TESTS } from './stryker.config.mjs';
+
+/**
+ * The CI-sized mutation run (`npm run mutation:ci`): the pure outcome, inbox, attempts and
+ * schedule-once modules against their own unit tests only; a few minutes on 2 cores.
+ */
+process.env.MUTATION_TESTS = OUTCOME_CORE_TESTS.join(',');
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  ...base,
+  mutate: OUTCOME_CORE,
+  reporters: ['clear-text', 'progress', 'json'],
+  jsonReporter: { fileName: 'reports/mutation/mutation-ci.json' },
+  tempDirName: '.stryker-tmp-ci',
+  // break: the first run scored 91.1; the survivors it showed got tests (now 99.6). Below 95 a change
+  // to these modules came without the test that proves it.
+  thresholds: { high: 98, low: 95, break: 95 },
+};

@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WorkflowFailedError } from '@temporalio/client';
+import { createLedger } from '../../../ledger/attempts';
+import { claimInboxEvent, insertInboxRecord } from '../../../ledger/inbox';
+import { accountWorkflowId } from '../../../workflows/ids';
+import { accountImportInputSchema, migrationRunInputSchema, type AccountOutcome } from '../../../workflows/inputs';
+import { importEventSignal } from '../../../workflows/messages';
+import { accountsFile, attempts, connectE2E, groundTruth, seedAccounts, setSupplierEverywhere, uniqueId, type E2E } from '../helpers';
+
+/**
+ * Promises the pipeline makes that no happy run exercises: the recorded outcome is set once, an
+ * earlier run's event never answers a later schedule, a real import never ends on a dry run's
+ * event, and an account of a complete supplier costs no platform call. Each is checked where it
+ * is kept: the ledger on the stack's Postgres, the workflows on the stack's Temporal and worker.
+ */
+let e: E2E;
+beforeAll(async () => {
+  e = await connectE2E();
+});
+afterAll(async () => {
+  await e?.close();
+});
+
+/** A run registered in the ledger, and one account of it started as the run starts it (the run workflow itself is not needed). */
+async function startAccount(ext: string, opts: { runId: string; signal?: { type: string; identifier: string } }) {
+  const supplierCode = e.config.IMPORT_SUPPLIER_CODE;
+  const run = migrationRunInputSchema.parse({ runId: opts.runId, supplierCode, source: { kind: 'postgres' }, selection: { kind: 'list', path: accountsFile(e, opts.runId, [ext]) } });
+  await createLedger(e.pool).registerRun(run);
+  const input = accountImportInputSchema.parse({
+    runId: run.runId,
+    supplierCode,
+    externalAccountNumber: ext,
+    source: run.source,
+    dryRun: false,
+    window: run.window,
+    timings: { ...run.timings, supplierRecheckSeconds: 2 },
+  });
+  const start = { taskQueue: e.config.TEMPORAL_TASK_QUEUE, workflowId: accountWorkflowId(supplierCode, ext, false, run.runId), args: [input] as [typeof input] };
+  // With a signal: delivered with the start, so the workflow has it before it does anything else.
+  if (opts.signal) {
+    return e.client.workflow.signalWithStart('accountImportWorkflow', { ...start, signal: importEventSignal, signalArgs: [{ eventId: uniqueId('ev-'), ...opts.signal }] });
+  }
+  return e.client.workflow.start('accountImportWorkflow', start);
+}
+
+async function settled(handle: { result(): Promise<unknown> }): Promise<AccountOutcome | WorkflowFailedError> {
+  return (handle.result() as Promise<AccountOutcome>).catch((err: unknown) => {
+    if (err instanceof WorkflowFailedError) return err;
+    throw err;
+  });
+}
+
+describe('the ledger keeps one outcome per account (on the real Postgres)', () => {
+  it('a second record of a different outcome changes nothing, and says it did not record', async () => {
+    const ledger = createLedger(e.pool);
+    const runId = uniqueId('run-set-once-');
+    const ext = uniqueId('SO');
+    const supplierCode = e.config.IMPORT_SUPPLIER_CODE;
+    await ledger.registerRun(migrationRunInputSchema.parse({ runId, supplierCode, source: { kind: 'postgres' }, selection: { kind: 'list', path: accountsFile(e, runId, [ext]) } }));
+    const ref = { runId, externalAccountNumber: ext, supplierCode, dryRun: false };
+    await ledger.openAttempt(ref, `account-import/${supplierCode}/${ext}`);
+
+    const first: AccountOutcome = { externalAccountNumber: ext, outcome: 'completed', stage: 'await', accountNumber: 'A-0000SET1', source: 'event' };
+    expect(await ledger.recordOutcome(ref, first)).toBe(true);
+    // A late poll result, a retried step, another worker: none may replace what was recorded.
+    const later: AccountOutcome = { externalAccountNumber: ext, outcome: 'failed', stage: 'platform', code: 'import_error', attr: 'customers.0.email', source: 'poll' };
+    expect(await ledger.recordOutcome(ref, later)).toBe(false);
+    expect(await ledger.recordOutcome(ref, { ...first, accountNumber: 'A-0000SET2' })).toBe(false);
+
+    expect(await ledger.recordedOutcomes(runId, [ext])).toEqual([first]);
+    expect((await attempts(e, runId)).get(ext)).toMatchObject({ outcome: 'completed', stage: 'await', error_code: null, error_attr: null, platform_account_number: 'A-0000SET1', outcome_source: 'event' });
+  });
+});
+
+describe("the inbox never hands an earlier run's event to a later attempt", () => {
+  it('an event received before the attempt was scheduled stays unclaimed; one received after is claimed', async () => {
+    const ledger = createLedger(e.pool);
+    const supplierCode = e.config.IMPORT_SUPPLIER_CODE;
+    const ext = uniqueId('IN');
+    const record = (eventType: string, errorCode: string | null) => {
+      const eventId = uniqueId('ev-');
+      return insertInboxRecord(
+        e.pool,
+        { eventId, dedupeKey: eventId, eventType, payloadVersion: 'v1', externalIdentifier: ext, identifier: null, errorCode, raw: {}, matchStatus: 'unmatched', note: null },
+        eventId,
+        'webhook',
+      ).then(() => eventId);
+    };
+    // An earlier run's error event for the account is in the inbox, never matched.
+    const old = await record('data_import.import_process.error', 'tariff_code_not_found');
+
+    const runId = uniqueId('run-inbox-');
+    await ledger.registerRun(migrationRunInputSchema.parse({ runId, supplierCode, source: { kind: 'postgres' }, selection: { kind: 'list', path: accountsFile(e, runId, [ext]) } }));
+    const ref = { runId, externalAccountNumber: ext, supplierCode, dryRun: false };
+    await ledger.openAttempt(ref, `account-import/${supplierCode}/${ext}`);
+    await new Promise((r) => setTimeout(r, 20));
+    await ledger.markScheduled(ref, { stage: 'catalogue', errors: [] });
+
+    // The attempt waits: the old error is not its outcome.
+    expect(await claimInboxEvent(e.pool, ref)).toBeUndefined();
+    const inbox = await e.pool.query(`select match_status from migrate.inbox where event_id = $1`, [old]);
+    expect(inbox.rows[0].match_status).toBe('unmatched');
+
+    // Its own event, received after it was scheduled, is.
+    await new Promise((r) => setTimeout(r, 20));
+    const own = await record('data_import.import_process.complete', null);
+    expect(await claimInboxEvent(e.pool, ref)).toMatchObject({ eventId: own, eventType: 'data_import.import_process.complete' });
+  });
+});
+
+describe('the account workflow', () => {
+  it("a real import ignores a dry run's terminal event: its outcome is the platform's real account", async () => {
+    const [t] = await seedAccounts(e, { accounts: 1, seed: 41, defectRate: 0, accountNumberPrefix: `${uniqueId('DS')}-` });
+    const ext = t.external_account_number;
+    const runId = uniqueId('run-dry-signal-');
+    const handle = await startAccount(ext, { runId, signal: { type: 'data_import.import_process.dry_run_complete', identifier: 'A-DRYRUN00' } });
+    const result = await settled(handle);
+    expect(result).not.toBeInstanceOf(WorkflowFailedError);
+    // Not the dry run's answer: the real import's, once the platform processed it.
+    expect((result as AccountOutcome).accountNumber).not.toBe('A-DRYRUN00');
+    const platform = (await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE)).get(ext);
+    expect(platform?.account_number).toMatch(/^A-[0-9A-F]{8}$/);
+    expect(result).toMatchObject({ outcome: 'completed', accountNumber: platform!.account_number });
+    expect((await attempts(e, runId)).get(ext)).toMatchObject({ outcome: 'completed', platform_account_number: platform!.account_number });
+  });
+
+  it('an account of a complete supplier ends not_attempted at the guard, with no platform call', async () => {
+    const [t] = await seedAccounts(e, { accounts: 1, seed: 43, defectRate: 0, accountNumberPrefix: `${uniqueId('CS')}-` });
+    const ext = t.external_account_number;
+    const supplierCode = e.config.IMPORT_SUPPLIER_CODE;
+    const runId = uniqueId('run-complete-guard-');
+    await setSupplierEverywhere(e, supplierCode, 'COMPLETE');
+    let result: AccountOutcome | WorkflowFailedError;
+    let history;
+    try {
+      const handle = await startAccount(ext, { runId });
+      result = await settled(handle);
+      history = await handle.fetchHistory();
+    } finally {
+      await setSupplierEverywhere(e, supplierCode, 'ONGOING');
+    }
+    expect(result).toBeInstanceOf(WorkflowFailedError);
+    expect((await attempts(e, runId)).get(ext)).toMatchObject({ outcome: 'not_attempted', stage: 'guard', error_code: 'import_supplier_migration_not_ongoing' });
+    // Nothing went to the rate-limited platform queue, and the platform never heard of the account.
+    const platformActivities = history.events!.filter((ev) => ev.activityTaskScheduledEventAttributes).map((ev) => ev.activityTaskScheduledEventAttributes!.activityType!.name);
+    expect(platformActivities).toEqual([]);
+    expect((await groundTruth(e, supplierCode)).get(ext)).toBeUndefined();
+  });
+});
