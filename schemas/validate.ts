@@ -4,6 +4,7 @@ import { collectDocumentPaths, resolveDocumentPath } from './document-path';
 import { type ValidationError, issuesToValidationErrors, sortErrors, validationError } from './errors';
 import { type CountryCode, DEFAULT_PHONE_REGION, todayUtc } from './formats';
 import { happyPathOrZod } from './happy-path';
+import { nestingError } from './nesting';
 import { accountRuleErrors, taskParamsRuleErrors } from './rules';
 
 export interface ValidateOptions {
@@ -57,6 +58,8 @@ function accountLevelErrors(payload: unknown, opts: ValidateOptions): Validation
 
 /** Validates a bare EnergyAccount payload. Every error is returned, sorted by attr. */
 export function validateAccount(payload: unknown, opts: ValidateOptions = {}): ValidationResult<EnergyAccount> {
+  const deep = nestingError(payload);
+  if (deep) return { ok: false, errors: [deep] };
   const { energyAccountSchema } = accountSchemasFor(opts.defaultRegion ?? DEFAULT_PHONE_REGION);
   const { data, errors } = parseWithInputs(energyAccountSchema, payload);
   errors.push(...accountLevelErrors(payload, opts));
@@ -66,6 +69,8 @@ export function validateAccount(payload: unknown, opts: ValidateOptions = {}): V
 
 /** Validates a full `{payload, task_params}` schedule request; payload attrs are prefixed `payload.`. */
 export function validateScheduleRequest(body: unknown, opts: ValidateOptions = {}): ValidationResult<ScheduleAccountCreation> {
+  const deep = nestingError(body);
+  if (deep) return { ok: false, errors: [deep] };
   const { scheduleAccountCreationSchema } = accountSchemasFor(opts.defaultRegion ?? DEFAULT_PHONE_REGION);
   const { data, errors } = parseWithInputs(scheduleAccountCreationSchema, body);
   if (typeof body === 'object' && body !== null) {

@@ -45,19 +45,29 @@ describe("the spec's own examples", () => {
 });
 
 describe('unknown fields', () => {
-  it('are stripped at every level, not passed through', () => {
+  it('are refused at every level with undocumented_field and their dot path, each one listed', () => {
     const input: any = realisticAccount();
     input.not_in_spec = 1;
+    input.customers[0].familyname = 'Smith';
     input.customers[0].shoe_size = 42;
     input.supply_addresses[0].meter_points[0].meters[0].registers[0].colour = 'red';
+    input.ledgers[0].current_statement_transactions[0].typo = true;
     const result = validateAccount(input);
-    expect(result.ok).toBe(true);
-    if (result.ok) {
-      const value: any = result.value;
-      expect('not_in_spec' in value).toBe(false);
-      expect('shoe_size' in value.customers[0]).toBe(false);
-      expect('colour' in value.supply_addresses[0].meter_points[0].meters[0].registers[0]).toBe(false);
-    }
+    expect(result.ok).toBe(false);
+    const undocumented = result.ok ? [] : result.errors.filter((e) => e.code === 'undocumented_field').map((e) => e.attr);
+    expect(undocumented.sort()).toEqual([
+      'customers.0.familyname',
+      'customers.0.shoe_size',
+      'ledgers.0.current_statement_transactions.0.typo',
+      'not_in_spec',
+      'supply_addresses.0.meter_points.0.meters.0.registers.0.colour',
+    ]);
+  });
+
+  it('a payload without them is returned as it came, field for field', () => {
+    const input = realisticAccount();
+    const result = validateAccount(input);
+    expect(result.ok && result.value).toEqual(input);
   });
 
   it('does not add spec defaults to omitted fields', () => {
