@@ -30,6 +30,8 @@ export const LOCAL_CODES = {
   invalidDocumentPath: 'invalid_document_path',
   /** A key the contract does not declare on that object (a typo, or a field of another system). */
   undocumentedField: 'undocumented_field',
+  /** A payload whose `import_supplier` is not the run's. */
+  importSupplierMismatch: 'import_supplier_mismatch',
 } as const;
 
 export function pathToAttr(path: ReadonlyArray<PropertyKey>): string {

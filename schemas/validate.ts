@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { type EnergyAccount, type ScheduleAccountCreation, accountSchemasFor } from './account';
 import { collectDocumentPaths, resolveDocumentPath } from './document-path';
-import { type ValidationError, issuesToValidationErrors, sortErrors, validationError } from './errors';
+import { LOCAL_CODES, type ValidationError, issuesToValidationErrors, sortErrors, validationError } from './errors';
 import { type CountryCode, DEFAULT_PHONE_REGION, todayUtc } from './formats';
 import { happyPathOrZod } from './happy-path';
 import { nestingError } from './nesting';
@@ -16,6 +16,8 @@ export interface ValidateOptions {
   now?: Date;
   /** Check document paths locally (`invalid_document_path`); default true. */
   checkDocumentPaths?: boolean;
+  /** The run's import supplier: a payload naming another fails `import_supplier_mismatch`. */
+  importSupplier?: string;
 }
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: ValidationError[] };
@@ -53,6 +55,10 @@ function accountLevelErrors(payload: unknown, opts: ValidateOptions): Validation
   const today = opts.today ?? todayUtc(opts.now);
   const errors = accountRuleErrors(payload, { today });
   if (opts.checkDocumentPaths !== false) errors.push(...documentPathErrors(payload));
+  const supplier = typeof payload === 'object' && payload !== null ? (payload as { import_supplier?: unknown }).import_supplier : undefined;
+  if (opts.importSupplier !== undefined && typeof supplier === 'string' && supplier !== opts.importSupplier) {
+    errors.push(validationError(LOCAL_CODES.importSupplierMismatch, 'import_supplier', `The payload names import supplier "${supplier}", the run imports for "${opts.importSupplier}".`));
+  }
   return errors;
 }
 
