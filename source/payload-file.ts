@@ -26,10 +26,10 @@ interface Entry {
 export const lineKey = (line: number) => `#line-${line}`;
 
 /** Reads one line's account number and what is wrong with it, without keeping the payload. */
-export function indexLine(l: PayloadFileLine): { key: string; entry: Entry } {
+export function indexLine(l: PayloadFileLine, maxLineBytes = MAX_PAYLOAD_LINE_BYTES): { key: string; entry: Entry } {
   const at = { line: l.line, offset: l.offset, length: l.length };
   if ('tooLarge' in l) {
-    return { key: lineKey(l.line), entry: { ...at, problem: { code: PAYLOAD_CODES.tooLarge, detail: `line ${l.line} is ${l.length} bytes, over the ${MAX_PAYLOAD_LINE_BYTES}-byte limit of one payload` } } };
+    return { key: lineKey(l.line), entry: { ...at, problem: { code: PAYLOAD_CODES.tooLarge, detail: `line ${l.line} is ${l.length} bytes, over the ${maxLineBytes}-byte limit of one payload` } } };
   }
   let value: unknown;
   try {
@@ -95,7 +95,7 @@ export class PayloadFileSource implements PayloadSource {
       const plain = isGzip(this.file) ? await decompressed(this.file) : this.file;
       const byKey = new Map<string, Entry[]>();
       for await (const l of readPayloadLines(openPayloadFile(plain), { maxLineBytes: this.opts.maxLineBytes })) {
-        const { key, entry } = indexLine(l);
+        const { key, entry } = indexLine(l, this.opts.maxLineBytes);
         const list = byKey.get(key);
         if (list) list.push(entry);
         else byKey.set(key, [entry]);
