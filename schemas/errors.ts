@@ -30,6 +30,8 @@ export const LOCAL_CODES = {
   invalidDocumentPath: 'invalid_document_path',
   /** A key the contract does not declare on that object (a typo, or a field of another system). */
   undocumentedField: 'undocumented_field',
+  /** A key the contract declares that the schema does not model yet (refused, never dropped). */
+  documentedFieldNotModelled: 'documented_field_not_modelled',
   /** A payload whose `import_supplier` is not the run's. */
   importSupplierMismatch: 'import_supplier_mismatch',
 } as const;

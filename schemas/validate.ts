@@ -3,6 +3,7 @@ import { type EnergyAccount, type ScheduleAccountCreation, accountSchemasFor } f
 import { collectDocumentPaths, resolveDocumentPath } from './document-path';
 import { LOCAL_CODES, type ValidationError, issuesToValidationErrors, sortErrors, validationError } from './errors';
 import { type CountryCode, DEFAULT_PHONE_REGION, todayUtc } from './formats';
+import { genericPath, unmodelledPathSet } from './contract-coverage';
 import { happyPathOrZod } from './happy-path';
 import { nestingError } from './nesting';
 import { accountRuleErrors, taskParamsRuleErrors } from './rules';
@@ -34,6 +35,22 @@ function parseWithInputs<T extends z.ZodType>(schema: T, value: unknown): { data
   if (fast.success) return { data: fast.data, errors: [] };
   const slow = schema.safeParse(value, { reportInput: true });
   return { errors: slow.success ? [] : issuesToValidationErrors(slow.error.issues) };
+}
+
+/**
+ * A key the schema refuses that the contract does declare (schemas/COVERAGE.md, "Left out") is not
+ * undocumented: it is named `documented_field_not_modelled`, so a team knows its payload is right and
+ * this client cannot pass the field on yet (it is refused rather than dropped).
+ */
+function classifyUnknownKeys(errors: ValidationError[], prefix = ''): ValidationError[] {
+  if (!errors.some((e) => e.code === LOCAL_CODES.undocumentedField)) return errors;
+  const documented = unmodelledPathSet();
+  return errors.map((e) => {
+    if (e.code !== LOCAL_CODES.undocumentedField) return e;
+    const path = genericPath(prefix !== '' && e.attr.startsWith(`${prefix}.`) ? e.attr.slice(prefix.length + 1) : e.attr);
+    if (!documented.has(path)) return e;
+    return validationError(LOCAL_CODES.documentedFieldNotModelled, e.attr, `The contract declares "${path}", but this client does not model it yet (schemas/COVERAGE.md): refused, not dropped.`);
+  });
 }
 
 function prefixed(errors: ValidationError[], prefix: string): ValidationError[] {
@@ -70,7 +87,7 @@ export function validateAccount(payload: unknown, opts: ValidateOptions = {}): V
   const { data, errors } = parseWithInputs(energyAccountSchema, payload);
   errors.push(...accountLevelErrors(payload, opts));
   if (data !== undefined && errors.length === 0) return { ok: true, value: data };
-  return { ok: false, errors: sortErrors(errors) };
+  return { ok: false, errors: sortErrors(classifyUnknownKeys(errors)) };
 }
 
 /** Validates a full `{payload, task_params}` schedule request; payload attrs are prefixed `payload.`. */
@@ -85,5 +102,5 @@ export function validateScheduleRequest(body: unknown, opts: ValidateOptions = {
     errors.push(...taskParamsRuleErrors(task_params, { now: opts.now ?? new Date() }));
   }
   if (data !== undefined && errors.length === 0) return { ok: true, value: data };
-  return { ok: false, errors: sortErrors(errors) };
+  return { ok: false, errors: sortErrors(classifyUnknownKeys(errors, 'payload')) };
 }

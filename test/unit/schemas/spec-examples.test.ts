@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { energyAccountSchema, scheduleAccountCreationSchema } from '../../../schemas/account';
 import { exampleScheduleRequest, realisticAccount } from '../../../schemas/fixtures';
+import { unmodelledPaths } from '../../../schemas/contract-coverage';
 import { validateAccount, validateScheduleRequest } from '../../../schemas/validate';
 import { exampleOf } from './spec';
 
@@ -97,5 +98,32 @@ describe('fixtures', () => {
 
   it('exampleScheduleRequest is valid now', () => {
     expect(validateScheduleRequest(exampleScheduleRequest())).toMatchObject({ ok: true });
+  });
+});
+
+describe('fields the contract declares that the schema does not model yet', () => {
+  it('are refused with documented_field_not_modelled at their path, not called undocumented and not dropped', () => {
+    const input: any = realisticAccount();
+    input.deposit_agreements = [{ deposit_amount: '10.00', reason: 'x' }];
+    input.supply_addresses[0].meter_points[0].agents = [];
+    input.customers[0].familyname = 'Smith';
+    const result = validateAccount(input);
+    expect(result.ok).toBe(false);
+    const found = result.ok ? [] : result.errors.map((e) => [e.code, e.attr]);
+    expect(found).toEqual([
+      ['undocumented_field', 'customers.0.familyname'],
+      ['documented_field_not_modelled', 'deposit_agreements'],
+      ['documented_field_not_modelled', 'supply_addresses.0.meter_points.0.agents'],
+    ]);
+  });
+
+  it('are exactly what the contract declares under EnergyAccount and account.ts leaves out (read from the contract)', () => {
+    const paths = unmodelledPaths();
+    // The list of stripped fields, among them.
+    for (const p of ['deposit_agreements', 'payment_adequacy_changes', 'complaints', 'payment_plans', 'portfolio', 'supply_addresses.meter_points.configuration_periods', 'supply_addresses.meter_points.vat_exemptions', 'supply_addresses.meter_points.ccl_exemptions', 'supply_addresses.meter_points.capacity_values', 'supply_addresses.meter_points.agents', 'supply_addresses.meter_points.agreements.characteristics']) {
+      expect(paths).toContain(p);
+    }
+    // Modelled fields are not listed.
+    for (const p of ['customers', 'notes', 'supply_addresses.meter_points.meters', 'ledgers']) expect(paths).not.toContain(p);
   });
 });
