@@ -20,7 +20,39 @@ async function received(e: E2E, supplier: string, ext: string): Promise<unknown>
   return r.rows[0]?.payload;
 }
 
-describe('bring your own data: a payload file goes in unchanged', () => {
+/**
+ * The spec's two example payloads (renamed into this run) and generated accounts transformed by the
+ * legacy path, with every document they name written under `docs` at its payload path.
+ */
+function goodPayloads(e: E2E, tag: string) {
+  const supplier = e.config.IMPORT_SUPPLIER_CODE;
+  const dir = path.join(e.config.DATA_DIR, 'payloads', tag);
+  const docs = path.join(dir, 'documents');
+  fs.mkdirSync(docs, { recursive: true });
+  // The spec's examples were valid the day they were written: a dunning path may not start in the past.
+  const nextYear = `${new Date().getUTCFullYear() + 1}-01-01`;
+  const examples = ['/v2/data-import/accounts/', '/v2/data-import/accounts/validate/'].map((route, i) => {
+    const example = requestExample(route, 'post') as EnergyAccount;
+    if (example.dunning_path?.start_date) example.dunning_path.start_date = nextYear;
+    return { ...example, import_supplier: supplier, external_account_number: `${tag}-EX${i}` } as EnergyAccount;
+  });
+  const generated = [...generateDataset({ accounts: 4, seed: 31, defectRate: 0, accountNumberPrefix: `${tag}-G` })].map((item) => {
+    const t = transformAccount(item.source, { importSupplierCode: supplier, mapping: defaultMapping() });
+    if (!t.ok) throw new Error(`generated account did not transform: ${JSON.stringify(t.errors)}`);
+    return t.payload;
+  });
+  const good = [...examples, ...generated];
+  for (const p of good) {
+    for (const ref of collectDocumentPaths(p)) {
+      const file = path.join(docs, ref.path);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, minimalPdf([ref.path]));
+    }
+  }
+  return { dir, docs, examples, generated, good };
+}
+
+describe('bring your own data: payloads go in unchanged', () => {
   let e: E2E;
   beforeAll(async () => {
     e = await connectE2E();
@@ -32,31 +64,7 @@ describe('bring your own data: a payload file goes in unchanged', () => {
   it('sends what the file held, field for field; fails each bad line alone, with its code; validate agrees account for account', async () => {
     const supplier = e.config.IMPORT_SUPPLIER_CODE;
     const tag = uniqueId('BYO');
-    const dir = path.join(e.config.DATA_DIR, 'payloads', tag);
-    const docs = path.join(dir, 'documents');
-    fs.mkdirSync(docs, { recursive: true });
-    const putDocument = (payloadPath: string) => {
-      const file = path.join(docs, payloadPath);
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, minimalPdf([payloadPath]));
-    };
-
-    // The spec's two example payloads, renamed into this run, and generated accounts transformed by the legacy path.
-    // The spec's examples were valid the day they were written: a dunning path may not start in the past.
-    const nextYear = `${new Date().getUTCFullYear() + 1}-01-01`;
-    const examples = ['/v2/data-import/accounts/', '/v2/data-import/accounts/validate/'].map((route, i) => {
-      const example = requestExample(route, 'post') as EnergyAccount;
-      if (example.dunning_path?.start_date) example.dunning_path.start_date = nextYear;
-      return { ...example, import_supplier: supplier, external_account_number: `${tag}-EX${i}` } as EnergyAccount;
-    });
-    const generated = [...generateDataset({ accounts: 4, seed: 31, defectRate: 0, accountNumberPrefix: `${tag}-G` })].map((item) => {
-      const t = transformAccount(item.source, { importSupplierCode: supplier, mapping: defaultMapping() });
-      if (!t.ok) throw new Error(`generated account did not transform: ${JSON.stringify(t.errors)}`);
-      return t.payload;
-    });
-    const good = [...examples, ...generated];
-    for (const p of good) for (const ref of collectDocumentPaths(p)) putDocument(ref.path);
-
+    const { dir, docs, generated, good } = goodPayloads(e, tag);
     const base = generated[0];
     const typo: any = structuredClone({ ...base, external_account_number: `${tag}-TYPO` });
     typo.customers[0].familyname = typo.customers[0].family_name;
@@ -132,5 +140,32 @@ describe('bring your own data: a payload file goes in unchanged', () => {
     const byValidate = new Map(report.accounts.map((a) => [a.externalAccountNumber, a.errors[0]?.code ?? 'valid']));
     const byRun = new Map([...rows].map(([ext, r]) => [ext, r.outcome === 'completed' || r.stage === 'documents' ? 'valid' : r.error_code]));
     expect(Object.fromEntries(byValidate)).toEqual(Object.fromEntries(byRun));
+  });
+
+  it('a payload table: keyset pages, each payload arrives as the row held it; a duplicate number and an undocumented key fail alone', async () => {
+    const supplier = e.config.IMPORT_SUPPLIER_CODE;
+    const tag = uniqueId('BYT');
+    const { docs, generated, good } = goodPayloads(e, tag);
+    const schema = `team_${tag.toLowerCase()}`;
+    await e.pool.query(`create schema ${schema}; create table ${schema}.kraken_payloads (external_account_number text, payload jsonb)`);
+    const typo: any = { ...structuredClone(generated[0]), external_account_number: `${tag}-TYPO` };
+    typo.customers[0].familyname = 'x';
+    const dup = { ...structuredClone(generated[1]), external_account_number: `${tag}-DUP` };
+    const rows = [...good, typo, dup, dup];
+    for (const p of rows) await e.pool.query(`insert into ${schema}.kraken_payloads values ($1, $2)`, [p.external_account_number, JSON.stringify(p)]);
+
+    const runId = uniqueId('run-byt-');
+    // A page of 2: the run pages through the table by keyset.
+    const result = await runToEnd(e, { runId, supplierCode: supplier, source: { kind: 'payloads-table', table: `${schema}.kraken_payloads`, documents: docs }, selection: { kind: 'all' }, pageSize: 2 });
+    expect(result.state).toBe('completed');
+    const ledger = await attempts(e, runId);
+    expect(ledger.size).toBe(good.length + 2);
+    for (const p of good) {
+      expect({ ext: p.external_account_number, outcome: ledger.get(p.external_account_number!)?.outcome }).toEqual({ ext: p.external_account_number, outcome: 'completed' });
+      expect(await received(e, supplier, p.external_account_number!)).toEqual(p);
+    }
+    const failed = (ext: string) => ({ code: ledger.get(ext)?.error_code, attr: ledger.get(ext)?.error_attr });
+    expect(failed(`${tag}-TYPO`)).toEqual({ code: 'undocumented_field', attr: 'customers.0.familyname' });
+    expect(failed(`${tag}-DUP`)).toEqual({ code: 'duplicate_external_account_number', attr: 'external_account_number' });
   });
 });
