@@ -2,7 +2,10 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createS3Client, ensureBucket } from '../../../clients/aws';
 import { requestExample } from '../../../contract';
 import { collectDocumentPaths } from '../../../schemas/document-path';
 import type { EnergyAccount } from '../../../schemas/account';
@@ -167,5 +170,38 @@ describe('bring your own data: payloads go in unchanged', () => {
     const failed = (ext: string) => ({ code: ledger.get(ext)?.error_code, attr: ledger.get(ext)?.error_attr });
     expect(failed(`${tag}-TYPO`)).toEqual({ code: 'undocumented_field', attr: 'customers.0.familyname' });
     expect(failed(`${tag}-DUP`)).toEqual({ code: 'duplicate_external_account_number', attr: 'external_account_number' });
+  });
+
+  it("documents from the team's bucket (--documents s3://bucket/prefix) are copied under the supplier's root; an absent one fails its account alone", async () => {
+    const supplier = e.config.IMPORT_SUPPLIER_CODE;
+    const tag = uniqueId('BYS');
+    const { dir, generated } = goodPayloads(e, tag);
+    const s3 = createS3Client(e.config);
+    const teamBucket = `team-${tag.toLowerCase()}`;
+    await ensureBucket(s3, teamBucket);
+    const [withDocs, missing] = generated;
+    const expectedKeys: Array<{ key: string; body: Buffer }> = [];
+    for (const ref of collectDocumentPaths(withDocs)) {
+      const body = minimalPdf([tag, ref.path]);
+      await s3.send(new PutObjectCommand({ Bucket: teamBucket, Key: `exports/2026${ref.path}`, Body: body }));
+      expectedKeys.push({ key: `${e.config.IMPORT_SUPPLIER_DOCUMENT_ROOT}${ref.path}`, body });
+    }
+    expect(expectedKeys.length).toBeGreaterThan(0);
+    const file = path.join(dir, 'from-bucket.jsonl.gz');
+    fs.writeFileSync(file, gzipSync([withDocs, missing].map((p) => JSON.stringify(p)).join('\n')));
+
+    const runId = uniqueId('run-bys-');
+    await runToEnd(e, { runId, supplierCode: supplier, source: { kind: 'payloads', path: file, documents: `s3://${teamBucket}/exports/2026` }, selection: { kind: 'all' } });
+    const ledger = await attempts(e, runId);
+    expect(ledger.get(withDocs.external_account_number!)?.outcome).toBe('completed');
+    expect(await received(e, supplier, withDocs.external_account_number!)).toEqual(withDocs);
+    for (const { key, body } of expectedKeys) {
+      const got = await s3.send(new GetObjectCommand({ Bucket: e.config.PLATFORM_BUCKET, Key: key }));
+      expect(Buffer.from(await got.Body!.transformToByteArray()).equals(body), key).toBe(true);
+    }
+    expect({ code: ledger.get(missing.external_account_number!)?.error_code, stage: ledger.get(missing.external_account_number!)?.stage }).toEqual({
+      code: 'path_does_not_exist_in_file_store',
+      stage: 'documents',
+    });
   });
 });
