@@ -35,7 +35,10 @@ export function indexLine(l: PayloadFileLine, maxLineBytes = MAX_PAYLOAD_LINE_BY
   try {
     value = JSON.parse(l.text);
   } catch (e) {
-    return { key: lineKey(l.line), entry: { ...at, problem: { code: PAYLOAD_CODES.invalidJson, detail: `line ${l.line} is not JSON: ${String((e as Error).message).slice(0, 120)}` } } };
+    // The parser's message quotes the line, which may hold personal data: only the position is kept.
+    const position = /position (\d+)/.exec(String((e as Error).message))?.[1];
+    const where = position === undefined ? '' : ` (at character ${position})`;
+    return { key: lineKey(l.line), entry: { ...at, problem: { code: PAYLOAD_CODES.invalidJson, detail: `line ${l.line} is not JSON${where}` } } };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { key: lineKey(l.line), entry: { ...at, problem: { code: PAYLOAD_CODES.notAnObject, detail: `line ${l.line} is JSON but not an object (one EnergyAccount a line)` } } };

@@ -51,6 +51,8 @@ describe('a payload file', () => {
     expect(got['B-2']).toEqual(b);
     expect(got['#line-9']).toEqual({ import_supplier: 'X' });
     expect(got['#line-4']).toMatchObject({ code: 'invalid_json', detail: expect.stringContaining('line 4 ') });
+    // The parser quotes the line; the detail never does (it may hold a name).
+    expect(JSON.stringify(got['#line-4'])).not.toContain('not json');
     expect(got['#line-5']).toMatchObject({ code: 'payload_not_an_object', detail: expect.stringContaining('line 5 ') });
     expect(got['#line-6']).toMatchObject({ code: 'payload_too_large', detail: expect.stringContaining('line 6 ') });
     expect(got['C-3']).toMatchObject({ code: 'duplicate_external_account_number', attr: 'external_account_number', detail: expect.stringContaining('lines 7, 8') });
