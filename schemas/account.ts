@@ -413,6 +413,15 @@ export const debtSchema = z.strictObject({
   aged_debt: list(z.strictObject({ debt_amount: opt(decimalString(8, 2)), due_date: opt(dateString) })),
 });
 
+/** The spec allows one deposit agreement an account (`multiple_active_deposits_not_allowed`, rules-account.ts). */
+export const depositAgreementSchema = z.strictObject({
+  accepted_at: optNull(utcDateTimeString),
+  deposit_amount: decimalString(),
+  fulfilled_at: optNull(utcDateTimeString),
+  last_interest_date: optNull(dateString),
+  reason: requiredString(),
+});
+
 export const dunningPathSchema = z.strictObject({
   path_name: requiredString(256),
   start_date: opt(dateString),
@@ -577,6 +586,7 @@ function buildSchemas(region: CountryCode) {
     account_campaigns: list(accountCampaignSchema),
     metadata: list(metadataSchema),
     debts: list(debtSchema),
+    deposit_agreements: list(depositAgreementSchema),
     dunning_path: opt(dunningPathSchema),
     warm_home_discount: list(warmHomeDiscountSchema),
   });

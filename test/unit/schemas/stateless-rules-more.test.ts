@@ -453,3 +453,32 @@ describe('customers, account type, addresses and lists', () => {
     expect(errorsAfter((a) => a.account_campaigns.push({ campaign_name: 'Winter' }))).toEqual(only('inconsistent_campaign_identifiers', 'account_campaigns'));
   });
 });
+
+describe('deposit agreements', () => {
+  const deposit = { deposit_amount: '120.00', reason: 'Payment history', accepted_at: '2019-06-01T09:00:00Z', fulfilled_at: '2019-07-01T09:00:00Z', last_interest_date: '2019-07-31' };
+
+  it('a fulfilled deposit with its last interest date passes, as sent', () => {
+    expect(errorsAfter((a) => (a.deposit_agreements = [deposit]))).toEqual([]);
+  });
+
+  it('multiple_active_deposits_not_allowed: only one a account', () => {
+    expect(errorsAfter((a) => (a.deposit_agreements = [deposit, { ...deposit, reason: 'Second' }]))).toEqual(only('multiple_active_deposits_not_allowed', 'deposit_agreements'));
+  });
+
+  it('last_interest_date_not_allowed: not before the deposit is fulfilled', () => {
+    expect(errorsAfter((a) => (a.deposit_agreements = [{ ...deposit, fulfilled_at: null }]))).toEqual(only('last_interest_date_not_allowed', 'deposit_agreements.0.last_interest_date'));
+  });
+
+  it('fulfilled_at_greater_than_last_interest_date', () => {
+    expect(errorsAfter((a) => (a.deposit_agreements = [{ ...deposit, fulfilled_at: '2019-08-02T09:00:00Z' }]))).toEqual(
+      only('fulfilled_at_greater_than_last_interest_date', 'deposit_agreements.0.last_interest_date'),
+    );
+  });
+
+  it('field checks: the amount is a decimal string, the reason required', () => {
+    expect(errorsAfter((a) => (a.deposit_agreements = [{ deposit_amount: 'ten' }]))).toEqual([
+      { code: 'invalid', attr: 'deposit_agreements.0.deposit_amount' },
+      { code: 'required', attr: 'deposit_agreements.0.reason' },
+    ]);
+  });
+});
