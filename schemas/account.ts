@@ -183,6 +183,13 @@ export const smartRefusalInterestSchema = z.strictObject({
   source: opt(z.enum(E.SMART_REFUSAL_SOURCES)),
 });
 
+/** A meter point's VAT or CCL exemption (`EnergyTaxExemption`): rate is a proportion, 1.0 for all of it. */
+export const taxExemptionSchema = z.strictObject({
+  effective_from: dateString,
+  effective_to: opt(dateString),
+  rate: decimalString(1, 2),
+});
+
 const meterPointCommon = {
   mpid: requiredString(4),
   supply_start_date: dateString,
@@ -191,6 +198,8 @@ const meterPointCommon = {
   et_in_progress: optNull(z.boolean()),
   dr_in_progress: optNull(z.boolean()),
   smart_refusal_interest: opt(smartRefusalInterestSchema),
+  ccl_exemptions: list(taxExemptionSchema),
+  vat_exemptions: list(taxExemptionSchema),
 };
 
 const coded = (code: string, message: string) => ({ message, params: { code } });

@@ -482,3 +482,43 @@ describe('deposit agreements', () => {
     ]);
   });
 });
+
+describe('meter point tax exemptions (ccl_exemptions, vat_exemptions)', () => {
+  // Exemptions are for business accounts: the example turned into one (a business needs a company name).
+  const asBusiness = (a: any) => {
+    a.account_type = 'BUSINESS';
+    a.business = { company_name: 'Example Ltd' };
+  };
+  const withVat = (...list: unknown[]) => (a: any) => {
+    asBusiness(a);
+    elec(a).vat_exemptions = list;
+  };
+  const closed = { effective_from: '2018-01-01', effective_to: '2018-12-31', rate: '1.0' };
+  const open = { effective_from: '2019-01-01', rate: '0.5' };
+
+  it('a business account with consecutive exemptions, the last open-ended, passes', () => {
+    expect(errorsAfter(asBusiness)).toEqual([]);
+    expect(errorsAfter(withVat(closed, open))).toEqual([]);
+  });
+
+  it('tax_exemptions_provided_for_domestic_account', () => {
+    expect(errorsAfter((a) => (elec(a).ccl_exemptions = [open]))).toEqual(only('tax_exemptions_provided_for_domestic_account', `${MP0}.ccl_exemptions`));
+  });
+
+  it('multiple_open_ended_tax_exemptions', () => {
+    expect(errorsAfter(withVat(open, { ...open, effective_from: '2019-06-01' })).map((e) => e.code)).toContain('multiple_open_ended_tax_exemptions');
+  });
+
+  it('overlapping_effective_dates_for_tax_exemptions, at the later one', () => {
+    expect(errorsAfter(withVat(closed, { ...closed, effective_from: '2018-06-01', effective_to: '2018-09-30' }))).toEqual(
+      only('overlapping_effective_dates_for_tax_exemptions', `${MP0}.vat_exemptions.1.effective_from`),
+    );
+  });
+
+  it('start_date_same_as_end_date; a rate is a proportion with two decimals', () => {
+    expect(errorsAfter(withVat({ effective_from: '2018-01-01', effective_to: '2018-01-01', rate: '0.555' }))).toEqual([
+      { code: 'start_date_same_as_end_date', attr: `${MP0}.vat_exemptions.0.effective_to` },
+      { code: 'invalid', attr: `${MP0}.vat_exemptions.0.rate` },
+    ]);
+  });
+});
