@@ -5,7 +5,7 @@ import type { Pool } from '../clients/db';
 import type { PlatformClient, TariffPreflight } from '../clients/platform';
 import type { Config } from '../config';
 import { createLedger, type Ledger } from '../ledger';
-import { createSourceAdapter, type SourceAdapter } from '../source/adapter';
+import { createPayloadSource, createSourceAdapter, isPayloadSpec, type LegacySourceSpec, type PayloadSource, type PayloadSourceSpec, type SourceAdapter } from '../source/adapter';
 import { defaultMapping, loadMapping, type CodeMapping } from '../source/mapping';
 import type { SourceSpecRef } from '../workflows/inputs';
 
@@ -25,26 +25,31 @@ export interface ActivityDeps {
 export interface ActivityContext extends ActivityDeps {
   ledger: Ledger;
   mapping: CodeMapping;
-  adapterFor(spec: SourceSpecRef): SourceAdapter;
+  adapterFor(spec: LegacySourceSpec): SourceAdapter;
+  /** A team's own payloads (a file or a table). */
+  payloadsFor(spec: PayloadSourceSpec): PayloadSource;
+  /** Either kind, for paging through its account numbers. */
+  listerFor(spec: SourceSpecRef): Pick<SourceAdapter, 'listAccountNumbers'>;
   /** A tariff pre-flight per run, so one run's catalogue cache is reused by all its accounts. */
   tariffPreflight(runId: string): TariffPreflight;
 }
 
 export function createActivityContext(deps: ActivityDeps): ActivityContext {
   const adapters = new Map<string, SourceAdapter>();
+  const payloadSources = new Map<string, PayloadSource>();
   const checkers = new Map<string, TariffPreflight>();
   return {
     ...deps,
     ledger: createLedger(deps.pool),
     mapping: deps.mapping ?? (deps.config.SOURCE_MAPPING_FILE ? loadMapping(deps.config.SOURCE_MAPPING_FILE) : defaultMapping()),
     adapterFor(spec) {
-      const key = JSON.stringify(spec);
-      let a = adapters.get(key);
-      if (!a) {
-        a = createSourceAdapter(spec, { pool: deps.pool });
-        adapters.set(key, a);
-      }
-      return a;
+      return cached(adapters, spec, () => createSourceAdapter(spec, { pool: deps.pool }));
+    },
+    payloadsFor(spec) {
+      return cached(payloadSources, spec, () => createPayloadSource(spec, { pool: deps.pool }));
+    },
+    listerFor(spec) {
+      return isPayloadSpec(spec) ? this.payloadsFor(spec) : this.adapterFor(spec);
     },
     tariffPreflight(runId) {
       let c = checkers.get(runId);
@@ -57,6 +62,17 @@ export function createActivityContext(deps: ActivityDeps): ActivityContext {
       return c;
     },
   };
+}
+
+/** One source object per spec and worker: its index (a file's) is built once. */
+function cached<T>(map: Map<string, T>, spec: SourceSpecRef, create: () => T): T {
+  const key = JSON.stringify(spec);
+  let a = map.get(key);
+  if (!a) {
+    a = create();
+    map.set(key, a);
+  }
+  return a;
 }
 
 export function attemptRef<T extends { runId: string; externalAccountNumber: string; supplierCode: string; dryRun: boolean }>(x: T) {

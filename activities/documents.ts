@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { PassThrough, type Readable } from 'node:stream';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { StagedDocument } from '../ledger';
 import { resolveDocumentPath } from '../schemas/document-path';
@@ -12,7 +13,9 @@ export type StageOneResult =
   | { ok: false; code: string; attr: string; detail: string };
 
 /**
- * Puts one legacy document into the platform bucket at `<supplier root>/<payload path>`.
+ * Puts one document into the platform bucket at `<supplier root>/<payload path>`, read from the
+ * document's own `sourceRoot` when it has one (a folder, or a team's bucket: `s3://bucket/prefix`), else the
+ * source folder.
  * Idempotent either way:
  * - a file up to one part (`partSizeBytes`, 8 MiB by default: statements and letters) is read
  *   once, hashed and sent in one PUT. A second PUT of the same bytes to the same key changes
@@ -34,42 +37,67 @@ export async function stageDocument(opts: {
   const resolved = resolveDocumentPath(opts.documentRoot, doc.payloadPath);
   if (!resolved.ok) return { ok: false, code: resolved.code, attr: doc.attr, detail: resolved.detail };
 
+  const sourceRoot = doc.sourceRoot ?? opts.sourceDir;
+  if (sourceRoot.startsWith('s3://')) return copyFromBucket(opts, sourceRoot, resolved.key);
+
   // The source path is ours to read: it must stay inside the source folder too.
-  const file = sourceFile(opts.sourceDir, doc.sourcePath);
+  const file = sourceFile(sourceRoot, doc.sourcePath);
   if (!file) return { ok: false, code: 'invalid_document_path', attr: doc.attr, detail: 'source document path escapes the source folder' };
   const stat = await fs.promises.stat(file).catch(() => undefined);
   // The platform would reject the account for the same reason once it checks the bucket.
   if (!stat?.isFile()) return { ok: false, code: PATH_DOES_NOT_EXIST, attr: doc.attr, detail: `source document ${doc.sourcePath} is missing` };
   const size = stat.size;
-  if (size <= opts.partSizeBytes) {
-    const body = await fs.promises.readFile(file);
-    const sha256 = createHash('sha256').update(body).digest('hex');
-    await opts.s3.send(new PutObjectCommand({ Bucket: opts.bucket, Key: resolved.key, Body: body, ContentType: doc.contentType, Metadata: { sha256 } }));
-    opts.onProgress?.(body.length);
-    return { ok: true, key: resolved.key, sha256, size: body.length, action: 'uploaded' };
-  }
+  if (size <= opts.partSizeBytes) return putSmall(opts, resolved.key, await fs.promises.readFile(file));
   const sha256 = await sha256File(file);
 
   const existing = await headObject(opts.s3, opts.bucket, resolved.key);
   if (existing && existing.sha256 === sha256 && existing.size === size) {
     return { ok: true, key: resolved.key, sha256, size, action: 'already_present' };
   }
+  return putLarge(opts, resolved.key, fs.createReadStream(file), sha256, size);
+}
+
+type StageOpts = Parameters<typeof stageDocument>[0];
+
+/** One PUT of a file read whole (up to one part). */
+async function putSmall(opts: StageOpts, key: string, body: Buffer): Promise<StageOneResult> {
+  const sha256 = createHash('sha256').update(body).digest('hex');
+  await opts.s3.send(new PutObjectCommand({ Bucket: opts.bucket, Key: key, Body: body, ContentType: opts.doc.contentType, Metadata: { sha256 } }));
+  opts.onProgress?.(body.length);
+  return { ok: true, key, sha256, size: body.length, action: 'uploaded' };
+}
+
+/** A multipart upload (lib-storage); `sha256` may be known only once the body has been read. */
+async function putLarge(opts: StageOpts, key: string, body: Readable, sha256: string | (() => string), size: number): Promise<StageOneResult> {
   const upload = new Upload({
     client: opts.s3,
-    params: {
-      Bucket: opts.bucket,
-      Key: resolved.key,
-      Body: fs.createReadStream(file),
-      ContentType: doc.contentType,
-      Metadata: { sha256 },
-    },
+    params: { Bucket: opts.bucket, Key: key, Body: body, ContentType: opts.doc.contentType, ...(typeof sha256 === 'string' ? { Metadata: { sha256 } } : {}) },
     partSize: opts.partSizeBytes,
     queueSize: 2,
     leavePartsOnError: false,
   });
   if (opts.onProgress) upload.on('httpUploadProgress', (p) => opts.onProgress?.(p.loaded ?? 0));
   await upload.done();
-  return { ok: true, key: resolved.key, sha256, size, action: 'uploaded' };
+  return { ok: true, key, sha256: typeof sha256 === 'string' ? sha256 : sha256(), size, action: 'uploaded' };
+}
+
+/**
+ * A document in the team's own bucket (`--documents s3://bucket/prefix`): copied through this
+ * worker into the platform bucket (the two may sit in different accounts, so no server-side copy).
+ */
+async function copyFromBucket(opts: StageOpts, sourceRoot: string, targetKey: string): Promise<StageOneResult> {
+  const { doc } = opts;
+  const [bucket, ...prefix] = sourceRoot.slice('s3://'.length).split('/');
+  const sourceKey = [...prefix.filter((p) => p !== ''), doc.sourcePath].join('/');
+  const head = await headObject(opts.s3, bucket, sourceKey);
+  if (!head) return { ok: false, code: PATH_DOES_NOT_EXIST, attr: doc.attr, detail: `source document s3://${bucket}/${sourceKey} is missing` };
+  const got = await opts.s3.send(new GetObjectCommand({ Bucket: bucket, Key: sourceKey }));
+  const body = got.Body as Readable & { transformToByteArray(): Promise<Uint8Array> };
+  const size = head.size ?? 0;
+  if (size <= opts.partSizeBytes) return putSmall(opts, targetKey, Buffer.from(await body.transformToByteArray()));
+  const hash = createHash('sha256');
+  const hashed = body.pipe(new PassThrough({ transform: (chunk, _enc, cb) => (hash.update(chunk), cb(null, chunk)) }));
+  return putLarge(opts, targetKey, hashed, () => hash.digest('hex'), size);
 }
 
 async function headObject(s3: S3Client, bucket: string, key: string): Promise<{ sha256?: string; size?: number } | undefined> {

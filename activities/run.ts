@@ -127,7 +127,7 @@ export function runActivities(ctx: ActivityContext): RunActivities {
       case 'all': {
         const remaining = selection.limit === undefined ? limit : Math.min(limit, selection.limit - c.seen);
         if (remaining <= 0) return { accounts: [], exhausted: true };
-        const accounts = await ctx.adapterFor(source).listAccountNumbers({ after: c.after, limit: remaining });
+        const accounts = await ctx.listerFor(source).listAccountNumbers({ after: c.after, limit: remaining });
         const seen = c.seen + accounts.length;
         const exhausted = accounts.length < remaining || (selection.limit !== undefined && seen >= selection.limit);
         return { accounts, exhausted, nextCursor: JSON.stringify({ after: accounts.at(-1) ?? c.after, seen }) };

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../config';
 import { runWorkflowId } from '../workflows/ids';
-import { migrationRunInputSchema, type MigrationRunInput, type Selection, type SourceSpecRef } from '../workflows/inputs';
+import { migrationRunInputSchema, sourceSpecSchema, type MigrationRunInput, type Selection, type SourceSpecRef } from '../workflows/inputs';
+import { openPayloadFile, readPayloadLines } from '../source/payload-lines';
 import type { migrationRunWorkflow } from '../workflows/migration-run';
 import { KmKind, KmRunId, KmSupplier } from '../workflows/search-attributes';
 import { runAccountViews, runDetailsMarkdown, workflowUiUrl } from './context';
@@ -27,6 +28,53 @@ export function parseSourceOption(value: string | undefined, cwd = process.cwd()
   const file = path.resolve(cwd, value);
   if (!fs.existsSync(file)) throw usageError('source_not_found', `--source ${value}: no such file (use "postgres" or a .jsonl file)`);
   return { kind: 'file', path: file };
+}
+
+/**
+ * `--payloads FILE` / `--payloads-table SCHEMA.TABLE` (+ `--documents DIR|s3://bucket/prefix`) → a
+ * payload source spec, or undefined when neither is given. An empty file is a usage error.
+ */
+export async function parsePayloadOptions(
+  opts: { payloads?: string; payloadsTable?: string; documents?: string; source?: string },
+  cwd = process.cwd(),
+): Promise<SourceSpecRef | undefined> {
+  const given = [opts.payloads && '--payloads', opts.payloadsTable && '--payloads-table', opts.source && opts.source !== 'postgres' && '--source'].filter(Boolean);
+  if (given.length > 1) throw usageError('conflicting_options', `${given.join(' and ')} cannot be used together: one source a run`);
+  if (opts.payloads === undefined && opts.payloadsTable === undefined) {
+    if (opts.documents !== undefined) throw usageError('conflicting_options', '--documents goes with --payloads or --payloads-table');
+    return undefined;
+  }
+  let documents: string | undefined;
+  if (opts.documents !== undefined) {
+    if (opts.documents.startsWith('s3://')) {
+      if (!/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/.test(opts.documents)) throw usageError('invalid_documents', `--documents ${opts.documents}: expected s3://bucket/prefix`);
+      documents = opts.documents.replace(/\/+$/, '');
+    } else {
+      documents = path.resolve(cwd, opts.documents);
+      if (!fs.statSync(documents, { throwIfNoEntry: false })?.isDirectory()) throw usageError('documents_not_found', `--documents ${opts.documents}: no such folder`);
+    }
+  }
+  if (opts.payloadsTable !== undefined) {
+    const spec = sourceSpecSchema.safeParse({ kind: 'payloads-table', table: opts.payloadsTable, documents });
+    if (!spec.success) throw usageError('invalid_payloads_table', `--payloads-table ${opts.payloadsTable}: expected schema.table`);
+    return spec.data;
+  }
+  const file = path.resolve(cwd, opts.payloads!);
+  if (!/\.jsonl(\.gz)?$/i.test(file)) throw usageError('invalid_payloads_file', `--payloads ${opts.payloads}: expected a .jsonl or .jsonl.gz file (one EnergyAccount a line)`);
+  if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile()) throw usageError('payloads_not_found', `--payloads ${opts.payloads}: no such file`);
+  if (!(await hasPayloadLine(file))) throw usageError('empty_payloads_file', `--payloads ${opts.payloads}: the file holds no payload (every line is blank)`);
+  return { kind: 'payloads', path: file, documents };
+}
+
+/** True once a non-blank line is seen (a gzipped file is decompressed only that far). */
+async function hasPayloadLine(file: string): Promise<boolean> {
+  const input = openPayloadFile(file);
+  try {
+    for await (const _ of readPayloadLines(input)) return true;
+    return false;
+  } finally {
+    input.destroy();
+  }
 }
 
 /** `--limit` / `--accounts` → the run's selection; they exclude each other. */

@@ -19,8 +19,8 @@ import { type CountryCode, DEFAULT_PHONE_REGION, isMpanCore, isMprn } from './fo
 /**
  * The v2 account import request (`ScheduleAccountCreation` = `{payload: EnergyAccount, task_params}`)
  * as the OpenAPI document describes it, limited to what a UK domestic or business migration uses
- * (see COVERAGE.md). Objects use zod's default strip mode: fields the spec does not list are dropped,
- * never passed through. No spec defaults are applied: an omitted optional field stays omitted.
+ * (see COVERAGE.md). Objects are strict: a field the spec does not declare fails validation with
+ * `undocumented_field` at its dot path, never dropped silently. No spec defaults are applied.
  */
 
 const opt = <T extends z.ZodType>(schema: T) => schema.optional();
@@ -30,12 +30,12 @@ const list = <T extends z.ZodType>(schema: T) => z.array(schema).optional();
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
 
-export const metadataSchema = z.object({
+export const metadataSchema = z.strictObject({
   key: requiredString(1024),
   value: z.unknown().refine((v) => v !== undefined, { message: 'This field is required.', params: { code: 'required' } }),
 });
 
-const consentSchema = z.object({
+const consentSchema = z.strictObject({
   type: requiredString(), // tenant-configured consent types: free string
   value: z.enum(E.CONSENT_VALUES),
   signed_at: opt(utcDateTimeString),
@@ -45,7 +45,7 @@ const consentSchema = z.object({
 // ---------------------------------------------------------------------------------------------
 // Customers
 
-export const psrSchema = z.object({
+export const psrSchema = z.strictObject({
   additional_information: nullableString(),
   description: nullableString(),
   effective_from: opt(utcDateTimeOrDateString),
@@ -54,7 +54,7 @@ export const psrSchema = z.object({
   gas_industry_code: nullableString(),
 });
 
-export const customerPreferencesSchema = z.object({
+export const customerPreferencesSchema = z.strictObject({
   is_user_psr_consent_obtained: optNull(z.boolean()),
   opted_into_associated_companies: opt(z.boolean()),
   opted_into_offers: opt(z.boolean()),
@@ -66,7 +66,7 @@ export const customerPreferencesSchema = z.object({
   partner_password: optionalString(10),
 });
 
-const customerUserDetailSchema = z.object({
+const customerUserDetailSchema = z.strictObject({
   namespace: z.enum(E.CUSTOMER_DETAIL_NAMESPACES),
   value: z.union([z.string(), z.number(), z.boolean()]),
 });
@@ -75,7 +75,7 @@ const customerUserDetailSchema = z.object({
 // Addresses
 
 /** The new-style billing address (`billing_address`), exclusive with billing_address1..5. */
-export const addressSchema = z.object({
+export const addressSchema = z.strictObject({
   country: requiredString(2),
   administrative_area: optionalString(512),
   dependent_locality: optionalString(512),
@@ -89,7 +89,7 @@ export const addressSchema = z.object({
 // ---------------------------------------------------------------------------------------------
 // Meter points
 
-export const readingSchema = z.object({
+export const readingSchema = z.strictObject({
   register_id: optionalString(32),
   reading_date: dateString,
   reading_value: decimalString(),
@@ -101,7 +101,7 @@ export const historicalReadingSchema = readingSchema.extend({
   validation_status: opt(z.enum(E.READING_VALIDATION_STATUSES)),
 });
 
-export const electricityRegisterSchema = z.object({
+export const electricityRegisterSchema = z.strictObject({
   register_id: requiredString(32),
   number_of_digits: integer.min(1).max(15),
   tpr: optionalString(),
@@ -109,7 +109,7 @@ export const electricityRegisterSchema = z.object({
   last_billed_to_date: opt(dateString),
 });
 
-export const prepaymentDetailsSchema = z.object({
+export const prepaymentDetailsSchema = z.strictObject({
   credit_balance: decimalString(),
   debt_balance: decimalString(),
   transfer_vend_read_date: dateString,
@@ -117,7 +117,7 @@ export const prepaymentDetailsSchema = z.object({
 
 export const gasPrepaymentDetailsSchema = prepaymentDetailsSchema.extend({
   gas_debt_repayment_options: opt(
-    z.object({
+    z.strictObject({
       weekly_min: opt(decimalString()),
       weekly_max: opt(decimalString()),
     }),
@@ -137,13 +137,13 @@ const meterCommon = {
   smart_commissioned_on: optNull(dateString),
 };
 
-export const electricityMeterSchema = z.object({
+export const electricityMeterSchema = z.strictObject({
   ...meterCommon,
   registers: list(electricityRegisterSchema),
   prepay_details: opt(prepaymentDetailsSchema),
 });
 
-export const gasMeterSchema = z.object({
+export const gasMeterSchema = z.strictObject({
   ...meterCommon,
   gas_number_of_digits: integer.min(1).max(15),
   last_billed_to_date: opt(dateString),
@@ -159,28 +159,35 @@ const agreementCommon = {
   rates_agreed_at: optNull(utcDateTimeString),
   business_contract_identifier: nullableString(),
 };
-export const electricityAgreementSchema = z.object(agreementCommon);
-export const gasAgreementSchema = z.object(agreementCommon);
+export const electricityAgreementSchema = z.strictObject(agreementCommon);
+export const gasAgreementSchema = z.strictObject(agreementCommon);
 
-export const eacSchema = z.object({
+export const eacSchema = z.strictObject({
   effective_from: dateString,
   tpr: requiredString(16),
   consumption: decimalString(8, 2),
   source: optionalString(255),
 });
 
-export const aqSchema = z.object({
+export const aqSchema = z.strictObject({
   effective_from: dateString,
   effective_to: optNull(dateString),
   consumption: decimalString(8, 2),
   source: optionalString(255),
 });
 
-export const smartRefusalInterestSchema = z.object({
+export const smartRefusalInterestSchema = z.strictObject({
   type: z.enum(E.SMART_REFUSAL_TYPES),
   date: dateString,
   refusal_reason: opt(z.enum(E.SMART_REFUSAL_REASONS)),
   source: opt(z.enum(E.SMART_REFUSAL_SOURCES)),
+});
+
+/** A meter point's VAT or CCL exemption (`EnergyTaxExemption`): rate is a proportion, 1.0 for all of it. */
+export const taxExemptionSchema = z.strictObject({
+  effective_from: dateString,
+  effective_to: opt(dateString),
+  rate: decimalString(1, 2),
 });
 
 const meterPointCommon = {
@@ -191,11 +198,13 @@ const meterPointCommon = {
   et_in_progress: optNull(z.boolean()),
   dr_in_progress: optNull(z.boolean()),
   smart_refusal_interest: opt(smartRefusalInterestSchema),
+  ccl_exemptions: list(taxExemptionSchema),
+  vat_exemptions: list(taxExemptionSchema),
 };
 
 const coded = (code: string, message: string) => ({ message, params: { code } });
 
-export const electricityMeterPointSchema = z.object({
+export const electricityMeterPointSchema = z.strictObject({
   supply_type: z.literal('ELECTRICITY'),
   identifier: requiredString().refine(
     (v) => v.trim() === '' || isMpanCore(v),
@@ -213,7 +222,7 @@ export const electricityMeterPointSchema = z.object({
   eac_history: list(eacSchema),
 });
 
-export const gasMeterPointSchema = z.object({
+export const gasMeterPointSchema = z.strictObject({
   supply_type: z.literal('GAS'),
   identifier: requiredString().refine(
     (v) => v.trim() === '' || isMprn(v),
@@ -244,7 +253,7 @@ const transactionCommon = {
   to_prepay_meter_serial_number: optionalString(),
 };
 
-const taxItemSchema = z.object({
+const taxItemSchema = z.strictObject({
   amount: decimalString(),
   rate: decimalString(15, 5),
   tax_type: requiredString(),
@@ -252,7 +261,7 @@ const taxItemSchema = z.object({
   value_taxed: decimalString(15, 5),
 });
 
-const lineItemSchema = z.object({
+const lineItemSchema = z.strictObject({
   start_date: dateString,
   end_date: dateString,
   net_amount: decimalString(),
@@ -266,28 +275,28 @@ const lineItemSchema = z.object({
 });
 
 export const transactionSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('CREDIT'), ...transactionCommon, reason: z.enum(E.CREDIT_REASONS) }),
-  z.object({
+  z.strictObject({ type: z.literal('CREDIT'), ...transactionCommon, reason: z.enum(E.CREDIT_REASONS) }),
+  z.strictObject({
     type: z.literal('CHARGE'),
     ...transactionCommon,
     reason: z.enum(E.CHARGE_REASONS),
     tax_items: list(taxItemSchema),
   }),
-  z.object({
+  z.strictObject({
     type: z.literal('PAYMENT'),
     ...transactionCommon,
     reason: opt(z.enum(E.PAYMENT_REASONS)),
     payment_type: opt(z.enum(E.PAYMENT_TYPES)),
     reference: optionalString(),
   }),
-  z.object({
+  z.strictObject({
     type: z.literal('REPAYMENT'),
     ...transactionCommon,
     reason: opt(z.enum(E.REPAYMENT_REASONS)),
     payment_type: opt(z.enum(E.REPAYMENT_PAYMENT_TYPES)),
     reference: optionalString(),
   }),
-  z.object({
+  z.strictObject({
     type: z.literal('SUPPLY_CHARGE'),
     ...transactionCommon,
     product_code: requiredString(),
@@ -302,7 +311,7 @@ export const transactionSchema = z.discriminatedUnion('type', [
  * deprecated account-level fields (`x-use-instead: ledgers.*`) and its own example use it. Built
  * from `Ledger` plus those fields; ledger_code is optional because the example omits it.
  */
-export const ledgerSchema = z.object({
+export const ledgerSchema = z.strictObject({
   ledger_code: optionalString(),
   ledger_identifier: optionalString(),
   ledger_balance: opt(decimalString()),
@@ -316,7 +325,7 @@ export const ledgerSchema = z.object({
 // ---------------------------------------------------------------------------------------------
 // Payments
 
-export const paymentScheduleSchema = z.object({
+export const paymentScheduleSchema = z.strictObject({
   means: z.enum(E.PAYMENT_MEANS),
   start_date: dateString,
   end_date: optNull(dateString),
@@ -333,29 +342,29 @@ export const paymentScheduleSchema = z.object({
   exempt_from_payment_adequacy: opt(z.boolean()),
   ledger_code: optionalString(),
   paid_by: opt(z.enum(E.PAYMENT_PAID_BY)),
-  instalments: list(z.object({ amount: decimalString(8, 2), payment_date: dateString })),
+  instalments: list(z.strictObject({ amount: decimalString(8, 2), payment_date: dateString })),
 });
 
 const PAYMENT_VENDORS = ['STRIPE', 'BOTTOMLINE_GLOBAL_PAYMENTS_HUB', 'BOTTOMLINE_PTX', 'BOTTOMLINE_PTX_BATCHED'] as const;
 
 export const paymentPreferenceSchema = z.discriminatedUnion('type', [
-  z.object({
+  z.strictObject({
     type: z.literal('ACTIVE_EXISTING'),
     ledger_identifier: requiredString(),
-    instruction_reference_params: z.object({
+    instruction_reference_params: z.strictObject({
       vendor_name: z.enum(PAYMENT_VENDORS),
       vendor_reference: requiredString(512),
     }),
   }),
-  z.object({
+  z.strictObject({
     type: z.literal('ACTIVE_NEW'),
     ledger_identifier: requiredString(),
-    instruction_reference_params: z.object({ instruction_identifier: requiredString(512) }),
+    instruction_reference_params: z.strictObject({ instruction_identifier: requiredString(512) }),
   }),
-  z.object({ type: z.literal('PASSIVE'), ledger_identifier: requiredString() }),
+  z.strictObject({ type: z.literal('PASSIVE'), ledger_identifier: requiredString() }),
 ]);
 
-export const paymentInstructionSchema = z.object({
+export const paymentInstructionSchema = z.strictObject({
   type: z.enum(['BPAY', 'CARD', 'CUSTOM', 'DIRECT_DEBIT', 'GMO_REFUND', 'PAYMENT_SLIP']),
   vendor: z.enum(PAYMENT_VENDORS),
   reference: requiredString(512),
@@ -369,22 +378,22 @@ export const paymentInstructionSchema = z.object({
 // ---------------------------------------------------------------------------------------------
 // Account-level lists
 
-export const accountReferenceSchema = z.object({
+export const accountReferenceSchema = z.strictObject({
   namespace: requiredString(50),
   value: requiredString(100),
 });
 
-export const noteSchema = z.object({
+export const noteSchema = z.strictObject({
   body: optionalString(),
   created_at: opt(utcDateTimeString),
-  document_paths: list(z.object({ document_path: requiredString() })),
+  document_paths: list(z.strictObject({ document_path: requiredString() })),
   external_id: optionalString(),
   is_archived: opt(z.boolean()),
   is_pinned: opt(z.boolean()),
   unpin_at: opt(utcDateTimeString),
 });
 
-export const statementSchema = z.object({
+export const statementSchema = z.strictObject({
   statement_id: requiredString(),
   bill_period_from_date: dateString,
   bill_period_to_date: dateString,
@@ -395,7 +404,7 @@ export const statementSchema = z.object({
 });
 
 /** slug and campaign_name are the tenant's own lists in the spec: free strings here. */
-export const accountCampaignSchema = z.object({
+export const accountCampaignSchema = z.strictObject({
   slug: optionalString(),
   campaign_name: optionalString(),
   campaign_note: nullableString(),
@@ -403,28 +412,37 @@ export const accountCampaignSchema = z.object({
   expiry_date: optNull(dateString),
 });
 
-export const debtSchema = z.object({
+export const debtSchema = z.strictObject({
   agency_name: optionalString(256),
   start_date: opt(dateString),
   is_insolvent: opt(z.boolean()),
   cais_reference: optionalString(),
   campaign: optionalString(256),
   notes: optionalString(256),
-  aged_debt: list(z.object({ debt_amount: opt(decimalString(8, 2)), due_date: opt(dateString) })),
+  aged_debt: list(z.strictObject({ debt_amount: opt(decimalString(8, 2)), due_date: opt(dateString) })),
 });
 
-export const dunningPathSchema = z.object({
+/** The spec allows one deposit agreement an account (`multiple_active_deposits_not_allowed`, rules-account.ts). */
+export const depositAgreementSchema = z.strictObject({
+  accepted_at: optNull(utcDateTimeString),
+  deposit_amount: decimalString(),
+  fulfilled_at: optNull(utcDateTimeString),
+  last_interest_date: optNull(dateString),
+  reason: requiredString(),
+});
+
+export const dunningPathSchema = z.strictObject({
   path_name: requiredString(256),
   start_date: opt(dateString),
 });
 
-export const warmHomeDiscountSchema = z.object({
+export const warmHomeDiscountSchema = z.strictObject({
   tax_year: optionalString(),
   account_type: opt(z.enum(E.WHD_ACCOUNT_TYPES)),
   group: opt(z.enum(E.WHD_GROUPS)),
 });
 
-export const accountBillingOptionsSchema = z.object({
+export const accountBillingOptionsSchema = z.strictObject({
   period_length: optNull(z.enum(E.BILLING_PERIOD_LENGTHS)),
   period_length_multiplier: opt(integer),
   period_start_day: optNull(integer.min(1).max(28)),
@@ -432,19 +450,19 @@ export const accountBillingOptionsSchema = z.object({
   use_industry_billing: opt(z.boolean()),
 });
 
-export const businessSchema = z.object({
+export const businessSchema = z.strictObject({
   business_type: opt(z.enum(E.BUSINESS_TYPES)),
   company_name: optionalString(255),
   company_number: optionalString(100),
   details: list(
-    z.object({
+    z.strictObject({
       key: z.enum(E.BUSINESS_DETAIL_KEYS),
       value: z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]),
     }),
   ),
 });
 
-export const taskParamsSchema = z.object({
+export const taskParamsSchema = z.strictObject({
   is_dry_run: opt(z.boolean()),
   schedule_window_start: optNull(utcDateTimeString),
   schedule_window_end: optNull(utcDateTimeString),
@@ -456,7 +474,7 @@ export const taskParamsSchema = z.object({
 function buildSchemas(region: CountryCode) {
   const phone = optNull(phoneString(region));
 
-  const customerSchema = z.object({
+  const customerSchema = z.strictObject({
     given_name: optionalString(255),
     family_name: optionalString(255),
     title: nullableString(20),
@@ -471,7 +489,7 @@ function buildSchemas(region: CountryCode) {
     role: optNull(z.enum(E.CUSTOMER_ROLES)),
     account_roles: list(z.enum(E.CUSTOMER_ROLES)),
     portfolio_roles: list(z.enum(E.CUSTOMER_ROLES)),
-    alternative_phone_numbers: list(z.object({ phone_number: phone })),
+    alternative_phone_numbers: list(z.strictObject({ phone_number: phone })),
     contact_emails: list(emailString),
     customer_preferences: opt(customerPreferencesSchema),
     consents: list(consentSchema),
@@ -486,7 +504,7 @@ function buildSchemas(region: CountryCode) {
     credit_assessment_id: nullableString(),
   });
 
-  const propertyAdministratorSchema = z.object({
+  const propertyAdministratorSchema = z.strictObject({
     given_name: nullableString(255),
     family_name: optionalString(255),
     title: nullableString(20),
@@ -502,7 +520,7 @@ function buildSchemas(region: CountryCode) {
     role: opt(z.enum(E.PROPERTY_ADMINISTRATOR_ROLES)),
   });
 
-  const supplyAddressSchema = z.object({
+  const supplyAddressSchema = z.strictObject({
     supply_address1: requiredString(512),
     supply_address2: optionalString(512),
     supply_address3: optionalString(512),
@@ -521,7 +539,7 @@ function buildSchemas(region: CountryCode) {
     meter_points: z.array(meterPointSchema),
   });
 
-  const energyAccountSchema = z.object({
+  const energyAccountSchema = z.strictObject({
     // import_supplier's enum in the spec is one tenant's supplier codes: free string.
     import_supplier: requiredString(),
     external_account_number: optionalString(128),
@@ -577,11 +595,12 @@ function buildSchemas(region: CountryCode) {
     account_campaigns: list(accountCampaignSchema),
     metadata: list(metadataSchema),
     debts: list(debtSchema),
+    deposit_agreements: list(depositAgreementSchema),
     dunning_path: opt(dunningPathSchema),
     warm_home_discount: list(warmHomeDiscountSchema),
   });
 
-  const scheduleAccountCreationSchema = z.object({
+  const scheduleAccountCreationSchema = z.strictObject({
     payload: energyAccountSchema,
     task_params: taskParamsSchema,
   });

@@ -1,3 +1,4 @@
+import { MAX_NESTING_DEPTH } from './nesting';
 /**
  * What a tool may echo back of its input: values capped to a readable length, and never the values
  * of personal fields (names, contact details, birth dates, addresses), which are replaced by a
@@ -20,16 +21,18 @@ const PERSONAL_KEY = /(^|_)(name|names|email|phone|mobile|landline|birth|address
 /** Every string (and number) value under a personal field of `record`, longest first. */
 export function personalValues(record: unknown): string[] {
   const out = new Set<string>();
-  const walk = (v: unknown, personal: boolean) => {
+  // Bounded like validation (nesting.ts): a record nested deeper is refused, never walked to the bottom.
+  const walk = (v: unknown, personal: boolean, depth: number) => {
     if (typeof v === 'string' || typeof v === 'number') {
       const s = String(v).trim();
       if (personal && s.length > 0) out.add(s);
       return;
     }
-    if (Array.isArray(v)) for (const x of v) walk(x, personal);
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, personal || PERSONAL_KEY.test(k));
+    if (depth > MAX_NESTING_DEPTH) return;
+    if (Array.isArray(v)) for (const x of v) walk(x, personal, depth + 1);
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, personal || PERSONAL_KEY.test(k), depth + 1);
   };
-  walk(record, false);
+  walk(record, false, 0);
   return [...out].sort((a, b) => b.length - a.length);
 }
 

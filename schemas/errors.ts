@@ -28,6 +28,12 @@ export const ZOD_ISSUE_CODES = {
 export const LOCAL_CODES = {
   invalidJson: 'invalid_json',
   invalidDocumentPath: 'invalid_document_path',
+  /** A key the contract does not declare on that object (a typo, or a field of another system). */
+  undocumentedField: 'undocumented_field',
+  /** A key the contract declares that the schema does not model yet (refused, never dropped). */
+  documentedFieldNotModelled: 'documented_field_not_modelled',
+  /** A payload whose `import_supplier` is not the run's. */
+  importSupplierMismatch: 'import_supplier_mismatch',
 } as const;
 
 export function pathToAttr(path: ReadonlyArray<PropertyKey>): string {
@@ -73,8 +79,14 @@ function detailFor(issue: Issue, code: string): string {
 
 /** zod issues (parsed with `reportInput: true`, so missing and null can be told apart) → platform shape. */
 export function issuesToValidationErrors(issues: ReadonlyArray<z.core.$ZodIssue>, prefix: ReadonlyArray<PropertyKey> = []): ValidationError[] {
-  return issues.map((raw) => {
+  return issues.flatMap((raw) => {
     const issue = raw as Issue;
+    // A strict object names every key it does not declare: one error each, at the key's own path.
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) =>
+        validationError(LOCAL_CODES.undocumentedField, [...prefix, ...issue.path, key], `"${key}" is not a field the contract declares here.`),
+      );
+    }
     const code = codeFor(issue);
     return { code, attr: pathToAttr([...prefix, ...issue.path]), detail: detailFor(issue, code) };
   });

@@ -7,7 +7,7 @@ import { isObj } from './rule-kit';
  * payload of a migration is valid, and zod builds a copy and a result object per field to say so;
  * this says it without allocating. Anything it cannot vouch for answers false, and the caller then
  * runs zod, which stays the one definition of the rules and the only author of error reports:
- * - an object key the schema does not know (zod would strip it) or holding `undefined`;
+ * - an object key the schema does not know (a strict object refuses it) or holding `undefined`;
  * - a schema kind or check that could change the value (transforms, defaults, overwrites): those
  *   refuse to compile. Validation then leaves every payload to zod (`happyPathOrZod`), and
  *   test/unit/schemas/happy-path.test.ts, which compiles every account schema, fails loudly.
@@ -113,7 +113,8 @@ function withChecks(base: HappyPath, schema: Internals, at: string): HappyPath {
 
 function compileObject(schema: Internals, at: string): HappyPath {
   const def = schema._zod.def;
-  if (def.catchall) throw new HappyPathUnsupported(`${at}: objects with a catchall are not supported`);
+  // A strict object's catchall is `never`: an unknown key fails zod, and answers false below.
+  if (def.catchall && def.catchall._zod.def.type !== 'never') throw new HappyPathUnsupported(`${at}: objects with a catchall are not supported`);
   const shape = def.shape ?? {};
   const fields = new Map<string, HappyPath>();
   const required: string[] = [];
@@ -129,8 +130,8 @@ function compileObject(schema: Internals, at: string): HappyPath {
     for (const k in v) {
       const field = fields.get(k);
       const x = v[k];
-      // An unknown key would be stripped and an explicit undefined kept or dropped by rules of its
-      // own: either leaves zod's output unlike the input, so zod decides.
+      // An unknown key is refused (strict objects) and an explicit undefined kept or dropped by
+      // rules of its own: zod decides, and reports.
       if (field === undefined || x === undefined || !field(x)) return false;
     }
     for (let i = 0; i < required.length; i++) if (v[required[i]] === undefined) return false;

@@ -129,10 +129,23 @@ function listRules(account: Obj, emit: Emit) {
   for (const [d, i] of objects(account.debts)) {
     if (given(d.start_date) && !present(d.agency_name)) emit('debt_collection_agency_name_required', ['debts', i, 'agency_name'], 'A debt with a start_date needs an agency_name.');
   }
+  depositRules(account, emit);
   const campaigns = objects(account.account_campaigns);
   const bySlug = campaigns.some(([c]) => present(c.slug) && !present(c.campaign_name));
   const byName = campaigns.some(([c]) => present(c.campaign_name) && !present(c.slug));
   if (bySlug && byName) emit('inconsistent_campaign_identifiers', ['account_campaigns'], 'Identify every account campaign the same way: all by slug or all by campaign_name.');
+}
+
+/** One deposit agreement an account; a last interest date only once fulfilled, and not before it. */
+function depositRules(account: Obj, emit: Emit) {
+  const deposits = objects(account.deposit_agreements);
+  if (deposits.length > 1) emit('multiple_active_deposits_not_allowed', ['deposit_agreements'], 'Only one deposit agreement can be migrated onto an account.');
+  for (const [d, i] of deposits) {
+    if (!present(d.last_interest_date)) continue;
+    const at: Path = ['deposit_agreements', i, 'last_interest_date'];
+    if (!present(d.fulfilled_at)) emit('last_interest_date_not_allowed', at, 'last_interest_date is only allowed on a fulfilled deposit agreement (fulfilled_at).');
+    else if (d.fulfilled_at.slice(0, 10) > d.last_interest_date) emit('fulfilled_at_greater_than_last_interest_date', at, 'fulfilled_at may not be later than last_interest_date.');
+  }
 }
 
 /** Customers, account type, billing options, supply addresses, notes, statements, debts, campaigns. */

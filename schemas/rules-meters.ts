@@ -160,6 +160,35 @@ function gasHistory(mp: Obj, path: Path, billable: boolean, today: string, emit:
 }
 
 /** Meter points, their agreements, meters, registers, readings and consumption histories. */
+/**
+ * A meter point's VAT and CCL exemptions, each list on its own: an end after the start, one open
+ * end, no overlap (read as payment schedules are: overlapping whether effective_to is inclusive or
+ * not, so touching periods pass), and none on a domestic account.
+ */
+function taxExemptionRules(mp: Obj, path: Path, domestic: boolean, emit: Emit) {
+  for (const key of ['ccl_exemptions', 'vat_exemptions'] as const) {
+    const list = objects(mp[key]);
+    if (list.length === 0) continue;
+    if (domestic) emit('tax_exemptions_provided_for_domestic_account', [...path, key], 'Tax exemptions are for business accounts only.');
+    const periods: Array<{ i: number; from: string; to: string | null }> = [];
+    for (const [x, i] of list) {
+      const from = dayOf(x.effective_from);
+      const to = openEnded(x.effective_to) ? null : dayOf(x.effective_to);
+      if (!from || to === undefined) continue; // unreadable: the schema reports it
+      if (to !== null && to <= from) emit('start_date_same_as_end_date', [...path, key, i, 'effective_to'], 'effective_to must be later than effective_from.');
+      periods.push({ i, from, to });
+    }
+    for (const o of periods.filter((p) => p.to === null).slice(1)) {
+      emit('multiple_open_ended_tax_exemptions', [...path, key, o.i, 'effective_to'], 'Only one open-ended tax exemption is allowed.');
+    }
+    periods.sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : a.i - b.i));
+    for (let b = 1; b < periods.length; b++) {
+      const clash = periods.slice(0, b).find((a) => a.from === periods[b].from || (a.to !== null && periods[b].from < a.to) || (a.to === null && periods[b].to !== null));
+      if (clash) emit('overlapping_effective_dates_for_tax_exemptions', [...path, key, periods[b].i, 'effective_from'], `This exemption overlaps exemption ${clash.i}.`);
+    }
+  }
+}
+
 export function meterRules(account: Obj, ctx: RuleContext, emit: Emit): void {
   const { today } = ctx;
   const accountLastBilled = dayOf(account.last_billed_to_date);
@@ -180,6 +209,8 @@ export function meterRules(account: Obj, ctx: RuleContext, emit: Emit): void {
     if (isObj(refusal) && refusal.type === 'INTERESTED' && given(refusal.refusal_reason)) {
       emit('smart_refusal_reason_given_for_interest', [...path, 'smart_refusal_interest', 'refusal_reason'], 'A refusal_reason applies only when the interest is not INTERESTED.');
     }
+
+    taxExemptionRules(mp, path, typeof account.account_type === 'string' && account.account_type.startsWith('DOMESTIC'), emit);
 
     const pointLastBilled = dayOf(mp.last_billed_to_date);
     agreementRules(mp, path, pointLastBilled ?? accountLastBilled, billable, emit);

@@ -1,9 +1,11 @@
 import type { z } from 'zod';
 import { type EnergyAccount, type ScheduleAccountCreation, accountSchemasFor } from './account';
 import { collectDocumentPaths, resolveDocumentPath } from './document-path';
-import { type ValidationError, issuesToValidationErrors, sortErrors, validationError } from './errors';
+import { LOCAL_CODES, type ValidationError, issuesToValidationErrors, sortErrors, validationError } from './errors';
 import { type CountryCode, DEFAULT_PHONE_REGION, todayUtc } from './formats';
+import { genericPath, unmodelledPathSet } from './contract-coverage';
 import { happyPathOrZod } from './happy-path';
+import { nestingError } from './nesting';
 import { accountRuleErrors, taskParamsRuleErrors } from './rules';
 
 export interface ValidateOptions {
@@ -15,6 +17,8 @@ export interface ValidateOptions {
   now?: Date;
   /** Check document paths locally (`invalid_document_path`); default true. */
   checkDocumentPaths?: boolean;
+  /** The run's import supplier: a payload naming another fails `import_supplier_mismatch`. */
+  importSupplier?: string;
 }
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: ValidationError[] };
@@ -31,6 +35,22 @@ function parseWithInputs<T extends z.ZodType>(schema: T, value: unknown): { data
   if (fast.success) return { data: fast.data, errors: [] };
   const slow = schema.safeParse(value, { reportInput: true });
   return { errors: slow.success ? [] : issuesToValidationErrors(slow.error.issues) };
+}
+
+/**
+ * A key the schema refuses that the contract does declare (schemas/COVERAGE.md, "Left out") is not
+ * undocumented: it is named `documented_field_not_modelled`, so a team knows its payload is right and
+ * this client cannot pass the field on yet (it is refused rather than dropped).
+ */
+function classifyUnknownKeys(errors: ValidationError[], prefix = ''): ValidationError[] {
+  if (!errors.some((e) => e.code === LOCAL_CODES.undocumentedField)) return errors;
+  const documented = unmodelledPathSet();
+  return errors.map((e) => {
+    if (e.code !== LOCAL_CODES.undocumentedField) return e;
+    const path = genericPath(prefix !== '' && e.attr.startsWith(`${prefix}.`) ? e.attr.slice(prefix.length + 1) : e.attr);
+    if (!documented.has(path)) return e;
+    return validationError(LOCAL_CODES.documentedFieldNotModelled, e.attr, `The contract declares "${path}", but this client does not model it yet (schemas/COVERAGE.md): refused, not dropped.`);
+  });
 }
 
 function prefixed(errors: ValidationError[], prefix: string): ValidationError[] {
@@ -52,20 +72,28 @@ function accountLevelErrors(payload: unknown, opts: ValidateOptions): Validation
   const today = opts.today ?? todayUtc(opts.now);
   const errors = accountRuleErrors(payload, { today });
   if (opts.checkDocumentPaths !== false) errors.push(...documentPathErrors(payload));
+  const supplier = typeof payload === 'object' && payload !== null ? (payload as { import_supplier?: unknown }).import_supplier : undefined;
+  if (opts.importSupplier !== undefined && typeof supplier === 'string' && supplier !== opts.importSupplier) {
+    errors.push(validationError(LOCAL_CODES.importSupplierMismatch, 'import_supplier', `The payload names import supplier "${supplier}", the run imports for "${opts.importSupplier}".`));
+  }
   return errors;
 }
 
 /** Validates a bare EnergyAccount payload. Every error is returned, sorted by attr. */
 export function validateAccount(payload: unknown, opts: ValidateOptions = {}): ValidationResult<EnergyAccount> {
+  const deep = nestingError(payload);
+  if (deep) return { ok: false, errors: [deep] };
   const { energyAccountSchema } = accountSchemasFor(opts.defaultRegion ?? DEFAULT_PHONE_REGION);
   const { data, errors } = parseWithInputs(energyAccountSchema, payload);
   errors.push(...accountLevelErrors(payload, opts));
   if (data !== undefined && errors.length === 0) return { ok: true, value: data };
-  return { ok: false, errors: sortErrors(errors) };
+  return { ok: false, errors: sortErrors(classifyUnknownKeys(errors)) };
 }
 
 /** Validates a full `{payload, task_params}` schedule request; payload attrs are prefixed `payload.`. */
 export function validateScheduleRequest(body: unknown, opts: ValidateOptions = {}): ValidationResult<ScheduleAccountCreation> {
+  const deep = nestingError(body);
+  if (deep) return { ok: false, errors: [deep] };
   const { scheduleAccountCreationSchema } = accountSchemasFor(opts.defaultRegion ?? DEFAULT_PHONE_REGION);
   const { data, errors } = parseWithInputs(scheduleAccountCreationSchema, body);
   if (typeof body === 'object' && body !== null) {
@@ -74,5 +102,5 @@ export function validateScheduleRequest(body: unknown, opts: ValidateOptions = {
     errors.push(...taskParamsRuleErrors(task_params, { now: opts.now ?? new Date() }));
   }
   if (data !== undefined && errors.length === 0) return { ok: true, value: data };
-  return { ok: false, errors: sortErrors(errors) };
+  return { ok: false, errors: sortErrors(classifyUnknownKeys(errors, 'payload')) };
 }

@@ -47,9 +47,9 @@ function parseChange(raw: unknown, where: string): ChangeRecord {
   return r.data;
 }
 
-/** `<dir>/<name>.jsonl` → `<dir>/<name>.changes.jsonl` (CSV exports likewise). */
+/** `<dir>/<name>.jsonl` → `<dir>/<name>.changes.jsonl` (CSV exports and gzipped payload files likewise). */
 export function changesFileFor(sourceFile: string): string {
-  return sourceFile.replace(/\.(jsonl|csv)$/i, '.changes.jsonl');
+  return sourceFile.replace(/\.(jsonl|csv|jsonl\.gz)$/i, '.changes.jsonl');
 }
 
 export function createChangeFeed(spec: SourceSpec, deps: { pool?: Pool }): ChangeFeed {
@@ -78,6 +78,8 @@ export function createChangeFeed(spec: SourceSpec, deps: { pool?: Pool }): Chang
       },
     };
   }
+  // A payload table has no change feed of its own: nothing is carried over after its import.
+  if (spec.kind === 'payloads-table') return { changesSince: async () => [] };
   const file = changesFileFor(spec.path);
   return {
     async changesSince(ext, since) {
@@ -105,7 +107,8 @@ export function createChangeFeed(spec: SourceSpec, deps: { pool?: Pool }): Chang
 
 /** Writes changes where a source of this kind keeps them (the generator's and tests' way in). */
 export async function writeChanges(spec: SourceSpec, changes: ChangeRecord[], deps: { pool?: Pool }): Promise<void> {
-  if (spec.kind === 'file') {
+  if (spec.kind === 'payloads-table') throw new ChangeFeedError('source_has_no_changes', 'a payload table has no change feed');
+  if (spec.kind === 'file' || spec.kind === 'payloads') {
     const text = changes.map((c) => JSON.stringify(c)).join('\n');
     if (text) fs.appendFileSync(changesFileFor(spec.path), `${text}\n`);
     return;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { SourceAdapter } from './adapter-contract';
 import { checkCsvHeader, csvFieldsToRecord, csvRecordKey, parseCsvRecord } from './csv';
+import { sortedKeyPage } from './payload-file';
 import { readAt, readRecords } from './record-reader';
 import { type SourceAccount, type SourceRecord, sourceRecordSchema } from './types';
 
@@ -76,17 +77,7 @@ export class FileSourceAdapter implements SourceAdapter {
   async listAccountNumbers(opts: { after?: string; limit: number }): Promise<string[]> {
     const index = await this.getIndex();
     this.sorted ??= [...index.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const keys = this.sorted;
-    let lo = 0;
-    if (opts.after !== undefined) {
-      let hi = keys.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (keys[mid] <= opts.after) lo = mid + 1;
-        else hi = mid;
-      }
-    }
-    return keys.slice(lo, lo + opts.limit);
+    return sortedKeyPage(this.sorted, opts.after, opts.limit);
   }
 
   async getAccount(externalAccountNumber: string): Promise<SourceAccount | undefined> {

@@ -216,8 +216,10 @@ export type SourceAccount = z.infer<typeof sourceAccountSchema>;
 export const documentRefSchema = z.object({
   /** Path in the payload, relative to the import supplier's document root: `/bills/<acct>/<file>`. */
   payloadPath: z.string().startsWith('/'),
-  /** Path under SOURCE_DOCUMENTS_DIR. */
+  /** Path under `sourceRoot` (default SOURCE_DOCUMENTS_DIR). */
   sourcePath: z.string(),
+  /** Where the file is read from: a folder or `s3://bucket/prefix` (a payload run's `--documents`). */
+  sourceRoot: z.string().optional(),
   contentType: z.string(),
   /** Payload attr that carries payloadPath (e.g. `statements.0.statement_path`), for error reports. */
   attr: z.string(),

@@ -9,7 +9,7 @@ import { loadCliContext, runAccountViews, withServices, workflowUiUrl } from '..
 import { EXIT, usageError } from '../errors';
 import { ledgerProgress, runRow, runRows } from '../../ledger';
 import { info, printJson, println, positiveInt, table } from '../output';
-import { describeRun, parseSelectionOptions, parseSourceOption, runHandle, startRun, withTimeout, type StartedRun } from '../runs';
+import { describeRun, parsePayloadOptions, parseSelectionOptions, parseSourceOption, runHandle, startRun, withTimeout, type StartedRun } from '../runs';
 import { watchRun, type WatchResult } from '../watch';
 import { formatRetrying, listRetryingAccounts } from '../retrying';
 import { postImportLine, postImportStatus, reconciliationLine } from '../post-import';
@@ -87,6 +87,9 @@ export function runCommand(): Command {
     .description('start a migration run (the run registers itself in the ledger)')
     .option('--supplier <code>', 'import supplier code (default: IMPORT_SUPPLIER_CODE)')
     .option('--source <source>', '"postgres" (the legacy schema) or a .jsonl file of legacy records', 'postgres')
+    .option('--payloads <file>', "the team's own EnergyAccount payloads, one a line (.jsonl or .jsonl.gz), sent as they are")
+    .option('--payloads-table <schema.table>', 'the same from a Postgres table or view (external_account_number, payload jsonb)')
+    .option('--documents <dir|s3://bucket/prefix>', "where the payloads' document paths are read (default SOURCE_DOCUMENTS_DIR)")
     .option('--limit <n>', 'migrate at most N accounts', positiveInt('--limit'))
     .option('--accounts <file>', 'migrate the accounts listed in FILE (one external account number a line)')
     .option('--dry-run', 'validate and schedule as a platform dry run; nothing is imported')
@@ -102,11 +105,13 @@ export function runCommand(): Command {
 Examples:
   $ kraken-migrate run start --supplier DEMO-SUPPLIER --limit 100 --watch
   $ kraken-migrate run start --source legacy.jsonl --dry-run --json
-  $ kraken-migrate run start --accounts retry.txt --concurrency 20`,
+  $ kraken-migrate run start --accounts retry.txt --concurrency 20
+  $ kraken-migrate run start --payloads accounts.jsonl.gz --documents ./documents --watch
+  $ kraken-migrate run start --payloads-table billing.kraken_payloads --documents s3://team-bucket/letters`,
     )
     .action(async (opts) => {
       const ctx = loadCliContext();
-      const source = parseSourceOption(opts.source);
+      const source = (await parsePayloadOptions(opts)) ?? parseSourceOption(opts.source);
       const selection = parseSelectionOptions({ limit: opts.limit, accounts: opts.accounts });
       for (const [flag, v] of [['--window-start', opts.windowStart], ['--window-end', opts.windowEnd]] as const) {
         if (v !== undefined && Number.isNaN(Date.parse(v))) throw usageError('invalid_window', `${flag} ${JSON.stringify(v)}: expected an ISO 8601 date-time`);

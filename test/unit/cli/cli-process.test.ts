@@ -84,6 +84,25 @@ describe('kraken-migrate validate', () => {
   });
 });
 
+describe('kraken-migrate run start with payloads', () => {
+  it('an empty payload file (blank lines only) is a usage error, exit 2, before anything is started', () => {
+    const file = path.join(dir, 'empty-payloads.jsonl');
+    fs.writeFileSync(file, '\n  \n');
+    const r = cli(['run', 'start', '--payloads', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('empty_payloads_file');
+  });
+
+  it('one source a run: --payloads with --source or --payloads-table is a usage error', () => {
+    const file = jsonl('one-payload.jsonl', [realisticAccount()]);
+    for (const extra of [['--source', file], ['--payloads-table', 'team.payloads']]) {
+      const r = cli(['run', 'start', '--payloads', file, ...extra]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('conflicting_options');
+    }
+  });
+});
+
 describe('usage and configuration errors', () => {
   it('a bad DATABASE_URL exits 2 with one line naming the variable and the expected form', () => {
     const r = cli(['config', 'print'], { DATABASE_URL: 'mysql://x' });

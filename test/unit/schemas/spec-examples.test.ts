@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { energyAccountSchema, scheduleAccountCreationSchema } from '../../../schemas/account';
 import { exampleScheduleRequest, realisticAccount } from '../../../schemas/fixtures';
+import { unmodelledPaths } from '../../../schemas/contract-coverage';
 import { validateAccount, validateScheduleRequest } from '../../../schemas/validate';
 import { exampleOf } from './spec';
 
@@ -45,19 +46,29 @@ describe("the spec's own examples", () => {
 });
 
 describe('unknown fields', () => {
-  it('are stripped at every level, not passed through', () => {
+  it('are refused at every level with undocumented_field and their dot path, each one listed', () => {
     const input: any = realisticAccount();
     input.not_in_spec = 1;
+    input.customers[0].familyname = 'Smith';
     input.customers[0].shoe_size = 42;
     input.supply_addresses[0].meter_points[0].meters[0].registers[0].colour = 'red';
+    input.ledgers[0].current_statement_transactions[0].typo = true;
     const result = validateAccount(input);
-    expect(result.ok).toBe(true);
-    if (result.ok) {
-      const value: any = result.value;
-      expect('not_in_spec' in value).toBe(false);
-      expect('shoe_size' in value.customers[0]).toBe(false);
-      expect('colour' in value.supply_addresses[0].meter_points[0].meters[0].registers[0]).toBe(false);
-    }
+    expect(result.ok).toBe(false);
+    const undocumented = result.ok ? [] : result.errors.filter((e) => e.code === 'undocumented_field').map((e) => e.attr);
+    expect(undocumented.sort()).toEqual([
+      'customers.0.familyname',
+      'customers.0.shoe_size',
+      'ledgers.0.current_statement_transactions.0.typo',
+      'not_in_spec',
+      'supply_addresses.0.meter_points.0.meters.0.registers.0.colour',
+    ]);
+  });
+
+  it('a payload without them is returned as it came, field for field', () => {
+    const input = realisticAccount();
+    const result = validateAccount(input);
+    expect(result.ok && result.value).toEqual(input);
   });
 
   it('does not add spec defaults to omitted fields', () => {
@@ -87,5 +98,34 @@ describe('fixtures', () => {
 
   it('exampleScheduleRequest is valid now', () => {
     expect(validateScheduleRequest(exampleScheduleRequest())).toMatchObject({ ok: true });
+  });
+});
+
+describe('fields the contract declares that the schema does not model yet', () => {
+  it('are refused with documented_field_not_modelled at their path, not called undocumented and not dropped', () => {
+    const input: any = realisticAccount();
+    input.payment_adequacy_changes = [];
+    input.supply_addresses[0].meter_points[0].agents = [];
+    input.customers[0].familyname = 'Smith';
+    const result = validateAccount(input);
+    expect(result.ok).toBe(false);
+    const found = result.ok ? [] : result.errors.map((e) => [e.code, e.attr]);
+    expect(found).toEqual([
+      ['undocumented_field', 'customers.0.familyname'],
+      ['documented_field_not_modelled', 'payment_adequacy_changes'],
+      ['documented_field_not_modelled', 'supply_addresses.0.meter_points.0.agents'],
+    ]);
+  });
+
+  it('are exactly what the contract declares under EnergyAccount and account.ts leaves out (read from the contract)', () => {
+    const paths = unmodelledPaths();
+    // The list of stripped fields, among them.
+    for (const p of ['payment_adequacy_changes', 'complaints', 'payment_plans', 'portfolio', 'supply_addresses.meter_points.configuration_periods', 'supply_addresses.meter_points.capacity_values', 'supply_addresses.meter_points.agents', 'supply_addresses.meter_points.agreements.characteristics']) {
+      expect(paths).toContain(p);
+    }
+    // Modelled fields are not listed.
+    for (const p of ['customers', 'notes', 'supply_addresses.meter_points.meters', 'ledgers', 'deposit_agreements', 'supply_addresses.meter_points.vat_exemptions', 'supply_addresses.meter_points.ccl_exemptions']) {
+      expect(paths).not.toContain(p);
+    }
   });
 });

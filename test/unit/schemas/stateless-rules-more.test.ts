@@ -453,3 +453,72 @@ describe('customers, account type, addresses and lists', () => {
     expect(errorsAfter((a) => a.account_campaigns.push({ campaign_name: 'Winter' }))).toEqual(only('inconsistent_campaign_identifiers', 'account_campaigns'));
   });
 });
+
+describe('deposit agreements', () => {
+  const deposit = { deposit_amount: '120.00', reason: 'Payment history', accepted_at: '2019-06-01T09:00:00Z', fulfilled_at: '2019-07-01T09:00:00Z', last_interest_date: '2019-07-31' };
+
+  it('a fulfilled deposit with its last interest date passes, as sent', () => {
+    expect(errorsAfter((a) => (a.deposit_agreements = [deposit]))).toEqual([]);
+  });
+
+  it('multiple_active_deposits_not_allowed: only one a account', () => {
+    expect(errorsAfter((a) => (a.deposit_agreements = [deposit, { ...deposit, reason: 'Second' }]))).toEqual(only('multiple_active_deposits_not_allowed', 'deposit_agreements'));
+  });
+
+  it('last_interest_date_not_allowed: not before the deposit is fulfilled', () => {
+    expect(errorsAfter((a) => (a.deposit_agreements = [{ ...deposit, fulfilled_at: null }]))).toEqual(only('last_interest_date_not_allowed', 'deposit_agreements.0.last_interest_date'));
+  });
+
+  it('fulfilled_at_greater_than_last_interest_date', () => {
+    expect(errorsAfter((a) => (a.deposit_agreements = [{ ...deposit, fulfilled_at: '2019-08-02T09:00:00Z' }]))).toEqual(
+      only('fulfilled_at_greater_than_last_interest_date', 'deposit_agreements.0.last_interest_date'),
+    );
+  });
+
+  it('field checks: the amount is a decimal string, the reason required', () => {
+    expect(errorsAfter((a) => (a.deposit_agreements = [{ deposit_amount: 'ten' }]))).toEqual([
+      { code: 'invalid', attr: 'deposit_agreements.0.deposit_amount' },
+      { code: 'required', attr: 'deposit_agreements.0.reason' },
+    ]);
+  });
+});
+
+describe('meter point tax exemptions (ccl_exemptions, vat_exemptions)', () => {
+  // Exemptions are for business accounts: the example turned into one (a business needs a company name).
+  const asBusiness = (a: any) => {
+    a.account_type = 'BUSINESS';
+    a.business = { company_name: 'Example Ltd' };
+  };
+  const withVat = (...list: unknown[]) => (a: any) => {
+    asBusiness(a);
+    elec(a).vat_exemptions = list;
+  };
+  const closed = { effective_from: '2018-01-01', effective_to: '2018-12-31', rate: '1.0' };
+  const open = { effective_from: '2019-01-01', rate: '0.5' };
+
+  it('a business account with consecutive exemptions, the last open-ended, passes', () => {
+    expect(errorsAfter(asBusiness)).toEqual([]);
+    expect(errorsAfter(withVat(closed, open))).toEqual([]);
+  });
+
+  it('tax_exemptions_provided_for_domestic_account', () => {
+    expect(errorsAfter((a) => (elec(a).ccl_exemptions = [open]))).toEqual(only('tax_exemptions_provided_for_domestic_account', `${MP0}.ccl_exemptions`));
+  });
+
+  it('multiple_open_ended_tax_exemptions', () => {
+    expect(errorsAfter(withVat(open, { ...open, effective_from: '2019-06-01' })).map((e) => e.code)).toContain('multiple_open_ended_tax_exemptions');
+  });
+
+  it('overlapping_effective_dates_for_tax_exemptions, at the later one', () => {
+    expect(errorsAfter(withVat(closed, { ...closed, effective_from: '2018-06-01', effective_to: '2018-09-30' }))).toEqual(
+      only('overlapping_effective_dates_for_tax_exemptions', `${MP0}.vat_exemptions.1.effective_from`),
+    );
+  });
+
+  it('start_date_same_as_end_date; a rate is a proportion with two decimals', () => {
+    expect(errorsAfter(withVat({ effective_from: '2018-01-01', effective_to: '2018-01-01', rate: '0.555' }))).toEqual([
+      { code: 'start_date_same_as_end_date', attr: `${MP0}.vat_exemptions.0.effective_to` },
+      { code: 'invalid', attr: `${MP0}.vat_exemptions.0.rate` },
+    ]);
+  });
+});

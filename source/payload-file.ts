@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { PAYLOAD_CODES, type PayloadRead, type PayloadSource } from './adapter-contract';
+import { isGzip, MAX_PAYLOAD_LINE_BYTES, openPayloadFile, readPayloadLines, type PayloadFileLine } from './payload-lines';
+import { readAt } from './record-reader';
+
+/**
+ * A team's own payloads, one EnergyAccount per line (`.jsonl`, or `.jsonl.gz`: decompressed once
+ * into the worker's temporary folder, since a gzip stream cannot be read at an offset). Payloads are
+ * read by byte offset from an index built on first use (account number → lines), never by loading
+ * the file. What a line cannot give (JSON, an object, a number, a sane size) fails that line's
+ * account only; two lines with one number fail that number, naming both lines.
+ */
+
+interface Entry {
+  line: number;
+  offset: number;
+  length: number;
+  problem?: { code: string; detail: string };
+}
+
+/** The index key of a line that names no account of its own. */
+export const lineKey = (line: number) => `#line-${line}`;
+
+/** Reads one line's account number and what is wrong with it, without keeping the payload. */
+export function indexLine(l: PayloadFileLine, maxLineBytes = MAX_PAYLOAD_LINE_BYTES): { key: string; entry: Entry } {
+  const at = { line: l.line, offset: l.offset, length: l.length };
+  if ('tooLarge' in l) {
+    return { key: lineKey(l.line), entry: { ...at, problem: { code: PAYLOAD_CODES.tooLarge, detail: `line ${l.line} is ${l.length} bytes, over the ${maxLineBytes}-byte limit of one payload` } } };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(l.text);
+  } catch (e) {
+    // The parser's message quotes the line, which may hold personal data: only the position is kept.
+    const position = /position (\d+)/.exec(String((e as Error).message))?.[1];
+    const where = position === undefined ? '' : ` (at character ${position})`;
+    return { key: lineKey(l.line), entry: { ...at, problem: { code: PAYLOAD_CODES.invalidJson, detail: `line ${l.line} is not JSON${where}` } } };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { key: lineKey(l.line), entry: { ...at, problem: { code: PAYLOAD_CODES.notAnObject, detail: `line ${l.line} is JSON but not an object (one EnergyAccount a line)` } } };
+  }
+  const ext = (value as { external_account_number?: unknown }).external_account_number;
+  // Without a number of its own the line is still validated (and fails `required` there).
+  return { key: typeof ext === 'string' && ext.trim() !== '' ? ext : lineKey(l.line), entry: at };
+}
+
+/** Several lines (or rows) holding one number: the account fails, naming where they are. */
+export function duplicateRead(count: number, where: string): PayloadRead {
+  return {
+    ok: false,
+    code: PAYLOAD_CODES.duplicate,
+    attr: 'external_account_number',
+    detail: `${count} payloads hold this external account number (${where}); one payload per account`,
+  };
+}
+
+export function sortedKeyPage(keys: string[], after: string | undefined, limit: number): string[] {
+  let lo = 0;
+  if (after !== undefined) {
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (keys[mid] <= after) lo = mid + 1;
+      else hi = mid;
+    }
+  }
+  return keys.slice(lo, lo + limit);
+}
+
+async function decompressed(file: string): Promise<string> {
+  const stat = await fs.promises.stat(file);
+  const id = createHash('sha256').update(`${path.resolve(file)}\u0000${stat.size}\u0000${stat.mtimeMs}`).digest('hex').slice(0, 32);
+  const dir = path.join(os.tmpdir(), 'kraken-migrate-payloads');
+  const target = path.join(dir, `${id}.jsonl`);
+  if (fs.existsSync(target)) return target;
+  await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
+  const partial = `${target}.${process.pid}.partial`;
+  await pipeline(openPayloadFile(file), fs.createWriteStream(partial, { mode: 0o600 }));
+  await fs.promises.rename(partial, target);
+  return target;
+}
+
+export class PayloadFileSource implements PayloadSource {
+  private index?: Promise<{ byKey: Map<string, Entry[]>; sorted: string[]; plain: string }>;
+  private handle?: Promise<fs.promises.FileHandle>;
+
+  constructor(
+    private readonly file: string,
+    private readonly opts: { maxLineBytes?: number } = {},
+  ) {}
+
+  private getIndex() {
+    this.index ??= (async () => {
+      const plain = isGzip(this.file) ? await decompressed(this.file) : this.file;
+      const byKey = new Map<string, Entry[]>();
+      for await (const l of readPayloadLines(openPayloadFile(plain), { maxLineBytes: this.opts.maxLineBytes })) {
+        const { key, entry } = indexLine(l, this.opts.maxLineBytes);
+        const list = byKey.get(key);
+        if (list) list.push(entry);
+        else byKey.set(key, [entry]);
+      }
+      const sorted = [...byKey.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      return { byKey, sorted, plain };
+    })();
+    return this.index;
+  }
+
+  async listAccountNumbers(opts: { after?: string; limit: number }): Promise<string[]> {
+    return sortedKeyPage((await this.getIndex()).sorted, opts.after, opts.limit);
+  }
+
+  async getPayload(externalAccountNumber: string): Promise<PayloadRead | undefined> {
+    const { byKey, plain } = await this.getIndex();
+    const entries = byKey.get(externalAccountNumber);
+    if (!entries) return undefined;
+    const name = path.basename(this.file);
+    if (entries.length > 1) return duplicateRead(entries.length, `${name} lines ${entries.map((x) => x.line).join(', ')}`);
+    const [e] = entries;
+    if (e.problem) return { ok: false, code: e.problem.code, detail: `${name}: ${e.problem.detail}` };
+    this.handle ??= fs.promises.open(plain, 'r');
+    const text = await readAt(await this.handle, e.offset, e.length);
+    return { ok: true, payload: JSON.parse(text) as unknown, where: `${name}:${e.line}` };
+  }
+
+  async close(): Promise<void> {
+    const h = this.handle;
+    this.handle = undefined;
+    if (h) await (await h).close();
+  }
+}
