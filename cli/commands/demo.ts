@@ -86,13 +86,12 @@ Examples:
       const cfg = stack.config;
       const client = await connectClient(cfg);
       const pool = createPool(stack.env.DATABASE_URL, 4);
-      const stopped = interrupted;
       try {
-        if (stopped()) return;
+        if (interrupted()) return;
         info(`Stack up in ${Math.round((Date.now() - started) / 1000)} s. Temporal UI: ${stack.info.temporalUiUrl}`);
         info(`Generating ${opts.accounts} legacy accounts (seed ${opts.seed}, default defect mix) into the legacy schema…`);
         await generateDataset({ accounts: opts.accounts, seed: opts.seed, databaseUrl: stack.env.DATABASE_URL, documentsDir: path.resolve(ROOT, cfg.SOURCE_DOCUMENTS_DIR) });
-        if (stopped()) return;
+        if (interrupted()) return;
 
         const run = await startRun(client, cfg, {
           supplierCode: cfg.IMPORT_SUPPLIER_CODE,
@@ -142,7 +141,7 @@ Examples:
         }
         process.exitCode = watched.workflowStatus === 'COMPLETED' && accounted === opts.accounts ? EXIT.ok : EXIT.failures;
 
-        if (opts.keep && !stopped()) {
+        if (opts.keep && !interrupted()) {
           println('');
           println('The stack stays up for exploration:');
           for (const l of endpointLines(stack, workerPids)) println(`  ${l}`);

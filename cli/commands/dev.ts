@@ -9,18 +9,20 @@ import { provisionTemporalCli } from '../../stack/temporal-cli';
 import { ROOT } from '../context';
 import { info, println } from '../output';
 
+let stackStops: StopRequests | undefined;
 /**
  * For a command that starts the stack: from now on Ctrl-C, SIGTERM and SIGHUP (the terminal closed)
  * ask it to stop, however often they arrive, and a second Ctrl-C while stopping kills what is left
- * (process/stop-signals.ts says why the signals must stay held).
+ * (process/stop-signals.ts says why the signals must stay held). Once per process.
  */
 export function holdStackStopSignals(): StopRequests {
-  const stops = holdStopSignals();
-  stops.onRepeat(() => {
+  if (stackStops) return stackStops;
+  stackStops = holdStopSignals();
+  stackStops.onRepeat(() => {
     info('Stopping faster: killing what is left…');
     killAllStartedNow();
   });
-  return stops;
+  return stackStops;
 }
 
 export function endpointLines(stack: RunningStack, workerPids: number[] = stack.info.workerPids): string[] {

@@ -185,3 +185,12 @@ export function ownWorkers(e: () => E2E) {
     },
   };
 }
+
+/** Polls `check` every 250 ms until it holds; fails naming `what` after `timeoutMs`. */
+export async function until(what: string, check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

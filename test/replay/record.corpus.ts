@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCodec } from '../../codec/data-converter';
 import { runWorkflowId } from '../../workflows/ids';
 import { runProgressQuery, supplierStatusSignal } from '../../workflows/messages';
-import { accountsFile, connectE2E, sandbox, seedAccounts, setSupplierEverywhere, startRun, uniqueId, type E2E } from '../e2e/helpers';
+import { accountsFile, connectE2E, sandbox, seedAccounts, setSupplierEverywhere, startRun, uniqueId, until, type E2E } from '../e2e/helpers';
 import { CORPUS_DIR, decryptHistory, writeEntry } from './corpus';
 
 // Records the replay corpus on the e2e stack: `npm run replay:record` (not part of npm test). Run it
@@ -30,14 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await e?.close();
 });
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 async function record(file: string, scenario: string, workflowId: string, runId?: string) {
   const handle = e.client.workflow.getHandle(workflowId, runId);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRetryingAccounts } from '../../../cli/retrying';
 import { runProgressQuery } from '../../../workflows/messages';
-import { accountsFile, attempts, connectE2E, groundTruth, runToEnd, sandbox, seedAccounts, startRun, uniqueId, type E2E } from '../helpers';
+import { accountsFile, attempts, connectE2E, groundTruth, runToEnd, sandbox, seedAccounts, startRun, uniqueId, until, type E2E } from '../helpers';
 
 let e: E2E;
 beforeAll(async () => {
@@ -19,14 +19,6 @@ const ROOT = path.resolve(__dirname, '../../..');
 function cli(args: string[]) {
   const r = spawnSync(process.execPath, [require.resolve('tsx/cli'), 'cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...e.env }, encoding: 'utf8', timeout: 120_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 async function clean(prefix: string, n: number) {
