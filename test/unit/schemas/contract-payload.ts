@@ -219,10 +219,15 @@ export function filledWhileValid(base: unknown, component: string, isValid: (pay
     if (open.length === 0) return payload;
     const path = open[0].path;
     const batch = open.filter((g) => g.path === path);
-    const tries = batch[0].candidates().length;
+    // One generic path may stand for different schemas (an electricity and a gas agreement's
+    // bespoke rates): each gap tries its own candidates, the last one repeated when it has fewer.
+    const tries = Math.max(...batch.map((g) => g.candidates().length));
     let kept = false;
     for (let i = 0; i < tries && !kept; i++) {
-      for (const g of batch) g.apply(g.candidates()[i]);
+      for (const g of batch) {
+        const c = g.candidates();
+        g.apply(c[Math.min(i, c.length - 1)]);
+      }
       kept = isValid(payload);
       if (!kept) for (const g of [...batch].reverse()) g.undo();
     }
