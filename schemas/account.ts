@@ -459,7 +459,7 @@ export const accountBillingOptionsSchema = z.strictObject({
   use_industry_billing: opt(z.boolean()),
 });
 
-/** `Business` is a oneOf of two objects; the shared fields here, the rest of both from the contract (buildSchemas). */
+/** The fields both options of `Business` share; each option is completed from the contract (buildSchemas). */
 const businessShape = {
   business_type: opt(z.enum(E.BUSINESS_TYPES)),
   company_name: optionalString(255),
@@ -491,7 +491,14 @@ function buildSchemas(region: CountryCode) {
     CustomerAlternativeNumber: alternativeNumberSchema,
     CustomerUserDetail: customerUserDetailSchema,
   };
-  const businessSchema = strictWithContract(businessShape, ['BaseBusiness', 'BusinessWithExistingContracts'], region, reuse);
+  // `Business` is a oneOf of BaseBusiness and BusinessWithExistingContracts, discriminated by
+  // `enforce_business_contracts_exist` (mapping "" / "false" → BaseBusiness, "true" → the other), a
+  // property neither option declares. The "" key reads as the platform's default: an absent tag is
+  // BaseBusiness (the looser reading; sandbox/README.md lists it).
+  const businessSchema = z.discriminatedUnion('enforce_business_contracts_exist', [
+    strictWithContract({ ...businessShape, enforce_business_contracts_exist: z.literal([false, '']).optional() }, ['BaseBusiness'], region, reuse),
+    strictWithContract({ ...businessShape, enforce_business_contracts_exist: z.literal(true) }, ['BusinessWithExistingContracts'], region, reuse),
+  ]);
 
   const customerSchema = strictWithContract({
     given_name: optionalString(255),

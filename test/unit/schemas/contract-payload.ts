@@ -38,8 +38,11 @@ export function valueFor(raw: Json, key = 'value', stack: string[] = [], minimal
   const inner = name ? [...stack, name] : stack;
   const js = deref(raw);
   if (js.allOf) return valueFor(js.allOf[0], key, inner, minimal);
-  // A single value of a oneOf (Business): every option's properties on one object.
-  if (js.oneOf) return Object.assign({}, ...options(js).map((o) => valueFor(o, key, inner, minimal)));
+  // A single value of a oneOf (Business): the option with the most properties.
+  if (js.oneOf) {
+    const size = (o: Json) => Object.keys(deref(o).properties ?? {}).length;
+    return valueFor(options(js).reduce((a, b) => (size(b) > size(a) ? b : a)), key, inner, minimal);
+  }
   if (js.enum) return js.enum.find((v: unknown) => v !== null && v !== '') ?? js.enum[0];
   switch (js.type) {
     case 'string':
@@ -62,15 +65,22 @@ export function valueFor(raw: Json, key = 'value', stack: string[] = [], minimal
   }
 }
 
-/** A oneOf's options, each with its discriminator value pinned to the one the mapping names for it. */
+/** A mapping key as the value it stands for (OpenAPI writes every key as a string). */
+const tagValue = (k: string): unknown => (k === 'true' ? true : k === 'false' ? false : k === 'null' ? null : k);
+
+/**
+ * A oneOf's options, each with its discriminator property pinned (and required) to the value the
+ * mapping names for it, whether or not the option declares that property (`Business` does not).
+ */
 function options(js: Json): Json[] {
   const prop: string | undefined = js.discriminator?.propertyName;
   const mapping: Record<string, string> = js.discriminator?.mapping ?? {};
   return js.oneOf.map((o: Json) => {
-    const tag = Object.keys(mapping).find((k) => mapping[k] === o.$ref && k !== '');
-    if (!prop || tag === undefined || !(prop in (deref(o).properties ?? {}))) return o;
+    const keys = Object.keys(mapping).filter((k) => mapping[k] === o.$ref);
+    const tag = keys.find((k) => k !== '') ?? keys[0];
+    if (!prop || tag === undefined) return o;
     const d = deref(o);
-    return { ...d, properties: { ...d.properties, [prop]: { type: 'string', enum: [tag] } } };
+    return { ...d, properties: { ...d.properties, [prop]: { enum: [tagValue(tag)] } }, required: [...new Set([...(d.required ?? []), prop])] };
   });
 }
 
@@ -149,10 +159,6 @@ function gaps(value: unknown, raw: Json, at: string, out: Gap[], stack: string[]
   if (js.oneOf) {
     const prop = js.discriminator?.propertyName;
     const opts = options(js);
-    if (!prop || tagOf(opts[0], prop) === undefined) {
-      for (const o of opts) gaps(value, o, at, out, inner);
-      return out;
-    }
     const pick = opts.find((o) => tagOf(o, prop) === (value as Json)[prop]);
     return pick ? gaps(value, pick, at, out, inner) : out;
   }
