@@ -83,10 +83,39 @@ function removeLiveCopiesOnExit() {
   });
 }
 
+const COPY_PREFIX = 'kraken-migrate-payloads-';
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'; // exists, another user's
+  }
+};
+
+/**
+ * Copies left by a process that died without its exit hook (killed by a signal, SIGKILL, a crash
+ * of the runtime): each folder names its process (`kraken-migrate-payloads-<pid>-…`); those whose
+ * process is gone are removed. Folders of other users are left alone (rm fails on them anyway).
+ */
+async function sweepOrphanedCopies(): Promise<void> {
+  const tmp = os.tmpdir();
+  const names = await fs.promises.readdir(tmp).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = Number(/^kraken-migrate-payloads-(\d+)-/.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid === process.pid || alive(pid)) continue;
+    const dir = path.join(tmp, name);
+    const stat = await fs.promises.stat(dir).catch(() => undefined);
+    if (stat?.isDirectory() && stat.uid === process.getuid?.()) await fs.promises.rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
 /** A `.jsonl.gz` decompressed into a private temporary folder of its own (0700), removed by `close()`. */
 async function decompressed(file: string): Promise<{ dir: string; plain: string }> {
   removeLiveCopiesOnExit();
-  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'kraken-migrate-payloads-'));
+  await sweepOrphanedCopies();
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), `${COPY_PREFIX}${process.pid}-`));
   liveCopies.add(dir);
   const plain = path.join(dir, `${path.basename(file).replace(/\.gz$/i, '')}`);
   await pipeline(openPayloadFile(file), fs.createWriteStream(plain, { mode: 0o600 }));

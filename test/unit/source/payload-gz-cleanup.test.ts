@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -85,6 +85,35 @@ describe('the decompressed copy of a .jsonl.gz payload file', () => {
     `;
     const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env: { ...process.env, TMPDIR: tmp }, encoding: 'utf8' });
     expect(JSON.parse(out)).toEqual(['A-1', 'B-2']); // the copy was made (the index was read from it)
+    expect(leftovers()).toEqual([]);
+  });
+
+  it("a copy left by a process killed outright (SIGKILL: no exit hook runs) is removed by the next source that decompresses; a live process's copy is not", async () => {
+    const script = `
+      import { PayloadFileSource } from ${JSON.stringify(path.resolve(__dirname, '../../../source/payload-file.ts'))};
+      const s = new PayloadFileSource(${JSON.stringify(gz)});
+      await s.listAccountNumbers({ limit: 10 });
+      console.log('indexed');
+      setInterval(() => {}, 1000);
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env: { ...process.env, TMPDIR: tmp }, stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => child.stdout.on('data', (d) => String(d).includes('indexed') && resolve()));
+    // While it lives, its copy is its own: another source leaves it alone.
+    const meanwhile = new PayloadFileSource(gz);
+    await meanwhile.listAccountNumbers({ limit: 10 });
+    expect(leftovers().filter((f) => !f.includes(path.sep))).toHaveLength(2);
+    await meanwhile.close();
+    const gone = new Promise((resolve) => child.on('exit', resolve));
+    child.kill('SIGKILL');
+    await gone;
+    const orphaned = leftovers().filter((f) => !f.includes(path.sep));
+    expect(orphaned).toEqual([expect.stringMatching(new RegExp(`^kraken-migrate-payloads-${child.pid}-`))]);
+    const source = new PayloadFileSource(gz);
+    await source.listAccountNumbers({ limit: 10 });
+    const now = leftovers().filter((f) => !f.includes(path.sep));
+    expect(now).toHaveLength(1); // this source's own copy, the orphan gone
+    expect(now[0]).toMatch(new RegExp(`^kraken-migrate-payloads-${process.pid}-`));
+    await source.close();
     expect(leftovers()).toEqual([]);
   });
 });
