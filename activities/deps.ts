@@ -32,6 +32,8 @@ export interface ActivityContext extends ActivityDeps {
   listerFor(spec: SourceSpecRef): Pick<SourceAdapter, 'listAccountNumbers'>;
   /** A tariff pre-flight per run, so one run's catalogue cache is reused by all its accounts. */
   tariffPreflight(runId: string): TariffPreflight;
+  /** Closes every payload source opened here (at worker shutdown). */
+  closeSources(): Promise<void>;
 }
 
 export function createActivityContext(deps: ActivityDeps): ActivityContext {
@@ -50,6 +52,11 @@ export function createActivityContext(deps: ActivityDeps): ActivityContext {
     },
     listerFor(spec) {
       return isPayloadSpec(spec) ? this.payloadsFor(spec) : this.adapterFor(spec);
+    },
+    async closeSources() {
+      const sources = [...payloadSources.values()];
+      payloadSources.clear();
+      await Promise.all(sources.map((s) => s.close().catch(() => undefined)));
     },
     tariffPreflight(runId) {
       let c = checkers.get(runId);

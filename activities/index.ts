@@ -12,7 +12,12 @@ export type { AccountActivities, MainActivities, PlatformActivities, RunActiviti
 export type { ActivityDeps } from './deps';
 
 /** Activities built from their dependencies, one file per stage; nothing reads globals. */
-export function createActivities(deps: ActivityDeps): { main: MainActivities & PostImportMainActivities; platform: PlatformActivities & PostImportPlatformActivities } {
+export function createActivities(deps: ActivityDeps): {
+  main: MainActivities & PostImportMainActivities;
+  platform: PlatformActivities & PostImportPlatformActivities;
+  /** Closes the payload sources the activities opened (a `.jsonl.gz` source's decompressed copy goes with it). */
+  close(): Promise<void>;
+} {
   const ctx = createActivityContext(deps);
   return {
     main: {
@@ -25,5 +30,6 @@ export function createActivities(deps: ActivityDeps): { main: MainActivities & P
       ...createPostImportMainActivities(deps),
     },
     platform: { ...platformActivities(ctx), ...createPostImportPlatformActivities(deps) },
+    close: () => ctx.closeSources(),
   };
 }

@@ -15,6 +15,7 @@ import {
   utcDateTimeString,
 } from './fields';
 import { type CountryCode, DEFAULT_PHONE_REGION, isMpanCore, isMprn } from './formats';
+import { withContractFields } from './contract-zod';
 
 /**
  * The v2 account import request (`ScheduleAccountCreation` = `{payload: EnergyAccount, task_params}`)
@@ -26,6 +27,14 @@ import { type CountryCode, DEFAULT_PHONE_REGION, isMpanCore, isMprn } from './fo
 const opt = <T extends z.ZodType>(schema: T) => schema.optional();
 const optNull = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
 const list = <T extends z.ZodType>(schema: T) => z.array(schema).optional();
+
+/**
+ * A strict object: the fields written out here, completed from the contract with every other
+ * property the named components declare (contract-zod.ts: checked by type and format, passed on
+ * unchanged), so nothing documented is refused or dropped.
+ */
+const strictWithContract = <S extends Record<string, z.ZodType>>(shape: S, components: readonly string[], region: CountryCode = DEFAULT_PHONE_REGION, reuse?: Record<string, z.ZodType>) =>
+  z.strictObject(withContractFields(shape, components, { region, reuse }));
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
@@ -75,7 +84,7 @@ const customerUserDetailSchema = z.strictObject({
 // Addresses
 
 /** The new-style billing address (`billing_address`), exclusive with billing_address1..5. */
-export const addressSchema = z.strictObject({
+export const addressSchema = strictWithContract({
   country: requiredString(2),
   administrative_area: optionalString(512),
   dependent_locality: optionalString(512),
@@ -84,7 +93,7 @@ export const addressSchema = z.strictObject({
   sorting_code: optionalString(512),
   street_address: optionalString(),
   delivery_point_identifier: opt(deliveryPointIdentifier),
-});
+}, ['Address']);
 
 // ---------------------------------------------------------------------------------------------
 // Meter points
@@ -159,8 +168,8 @@ const agreementCommon = {
   rates_agreed_at: optNull(utcDateTimeString),
   business_contract_identifier: nullableString(),
 };
-export const electricityAgreementSchema = z.strictObject(agreementCommon);
-export const gasAgreementSchema = z.strictObject(agreementCommon);
+export const electricityAgreementSchema = strictWithContract(agreementCommon, ['ElectricityAgreement']);
+export const gasAgreementSchema = strictWithContract(agreementCommon, ['GasAgreement']);
 
 export const eacSchema = z.strictObject({
   effective_from: dateString,
@@ -204,7 +213,7 @@ const meterPointCommon = {
 
 const coded = (code: string, message: string) => ({ message, params: { code } });
 
-export const electricityMeterPointSchema = z.strictObject({
+export const electricityMeterPointSchema = strictWithContract({
   supply_type: z.literal('ELECTRICITY'),
   identifier: requiredString().refine(
     (v) => v.trim() === '' || isMpanCore(v),
@@ -220,9 +229,9 @@ export const electricityMeterPointSchema = z.strictObject({
   agreements: list(electricityAgreementSchema),
   meters: list(electricityMeterSchema),
   eac_history: list(eacSchema),
-});
+}, ['ElectricityMeterPoint']);
 
-export const gasMeterPointSchema = z.strictObject({
+export const gasMeterPointSchema = strictWithContract({
   supply_type: z.literal('GAS'),
   identifier: requiredString().refine(
     (v) => v.trim() === '' || isMprn(v),
@@ -236,7 +245,7 @@ export const gasMeterPointSchema = z.strictObject({
   agreements: list(gasAgreementSchema),
   meters: list(gasMeterSchema),
   aq_history: list(aqSchema),
-});
+}, ['GasMeterPoint']);
 
 export const meterPointSchema = z.discriminatedUnion('supply_type', [electricityMeterPointSchema, gasMeterPointSchema]);
 
@@ -253,15 +262,15 @@ const transactionCommon = {
   to_prepay_meter_serial_number: optionalString(),
 };
 
-const taxItemSchema = z.strictObject({
+const taxItemSchema = strictWithContract({
   amount: decimalString(),
   rate: decimalString(15, 5),
   tax_type: requiredString(),
   unit_type: z.enum(['PROPORTION', 'CURRENCY_PER_KWH']),
   value_taxed: decimalString(15, 5),
-});
+}, ['TaxItem']);
 
-const lineItemSchema = z.strictObject({
+const lineItemSchema = strictWithContract({
   start_date: dateString,
   end_date: dateString,
   net_amount: decimalString(),
@@ -272,7 +281,7 @@ const lineItemSchema = z.strictObject({
   time_series_specification_code: optionalString(),
   external_rate_identifier: optionalString(),
   units: list(decimalString(12, 4)),
-});
+}, ['LineItem']);
 
 export const transactionSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('CREDIT'), ...transactionCommon, reason: z.enum(E.CREDIT_REASONS) }),
@@ -342,7 +351,7 @@ export const paymentScheduleSchema = z.strictObject({
   exempt_from_payment_adequacy: opt(z.boolean()),
   ledger_code: optionalString(),
   paid_by: opt(z.enum(E.PAYMENT_PAID_BY)),
-  instalments: list(z.strictObject({ amount: decimalString(8, 2), payment_date: dateString })),
+  instalments: list(strictWithContract({ amount: decimalString(8, 2), payment_date: dateString }, ['Payments'])),
 });
 
 const PAYMENT_VENDORS = ['STRIPE', 'BOTTOMLINE_GLOBAL_PAYMENTS_HUB', 'BOTTOMLINE_PTX', 'BOTTOMLINE_PTX_BATCHED'] as const;
@@ -450,7 +459,8 @@ export const accountBillingOptionsSchema = z.strictObject({
   use_industry_billing: opt(z.boolean()),
 });
 
-export const businessSchema = z.strictObject({
+/** The fields both options of `Business` share; each option is completed from the contract (buildSchemas). */
+const businessShape = {
   business_type: opt(z.enum(E.BUSINESS_TYPES)),
   company_name: optionalString(255),
   company_number: optionalString(100),
@@ -460,7 +470,7 @@ export const businessSchema = z.strictObject({
       value: z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]),
     }),
   ),
-});
+};
 
 export const taskParamsSchema = z.strictObject({
   is_dry_run: opt(z.boolean()),
@@ -473,8 +483,24 @@ export const taskParamsSchema = z.strictObject({
 
 function buildSchemas(region: CountryCode) {
   const phone = optNull(phoneString(region));
+  const alternativeNumberSchema = z.strictObject({ phone_number: phone });
+  // Components the contract-derived parts nest that are written out in this file: one definition each.
+  const reuse: Record<string, z.ZodType> = {
+    Note: noteSchema,
+    Metadata: metadataSchema,
+    CustomerAlternativeNumber: alternativeNumberSchema,
+    CustomerUserDetail: customerUserDetailSchema,
+  };
+  // `Business` is a oneOf of BaseBusiness and BusinessWithExistingContracts, discriminated by
+  // `enforce_business_contracts_exist` (mapping "" / "false" → BaseBusiness, "true" → the other), a
+  // property neither option declares. The "" key reads as the platform's default: an absent tag is
+  // BaseBusiness (the looser reading; sandbox/README.md lists it).
+  const businessSchema = z.discriminatedUnion('enforce_business_contracts_exist', [
+    strictWithContract({ ...businessShape, enforce_business_contracts_exist: z.literal([false, '']).optional() }, ['BaseBusiness'], region, reuse),
+    strictWithContract({ ...businessShape, enforce_business_contracts_exist: z.literal(true) }, ['BusinessWithExistingContracts'], region, reuse),
+  ]);
 
-  const customerSchema = z.strictObject({
+  const customerSchema = strictWithContract({
     given_name: optionalString(255),
     family_name: optionalString(255),
     title: nullableString(20),
@@ -489,7 +515,7 @@ function buildSchemas(region: CountryCode) {
     role: optNull(z.enum(E.CUSTOMER_ROLES)),
     account_roles: list(z.enum(E.CUSTOMER_ROLES)),
     portfolio_roles: list(z.enum(E.CUSTOMER_ROLES)),
-    alternative_phone_numbers: list(z.strictObject({ phone_number: phone })),
+    alternative_phone_numbers: list(alternativeNumberSchema),
     contact_emails: list(emailString),
     customer_preferences: opt(customerPreferencesSchema),
     consents: list(consentSchema),
@@ -502,9 +528,9 @@ function buildSchemas(region: CountryCode) {
     credit_risk_bracket: optNull(z.enum(E.CREDIT_RISK_BRACKETS)),
     credit_result: nullableString(),
     credit_assessment_id: nullableString(),
-  });
+  }, ['EnergyCustomer'], region, reuse);
 
-  const propertyAdministratorSchema = z.strictObject({
+  const propertyAdministratorSchema = strictWithContract({
     given_name: nullableString(255),
     family_name: optionalString(255),
     title: nullableString(20),
@@ -518,7 +544,7 @@ function buildSchemas(region: CountryCode) {
     effective_from: optNull(utcDateTimeString),
     effective_to: optNull(utcDateTimeString),
     role: opt(z.enum(E.PROPERTY_ADMINISTRATOR_ROLES)),
-  });
+  }, ['PropertyAdministrator'], region, reuse);
 
   const supplyAddressSchema = z.strictObject({
     supply_address1: requiredString(512),
@@ -539,7 +565,7 @@ function buildSchemas(region: CountryCode) {
     meter_points: z.array(meterPointSchema),
   });
 
-  const energyAccountSchema = z.strictObject({
+  const energyAccountSchema = strictWithContract({
     // import_supplier's enum in the spec is one tenant's supplier codes: free string.
     import_supplier: requiredString(),
     external_account_number: optionalString(128),
@@ -598,14 +624,14 @@ function buildSchemas(region: CountryCode) {
     deposit_agreements: list(depositAgreementSchema),
     dunning_path: opt(dunningPathSchema),
     warm_home_discount: list(warmHomeDiscountSchema),
-  });
+  }, ['EnergyAccount'], region, reuse);
 
   const scheduleAccountCreationSchema = z.strictObject({
     payload: energyAccountSchema,
     task_params: taskParamsSchema,
   });
 
-  return { customerSchema, propertyAdministratorSchema, supplyAddressSchema, energyAccountSchema, scheduleAccountCreationSchema };
+  return { businessSchema, customerSchema, propertyAdministratorSchema, supplyAddressSchema, energyAccountSchema, scheduleAccountCreationSchema };
 }
 
 export type AccountSchemas = ReturnType<typeof buildSchemas>;
@@ -622,6 +648,7 @@ export function accountSchemasFor(region: CountryCode = DEFAULT_PHONE_REGION): A
 }
 
 const gb = accountSchemasFor(DEFAULT_PHONE_REGION);
+export const businessSchema = gb.businessSchema;
 export const customerSchema = gb.customerSchema;
 export const supplyAddressSchema = gb.supplyAddressSchema;
 export const energyAccountSchema = gb.energyAccountSchema;

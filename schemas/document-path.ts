@@ -57,19 +57,34 @@ export interface DocumentPathRef {
   path: string;
 }
 
-/** Every document path in a payload with its attr: notes' document_paths and statements' statement_path. */
-export function collectDocumentPaths(account: EnergyAccount): DocumentPathRef[] {
-  const refs: DocumentPathRef[] = [];
-  const notes = Array.isArray(account?.notes) ? account.notes : [];
-  notes.forEach((note, i) => {
-    const docs = Array.isArray(note?.document_paths) ? note.document_paths : [];
-    docs.forEach((doc, j) => {
-      if (typeof doc?.document_path === 'string') refs.push({ attr: `notes.${i}.document_paths.${j}.document_path`, path: doc.document_path });
+type Loose = Record<string, unknown>;
+const listOf = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const objectOf = (v: unknown): Loose | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Loose) : undefined);
+
+function noteDocuments(notes: unknown, at: string, refs: DocumentPathRef[]) {
+  listOf(notes).forEach((note, i) => {
+    listOf(objectOf(note)?.document_paths).forEach((doc, j) => {
+      const p = objectOf(doc)?.document_path;
+      if (typeof p === 'string') refs.push({ attr: `${at}.${i}.document_paths.${j}.document_path`, path: p });
     });
   });
-  const statements = Array.isArray(account?.statements) ? account.statements : [];
-  statements.forEach((statement, i) => {
-    if (typeof statement?.statement_path === 'string') refs.push({ attr: `statements.${i}.statement_path`, path: statement.statement_path });
+}
+
+/**
+ * Every document path in a payload with its attr: statements' `statement_path` and the
+ * `document_paths` of every list of `Note`s the contract nests in EnergyAccount: the account's
+ * `notes`, its `portfolio.notes` (AccountPortfolio) and `business.portfolios[].notes` (BusinessPortfolio).
+ */
+export function collectDocumentPaths(account: EnergyAccount): DocumentPathRef[] {
+  const refs: DocumentPathRef[] = [];
+  const a = objectOf(account);
+  if (!a) return refs;
+  noteDocuments(a.notes, 'notes', refs);
+  noteDocuments(objectOf(a.portfolio)?.notes, 'portfolio.notes', refs);
+  listOf(objectOf(a.business)?.portfolios).forEach((p, k) => noteDocuments(objectOf(p)?.notes, `business.portfolios.${k}.notes`, refs));
+  listOf(a.statements).forEach((statement, i) => {
+    const p = objectOf(statement)?.statement_path;
+    if (typeof p === 'string') refs.push({ attr: `statements.${i}.statement_path`, path: p });
   });
   return refs;
 }

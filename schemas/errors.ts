@@ -59,7 +59,10 @@ function codeFor(issue: Issue): string {
     case 'invalid_union':
       // A discriminated union whose tag (supply_type, transaction type) is absent or unknown.
       if ('discriminator' in issue && issue.discriminator) {
-        return issue.input === undefined ? ZOD_ISSUE_CODES.required : ZOD_ISSUE_CODES.invalidChoice;
+        // zod reports the object; its tag decides: absent → required, anything else → not a choice.
+        const input = issue.input as Record<string, unknown> | undefined;
+        const tag = typeof input === 'object' && input !== null ? input[issue.discriminator as string] : undefined;
+        return tag === undefined ? ZOD_ISSUE_CODES.required : ZOD_ISSUE_CODES.invalidChoice;
       }
       return ZOD_ISSUE_CODES.invalid;
     case 'too_big':

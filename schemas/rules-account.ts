@@ -1,5 +1,8 @@
 import { type Emit, type Obj, type Path, given, isObj, objects, present, repeated } from './rule-kit';
 import type { RuleContext } from './rules';
+import { meterPeriodRules } from './rules-meter-periods';
+import { paymentPlanRules } from './rules-plans';
+import { portfolioAndDeprecatedRules } from './rules-portfolio-deprecated';
 
 /**
  * The spec's account-, customer-, business-, supply-address-, note-, statement-, debt- and campaign-level
@@ -150,7 +153,6 @@ function depositRules(account: Obj, emit: Emit) {
 
 /** Customers, account type, billing options, supply addresses, notes, statements, debts, campaigns. */
 export function accountRules(account: Obj, ctx: RuleContext, emit: Emit): void {
-  void ctx;
   customerRules(account, emit);
   duplicateTypes(account.consents, ['consents'], emit);
   if (isObj(account.business)) {
@@ -164,4 +166,8 @@ export function accountRules(account: Obj, ctx: RuleContext, emit: Emit): void {
   accountTypeRules(account, emit);
   supplyAddressRules(account, emit);
   listRules(account, emit);
+  // Fields modelled from the contract (contract-zod.ts): their stateless validators.
+  meterPeriodRules(account, ctx, emit);
+  paymentPlanRules(account, ctx, emit);
+  portfolioAndDeprecatedRules(account, emit);
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,8 +8,8 @@ import { readAt } from './record-reader';
 
 /**
  * A team's own payloads, one EnergyAccount per line (`.jsonl`, or `.jsonl.gz`: decompressed once
- * into the worker's temporary folder, since a gzip stream cannot be read at an offset). Payloads are
- * read by byte offset from an index built on first use (account number → lines), never by loading
+ * into a private temporary folder, since a gzip stream cannot be read at an offset; the copy is
+ * removed on `close()` or at process exit). Payloads are read by byte offset from an index built on first use (account number → lines), never by loading
  * the file. What a line cannot give (JSON, an object, a number, a sane size) fails that line's
  * account only; two lines with one number fail that number, naming both lines.
  */
@@ -71,21 +70,67 @@ export function sortedKeyPage(keys: string[], after: string | undefined, limit: 
   return keys.slice(lo, lo + limit);
 }
 
-async function decompressed(file: string): Promise<string> {
-  const stat = await fs.promises.stat(file);
-  const id = createHash('sha256').update(`${path.resolve(file)}\u0000${stat.size}\u0000${stat.mtimeMs}`).digest('hex').slice(0, 32);
-  const dir = path.join(os.tmpdir(), 'kraken-migrate-payloads');
-  const target = path.join(dir, `${id}.jsonl`);
-  if (fs.existsSync(target)) return target;
-  await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
-  const partial = `${target}.${process.pid}.partial`;
-  await pipeline(openPayloadFile(file), fs.createWriteStream(partial, { mode: 0o600 }));
-  await fs.promises.rename(partial, target);
-  return target;
+/** Temporary folders holding decompressed copies still open in this process (removed on close or exit). */
+const liveCopies = new Set<string>();
+let exitHookInstalled = false;
+function removeLiveCopiesOnExit() {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // A process that ends without closing its sources (a crash of the command, a worker stopped hard)
+  // still leaves no decompressed payloads behind: they hold personal data.
+  process.once('exit', () => {
+    for (const dir of liveCopies) fs.rmSync(dir, { recursive: true, force: true });
+  });
+}
+
+const COPY_PREFIX = 'kraken-migrate-payloads-';
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'; // exists, another user's
+  }
+};
+
+/**
+ * Copies left by a process that died without its exit hook (killed by a signal, SIGKILL, a crash
+ * of the runtime): each folder names its process (`kraken-migrate-payloads-<pid>-…`); those whose
+ * process is gone are removed. Folders of other users are left alone (rm fails on them anyway).
+ */
+async function sweepOrphanedCopies(): Promise<void> {
+  const tmp = os.tmpdir();
+  const names = await fs.promises.readdir(tmp).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = Number(/^kraken-migrate-payloads-(\d+)-/.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid === process.pid || alive(pid)) continue;
+    const dir = path.join(tmp, name);
+    const stat = await fs.promises.stat(dir).catch(() => undefined);
+    if (stat?.isDirectory() && stat.uid === process.getuid?.()) await fs.promises.rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/** A `.jsonl.gz` decompressed into a private temporary folder of its own (0700), removed by `close()`. */
+async function decompressed(file: string): Promise<{ dir: string; plain: string }> {
+  removeLiveCopiesOnExit();
+  await sweepOrphanedCopies();
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), `${COPY_PREFIX}${process.pid}-`));
+  liveCopies.add(dir);
+  const plain = path.join(dir, `${path.basename(file).replace(/\.gz$/i, '')}`);
+  await pipeline(openPayloadFile(file), fs.createWriteStream(plain, { mode: 0o600 }));
+  return { dir, plain };
+}
+
+async function removeCopy(dir: string): Promise<void> {
+  await fs.promises.rm(dir, { recursive: true, force: true });
+  liveCopies.delete(dir);
 }
 
 export class PayloadFileSource implements PayloadSource {
   private index?: Promise<{ byKey: Map<string, Entry[]>; sorted: string[]; plain: string }>;
+  /** The temporary folder of this source's decompressed copy (a `.jsonl.gz` only). */
+  private copyDir?: string;
   private handle?: Promise<fs.promises.FileHandle>;
 
   constructor(
@@ -95,7 +140,12 @@ export class PayloadFileSource implements PayloadSource {
 
   private getIndex() {
     this.index ??= (async () => {
-      const plain = isGzip(this.file) ? await decompressed(this.file) : this.file;
+      let plain = this.file;
+      if (isGzip(this.file)) {
+        const copy = await decompressed(this.file);
+        this.copyDir = copy.dir;
+        plain = copy.plain;
+      }
       const byKey = new Map<string, Entry[]>();
       for await (const l of readPayloadLines(openPayloadFile(plain), { maxLineBytes: this.opts.maxLineBytes })) {
         const { key, entry } = indexLine(l, this.opts.maxLineBytes);
@@ -126,9 +176,16 @@ export class PayloadFileSource implements PayloadSource {
     return { ok: true, payload: JSON.parse(text) as unknown, where: `${name}:${e.line}` };
   }
 
+  /** Closes the file and removes the decompressed copy, if any; the source may be used again after. */
   async close(): Promise<void> {
     const h = this.handle;
     this.handle = undefined;
     if (h) await (await h).close();
+    const index = this.index;
+    this.index = undefined;
+    await index?.catch(() => undefined);
+    const dir = this.copyDir;
+    this.copyDir = undefined;
+    if (dir) await removeCopy(dir);
   }
 }

@@ -70,6 +70,7 @@ export async function createWorkers(cfg: Config, opts: { identity?: string } = {
       platformWorker.shutdown();
     },
     async close() {
+      await activities.close();
       await connection.close();
       await pool.end();
       if (client) await (await client).connection.close();

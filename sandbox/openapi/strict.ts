@@ -133,7 +133,12 @@ function shapeOf(schemas: Schemas, node: unknown, data: unknown, seen = new Set<
   const disc = s.discriminator as { propertyName?: string; mapping?: Record<string, string> } | undefined;
   const branches = ([] as unknown[]).concat((s.allOf as unknown[]) ?? [], (s.oneOf as unknown[]) ?? [], (s.anyOf as unknown[]) ?? []);
   if (disc?.propertyName && disc.mapping && typeof data === 'object' && data !== null) {
-    const chosen = disc.mapping[String((data as Record<string, unknown>)[disc.propertyName])];
+    // The tag itself is declared by the discriminator, even where no branch lists it (`Business`);
+    // an absent tag selects the "" branch where there is one (to-json-schema.ts, assumption 26).
+    shape.props ??= new Map();
+    if (!shape.props.has(disc.propertyName)) shape.props.set(disc.propertyName, [{}]);
+    const tag = (data as Record<string, unknown>)[disc.propertyName];
+    const chosen = disc.mapping[tag === undefined && '' in disc.mapping ? '' : String(tag)];
     if (chosen) {
       merge(shapeOf(schemas, { $ref: chosen }, data, seen));
       for (const b of (s.allOf as unknown[]) ?? []) merge(shapeOf(schemas, b, data, seen));

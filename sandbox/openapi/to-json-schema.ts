@@ -105,12 +105,19 @@ function convertNode(node: unknown, where: string, tenantEnums: ReadonlySet<stri
     out.type = 'object';
     const tagEnum = mapping.map((m) => m.value);
     out.properties = { ...(isObject(out.properties) ? out.properties : {}), [propertyName]: { enum: tagEnum } };
-    if (!tagEnum.includes(null)) out.required = [propertyName];
-    out.allOf = mapping.map((m) => ({
-      // An absent tag counts as null, which is how the one optional tag in the spec behaves.
-      if: m.value === null ? { properties: { [propertyName]: { type: 'null' } } } : { properties: { [propertyName]: { const: m.value } }, required: [propertyName] },
-      then: { $ref: `#/definitions/${m.definition}` },
-    }));
+    // An absent tag counts as null where the mapping has a null key, which is how the one optional
+    // tag in the spec behaves; else as "" where it has an empty key (a blank default, as in
+    // `Business`'s `enforce_business_contracts_exist`: assumption 26 in sandbox/README.md).
+    const absentAs = tagEnum.includes(null) ? null : tagEnum.includes('') ? '' : undefined;
+    if (absentAs === undefined) out.required = [propertyName];
+    const absent = { not: { required: [propertyName] } };
+    out.allOf = mapping.map((m) => {
+      const given = m.value === null ? { properties: { [propertyName]: { type: 'null' } } } : { properties: { [propertyName]: { const: m.value } }, required: [propertyName] };
+      return {
+        if: m.value === absentAs && m.value !== null ? { anyOf: [absent, given] } : given,
+        then: { $ref: `#/definitions/${m.definition}` },
+      };
+    });
   }
 
   if (node.nullable === true) {

@@ -14,6 +14,8 @@ import { transformAccount } from '../../../source/transform';
 import { minimalPdf } from '../../../synthetic/pdf';
 import { generateDataset } from '../../../synthetic/generator';
 import { attempts, connectE2E, runToEnd, uniqueId, type E2E } from '../helpers';
+import { validateAccount } from '../../../schemas/validate';
+import { everyField, filledWhileValid, pathsOf } from '../../unit/schemas/contract-payload';
 
 const run = promisify(execFile);
 
@@ -203,5 +205,55 @@ describe('bring your own data: payloads go in unchanged', () => {
       code: 'path_does_not_exist_in_file_store',
       stage: 'documents',
     });
+  });
+
+  it('payloads filled from the contract with every documented field the rules allow reach the sandbox unchanged', async () => {
+    const supplier = e.config.IMPORT_SUPPLIER_CODE;
+    const tag = uniqueId('BYOALL');
+    const { dir, docs, examples, generated } = goodPayloads(e, tag);
+    const today = new Date().toISOString().slice(0, 10);
+    // The sandbox's catalogue is platform state the filler cannot know: a meter point it adds may
+    // carry only tariffs the bases already use (generated ones come from the catalogue).
+    const tariffsOf = (v: unknown): string[] => (JSON.stringify(v).match(/"tariff_code":"[^"]*"/g) ?? []);
+    const known = new Set([...examples, ...generated].flatMap(tariffsOf));
+    const valid = (p: Record<string, any>) => tariffsOf(p).every((t) => known.has(t)) && validateAccount(p, { today, importSupplier: supplier }).ok;
+    // Valid accounts of different shapes whose tariffs the sandbox's catalogue knows (the spec
+    // example, generated accounts), each filled from the contract while the client's own
+    // validation still passes (as in test/unit/schemas/every-documented-field.test.ts).
+    const newStyle: any = structuredClone(generated[1]);
+    for (const k of ['billing_address1', 'billing_address2', 'billing_address3', 'billing_address4', 'billing_address5', 'billing_postcode']) delete newStyle[k];
+    newStyle.billing_address = { country: 'GB', postal_code: 'OX5 1AB', street_address: '14 Orchard Lane' };
+    const bases: Array<[unknown, string[]]> = [
+      [examples[0], []],
+      [generated[0], []],
+      [newStyle, []],
+      [generated[2], ['last_payment_review_date', 'supply_addresses.meter_points.agents']],
+    ];
+    const payloads = bases.map(([base, skip], i) => {
+      const named = { ...(base as object), import_supplier: supplier, external_account_number: `${tag}-F${i}` };
+      return filledWhileValid(named, 'EnergyAccount', valid, new Set(skip));
+    });
+    const covered = new Set(payloads.flatMap((p) => [...pathsOf(p)]));
+    expect(covered.size / pathsOf(everyField('EnergyAccount')).size).toBeGreaterThan(0.85);
+    for (const p of payloads) {
+      for (const ref of collectDocumentPaths(p as EnergyAccount)) {
+        const f = path.join(docs, ref.path);
+        fs.mkdirSync(path.dirname(f), { recursive: true });
+        fs.writeFileSync(f, minimalPdf([ref.path]));
+      }
+    }
+    const file = path.join(dir, 'every-field.jsonl.gz');
+    fs.writeFileSync(file, gzipSync(payloads.map((p) => JSON.stringify(p)).join('\n')));
+
+    const runId = uniqueId('run-byo-all-');
+    const result = await runToEnd(e, { runId, supplierCode: supplier, source: { kind: 'payloads', path: file, documents: docs }, selection: { kind: 'all' }, concurrency: 4 });
+    expect(result.state).toBe('completed');
+    const rows = await attempts(e, runId);
+    for (const p of payloads) {
+      const ext = p.external_account_number as string;
+      const r = rows.get(ext);
+      expect({ ext, outcome: r?.outcome, code: r?.error_code, attr: r?.error_attr }).toEqual({ ext, outcome: 'completed', code: null, attr: null });
+      expect(await received(e, supplier, ext)).toEqual(p);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract, requestExample } from '../../../contract';
 import { createSpecValidator } from '../../../sandbox/openapi/validator';
+import { undeclaredProperties } from '../../../sandbox/openapi/strict';
 import { collectMarkedValues, convertComponents } from '../../../sandbox/openapi/to-json-schema';
 import { catalogueTariffCodes, defaultCatalogue, isKnownTariffCode } from '../../../sandbox/catalogue';
 import { resolveWindow } from '../../../sandbox/imports/task-params';
@@ -89,5 +90,18 @@ describe('catalogue and PRNG', () => {
     const a = createPrng(42);
     const b = createPrng(42);
     expect(Array.from({ length: 5 }, () => a.next())).toEqual(Array.from({ length: 5 }, () => b.next()));
+  });
+});
+
+describe('Business, discriminated by a tag neither option declares (assumption 26)', () => {
+  it('an absent tag reads as BaseBusiness; true selects the fields for existing contracts; strict mode counts the tag as declared', () => {
+    const errs = (b: unknown) => validator.validate('Business', b).map((e) => `${e.code} ${e.attr}`);
+    expect(errs({ company_name: 'Acme' })).toEqual([]);
+    expect(errs({ enforce_business_contracts_exist: '', company_name: 'Acme' })).toEqual([]);
+    expect(errs({ enforce_business_contracts_exist: true, business_contract_identifiers: ['C-1'] })).toEqual([]);
+    expect(errs({ enforce_business_contracts_exist: 'maybe' })).toEqual(['invalid_choice enforce_business_contracts_exist']);
+    const schemas = (loadContract() as any).components.schemas;
+    expect(undeclaredProperties(schemas, 'Business', { enforce_business_contracts_exist: true, business_contract_identifiers: ['C-1'] })).toEqual([]);
+    expect(undeclaredProperties(schemas, 'Business', { company_name: 'Acme', business_contract_identifiers: ['C-1'] })).toEqual(['business_contract_identifiers']);
   });
 });
