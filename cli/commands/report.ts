@@ -5,7 +5,7 @@ import type { Pool } from '../../clients/db';
 import { loadCliContext, withServices } from '../context';
 import { usageError } from '../errors';
 import { printJson, println } from '../output';
-import { loadReportData } from '../report/data';
+import { EXAMPLES_PER_CODE, loadReportData } from '../report/data';
 import { listRetryingAccounts } from '../retrying';
 import type { Client } from '@temporalio/client';
 import { writeReport, type WrittenReport } from '../report/write';
@@ -22,7 +22,7 @@ export async function buildReport(
   if (!data) throw usageError('run_not_found', `no run ${runId} in the ledger`);
   // A run still going: list the accounts Temporal is retrying (best effort; the ledger part stands alone).
   if (temporal && data.totals.inProgress > 0) data.retrying = await listRetryingAccounts(temporal, runId).catch(() => []);
-  return { ...writeReport(data, dir), data };
+  return { ...(await writeReport(pool, data, dir)), data };
 }
 
 export function reportCommand(): Command {
@@ -35,8 +35,9 @@ export function reportCommand(): Command {
       'after',
       `
 failed-accounts.csv has one row per error of every failed or not-attempted account, ready for the
-source-data team; report.html needs no network (inline CSS and charts) and links each account to
-its workflow in the Temporal UI.
+source-data team (written as it is read from the ledger: any size of run). report.html needs no
+network (inline CSS and charts): counts by error code and stage, and at most ${EXAMPLES_PER_CODE} example
+accounts per code, each linked to its workflow in the Temporal UI; the CSV has the rest.
 
 Examples:
   $ kraken-migrate report run-20250601-120000-ab12
