@@ -119,15 +119,11 @@ export function createReconciliationLedger(pool: Pool) {
         'select field, count(distinct external_account_number)::int as n from migrate.reconciliation_differences where run_id = $1 group by field order by n desc, field',
         [runId],
       );
-      // Per field and account: differing over unverified over matched.
+      // Per field and account, differing over unverified over matched: kept per run by the
+      // reconciliations table's statement triggers (db/migrations/1796000000000_operator_queries_at_scale.sql).
       const fields = await pool.query<FieldSummary & { accounts_unverified: number }>(
-        `select f.key as field,
-                count(*) filter (where (f.value->>1)::int = 0 and (f.value->>2)::int = 0)::int as matched,
-                count(*) filter (where (f.value->>1)::int > 0)::int as differing,
-                count(*) filter (where (f.value->>1)::int = 0 and (f.value->>2)::int > 0)::int as unverified,
-                count(*) filter (where (f.value->>2)::int > 0)::int as accounts_unverified
-           from migrate.reconciliations r cross join lateral jsonb_each(r.field_counts) f
-          where r.run_id = $1 group by f.key order by f.key`,
+        `select field, matched, differing, unverified, any_unverified as accounts_unverified from migrate.reconciliation_field_totals
+          where run_id = $1 and (matched <> 0 or differing <> 0 or unverified <> 0 or any_unverified <> 0) order by field`,
         [runId],
       );
       const unverified = await pool.query<{ n: number }>('select count(*)::int as n from migrate.reconciliations where run_id = $1 and unverified_fields > 0', [runId]);

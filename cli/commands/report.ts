@@ -16,12 +16,16 @@ export async function buildReport(
   cfg: Config,
   runId: string,
   dir: string,
-  temporal?: Client,
+  temporal?: () => Promise<Client | undefined>,
 ): Promise<WrittenReport & { data: NonNullable<Awaited<ReturnType<typeof loadReportData>>> }> {
   const data = await loadReportData(pool, runId, { temporalUiUrl: cfg.TEMPORAL_UI_URL, namespace: cfg.TEMPORAL_NAMESPACE });
   if (!data) throw usageError('run_not_found', `no run ${runId} in the ledger`);
-  // A run still going: list the accounts Temporal is retrying (best effort; the ledger part stands alone).
-  if (temporal && data.totals.inProgress > 0) data.retrying = await listRetryingAccounts(temporal, runId).catch(() => []);
+  // A run still going: list the accounts Temporal is retrying (best effort; the ledger part stands
+  // alone). Connected only then: a finished run's report never waits on an unreachable Temporal.
+  if (temporal && data.totals.inProgress > 0) {
+    const client = await temporal().catch(() => undefined);
+    if (client) data.retrying = await listRetryingAccounts(client, runId).catch(() => []);
+  }
   return { ...(await writeReport(pool, data, dir)), data };
 }
 
@@ -47,8 +51,7 @@ Examples:
       const ctx = loadCliContext();
       const dir = path.resolve(opts.out ?? path.join(ctx.dataDir, 'reports', runId));
       await withServices(ctx, async (s) => {
-        const temporal = await s.temporal().catch(() => undefined);
-        const r = await buildReport(await s.db(), ctx.cfg, runId, dir, temporal);
+        const r = await buildReport(await s.db(), ctx.cfg, runId, dir, () => s.temporal());
         if (opts.json) return printJson({ runId, csv: r.csv, html: r.html, totals: r.data.totals });
         println(`Report for run ${runId}:`);
         println(`  ${r.csv}`);
