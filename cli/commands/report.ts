@@ -8,7 +8,8 @@ import { printJson, println } from '../output';
 import { EXAMPLES_PER_CODE, loadReportData } from '../report/data';
 import { listRetryingAccounts } from '../retrying';
 import type { Client } from '@temporalio/client';
-import { writeReport, type WrittenReport } from '../report/write';
+import { writeReportCsv, writeReportHtml, type WrittenReport } from '../report/write';
+import { runRow } from '../../ledger';
 
 /** Loads the run from the ledger and writes failed-accounts.csv and report.html into `dir`. */
 export async function buildReport(
@@ -18,7 +19,9 @@ export async function buildReport(
   dir: string,
   temporal?: () => Promise<Client | undefined>,
 ): Promise<WrittenReport & { data: NonNullable<Awaited<ReturnType<typeof loadReportData>>> }> {
-  const data = await loadReportData(pool, runId, { temporalUiUrl: cfg.TEMPORAL_UI_URL, namespace: cfg.TEMPORAL_NAMESPACE });
+  // The CSV streams on its own connection while the summary loads: the run must exist first.
+  if (!(await runRow(pool, runId))) throw usageError('run_not_found', `no run ${runId} in the ledger`);
+  const [data, csv] = await Promise.all([loadReportData(pool, runId, { temporalUiUrl: cfg.TEMPORAL_UI_URL, namespace: cfg.TEMPORAL_NAMESPACE }), writeReportCsv(pool, runId, dir)]);
   if (!data) throw usageError('run_not_found', `no run ${runId} in the ledger`);
   // A run still going: list the accounts Temporal is retrying (best effort; the ledger part stands
   // alone). Connected only then: a finished run's report never waits on an unreachable Temporal.
@@ -26,7 +29,7 @@ export async function buildReport(
     const client = await temporal().catch(() => undefined);
     if (client) data.retrying = await listRetryingAccounts(client, runId).catch(() => []);
   }
-  return { ...(await writeReport(pool, data, dir)), data };
+  return { dir, csv, html: writeReportHtml(data, dir), data };
 }
 
 export function reportCommand(): Command {

@@ -34,7 +34,7 @@ export async function watchAndReport(client: Client, pool: Pool, runId: string):
 const LIST_PAGE = 1000;
 
 /** The `failed_of_run` selection, page by page, through the query the new run's enumeration uses (activities/run.ts). */
-async function* failedOfRun(ledger: Ledger, runId: string, codes: string[] | undefined): AsyncGenerator<string[]> {
+export async function* failedOfRun(ledger: Ledger, runId: string, codes: string[] | undefined): AsyncGenerator<string[]> {
   for (let after: string | undefined; ; ) {
     const page = await ledger.failedAccounts(runId, codes, after, LIST_PAGE);
     yield page;

@@ -21,13 +21,19 @@ async function* csvLines(rows: AsyncIterable<readonly unknown[]>): AsyncGenerato
 
 /**
  * failed-accounts.csv streamed from the ledger (every row, never all in memory: the file stream's
- * backpressure paces the reads) and report.html from the loaded summary.
+ * backpressure paces the reads).
  */
-export async function writeReport(pool: Pool, data: ReportData, dir: string): Promise<WrittenReport> {
+export async function writeReportCsv(pool: Pool, runId: string, dir: string): Promise<string> {
   fs.mkdirSync(dir, { recursive: true });
   const csv = path.join(dir, 'failed-accounts.csv');
+  await pipeline(Readable.from(csvLines(reportCsvRows(pool, runId))), fs.createWriteStream(csv));
+  return csv;
+}
+
+/** report.html from the loaded summary. */
+export function writeReportHtml(data: ReportData, dir: string): string {
+  fs.mkdirSync(dir, { recursive: true });
   const html = path.join(dir, 'report.html');
-  await pipeline(Readable.from(csvLines(reportCsvRows(pool, data.runId))), fs.createWriteStream(csv));
   fs.writeFileSync(html, renderReportHtml(data));
-  return { dir, csv, html };
+  return html;
 }
