@@ -73,7 +73,9 @@ describe('db seed-ledger and the operator commands on what it seeds', () => {
     const remote = await cli(['db', 'seed-ledger', '--accounts', '10', '--run-id', runId], { DATABASE_URL: 'postgres://u:p@ledger.example.com:5432/kraken' });
     expect(remote.code).toBe(2);
     expect(remote.stderr).toContain("error [not_a_local_ledger]: refusing to seed: DATABASE_URL's host ledger.example.com is not this machine");
-    const production = await cli(['db', 'seed-ledger', '--accounts', '10', '--run-id', runId], { KRAKEN_MIGRATE_MODE: 'production' });
+    // Production mode wants https platform URLs: on this machine, so only the mode refuses.
+    const https = { PLATFORM_BASE_URL: 'https://127.0.0.1:9/v1/', PLATFORM_V2_BASE_URL: 'https://127.0.0.1:9/v2/', PLATFORM_GRAPHQL_URL: 'https://127.0.0.1:9/v1/graphql/' };
+    const production = await cli(['db', 'seed-ledger', '--accounts', '10', '--run-id', runId], { KRAKEN_MIGRATE_MODE: 'production', ...https });
     expect(production.code).toBe(2);
     expect(production.stderr).toContain('KRAKEN_MIGRATE_MODE is production');
     const tenant = await cli(['db', 'seed-ledger', '--accounts', '10', '--run-id', runId], { PLATFORM_V2_BASE_URL: 'https://api.tenant.example/v2/' });
