@@ -25,7 +25,7 @@ export async function reconcileRun(cfg: Config, pool: Pool, runId: string, opts:
   let after: string | undefined;
   let done = 0;
   for (;;) {
-    const page = await recon.completedAccounts(runId, after, 200);
+    const page = await recon.completedAccounts(runId, after, RECONCILE_PAGE);
     let next = 0;
     const worker = async () => {
       while (next < page.length) {
@@ -35,10 +35,24 @@ export async function reconcileRun(cfg: Config, pool: Pool, runId: string, opts:
       }
     };
     await Promise.all(Array.from({ length: Math.min(opts.concurrency, page.length) }, worker));
-    if (page.length < 200) break;
+    if (page.length < RECONCILE_PAGE) break;
     after = page[page.length - 1].externalAccountNumber;
   }
   return recon.summary(runId);
+}
+
+/** Accounts `run reconcile` reads from the ledger at once (keyset pages). */
+const RECONCILE_PAGE = 1000;
+
+/** `run reconcile --list`: the accounts reconcileRun would read back, page by page through its own query. */
+export async function* reconcileSelection(pool: Pool, runId: string): AsyncGenerator<string[]> {
+  const recon = createReconciliationLedger(pool);
+  for (let after: string | undefined; ; ) {
+    const page = await recon.completedAccounts(runId, after, RECONCILE_PAGE);
+    yield page.map((a) => a.externalAccountNumber);
+    if (page.length < RECONCILE_PAGE) return;
+    after = page[page.length - 1].externalAccountNumber;
+  }
 }
 
 /**

@@ -30,10 +30,19 @@ export const afterImportSchema = z.object({
 });
 export type AfterImport = z.infer<typeof afterImportSchema>;
 
+/** Differing accounts and failed items the HTML lists; the CSV has every one. */
+export const AFTER_IMPORT_EXAMPLES = 50;
+
+/** Counts, and a page of examples: differences of the first differing accounts, the first failed items. */
 export async function loadAfterImport(pool: Pool, runId: string): Promise<AfterImport> {
   const recon = createReconciliationLedger(pool);
   const items = createPostImportLedger(pool);
-  const [summary, differences, unverifiedFields, post, failed] = await Promise.all([recon.summary(runId), recon.differences(runId), recon.unverifiedFields(runId), items.summary(runId), items.failedItems(runId)]);
+  const [summary, differences, post, failed] = await Promise.all([
+    recon.summary(runId),
+    recon.differenceExamples(runId, AFTER_IMPORT_EXAMPLES),
+    items.summary(runId),
+    items.failedItems(runId, { limit: AFTER_IMPORT_EXAMPLES }),
+  ]);
   return {
     reconciliation: {
       checked: summary.checked,
@@ -44,7 +53,7 @@ export async function loadAfterImport(pool: Pool, runId: string): Promise<AfterI
       byField: Object.entries(summary.byField).map(([label, count]) => ({ label, count })),
       fields: summary.fields,
       differences,
-      unverifiedFields,
+      unverifiedFields: [],
     },
     postImport: { byStatus: post.byStatus, failed },
   };
@@ -52,14 +61,43 @@ export async function loadAfterImport(pool: Pool, runId: string): Promise<AfterI
 
 const show = (v: unknown) => (v === undefined || v === null ? '(absent)' : typeof v === 'string' ? v : JSON.stringify(v));
 
-/** CSV rows in the fix list's columns: a difference per row, a failed post-import item per row. */
+type Reconciliation = AfterImport['reconciliation'];
+
+/** The fix list's row of one difference. */
+export const differenceCsvRow = (d: Reconciliation['differences'][number]): string[] => [
+  d.externalAccountNumber,
+  'completed_with_differences',
+  'reconcile',
+  'reconciliation_difference',
+  d.path,
+  `expected ${show(d.expected)}, found ${show(d.found)}`,
+  '',
+];
+
+/** Not a difference: the record does not contain the field, so nothing was checked (the account's outcome stands). */
+export const unverifiedCsvRow = (u: Reconciliation['unverifiedFields'][number]): string[] => [
+  u.externalAccountNumber,
+  u.differing ? 'completed_with_differences' : 'completed',
+  'reconcile',
+  'reconciliation_unverified',
+  u.field,
+  `not in the platform's record (${u.leaves} ${u.leaves === 1 ? 'value' : 'values'} unchecked)`,
+  '',
+];
+
+export const postImportFailedCsvRow = (f: AfterImport['postImport']['failed'][number]): string[] => [
+  f.externalAccountNumber,
+  'post_import_failed',
+  'post-import',
+  f.code ?? 'post_import_failed',
+  f.attr ?? '',
+  f.detail ?? '',
+  `${f.kind}:${f.key}`,
+];
+
+/** CSV rows in the fix list's columns: a difference per row, an unverified field per row, a failed post-import item per row. */
 export function afterImportCsvRows(a: AfterImport | undefined): string[][] {
   if (!a) return [];
-  return [
-    ...a.reconciliation.differences.map((d) => [d.externalAccountNumber, 'completed_with_differences', 'reconcile', 'reconciliation_difference', d.path, `expected ${show(d.expected)}, found ${show(d.found)}`, '']),
-    // Not a difference: the record does not contain the field, so nothing was checked (the account's outcome stands).
-    ...a.reconciliation.unverifiedFields.map((u) => [u.externalAccountNumber, u.differing ? 'completed_with_differences' : 'completed', 'reconcile', 'reconciliation_unverified', u.field, `not in the platform's record (${u.leaves} ${u.leaves === 1 ? 'value' : 'values'} unchecked)`, '']),
-    ...a.postImport.failed.map((f) => [f.externalAccountNumber, 'post_import_failed', 'post-import', f.code ?? 'post_import_failed', f.attr ?? '', f.detail ?? '', `${f.kind}:${f.key}`]),
-  ];
+  return [...a.reconciliation.differences.map(differenceCsvRow), ...a.reconciliation.unverifiedFields.map(unverifiedCsvRow), ...a.postImport.failed.map(postImportFailedCsvRow)];
 }
 

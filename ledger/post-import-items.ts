@@ -186,11 +186,17 @@ export function createPostImportLedger(pool: Pool) {
       return r.rows.map((x) => ({ externalAccountNumber: x.external_account_number, accountNumber: x.platform_account_number }));
     },
 
-    async failedItems(runId: string): Promise<Array<{ externalAccountNumber: string; kind: string; key: string; code: string | null; attr: string | null; detail: string | null }>> {
+    /** A run's post_import_failed items: a page after (account, kind, key). */
+    async failedItems(
+      runId: string,
+      page: { after?: { externalAccountNumber: string; kind: string; key: string }; limit?: number } = {},
+    ): Promise<Array<{ externalAccountNumber: string; kind: string; key: string; code: string | null; attr: string | null; detail: string | null }>> {
+      const a = page.after;
       const r = await pool.query<{ external_account_number: string; kind: string; item_key: string; error_code: string | null; error_attr: string | null; error_detail: string | null }>(
         `select external_account_number, kind, item_key, error_code, error_attr, error_detail from migrate.post_import_items
-          where run_id = $1 and status = 'post_import_failed' order by 1, 2, 3`,
-        [runId],
+          where run_id = $1 and status = 'post_import_failed' and ($2::text is null or (external_account_number, kind, item_key) > ($2, $3, $4))
+          order by 1, 2, 3 limit $5`,
+        [runId, a?.externalAccountNumber ?? null, a?.kind ?? null, a?.key ?? null, page.limit ?? null],
       );
       return r.rows.map((x) => ({ externalAccountNumber: x.external_account_number, kind: x.kind, key: x.item_key, code: x.error_code, attr: x.error_attr, detail: x.error_detail }));
     },

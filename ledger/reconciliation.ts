@@ -119,15 +119,11 @@ export function createReconciliationLedger(pool: Pool) {
         'select field, count(distinct external_account_number)::int as n from migrate.reconciliation_differences where run_id = $1 group by field order by n desc, field',
         [runId],
       );
-      // Per field and account: differing over unverified over matched.
+      // Per field and account, differing over unverified over matched: kept per run by the
+      // reconciliations table's statement triggers (db/migrations/1796000000000_operator_queries_at_scale.sql).
       const fields = await pool.query<FieldSummary & { accounts_unverified: number }>(
-        `select f.key as field,
-                count(*) filter (where (f.value->>1)::int = 0 and (f.value->>2)::int = 0)::int as matched,
-                count(*) filter (where (f.value->>1)::int > 0)::int as differing,
-                count(*) filter (where (f.value->>1)::int = 0 and (f.value->>2)::int > 0)::int as unverified,
-                count(*) filter (where (f.value->>2)::int > 0)::int as accounts_unverified
-           from migrate.reconciliations r cross join lateral jsonb_each(r.field_counts) f
-          where r.run_id = $1 group by f.key order by f.key`,
+        `select field, matched, differing, unverified, any_unverified as accounts_unverified from migrate.reconciliation_field_totals
+          where run_id = $1 and (matched <> 0 or differing <> 0 or unverified <> 0 or any_unverified <> 0) order by field`,
         [runId],
       );
       const unverified = await pool.query<{ n: number }>('select count(*)::int as n from migrate.reconciliations where run_id = $1 and unverified_fields > 0', [runId]);
@@ -144,23 +140,43 @@ export function createReconciliationLedger(pool: Pool) {
       };
     },
 
-    /** Each account's fields that its record did not contain (names and leaf counts only), for the CSV. */
-    async unverifiedFields(runId: string): Promise<Array<{ externalAccountNumber: string; differing: boolean; field: string; leaves: number }>> {
+    /**
+     * Each account's fields that its record did not contain (names and leaf counts only), for the
+     * CSV: a page of accounts after `after` (keyset on the account number).
+     */
+    async unverifiedFields(runId: string, page: { after?: string; limit?: number } = {}): Promise<Array<{ externalAccountNumber: string; differing: boolean; field: string; leaves: number }>> {
       const r = await pool.query<{ external_account_number: string; status: string; field: string; leaves: number }>(
         `select r.external_account_number, r.status, f.key as field, (f.value->>2)::int as leaves
-           from migrate.reconciliations r cross join lateral jsonb_each(r.field_counts) f
-          where r.run_id = $1 and r.unverified_fields > 0 and (f.value->>2)::int > 0
+           from (select external_account_number, status, field_counts from migrate.reconciliations
+                  where run_id = $1 and unverified_fields > 0 and ($2::text is null or external_account_number > $2)
+                  order by external_account_number limit $3) r
+          cross join lateral jsonb_each(r.field_counts) f
+          where (f.value->>2)::int > 0
           order by r.external_account_number, f.key`,
-        [runId],
+        [runId, page.after ?? null, page.limit ?? null],
       );
       return r.rows.map((x) => ({ externalAccountNumber: x.external_account_number, differing: x.status !== 'matched', field: x.field, leaves: x.leaves }));
     },
 
-    /** Every difference of a run (for the CSV and the report; values included — operator output only). */
-    async differences(runId: string): Promise<Array<{ externalAccountNumber: string; path: string; field: string; expected: unknown; found: unknown }>> {
+    /** Differences of a run (values included — operator output only): a page after (account, path), by the primary key. */
+    async differences(runId: string, page: { after?: { externalAccountNumber: string; path: string }; limit?: number } = {}): Promise<Array<{ externalAccountNumber: string; path: string; field: string; expected: unknown; found: unknown }>> {
       const r = await pool.query<{ external_account_number: string; path: string; field: string; expected: unknown; found: unknown }>(
-        'select external_account_number, path, field, expected, found from migrate.reconciliation_differences where run_id = $1 order by external_account_number, path',
-        [runId],
+        `select external_account_number, path, field, expected, found from migrate.reconciliation_differences
+          where run_id = $1 and ($2::text is null or (external_account_number, path) > ($2, $3))
+          order by external_account_number, path limit $4`,
+        [runId, page.after?.externalAccountNumber ?? null, page.after?.path ?? null, page.limit ?? null],
+      );
+      return r.rows.map((x) => ({ externalAccountNumber: x.external_account_number, path: x.path, field: x.field, expected: x.expected, found: x.found }));
+    },
+
+    /** Every difference of the first `accounts` differing accounts (by number): the report's examples. */
+    async differenceExamples(runId: string, accounts: number): Promise<Array<{ externalAccountNumber: string; path: string; field: string; expected: unknown; found: unknown }>> {
+      const r = await pool.query<{ external_account_number: string; path: string; field: string; expected: unknown; found: unknown }>(
+        `select d.external_account_number, d.path, d.field, d.expected, d.found from migrate.reconciliation_differences d
+          where d.run_id = $1 and d.external_account_number in (
+            select distinct external_account_number from migrate.reconciliation_differences where run_id = $1 order by 1 limit $2)
+          order by d.external_account_number, d.path`,
+        [runId, accounts],
       );
       return r.rows.map((x) => ({ externalAccountNumber: x.external_account_number, path: x.path, field: x.field, expected: x.expected, found: x.found }));
     },

@@ -2,9 +2,16 @@ import { z } from 'zod';
 import type { Pool } from '../clients/db';
 import { inboxSummary, outcomeSources } from './inbox-report';
 import { accountWorkflowId } from '../workflows/ids';
-import { afterImportCsvRows, afterImportSchema, loadAfterImport } from './after-import-report';
+import { afterImportSchema, loadAfterImport } from './after-import-report';
 
-/** Everything the report shows, loaded once from the ledger; the renderers are pure functions of it. */
+/**
+ * Everything the HTML report shows, loaded once from the ledger; the renderers are pure functions of
+ * it. Counts for every account, but only a page of example accounts per error code: a run of a
+ * million accounts has tens of thousands of failures, and those go to the CSV, streamed from the
+ * ledger (ledger/report-csv.ts), never held here.
+ */
+export const EXAMPLES_PER_CODE = 20;
+
 export const failedAccountErrorSchema = z.object({
   externalAccountNumber: z.string(),
   outcome: z.enum(['failed', 'not_attempted']),
@@ -35,8 +42,13 @@ export const reportDataSchema = z.object({
   outcomeSources: z.array(z.object({ label: z.string(), count: z.number() })),
   /** Platform events received while the run went (matched to it, or claimed by nobody). */
   inbox: z.object({ total: z.number(), byStatus: z.record(z.string(), z.number()), rejected: z.number() }).nullable(),
-  /** One row per error of every failed / not-attempted account (at least one row per account). */
-  errors: z.array(failedAccountErrorSchema),
+  /** Failed and not-attempted accounts (all of them are in the CSV). */
+  failedAccounts: z.number(),
+  /**
+   * Up to EXAMPLES_PER_CODE failed / not-attempted accounts per code (in failuresByCode's order,
+   * accounts by number): one row per error of each (at least one row per account).
+   */
+  examples: z.array(failedAccountErrorSchema.extend({ recordedCode: z.string() })),
   temporalUiUrl: z.string(),
   namespace: z.string(),
   /** Reconciliation and changes carried over after import. */
@@ -66,29 +78,24 @@ export async function loadReportData(pool: Pool, runId: string, ui: { temporalUi
   const run = (await pool.query(`select * from migrate.runs where run_id = $1`, [runId])).rows[0];
   if (!run) return undefined;
   const q = async (sql: string) => (await pool.query(sql, [runId])).rows;
-  const outcomes = await q(`select coalesce(outcome, 'in_progress') as label, count(*)::int as n from migrate.account_attempts where run_id = $1 group by 1`);
-  const by = (k: string) => Number(outcomes.find((r) => r.label === k)?.n ?? 0);
-  const afterImport = await loadAfterImport(pool, runId);
   const failedWhere = `run_id = $1 and outcome in ('failed', 'not_attempted')`;
-  const byCode = await q(`select error_code as label, count(*)::int as n from migrate.account_attempts where ${failedWhere} group by 1 order by 2 desc, 1`);
-  const byStage = await q(`select stage as label, count(*)::int as n from migrate.account_attempts where ${failedWhere} group by 1 order by 2 desc, 1`);
-  const sources = await outcomeSources(pool, runId);
-  const preflight = await q(`select count(distinct external_account_number)::int as n from migrate.account_errors where run_id = $1 and stage = 'preflight'`);
-  const inbox = await inboxSummary(pool, { runId, listLimit: 1 });
-  const perMinute = await q(
-    `select date_trunc('minute', finished_at) as minute, count(*)::int as n from migrate.account_attempts
-      where run_id = $1 and finished_at is not null group by 1 order by 1`,
-  );
-  // Accounts without error rows (e.g. not attempted) still get one row, from the attempt itself.
-  const errors = await q(
-    `select a.external_account_number, a.outcome, a.workflow_id, a.supplier_code, a.dry_run,
-            coalesce(e.stage, a.stage) as stage, coalesce(e.code, a.error_code, 'unknown') as code,
-            coalesce(e.attr, a.error_attr, '') as attr, coalesce(e.detail, '') as detail, e.source_field
-       from migrate.account_attempts a
-       left join migrate.account_errors e on e.run_id = a.run_id and e.external_account_number = a.external_account_number
-      where a.run_id = $1 and a.outcome in ('failed', 'not_attempted')
-      order by a.external_account_number, e.id`,
-  );
+  // Independent reads, side by side on the pool's connections: at a million accounts each is a
+  // scan of its own, and the report waits for the slowest rather than for their sum.
+  const [outcomes, afterImport, byCode, byStage, sources, preflight, inbox, perMinute] = await Promise.all([
+    q(`select coalesce(outcome, 'in_progress') as label, count(*)::int as n from migrate.account_attempts where run_id = $1 group by 1`),
+    loadAfterImport(pool, runId),
+    q(`select error_code as label, count(*)::int as n from migrate.account_attempts where ${failedWhere} group by 1 order by 2 desc, 1`),
+    q(`select stage as label, count(*)::int as n from migrate.account_attempts where ${failedWhere} group by 1 order by 2 desc, 1`),
+    outcomeSources(pool, runId),
+    q(`select count(distinct external_account_number)::int as n from migrate.account_errors where run_id = $1 and stage = 'preflight'`),
+    inboxSummary(pool, { runId, listLimit: 1 }),
+    q(
+      `select date_trunc('minute', finished_at) as minute, count(*)::int as n from migrate.account_attempts
+        where run_id = $1 and finished_at is not null group by 1 order by 1`,
+    ),
+  ]);
+  const by = (k: string) => Number(outcomes.find((r) => r.label === k)?.n ?? 0);
+  const examples = await failedExamples(pool, runId, byCode.map((r) => r.label as string | null), EXAMPLES_PER_CODE);
   return reportDataSchema.parse({
     runId,
     supplierCode: run.supplier_code,
@@ -112,7 +119,9 @@ export async function loadReportData(pool: Pool, runId: string, ui: { temporalUi
       .map(([label, count]) => ({ label, count }))
       .sort((a, b) => b.count - a.count),
     inbox: { total: inbox.total, byStatus: inbox.byStatus, rejected: Object.values(inbox.rejectedByReason).reduce((a, b) => a + b, 0) },
-    errors: errors.map((r) => ({
+    failedAccounts: byCode.reduce((n, r) => n + Number(r.n), 0),
+    examples: examples.map((r) => ({
+      recordedCode: r.recorded_code,
       externalAccountNumber: r.external_account_number,
       outcome: r.outcome,
       stage: r.stage,
@@ -128,8 +137,25 @@ export async function loadReportData(pool: Pool, runId: string, ui: { temporalUi
   });
 }
 
-export const CSV_HEADER = ['external_account_number', 'outcome', 'stage', 'code', 'attr', 'detail', 'source_field'] as const;
-
-export function csvRows(data: ReportData): string[][] {
-  return [...data.errors.map((e) => [e.externalAccountNumber, e.outcome, e.stage, e.code, e.attr, e.detail, e.sourceField ?? '']), ...afterImportCsvRows(data.afterImport)];
+/**
+ * The first `perCode` failed / not-attempted accounts (by number) of each code, with their errors.
+ * One index range per code (account_attempts_failed_by_code); accounts without error rows (e.g.
+ * not attempted) still get one row, from the attempt itself.
+ */
+async function failedExamples(pool: Pool, runId: string, codes: Array<string | null>, perCode: number) {
+  const r = await pool.query(
+    `select a.external_account_number, a.outcome, a.workflow_id, a.supplier_code, a.dry_run, coalesce(a.error_code, 'unknown') as recorded_code,
+            coalesce(e.stage, a.stage) as stage, coalesce(e.code, a.error_code, 'unknown') as code,
+            coalesce(e.attr, a.error_attr, '') as attr, coalesce(e.detail, '') as detail, e.source_field
+       from unnest($2::text[]) with ordinality as c(code, ord)
+      cross join lateral (
+        select * from migrate.account_attempts x
+         where x.run_id = $1 and x.outcome in ('failed', 'not_attempted')
+           and (x.error_code = c.code or (c.code is null and x.error_code is null))
+         order by x.external_account_number limit $3) a
+       left join migrate.account_errors e on e.run_id = a.run_id and e.external_account_number = a.external_account_number
+      order by c.ord, a.external_account_number, e.id`,
+    [runId, codes, perCode],
+  );
+  return r.rows;
 }

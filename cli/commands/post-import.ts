@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { loadCliContext, withServices } from '../context';
 import { EXIT, usageError } from '../errors';
 import { runRow } from '../../ledger';
-import { info, printJson, println, positiveInt } from '../output';
-import { awaitDelta, deltaLine, reconcileRun, reconciliationLine, startDelta } from '../post-import';
+import { info, printJson, printLines, println, positiveInt } from '../output';
+import { awaitDelta, deltaLine, reconcileRun, reconcileSelection, reconciliationLine, startDelta } from '../post-import';
 
 /** `run reconcile` and `run delta` (issue 15): after-import checks and changes carried over. */
 export function addPostImportRunCommands(run: Command): void {
@@ -12,11 +12,13 @@ export function addPostImportRunCommands(run: Command): void {
     .description("re-read a finished run's completed accounts from the platform and compare them with what was sent (changes nothing on the platform)")
     .option('--concurrency <n>', 'accounts read at once', positiveInt('--concurrency'), 8)
     .option('--json', 'machine-readable output')
+    .option('--list', 'print the accounts it would read back, one a line (the count on stderr), and read nothing from the platform')
     .addHelpText(
       'after',
       `
 Differences (dot path, expected, found) are kept in the ledger and listed by \`report\`.
-Exit code 1 when any account differs.
+Exit code 1 when any account differs. --list prints the selection (the run's completed accounts
+with a platform account number) through the same query, and checks nothing.
 
 Example:
   $ kraken-migrate run reconcile run-20250601-120000-ab12`,
@@ -26,6 +28,10 @@ Example:
       await withServices(ctx, async (s) => {
         const pool = await s.db();
         if (!(await runRow(pool, runId))) throw usageError('run_not_found', `no run ${runId} in the ledger`);
+        if (opts.list) {
+          const n = await printLines(reconcileSelection(pool, runId));
+          return info(`${n} accounts of ${runId} would be read back.`);
+        }
         const summary = await reconcileRun(ctx.cfg, pool, runId, { concurrency: opts.concurrency });
         process.exitCode = summary.differing + summary.missing > 0 ? EXIT.failures : EXIT.ok;
         if (opts.json) return printJson({ runId, ...summary });

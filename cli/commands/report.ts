@@ -5,10 +5,11 @@ import type { Pool } from '../../clients/db';
 import { loadCliContext, withServices } from '../context';
 import { usageError } from '../errors';
 import { printJson, println } from '../output';
-import { loadReportData } from '../report/data';
+import { EXAMPLES_PER_CODE, loadReportData } from '../report/data';
 import { listRetryingAccounts } from '../retrying';
 import type { Client } from '@temporalio/client';
-import { writeReport, type WrittenReport } from '../report/write';
+import { writeReportCsv, writeReportHtml, type WrittenReport } from '../report/write';
+import { runRow } from '../../ledger';
 
 /** Loads the run from the ledger and writes failed-accounts.csv and report.html into `dir`. */
 export async function buildReport(
@@ -16,13 +17,19 @@ export async function buildReport(
   cfg: Config,
   runId: string,
   dir: string,
-  temporal?: Client,
+  temporal?: () => Promise<Client | undefined>,
 ): Promise<WrittenReport & { data: NonNullable<Awaited<ReturnType<typeof loadReportData>>> }> {
-  const data = await loadReportData(pool, runId, { temporalUiUrl: cfg.TEMPORAL_UI_URL, namespace: cfg.TEMPORAL_NAMESPACE });
+  // The CSV streams on its own connection while the summary loads: the run must exist first.
+  if (!(await runRow(pool, runId))) throw usageError('run_not_found', `no run ${runId} in the ledger`);
+  const [data, csv] = await Promise.all([loadReportData(pool, runId, { temporalUiUrl: cfg.TEMPORAL_UI_URL, namespace: cfg.TEMPORAL_NAMESPACE }), writeReportCsv(pool, runId, dir)]);
   if (!data) throw usageError('run_not_found', `no run ${runId} in the ledger`);
-  // A run still going: list the accounts Temporal is retrying (best effort; the ledger part stands alone).
-  if (temporal && data.totals.inProgress > 0) data.retrying = await listRetryingAccounts(temporal, runId).catch(() => []);
-  return { ...writeReport(data, dir), data };
+  // A run still going: list the accounts Temporal is retrying (best effort; the ledger part stands
+  // alone). Connected only then: a finished run's report never waits on an unreachable Temporal.
+  if (temporal && data.totals.inProgress > 0) {
+    const client = await temporal().catch(() => undefined);
+    if (client) data.retrying = await listRetryingAccounts(client, runId).catch(() => []);
+  }
+  return { dir, csv, html: writeReportHtml(data, dir), data };
 }
 
 export function reportCommand(): Command {
@@ -35,8 +42,9 @@ export function reportCommand(): Command {
       'after',
       `
 failed-accounts.csv has one row per error of every failed or not-attempted account, ready for the
-source-data team; report.html needs no network (inline CSS and charts) and links each account to
-its workflow in the Temporal UI.
+source-data team (written as it is read from the ledger: any size of run). report.html needs no
+network (inline CSS and charts): counts by error code and stage, and at most ${EXAMPLES_PER_CODE} example
+accounts per code, each linked to its workflow in the Temporal UI; the CSV has the rest.
 
 Examples:
   $ kraken-migrate report run-20250601-120000-ab12
@@ -46,8 +54,7 @@ Examples:
       const ctx = loadCliContext();
       const dir = path.resolve(opts.out ?? path.join(ctx.dataDir, 'reports', runId));
       await withServices(ctx, async (s) => {
-        const temporal = await s.temporal().catch(() => undefined);
-        const r = await buildReport(await s.db(), ctx.cfg, runId, dir, temporal);
+        const r = await buildReport(await s.db(), ctx.cfg, runId, dir, () => s.temporal());
         if (opts.json) return printJson({ runId, csv: r.csv, html: r.html, totals: r.data.totals });
         println(`Report for run ${runId}:`);
         println(`  ${r.csv}`);

@@ -7,8 +7,8 @@ import { cancelRun, pauseRun, resumeRun, runProgressQuery, type RunProgress } fr
 import { KmRunId, KmSupplier, KmKind } from '../../workflows/search-attributes';
 import { loadCliContext, runAccountViews, withServices, workflowUiUrl } from '../context';
 import { EXIT, usageError } from '../errors';
-import { ledgerProgress, runRow, runRows } from '../../ledger';
-import { info, printJson, println, positiveInt, table } from '../output';
+import { createLedger, ledgerProgress, runRow, runRows, type Ledger } from '../../ledger';
+import { info, printJson, printLines, println, positiveInt, table } from '../output';
 import { describeRun, parsePayloadOptions, parseSelectionOptions, parseSourceOption, runHandle, startRun, withTimeout, type StartedRun } from '../runs';
 import { watchRun, type WatchResult } from '../watch';
 import { formatRetrying, listRetryingAccounts } from '../retrying';
@@ -28,6 +28,19 @@ export async function watchAndReport(client: Client, pool: Pool, runId: string):
   println(`Run ${runId} ${r.final?.state ?? r.workflowStatus.toLowerCase()}: completed ${o.completed}, failed ${o.failed}, not attempted ${o.notAttempted}.`);
   process.exitCode = r.allCompleted ? EXIT.ok : EXIT.failures;
   return r;
+}
+
+/** Accounts a `--list` query reads at once (keyset pages: the same accounts whatever the size). */
+const LIST_PAGE = 1000;
+
+/** The `failed_of_run` selection, page by page, through the query the new run's enumeration uses (activities/run.ts). */
+export async function* failedOfRun(ledger: Ledger, runId: string, codes: string[] | undefined): AsyncGenerator<string[]> {
+  for (let after: string | undefined; ; ) {
+    const page = await ledger.failedAccounts(runId, codes, after, LIST_PAGE);
+    yield page;
+    if (page.length < LIST_PAGE) return;
+    after = page[page.length - 1];
+  }
 }
 
 function printStarted(started: StartedRun, json: boolean | undefined): void {
@@ -258,10 +271,15 @@ Example:
     .option('--run-id <id>', 'id of the new run')
     .option('--watch', 'watch the new run until it ends')
     .option('--json', 'print {runId, workflowId, uiUrl} of the new run')
+    .option('--list', 'print the accounts it would rerun, one a line (the count on stderr), and start nothing')
     .addHelpText(
       'after',
       `
+--list reads only the ledger (no Temporal needed), through the query the new run's selection uses,
+so what it prints is what a rerun would start.
+
 Examples:
+  $ kraken-migrate run rerun-failed run-20250601-120000-ab12 --code tariff_code_not_found --list | wc -l
   $ kraken-migrate run rerun-failed run-20250601-120000-ab12 --watch
   $ kraken-migrate run rerun-failed run-20250601-120000-ab12 --code invalid_phone_number missing_meter_point`,
     )
@@ -273,6 +291,10 @@ Examples:
         const pool = await s.db();
         const original = await runRow(pool, runId);
         if (!original) throw usageError('run_not_found', `no run ${runId} in the ledger`);
+        if (opts.list) {
+          const n = await printLines(failedOfRun(createLedger(pool), runId, opts.code));
+          return info(`${n} accounts of ${runId} would be rerun${opts.code?.length ? ` (codes ${opts.code.join(', ')})` : ''}.`);
+        }
         const client = await s.temporal();
         const started = await startRun(client, ctx.cfg, {
           runId: opts.runId,

@@ -1,5 +1,5 @@
 import { runWorkflowId } from '../../workflows/ids';
-import type { ReportData } from './data';
+import { EXAMPLES_PER_CODE, type ReportData } from './data';
 import { afterImportHtml } from './after-import';
 
 /**
@@ -93,8 +93,6 @@ table{border-collapse:collapse;width:100%;font-size:13px}th,td{border-bottom:1px
 th{background:#f9fafb}code{font-size:12px;background:#f3f4f6;padding:0 .2rem;border-radius:3px}ul.errs{margin:0;padding-left:1rem}
 `;
 
-const MAX_TABLE_ACCOUNTS = 2000;
-
 function inboxSection(inbox: ReportData['inbox']): string {
   if (!inbox) return '';
   const parts = Object.entries(inbox.byStatus)
@@ -104,32 +102,49 @@ function inboxSection(inbox: ReportData['inbox']): string {
   return `<p id="inbox" class="meta">Platform events received during the run: ${fmt(inbox.total)}${parts ? ` (${parts})` : ''}; deliveries rejected: ${fmt(inbox.rejected)}.</p>`;
 }
 
+/** One example account's row: its link, outcome, stage, and every error it recorded. */
+function exampleRow(data: ReportData, ext: string, errs: ReportData['examples']): string {
+  const first = errs[0];
+  const items = errs
+    .map(
+      (e) =>
+        `<li><code>${escapeHtml(e.code)}</code>${e.attr ? ` at <code>${escapeHtml(e.attr)}</code>` : ''}${e.detail ? `: ${escapeHtml(e.detail)}` : ''}` +
+        `${e.sourceField ? ` <span class="meta">(source: ${escapeHtml(e.sourceField)})</span>` : ''}</li>`,
+    )
+    .join('');
+  return (
+    `<tr><td><a class="wf" href="${escapeHtml(uiLink(data, first.workflowId))}" data-workflow-id="${escapeHtml(first.workflowId)}">${escapeHtml(ext)}</a></td>` +
+    `<td>${escapeHtml(first.outcome === 'not_attempted' ? 'not attempted' : first.outcome)}</td><td>${escapeHtml(first.stage)}</td><td><ul class="errs">${items}</ul></td></tr>`
+  );
+}
+
+/**
+ * Per error code (failuresByCode's order): how many accounts, a page of examples, and how many
+ * more the CSV has. An account is listed under the code it recorded; its rows show all its errors.
+ */
+function failedSection(data: ReportData): string {
+  if (data.failedAccounts === 0) return `<p id="failed-accounts" class="empty">None: every account completed.</p>`;
+  const byCode = new Map<string, Map<string, ReportData['examples']>>();
+  for (const e of data.examples) {
+    const accounts = byCode.get(e.recordedCode) ?? byCode.set(e.recordedCode, new Map()).get(e.recordedCode)!;
+    accounts.set(e.externalAccountNumber, [...(accounts.get(e.externalAccountNumber) ?? []), e]);
+  }
+  const groups = data.failuresByCode.map((c) => {
+    const accounts = byCode.get(c.label) ?? new Map<string, ReportData['examples']>();
+    const rest = c.count - accounts.size;
+    return (
+      `<h3 data-code="${escapeHtml(c.label)}"><code>${escapeHtml(c.label)}</code>: ${fmt(c.count)} ${c.count === 1 ? 'account' : 'accounts'}</h3>` +
+      `<table class="failed-accounts" data-code="${escapeHtml(c.label)}"><thead><tr><th>Account</th><th>Outcome</th><th>Stage</th><th>Errors</th></tr></thead><tbody>\n` +
+      [...accounts].map(([ext, errs]) => exampleRow(data, ext, errs)).join('\n') +
+      `\n</tbody></table>` +
+      (rest > 0 ? `<p class="meta more" data-code="${escapeHtml(c.label)}">${fmt(rest)} more with this code in failed-accounts.csv.</p>` : '')
+    );
+  });
+  return `<div id="failed-accounts">${groups.join('\n')}</div>`;
+}
+
 export function renderReportHtml(data: ReportData): string {
   const t = data.totals;
-  const accounts = new Map<string, ReportData['errors']>();
-  for (const e of data.errors) {
-    const list = accounts.get(e.externalAccountNumber) ?? [];
-    list.push(e);
-    accounts.set(e.externalAccountNumber, list);
-  }
-  const shown = [...accounts.entries()].slice(0, MAX_TABLE_ACCOUNTS);
-  const rows = shown
-    .map(([ext, errs]) => {
-      const first = errs[0];
-      const items = errs
-        .map(
-          (e) =>
-            `<li><code>${escapeHtml(e.code)}</code>${e.attr ? ` at <code>${escapeHtml(e.attr)}</code>` : ''}${e.detail ? `: ${escapeHtml(e.detail)}` : ''}` +
-            `${e.sourceField ? ` <span class="meta">(source: ${escapeHtml(e.sourceField)})</span>` : ''}</li>`,
-        )
-        .join('');
-      return (
-        `<tr><td><a class="wf" href="${escapeHtml(uiLink(data, first.workflowId))}" data-workflow-id="${escapeHtml(first.workflowId)}">${escapeHtml(ext)}</a></td>` +
-        `<td>${escapeHtml(first.outcome === 'not_attempted' ? 'not attempted' : first.outcome)}</td><td>${escapeHtml(first.stage)}</td><td><ul class="errs">${items}</ul></td></tr>`
-      );
-    })
-    .join('\n');
-  const more = accounts.size > shown.length ? `<p class="meta">Showing ${fmt(shown.length)} of ${fmt(accounts.size)} accounts: failed-accounts.csv has all of them.</p>` : '';
   const card = (cls: string, label: string, n: number, extra = '') => `<div class="card ${cls}"><b>${fmt(n)}</b>${escapeHtml(label)}${extra}</div>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -154,12 +169,9 @@ ${horizontalBarChart('outcome-sources', 'How outcomes were learned (event, poll,
 ${inboxSection(data.inbox)}
 ${retryingSection(data)}
 ${afterImportHtml(data.afterImport, escapeHtml, fmt)}
-<h2>Failed and not-attempted accounts (${fmt(accounts.size)})</h2>
-${more}
-<table id="failed-accounts"><thead><tr><th>Account</th><th>Outcome</th><th>Stage</th><th>Errors</th></tr></thead>
-<tbody>
-${rows || '<tr><td colspan="4">None: every account completed.</td></tr>'}
-</tbody></table>
+<h2>Failed and not-attempted accounts (${fmt(data.failedAccounts)})</h2>
+<p class="meta">By error code, at most ${EXAMPLES_PER_CODE} example accounts each; failed-accounts.csv has every one.</p>
+${failedSection(data)}
 </body></html>
 `;
 }

@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CSV_HEADER, csvRows, type ReportData } from './data';
-import { toCsv } from './csv';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Pool } from '../../clients/db';
+import { CSV_HEADER, reportCsvRows, type ReportData } from './data';
+import { csvLine } from './csv';
 import { renderReportHtml } from './html';
 
 export interface WrittenReport {
@@ -10,11 +13,27 @@ export interface WrittenReport {
   html: string;
 }
 
-export function writeReport(data: ReportData, dir: string): WrittenReport {
+/** CRLF lines, as toCsv writes them, from rows read page by page. */
+async function* csvLines(rows: AsyncIterable<readonly unknown[]>): AsyncGenerator<string> {
+  yield `${csvLine(CSV_HEADER)}\r\n`;
+  for await (const row of rows) yield `${csvLine(row)}\r\n`;
+}
+
+/**
+ * failed-accounts.csv streamed from the ledger (every row, never all in memory: the file stream's
+ * backpressure paces the reads).
+ */
+export async function writeReportCsv(pool: Pool, runId: string, dir: string): Promise<string> {
   fs.mkdirSync(dir, { recursive: true });
   const csv = path.join(dir, 'failed-accounts.csv');
+  await pipeline(Readable.from(csvLines(reportCsvRows(pool, runId))), fs.createWriteStream(csv));
+  return csv;
+}
+
+/** report.html from the loaded summary. */
+export function writeReportHtml(data: ReportData, dir: string): string {
+  fs.mkdirSync(dir, { recursive: true });
   const html = path.join(dir, 'report.html');
-  fs.writeFileSync(csv, toCsv(CSV_HEADER, csvRows(data)));
   fs.writeFileSync(html, renderReportHtml(data));
-  return { dir, csv, html };
+  return html;
 }

@@ -7,7 +7,7 @@ import { loadReportData } from '../../../cli/report/data';
 import { renderReportHtml } from '../../../cli/report/html';
 import { createLedger } from '../../../ledger';
 import { createReconciliationLedger } from '../../../ledger/reconciliation';
-import { csvRows } from '../../../ledger/report-data';
+import { reportCsvRows } from '../../../ledger/report-csv';
 import { isAltered } from '../../../sandbox/post-import/account-record';
 import type { GeneratedChanges } from '../../../synthetic/generate-changes';
 import { itemKey } from '../../../schemas/post-import';
@@ -178,7 +178,8 @@ describe('after creation: reconciliation and changes carried over', () => {
       unverified: 0,
     });
     expect(data!.totals.completed).toBe(20);
-    const csv = csvRows(data!);
+    const csv: string[][] = [];
+    for await (const row of reportCsvRows(e.pool, runId, 7)) csv.push(row);
     expect(csv.filter((r) => r[3] === 'reconciliation_difference').map((r) => [r[0], r[4]])).toEqual(expected.map((a) => [a, TARIFF]));
     // Per account, the fields its record does not show: the customers' names on every account.
     const unverifiedRows = csv.filter((r) => r[3] === 'reconciliation_unverified');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { csvCell, neutraliseFormula, toCsv } from '../../../cli/report/csv';
-import { CSV_HEADER, csvRows, type ReportData } from '../../../cli/report/data';
+import { CSV_HEADER } from '../../../cli/report/data';
 
 /** A strict RFC 4180 reader, to check that what we write reads back to the same cells. */
 function parseCsv(text: string): string[][] {
@@ -54,8 +54,4 @@ describe('CSV cells', () => {
     expect(parseCsv(text)).toEqual([[...CSV_HEADER], ...rows]);
   });
 
-  it('turns report errors into one row per error with the source field', () => {
-    const data = { errors: [{ externalAccountNumber: '@LGC-9', outcome: 'failed', stage: 'transform', code: 'missing_field', attr: 'billing_postcode', detail: '-', sourceField: null, workflowId: 'w' }] } as unknown as ReportData;
-    expect(parseCsv(toCsv(CSV_HEADER, csvRows(data)))[1]).toEqual(["'@LGC-9", 'failed', 'transform', 'missing_field', 'billing_postcode', "'-", '']);
-  });
 });

@@ -39,8 +39,8 @@ describe('renderReportHtml with hostile source data', () => {
     const hrefs = [...html.matchAll(/<a class="wf" href="([^"]+)" data-workflow-id="([^"]+)">/g)];
     expect(hrefs).toHaveLength(3);
     const decoded = (s: string) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
-    expect(hrefs.map((m) => decoded(m[1]))).toEqual(data.errors.map((e) => uiLink(data, e.workflowId)));
-    expect(decodeURIComponent(decoded(hrefs[0][1]).split('/workflows/')[1])).toBe(data.errors[0].workflowId);
+    expect(hrefs.map((m) => decoded(m[1]))).toEqual(data.examples.map((e) => uiLink(data, e.workflowId)));
+    expect(decodeURIComponent(decoded(hrefs[0][1]).split('/workflows/')[1])).toBe(data.examples[0].workflowId);
   });
 
   it('shows the totals', () => {

@@ -1,0 +1,53 @@
+import type { Pool } from '../clients/db';
+import { differenceCsvRow, postImportFailedCsvRow, unverifiedCsvRow } from './after-import-report';
+import { createPostImportLedger } from './post-import-items';
+import { createReconciliationLedger } from './reconciliation';
+
+/** failed-accounts.csv's columns (cli/README.md, "Reports"). */
+export const CSV_HEADER = ['external_account_number', 'outcome', 'stage', 'code', 'attr', 'detail', 'source_field'] as const;
+
+/**
+ * Every row of a run's failed-accounts.csv, page by page (keyset paging, `pageSize` accounts or
+ * rows a query), so a run with tens of thousands of failures is written with flat memory: one row
+ * per error of every failed or not-attempted account (at least one per account), then each
+ * reconciliation difference, each field a record did not contain, each failed post-import item.
+ */
+export async function* reportCsvRows(pool: Pool, runId: string, pageSize = 2000): AsyncGenerator<string[]> {
+  for (let after: string | null = null; ; ) {
+    // Accounts without error rows (e.g. not attempted) still get one row, from the attempt itself.
+    const r: { rows: Array<Record<string, string | null>> } = await pool.query(
+      `with page as (
+         select external_account_number, outcome, stage, error_code, error_attr from migrate.account_attempts
+          where run_id = $1 and outcome in ('failed', 'not_attempted') and ($2::text is null or external_account_number > $2)
+          order by external_account_number limit $3)
+       select p.external_account_number, p.outcome, coalesce(e.stage, p.stage) as stage, coalesce(e.code, p.error_code, 'unknown') as code,
+              coalesce(e.attr, p.error_attr, '') as attr, coalesce(e.detail, '') as detail, coalesce(e.source_field, '') as source_field
+         from page p left join migrate.account_errors e on e.run_id = $1 and e.external_account_number = p.external_account_number
+        order by p.external_account_number, e.id`,
+      [runId, after, pageSize],
+    );
+    for (const x of r.rows) yield [x.external_account_number!, x.outcome!, x.stage!, x.code!, x.attr!, x.detail!, x.source_field!];
+    if (new Set(r.rows.map((x) => x.external_account_number)).size < pageSize) break;
+    after = r.rows[r.rows.length - 1].external_account_number;
+  }
+  const recon = createReconciliationLedger(pool);
+  for (let after: { externalAccountNumber: string; path: string } | undefined; ; ) {
+    const page = await recon.differences(runId, { after, limit: pageSize });
+    for (const d of page) yield differenceCsvRow(d);
+    if (page.length < pageSize) break;
+    after = page[page.length - 1];
+  }
+  for (let after: string | undefined; ; ) {
+    const page = await recon.unverifiedFields(runId, { after, limit: pageSize });
+    for (const u of page) yield unverifiedCsvRow(u);
+    if (page.length === 0) break;
+    after = page[page.length - 1].externalAccountNumber;
+  }
+  const items = createPostImportLedger(pool);
+  for (let after: { externalAccountNumber: string; kind: string; key: string } | undefined; ; ) {
+    const page = await items.failedItems(runId, { after, limit: pageSize });
+    for (const f of page) yield postImportFailedCsvRow(f);
+    if (page.length < pageSize) break;
+    after = page[page.length - 1];
+  }
+}
