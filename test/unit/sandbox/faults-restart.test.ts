@@ -124,7 +124,12 @@ describe('request faults', () => {
     const truth = await admin<any>(stack, 'GET', '/admin/ground-truth');
     expect(truth.accounts.map((a: any) => a.external_identifier).sort()).toEqual([0, 1, 2, 3, 4, 5].map((i) => `LOST-${i}`));
     for (const a of truth.accounts) expect(a.import_process_count).toBe(1);
-    expect(await admin<any>(stack, 'GET', '/admin/requests')).toMatchObject({ responseLost: 6, clientGoneSchedules: 0, inFlightSchedules: 0 });
+    // The witness counts a lost answer just after dropping it: read once the six have settled.
+    const requests = await waitFor('six lost answers counted', async () => {
+      const r = await admin<any>(stack, 'GET', '/admin/requests');
+      return r.responseLost >= 6 && r.inFlightSchedules === 0 ? r : undefined;
+    });
+    expect(requests).toMatchObject({ responseLost: 6, clientGoneSchedules: 0, inFlightSchedules: 0 });
     // Only schedule answers are lost: the status endpoint still answers.
     expect((await api(stack, 'GET', `/v2/data-import/accounts/${SUPPLIER}/LOST-0/`)).status).toBe(200);
   });
