@@ -7,7 +7,7 @@ import type { Config } from '../config';
 import { createLedger, type Ledger } from '../ledger';
 import { createPayloadSource, createSourceAdapter, isPayloadSpec, type LegacySourceSpec, type PayloadSource, type PayloadSourceSpec, type SourceAdapter } from '../source/adapter';
 import { defaultMapping, loadMapping, type CodeMapping } from '../source/mapping';
-import type { SourceSpecRef } from '../workflows/inputs';
+import type { SourceSpecRef } from '../domain/inputs';
 
 /** What the activities are built from: nothing reads globals or the environment after this. */
 export interface ActivityDeps {

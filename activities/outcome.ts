@@ -1,10 +1,10 @@
 import { PREFLIGHT_STAGE, tariffAttrFor } from '../source/catalogue-check';
 import { claimInboxEvent, platformErrorDetail } from '../ledger';
 import { Context } from '@temporalio/activity';
-import type { AccountOutcome, ImportEventSignal } from '../workflows/inputs';
+import { importEventSignalOf, type AccountOutcome } from '../domain/inputs';
 import { PlatformClientError } from '../clients/platform';
 import { createReconciliationLedger } from '../ledger/reconciliation';
-import { reconciledOutcome } from '../workflows/outcomes';
+import { reconciledOutcome } from '../domain/reconciled-outcome';
 import { attemptRef, type ActivityContext } from './deps';
 import { readBackAccount } from './post-import';
 import type { AccountActivities } from './types';
@@ -25,10 +25,8 @@ export function outcomeActivities(ctx: ActivityContext): Pick<AccountActivities,
     async claimInboxEvent(input) {
       const e = await claimInboxEvent(pool, attemptRef(input));
       if (!e) return undefined;
-      const signal: ImportEventSignal = { eventId: e.eventId, type: e.eventType };
-      if (e.identifier) signal.identifier = e.identifier;
-      if (e.errorCode) signal.errorCode = e.errorCode;
-      return signal;
+      // An account's terminal event, as the router would have signalled it (events/router.ts).
+      return importEventSignalOf({ ...e, resourceType: null });
     },
 
     async recordOutcome(input) {

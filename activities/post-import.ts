@@ -2,16 +2,17 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type pino from 'pino';
 import type { Pool } from '../clients/db';
-import { PlatformFinalError, PlatformTransientError, type PlatformClient } from '../clients/platform';
+import { PlatformTransientError, toActivityFailure, type PlatformClient } from '../clients/platform';
+import { ERROR_ATTR_OF } from '../domain/post-import-kinds';
 import type { Config } from '../config';
 import { createPostImportLedger, type ItemRef } from '../ledger/post-import-items';
 import { createReconciliationLedger } from '../ledger/reconciliation';
 import { compareAccount, expectedAccountRecord } from '../reconcile/compare';
 import { itemKey, postImportItemSchema, RESOURCE_TYPE_OF, type PostImportItem } from '../schemas/post-import';
 import { createChangeFeed, type ChangeFeed } from '../source/changes';
-import type { SourceSpecRef } from '../workflows/inputs';
-import type { ImportEventSignal } from '../workflows/inputs';
-import type { ItemRefInput, ReconcileResult, SendItemResult } from '../workflows/post-import-inputs';
+import type { SourceSpecRef } from '../domain/inputs';
+import { importEventSignalOf, type ImportEventSignal } from '../domain/inputs';
+import type { ItemRefInput, ReconcileResult, SendItemResult } from '../domain/post-import-inputs';
 import { stageDocument } from './documents';
 import { createLedger } from '../ledger';
 
@@ -49,8 +50,6 @@ function toItem(kind: ItemRefInput['kind'], raw: unknown): PostImportItem {
   return postImportItemSchema.parse({ kind, item: raw });
 }
 
-/** Where a post-import item's error points, in the request body the client sent (one item each). */
-const ATTR_OF: Record<ItemRefInput['kind'], string> = { note: 'notes.0', transaction: 'transactions.0', statement: 'statements.0', payment_instruction: 'non_field_errors' };
 
 export function createPostImportMainActivities(deps: PostImportActivityDeps): PostImportMainActivities {
   const items = createPostImportLedger(deps.pool);
@@ -103,7 +102,7 @@ export function createPostImportMainActivities(deps: PostImportActivityDeps): Po
     async findPostImportEvent(input) {
       const e = await items.claimEvent(input.externalAccountNumber, RESOURCE_TYPE_OF[input.kind], input.key, input.sinceMs);
       if (!e) return undefined;
-      return { eventId: e.eventId, type: e.eventType, ...(e.identifier ? { identifier: e.identifier } : {}), ...(e.errorCode ? { errorCode: e.errorCode } : {}), resourceType: RESOURCE_TYPE_OF[input.kind] };
+      return importEventSignalOf({ ...e, resourceType: RESOURCE_TYPE_OF[input.kind] });
     },
 
     async recordItemOutcome(input) {
@@ -151,8 +150,8 @@ export function createPostImportPlatformActivities(deps: PostImportActivityDeps)
           // The answer cannot say whose instruction is active: ours when we sent it before and the
           // ledger knows of no other one for this account; otherwise another instruction is active.
           if (resent && !(await items.otherCompleted(ref))) return { kind: 'already_exists' };
-          await items.finish(ref, { status: 'post_import_failed', source: 'platform_response', code: 'payment_instruction_already_active', attr: ATTR_OF[input.kind], detail: 'the account already has an active payment instruction' });
-          return { kind: 'failed', code: 'payment_instruction_already_active', attr: ATTR_OF[input.kind] };
+          await items.finish(ref, { status: 'post_import_failed', source: 'platform_response', code: 'payment_instruction_already_active', attr: ERROR_ATTR_OF[input.kind], detail: 'the account already has an active payment instruction' });
+          return { kind: 'failed', code: 'payment_instruction_already_active', attr: ERROR_ATTR_OF[input.kind] };
         case 'account_not_found':
           return { kind: 'failed', code: 'account_not_found', attr: 'external_account_number' };
         case 'supplier_not_ongoing':
@@ -197,23 +196,12 @@ export async function readBackAccount(
   };
 }
 
+/** The platform client's errors as Temporal sees them (domain/platform-failure.ts, as every platform activity). */
 async function call<T>(logger: pino.Logger, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
-    if (e instanceof PlatformTransientError) {
-      logger.warn({ code: e.code, status: e.status, retryAfterMs: e.retryAfterMs }, 'platform call failed transiently; Temporal retries');
-      throw ApplicationFailure.create({
-        message: e.message,
-        type: 'PlatformTransientError',
-        nonRetryable: false,
-        ...(e.retryAfterMs !== undefined ? { nextRetryDelay: e.retryAfterMs } : {}),
-        details: [{ code: e.code, status: e.status }],
-      });
-    }
-    if (e instanceof PlatformFinalError) {
-      throw ApplicationFailure.create({ message: e.message, type: 'PlatformFinalError', nonRetryable: true, details: [{ code: e.code, status: e.status }] });
-    }
-    throw e;
+    if (e instanceof PlatformTransientError) logger.warn({ code: e.code, status: e.status, retryAfterMs: e.retryAfterMs }, 'platform call failed transiently; Temporal retries');
+    throw toActivityFailure(e);
   }
 }

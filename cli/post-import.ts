@@ -7,10 +7,11 @@ import type { Config } from '../config';
 import { createPostImportPlatformActivities } from '../activities/post-import';
 import { createPostImportLedger } from '../ledger/post-import-items';
 import { createReconciliationLedger, type ReconciliationSummary } from '../ledger/reconciliation';
-import type { SourceSpecRef } from '../workflows/inputs';
-import { deltaRunInputSchema, deltaRunWorkflowId, type DeltaRunResult } from '../workflows/post-import-inputs';
+import type { SourceSpecRef } from '../domain/inputs';
+import { deltaRunInputSchema, type DeltaRunResult } from '../domain/post-import-inputs';
+import { deltaRunWorkflowId } from '../domain/workflow-ids';
 import type { deltaRunWorkflow } from '../workflows/post-import';
-import { KmKind, KmRunId, KmSupplier } from '../workflows/search-attributes';
+import { KmKind, KmRunId, KmSupplier } from '../domain/search-attributes';
 import { workflowUiUrl } from './context';
 import { usageError } from './errors';
 

@@ -1,7 +1,7 @@
 import cliProgress from 'cli-progress';
 import type { Client } from '@temporalio/client';
 import type { Pool } from '../clients/db';
-import { runProgressQuery, type RunProgress } from '../workflows/messages';
+import { runProgressQuery, type RunProgress } from '../domain/messages';
 import { ledgerProgress, type LedgerProgress } from '../ledger';
 import { STOP_SIGNALS } from '../process/stop-signals';
 import { describeRun, runHandle, withTimeout } from './runs';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { TIMING_DEFAULTS } from '../workflows/timing-defaults';
+import { TIMING_DEFAULTS } from '../domain/timing-defaults';
 import { parse as parseDotenv } from 'dotenv';
 
 /**

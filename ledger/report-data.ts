@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Pool } from '../clients/db';
 import { inboxSummary, outcomeSources } from './inbox-report';
-import { accountWorkflowId } from '../workflows/ids';
+import { accountWorkflowId } from '../domain/workflow-ids';
 import { afterImportCsvRows, afterImportSchema, loadAfterImport } from './after-import-report';
 
 /** Everything the report shows, loaded once from the ledger; the renderers are pure functions of it. */

@@ -116,12 +116,6 @@ export function isTaxYear(value: string): boolean {
   return m !== null && (Number(m[1]) + 1) % 100 === Number(m[2]);
 }
 
-/** Adds whole days to a calendar date string (UTC arithmetic, no DST). */
-export function addDays(date: string, days: number): string {
-  const t = Date.parse(`${date}T00:00:00Z`) + days * 86_400_000;
-  return new Date(t).toISOString().slice(0, 10);
-}
-
 const MPAN_PRIMES = [3, 5, 7, 13, 17, 19, 23, 29, 31, 37, 41, 43];
 /** A 13-digit MPAN core whose last digit is the industry check digit. */
 export function isMpanCore(value: string): boolean {

@@ -10,7 +10,7 @@ import { msToTs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import { stringify } from 'yaml';
 import { maskUrlPassword } from '../config';
-import { ALL_SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
+import { ALL_SEARCH_ATTRIBUTES } from '../domain/search-attributes';
 import { startProcess, waitForPort, type ManagedProcess } from './child-process';
 import type { ServerToolPaths } from './temporal-server-build';
 import type { TemporalDevServer } from './temporal-server';

@@ -9,7 +9,7 @@ import { connectClient, connectWorker } from '../clients/temporal';
 import { createDataConverter, FAILURE_CONVERTER_PATH } from '../codec/data-converter';
 import type { Config } from '../config';
 import { createActivities } from '../activities';
-import { platformTaskQueue } from '../workflows/task-queues';
+import { platformTaskQueue } from '../domain/task-queues';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 /** Workflow code bundled once per process (webpack is slow); the failure converter goes in with it. */

@@ -11,8 +11,8 @@ import { csvRows } from '../../../ledger/report-data';
 import { isAltered } from '../../../sandbox/post-import/account-record';
 import type { GeneratedChanges } from '../../../synthetic/generate-changes';
 import { itemKey } from '../../../schemas/post-import';
-import { accountDeltaWorkflowId } from '../../../workflows/post-import-ids';
-import { deltaRunInputSchema, deltaRunWorkflowId } from '../../../workflows/post-import-inputs';
+import { accountDeltaWorkflowId, deltaRunWorkflowId } from '../../../domain/workflow-ids';
+import { deltaRunInputSchema } from '../../../domain/post-import-inputs';
 import { accountsFile, attempts, connectE2E, groundTruth, runToEnd, sandbox, seedAccounts, ownWorkers, uniqueId, type E2E } from '../helpers';
 
 let e: E2E;

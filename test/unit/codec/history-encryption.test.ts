@@ -1,4 +1,5 @@
 import { provisionTemporalCli } from '../../../stack/temporal-cli';
+import { codecWarnings } from '../../../clients/temporal';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -24,7 +25,7 @@ const TEMPORAL_BIN = cli.path;
 const MARKER = 'Jabłoński-SECRET-07123456789';
 const TASK_QUEUE = 'codec-history-test';
 const codecCfg = { CODEC_KEYS: `k1:${randomBytes(32).toString('base64')}`, KRAKEN_MIGRATE_MODE: 'development' as const };
-const dataConverter = createDataConverter(codecCfg);
+const dataConverter = createDataConverter(codecCfg, { logger: codecWarnings });
 
 // The SDK logs failed workflows with their error: capture its logs to check they stay clean too.
 const sdkLogLines: string[] = [];
@@ -87,7 +88,7 @@ describe('Temporal history encryption (real dev server)', () => {
 
     const input = events[0].workflowExecutionStartedEventAttributes?.input?.payloads ?? [];
     expect(Buffer.from(input[0].metadata?.encoding ?? []).toString()).toBe('binary/encrypted');
-    const [decoded] = await createCodec(codecCfg).decode(input);
+    const [decoded] = await createCodec(codecCfg, { logger: codecWarnings }).decode(input);
     expect(defaultPayloadConverter.fromPayload(decoded)).toEqual({ customerName: MARKER });
   });
 
@@ -126,7 +127,7 @@ describe('Temporal history encryption (real dev server)', () => {
       args: [{ customerName: MARKER }],
     });
     const server = createCodecServer({
-      codec: createCodec(codecCfg),
+      codec: createCodec(codecCfg, { logger: codecWarnings }),
       authToken: 'cli-token',
       uiOrigin: 'http://127.0.0.1:8233',
       logger: createLogger('codec-server', { level: 'silent' }),

@@ -7,7 +7,7 @@ import { migrateAll } from '../../../db/migrate';
 import { freePort } from '../../../stack/child-process';
 import { startPostgres } from '../../../stack/postgres';
 import { SignalError, type EventsDeps } from '../../../events/types';
-import type { ImportEventSignal } from '../../../workflows/inputs';
+import type { ImportEventSignal } from '../../../domain/inputs';
 
 export const ROOT = path.resolve(__dirname, '../../..');
 
