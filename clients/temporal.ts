@@ -4,7 +4,7 @@ import { Client, Connection, type ConnectionOptions } from '@temporalio/client';
 import { NativeConnection, type NativeConnectionOptions } from '@temporalio/worker';
 import type { Config } from '../config';
 import { createDataConverter } from '../codec/data-converter';
-import { getRootLogger } from './logger';
+import { getRootLogger } from '../logging/logger';
 
 /**
  * Connection settings for a local dev server, a self-hosted cluster (TLS / mTLS) or Temporal Cloud

@@ -1,6 +1,6 @@
 import { holdStopSignals } from '../process/stop-signals';
 import { getConfig } from '../config';
-import { createLogger } from '../clients/logger';
+import { createLogger } from '../logging/logger';
 import { createCodec } from './data-converter';
 import { createCodecServer } from './server';
 

@@ -1,5 +1,4 @@
-import { type Emit, type Obj, type Path, given, isObj, objects, present, repeated } from './rule-kit';
-import type { RuleContext } from './rules';
+import { type Emit, type Obj, type Path, given, isObj, objects, present, repeated, type RuleContext } from './rule-kit';
 
 /**
  * The spec's account-, customer-, business-, supply-address-, note-, statement-, debt- and campaign-level

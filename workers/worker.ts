@@ -3,7 +3,7 @@ import { bundleWorkflowCode, Runtime, Worker, type WorkflowBundleWithSourceMap }
 import type { Client } from '@temporalio/client';
 import { createS3Client } from '../clients/aws';
 import { createPool } from '../clients/db';
-import { createTemporalLogger, createLogger } from '../clients/logger';
+import { createTemporalLogger, createLogger } from '../logging/logger';
 import { createPlatformClient } from '../clients/platform';
 import { connectClient, connectWorker } from '../clients/temporal';
 import { createDataConverter, FAILURE_CONVERTER_PATH } from '../codec/data-converter';

@@ -11,7 +11,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { createCodec, createDataConverter } from '../../../codec/data-converter';
-import { createLogger, createTemporalLogger } from '../../../clients/logger';
+import { createLogger, createTemporalLogger } from '../../../logging/logger';
 import { createCodecServer } from '../../../codec/server';
 import type { echoWorkflow, failingWorkflow } from './fixtures/workflows';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createPool, type Pool } from '../../../clients/db';
-import { createLogger } from '../../../clients/logger';
+import { createLogger } from '../../../logging/logger';
 import { signWebhookBody } from '../../../clients/webhook-signature';
 import { migrateAll } from '../../../db/migrate';
 import { freePort } from '../../../stack/child-process';
