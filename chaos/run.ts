@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { createPool, type Pool } from '../clients/db';
 import { connectClient } from '../clients/temporal';
-import { listRetryingAccounts } from '../cli/retrying';
+import { listRetryingAccounts } from '../clients/retrying-accounts';
 import { writeDatasetToPostgres } from '../synthetic/dataset-postgres';
 import { generateDataset, type GroundTruth } from '../synthetic/generator';
 import { startStack, type RunningStack } from '../stack/stack';

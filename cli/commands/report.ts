@@ -6,7 +6,7 @@ import { loadCliContext, withServices } from '../context';
 import { usageError } from '../errors';
 import { printJson, println } from '../output';
 import { loadReportData } from '../report/data';
-import { listRetryingAccounts } from '../retrying';
+import { listRetryingAccounts } from '../../clients/retrying-accounts';
 import type { Client } from '@temporalio/client';
 import { writeReport, type WrittenReport } from '../report/write';
 

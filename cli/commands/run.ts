@@ -11,7 +11,7 @@ import { ledgerProgress, runRow, runRows } from '../../ledger';
 import { info, printJson, println, positiveInt, table } from '../output';
 import { describeRun, parsePayloadOptions, parseSelectionOptions, parseSourceOption, runHandle, startRun, withTimeout, type StartedRun } from '../runs';
 import { watchRun, type WatchResult } from '../watch';
-import { formatRetrying, listRetryingAccounts } from '../retrying';
+import { formatRetrying, listRetryingAccounts } from '../../clients/retrying-accounts';
 import { postImportLine, postImportStatus, reconciliationLine } from '../post-import';
 import { addPostImportRunCommands, rerunFailedPostImport } from './post-import';
 
