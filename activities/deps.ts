@@ -4,8 +4,9 @@ import type pino from 'pino';
 import type { Pool } from '../clients/db';
 import type { PlatformClient, TariffPreflight } from '../clients/platform';
 import type { Config } from '../config';
-import { createLedger, type Ledger } from '../ledger';
+import { createLedger, createPostImportLedger, createReconciliationLedger, type Ledger, type PostImportLedger, type ReconciliationLedger } from '../ledger';
 import { createPayloadSource, createSourceAdapter, isPayloadSpec, type LegacySourceSpec, type PayloadSource, type PayloadSourceSpec, type SourceAdapter } from '../source/adapter';
+import { createChangeFeed, type ChangeFeed } from '../source/changes';
 import { defaultMapping, loadMapping, type CodeMapping } from '../source/mapping';
 import type { SourceSpecRef } from '../domain/inputs';
 
@@ -21,9 +22,13 @@ export interface ActivityDeps {
   mapping?: CodeMapping;
 }
 
-/** Shared, per-worker state of the activities: ledger, source adapters, catalogue caches. */
+/** Shared, per-worker state of the activities: ledgers, source adapters, catalogue caches. */
 export interface ActivityContext extends ActivityDeps {
   ledger: Ledger;
+  /** Items carried over after import (activities/post-import.ts). */
+  postImportItems: PostImportLedger;
+  /** Read-backs of created accounts (activities/read-back.ts). */
+  reconciliations: ReconciliationLedger;
   mapping: CodeMapping;
   adapterFor(spec: LegacySourceSpec): SourceAdapter;
   /** A team's own payloads (a file or a table). */
@@ -32,15 +37,20 @@ export interface ActivityContext extends ActivityDeps {
   listerFor(spec: SourceSpecRef): Pick<SourceAdapter, 'listAccountNumbers'>;
   /** A tariff pre-flight per run, so one run's catalogue cache is reused by all its accounts. */
   tariffPreflight(runId: string): TariffPreflight;
+  /** What changed in a source since extraction, one feed per source. */
+  changeFeedFor(spec: SourceSpecRef): ChangeFeed;
 }
 
 export function createActivityContext(deps: ActivityDeps): ActivityContext {
   const adapters = new Map<string, SourceAdapter>();
   const payloadSources = new Map<string, PayloadSource>();
   const checkers = new Map<string, TariffPreflight>();
+  const feeds = new Map<string, ChangeFeed>();
   return {
     ...deps,
     ledger: createLedger(deps.pool),
+    postImportItems: createPostImportLedger(deps.pool),
+    reconciliations: createReconciliationLedger(deps.pool),
     mapping: deps.mapping ?? (deps.config.SOURCE_MAPPING_FILE ? loadMapping(deps.config.SOURCE_MAPPING_FILE) : defaultMapping()),
     adapterFor(spec) {
       return cached(adapters, spec, () => createSourceAdapter(spec, { pool: deps.pool }));
@@ -50,6 +60,9 @@ export function createActivityContext(deps: ActivityDeps): ActivityContext {
     },
     listerFor(spec) {
       return isPayloadSpec(spec) ? this.payloadsFor(spec) : this.adapterFor(spec);
+    },
+    changeFeedFor(spec) {
+      return cached(feeds, spec, () => createChangeFeed(spec, { pool: deps.pool }));
     },
     tariffPreflight(runId) {
       let c = checkers.get(runId);
