@@ -1,5 +1,4 @@
-import type { CountryCode } from 'libphonenumber-js';
-import { phoneValidator } from './phone-patterns';
+import { isValidPhoneNumber, type CountryCode } from 'libphonenumber-js/max';
 
 /**
  * Field-level format predicates. Pure and allocation-light: they run on every field of every
@@ -94,17 +93,10 @@ export function isUkPostcode(value: string): boolean {
   return UK_POSTCODE.test(v) && (!v.startsWith('GIR') || v.replace(' ', '') === 'GIR0AA');
 }
 
-/** A phone number valid for the migration's region (international `+` numbers for any region). */
-const phoneValidators = new Map<CountryCode, (text: string) => boolean>();
+/** A phone number valid for the migration's region (international `+` numbers for any region): the library's own rule, as published. */
 export function isValidPhone(value: string, region: CountryCode = DEFAULT_PHONE_REGION): boolean {
-  let valid = phoneValidators.get(region);
-  if (valid === undefined) {
-    // libphonenumber-js's isValidPhoneNumber without its per-call overhead (phone-patterns.ts).
-    valid = phoneValidator(region);
-    phoneValidators.set(region, valid);
-  }
   try {
-    return valid(value);
+    return isValidPhoneNumber(value, region);
   } catch {
     return false;
   }
