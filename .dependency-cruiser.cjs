@@ -29,7 +29,9 @@ const folders = (layer) => `^(${layer.join('|')})/`;
 
 const upward = LAYERS.slice(0, -1).map((layer, i) => ({
   name: `no-upward-from-${layer.join('-')}`,
-  comment: `${layer.join(', ')} may import only ${LAYERS.slice(0, i + 1).flat().join(', ')} (README.md, "What runs where").`,
+  comment: `${layer.join(', ')} may import only ${LAYERS.slice(0, i + 1)
+    .flat()
+    .join(', ')} (README.md, "What runs where").`,
   severity: 'error',
   from: { path: folders(layer) },
   to: { path: folders(LAYERS.slice(i + 1).flat()) },

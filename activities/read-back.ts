@@ -12,19 +12,42 @@ export async function readBackAccount(
   deps: { ledger: Pick<Ledger, 'loadPayload'>; reconciliations: Pick<ReconciliationLedger, 'record'>; platform: Pick<PlatformClient, 'getAccount'> },
   input: { runId: string; supplierCode: string; externalAccountNumber: string; accountNumber: string; checkedBy: 'workflow' | 'reconcile_command' },
 ): Promise<ReconcileResult> {
-  const { request } = await deps.ledger.loadPayload<{ payload?: unknown }>({ runId: input.runId, externalAccountNumber: input.externalAccountNumber, supplierCode: input.supplierCode, dryRun: false });
+  const { request } = await deps.ledger.loadPayload<{ payload?: unknown }>({
+    runId: input.runId,
+    externalAccountNumber: input.externalAccountNumber,
+    supplierCode: input.supplierCode,
+    dryRun: false,
+  });
   // The ledger keeps the validated account payload (what was sent as `payload`).
   const sent = request && typeof request === 'object' && 'payload' in request ? request.payload : request;
   const found = await deps.platform.getAccount(input.accountNumber);
-  const base = { runId: input.runId, externalAccountNumber: input.externalAccountNumber, platformAccountNumber: input.accountNumber, checkedBy: input.checkedBy };
+  const base = {
+    runId: input.runId,
+    externalAccountNumber: input.externalAccountNumber,
+    platformAccountNumber: input.accountNumber,
+    checkedBy: input.checkedBy,
+  };
   if (!found) {
-    await deps.reconciliations.record({ ...base, status: 'account_missing', checkedFields: 0, differences: [{ path: 'number', field: 'number', expected: input.accountNumber, found: undefined }] });
+    await deps.reconciliations.record({
+      ...base,
+      status: 'account_missing',
+      checkedFields: 0,
+      differences: [{ path: 'number', field: 'number', expected: input.accountNumber, found: undefined }],
+    });
     return { status: 'account_missing', checked: 0, differing: 1, unverified: 0, fields: ['number'], unverifiedFields: [] };
   }
   const r = compareAccount(expectedAccountRecord(sent, input.accountNumber), found);
   // Fields the record does not contain are unverified, never differences: the outcome stays completed.
   const status = r.differences.length ? 'differing' : 'matched';
-  await deps.reconciliations.record({ ...base, status, checkedFields: r.checked, matchedFields: r.matched, unverifiedFields: r.unverified.length, byField: r.byField, differences: r.differences });
+  await deps.reconciliations.record({
+    ...base,
+    status,
+    checkedFields: r.checked,
+    matchedFields: r.matched,
+    unverifiedFields: r.unverified.length,
+    byField: r.byField,
+    differences: r.differences,
+  });
   return {
     status,
     checked: r.checked,

@@ -1,5 +1,4 @@
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
 import { explainFailedValidation, firstFieldAttr, PlatformTransientError, toActivityFailure } from '../clients/platform';
 import { retryAfterFailure } from '../domain/platform-failure';
 import { scheduleOnce } from '../clients/platform/schedule';
@@ -127,7 +126,7 @@ function honourRetryAfter(): void {
 export function taskParams(window: ScheduleWindow, dryRun: boolean, now: Date): ScheduleAccountCreation['task_params'] {
   const start = window.start ?? isoSeconds(now);
   const end = window.end ?? isoSeconds(new Date(Date.parse(start) + window.hours * 3600_000));
-  return { is_dry_run: dryRun, schedule_window_start: start, schedule_window_end: end } as ScheduleAccountCreation['task_params'];
+  return { is_dry_run: dryRun, schedule_window_start: start, schedule_window_end: end };
 }
 
 function isoSeconds(d: Date): string {
@@ -137,6 +136,6 @@ function isoSeconds(d: Date): string {
 function latestErrorCode(e: unknown): string | undefined {
   if (!e) return undefined;
   if (typeof e === 'string') return e;
-  if (typeof e === 'object' && e !== null && 'code' in e && typeof (e as { code: unknown }).code === 'string') return (e as { code: string }).code;
+  if (typeof e === 'object' && e !== null && 'code' in e && typeof (e).code === 'string') return (e as { code: string }).code;
   return undefined;
 }

@@ -82,8 +82,4 @@ export interface ItemRefInput {
   key: string;
 }
 
-export type SendItemResult =
-  | { kind: 'accepted'; sentAtMs: number }
-  | { kind: 'already_exists' }
-  | { kind: 'failed'; code: string; attr: string };
-
+export type SendItemResult = { kind: 'accepted'; sentAtMs: number } | { kind: 'already_exists' } | { kind: 'failed'; code: string; attr: string };

@@ -102,7 +102,7 @@ function billingAddressRules(account: Obj, emit: Emit) {
   }
   if (isObj(account.billing_address)) {
     const a = account.billing_address;
-    if (a.country === 'GB' && present(a.postal_code) && !isUkPostcode(a.postal_code as string)) {
+    if (a.country === 'GB' && present(a.postal_code) && !isUkPostcode(a.postal_code)) {
       emit('invalid_postcode', ['billing_address', 'postal_code'], 'Enter a valid UK postcode.');
     }
   }
@@ -294,7 +294,7 @@ function statelessRules(account: Obj, ctx: RuleContext, emit: Emit) {
   const transfer = scaled(account.transfer_balance);
   const balances = ledgers.map(([l]) => scaled(l.ledger_balance));
   if (transfer !== undefined && ledgers.length > 0 && balances.every((b) => b !== undefined)) {
-    const sum = balances.reduce<bigint>((a, b) => a + (b as bigint), 0n);
+    const sum = balances.reduce<bigint>((a, b) => a + (b), 0n);
     if (sum !== transfer) emit('ledger_balances_not_equal_to_transfer_balance', ['transfer_balance'], 'The ledger balances must add up to transfer_balance.');
   }
   duplicates(account.payment_preferences, 'ledger_identifier', ['payment_preferences'], 'duplicate_ledger_in_payment_preferences', emit, 'Ledger');

@@ -1,4 +1,3 @@
-import type { SourceSpec } from '../domain/source-spec';
 import type { SourceAccount } from './types';
 
 /**

@@ -274,8 +274,8 @@ async function retry<T>(fn: () => Promise<T>, deadline: number, server: ManagedP
     try {
       return await fn();
     } catch (e) {
-      if (server.child.exitCode !== null) throw new Error(`the Temporal server exited while starting; see ${logFile}`);
-      if (Date.now() > deadline) throw Object.assign(new Error(`the Temporal server did not become ready: ${(e as Error).message}`), { code: 'temporal_unready' });
+      if (server.child.exitCode !== null) throw new Error(`the Temporal server exited while starting; see ${logFile}`, { cause: e });
+      if (Date.now() > deadline) throw Object.assign(new Error(`the Temporal server did not become ready: ${(e as Error).message}`, { cause: e }), { code: 'temporal_unready' });
       await new Promise((r) => setTimeout(r, 500));
     }
   }

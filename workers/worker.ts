@@ -17,7 +17,7 @@ export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
   bundle ??= bundleWorkflowCode({
     workflowsPath: path.resolve(__dirname, '../workflows/index.ts'),
     failureConverterPath: FAILURE_CONVERTER_PATH,
-    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => process.stderr.write(m + '\n'), log() {} } as never,
+    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => process.stderr.write(m + '\n'), log() {} },
   });
   return bundle;
 }

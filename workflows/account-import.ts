@@ -155,7 +155,7 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
       live.stage = 'schedule';
       scheduled = await platform.scheduleAccount({ ...ref, window: input.window });
     }
-    return scheduled as Exclude<ScheduleOutcome, { kind: 'supplier_not_ongoing' }>;
+    return scheduled;
   }
 
   /** 5. The platform's event (signalled by the events router), else the inbox, else status polling with backoff. */

@@ -41,7 +41,7 @@ export async function runFloor(opts: { config: Config; client: Client; accounts:
     dataConverter: createDataConverter(config, { logger: codecWarnings }),
     workflowBundle: await bundleWorkflowCode({
       workflowsPath: path.resolve(__dirname, 'workflows.ts'),
-      logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => process.stderr.write(`${m}\n`), log() {} } as never,
+      logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => process.stderr.write(`${m}\n`), log() {} },
     }),
     activities: migrator ? ceilingActivities(migrator) : floorActivities,
     maxConcurrentActivityTaskExecutions: migrator ? Math.max(50, opts.concurrency) : 50,

@@ -2,7 +2,6 @@ import os from 'node:os';
 import type { Client } from '@temporalio/client';
 import { Command, InvalidArgumentError } from 'commander';
 import { createLedger, supplierRows } from '../../ledger';
-import type { Pool } from '../../clients/db';
 import { SUPPLIER_STATUSES, type SupplierStatus } from '../../domain/inputs';
 import { supplierStatusSignal } from '../../domain/messages';
 import { loadCliContext, withServices, type CliContext } from '../context';

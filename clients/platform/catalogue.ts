@@ -55,7 +55,7 @@ export function createCatalogueApi(http: PlatformHttp, v1BaseUrl: string) {
       if (res.status !== 200) throw http.unexpected(req, res);
       const page = envelope.safeParse(res.body);
       if (!page.success) throw rejected(req, res.status, 'unexpected list body');
-      for (const r of page.data.results) yield r as z.infer<T>;
+      for (const r of page.data.results) yield r;
       // `next` is absolute on the platform; resolving against the current page also copes with a relative one.
       url = page.data.next ? new URL(page.data.next, url) : undefined;
     }

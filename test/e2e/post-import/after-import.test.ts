@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { awaitDelta, reconcileRun, reconciliationLine, startDelta } from '../../../cli/post-import';
 import { generateChangesForRun } from '../../../cli/post-import-changes';

@@ -112,7 +112,7 @@ describe('Temporal history encryption (real dev server)', () => {
     const failed = events.find((e) => e.workflowExecutionFailedEventAttributes)?.workflowExecutionFailedEventAttributes;
     expect(failed?.failure?.message).toBe('Encoded failure');
     expect(failed?.failure?.encodedAttributes?.metadata?.encoding).toBeDefined();
-    expect(Buffer.from(failed!.failure!.encodedAttributes!.metadata!.encoding!).toString()).toBe('binary/encrypted');
+    expect(Buffer.from(failed!.failure!.encodedAttributes!.metadata!.encoding).toString()).toBe('binary/encrypted');
 
     const sdkLogs = sdkLogLines.join('');
     expect(sdkLogs).toContain('"msg":"Workflow failed"');
