@@ -140,7 +140,7 @@ const alreadyImportedV1Schema = z.object({
   kraken_account_number: z.string(),
   non_field_errors: z.array(z.string()).min(1),
 });
-/** StandardizedValidationErrorResponse (`account_failed_validation` is the one code document 1 names). */
+/** StandardizedValidationErrorResponse (`account_failed_validation` is the one code the API reference names). */
 const standardizedSchema = z.object({
   code: z.string(),
   detail: z.unknown().optional(),

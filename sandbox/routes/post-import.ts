@@ -63,7 +63,7 @@ export function registerPostImportRoutes(app: FastifyInstance, deps: PostImportD
   app.register(async (scope) => {
     scope.addHook('onRequest', async (req, reply) => {
       if (await injectRequestFaults(req, reply, deps.state, deps.prng)) return reply;
-      // The account endpoint is an ordinary REST endpoint (document 1, rules 4-5: the token or HTTP
+      // The account endpoint is an ordinary REST endpoint (sandbox/README.md, "Credentials", rules 4-5: the token or HTTP
       // Basic); the v1 data-import endpoints take `Token <…>` only.
       const outcome = req.url.startsWith('/v1/accounts/') ? authenticateRest(req.headers.authorization, deps.auth) : authenticate(req.headers.authorization, deps.auth);
       if (!outcome.ok) return reply.code(401).header('WWW-Authenticate', 'Token').send(outcome.body);
