@@ -20,7 +20,9 @@ export function functionLines(file, declaration) {
 /** The pure parts of the outcome and duplicate decisions, with the unit tests that prove them. */
 export const OUTCOME_CORE = [
   'workflows/outcomes.ts',
-  'workflows/run-totals.ts',
+  'domain/run-totals.ts',
+  'domain/event-types.ts',
+  'domain/reconciled-outcome.ts',
   functionLines('ledger/inbox.ts', 'export function eventBelongsTo'),
   functionLines('ledger/attempts.ts', 'export function rowToOutcome'),
   'clients/platform/schedule.ts',
@@ -48,7 +50,7 @@ export default {
   plugins: ['@stryker-mutator/vitest-runner'],
   // Not clients/platform/errors.ts yet: its judges are the fake-HTTP platform tests, ~7 s a mutant
   // here (18 of 70 mutants in 2 minutes in a first probe); `--mutate clients/platform/errors.ts` runs it.
-  mutate: [...OUTCOME_CORE, 'activities/schedule.ts', 'reconcile/compare.ts', 'schemas/document-path.ts'],
+  mutate: [...OUTCOME_CORE, 'domain/platform-failure.ts', 'activities/schedule.ts', 'reconcile/compare.ts', 'schemas/document-path.ts'],
   coverageAnalysis: 'perTest',
   // Mutants of module-level constants would each rerun every test (minutes apiece on 2 shared cores).
   ignoreStatic: true,

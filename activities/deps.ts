@@ -4,10 +4,11 @@ import type pino from 'pino';
 import type { Pool } from '../clients/db';
 import type { PlatformClient, TariffPreflight } from '../clients/platform';
 import type { Config } from '../config';
-import { createLedger, type Ledger } from '../ledger';
+import { createLedger, createPostImportLedger, createReconciliationLedger, type Ledger, type PostImportLedger, type ReconciliationLedger } from '../ledger';
 import { createPayloadSource, createSourceAdapter, isPayloadSpec, type LegacySourceSpec, type PayloadSource, type PayloadSourceSpec, type SourceAdapter } from '../source/adapter';
+import { createChangeFeed, type ChangeFeed } from '../source/changes';
 import { defaultMapping, loadMapping, type CodeMapping } from '../source/mapping';
-import type { SourceSpecRef } from '../workflows/inputs';
+import type { SourceSpecRef } from '../domain/inputs';
 
 /** What the activities are built from: nothing reads globals or the environment after this. */
 export interface ActivityDeps {
@@ -21,9 +22,13 @@ export interface ActivityDeps {
   mapping?: CodeMapping;
 }
 
-/** Shared, per-worker state of the activities: ledger, source adapters, catalogue caches. */
+/** Shared, per-worker state of the activities: ledgers, source adapters, catalogue caches. */
 export interface ActivityContext extends ActivityDeps {
   ledger: Ledger;
+  /** Items carried over after import (activities/post-import.ts). */
+  postImportItems: PostImportLedger;
+  /** Read-backs of created accounts (activities/read-back.ts). */
+  reconciliations: ReconciliationLedger;
   mapping: CodeMapping;
   adapterFor(spec: LegacySourceSpec): SourceAdapter;
   /** A team's own payloads (a file or a table). */
@@ -34,15 +39,20 @@ export interface ActivityContext extends ActivityDeps {
   tariffPreflight(runId: string): TariffPreflight;
   /** Closes every payload source opened here (at worker shutdown). */
   closeSources(): Promise<void>;
+  /** What changed in a source since extraction, one feed per source. */
+  changeFeedFor(spec: SourceSpecRef): ChangeFeed;
 }
 
 export function createActivityContext(deps: ActivityDeps): ActivityContext {
   const adapters = new Map<string, SourceAdapter>();
   const payloadSources = new Map<string, PayloadSource>();
   const checkers = new Map<string, TariffPreflight>();
+  const feeds = new Map<string, ChangeFeed>();
   return {
     ...deps,
     ledger: createLedger(deps.pool),
+    postImportItems: createPostImportLedger(deps.pool),
+    reconciliations: createReconciliationLedger(deps.pool),
     mapping: deps.mapping ?? (deps.config.SOURCE_MAPPING_FILE ? loadMapping(deps.config.SOURCE_MAPPING_FILE) : defaultMapping()),
     adapterFor(spec) {
       return cached(adapters, spec, () => createSourceAdapter(spec, { pool: deps.pool }));
@@ -57,6 +67,9 @@ export function createActivityContext(deps: ActivityDeps): ActivityContext {
       const sources = [...payloadSources.values()];
       payloadSources.clear();
       await Promise.all(sources.map((s) => s.close().catch(() => undefined)));
+    },
+    changeFeedFor(spec) {
+      return cached(feeds, spec, () => createChangeFeed(spec, { pool: deps.pool }));
     },
     tariffPreflight(runId) {
       let c = checkers.get(runId);

@@ -1,7 +1,7 @@
 import { createActivityContext, type ActivityDeps } from './deps';
 import { guardActivities } from './guard';
 import { outcomeActivities } from './outcome';
-import { createPostImportMainActivities, createPostImportPlatformActivities, type PostImportMainActivities, type PostImportPlatformActivities } from './post-import';
+import { postImportMainActivities, postImportPlatformActivities, type PostImportMainActivities, type PostImportPlatformActivities } from './post-import';
 import { prepareActivities } from './prepare';
 import { runActivities } from './run';
 import { platformActivities } from './schedule';
@@ -27,9 +27,9 @@ export function createActivities(deps: ActivityDeps): {
       ...outcomeActivities(ctx),
       ...runActivities(ctx),
       // After creation: reconciliation and changes carried over (post-import.ts).
-      ...createPostImportMainActivities(deps),
+      ...postImportMainActivities(ctx),
     },
-    platform: { ...platformActivities(ctx), ...createPostImportPlatformActivities(deps) },
+    platform: { ...platformActivities(ctx), ...postImportPlatformActivities(ctx) },
     close: () => ctx.closeSources(),
   };
 }

@@ -1,12 +1,11 @@
 import { PREFLIGHT_STAGE, tariffAttrFor } from '../source/catalogue-check';
 import { claimInboxEvent, platformErrorDetail } from '../ledger';
 import { Context } from '@temporalio/activity';
-import type { AccountOutcome, ImportEventSignal } from '../workflows/inputs';
+import { importEventSignalOf, type AccountOutcome } from '../domain/inputs';
 import { PlatformClientError } from '../clients/platform';
-import { createReconciliationLedger } from '../ledger/reconciliation';
-import { reconciledOutcome } from '../workflows/outcomes';
+import { reconciledOutcome } from '../domain/reconciled-outcome';
 import { attemptRef, type ActivityContext } from './deps';
-import { readBackAccount } from './post-import';
+import { readBackAccount } from './read-back';
 import type { AccountActivities } from './types';
 
 function firstAttempt(): boolean {
@@ -20,15 +19,12 @@ function firstAttempt(): boolean {
 /** Await-the-outcome and record: the inbox read of the fallback path and the one recorded outcome. */
 export function outcomeActivities(ctx: ActivityContext): Pick<AccountActivities, 'claimInboxEvent' | 'recordOutcome'> {
   const { ledger, pool } = ctx;
-  const recon = createReconciliationLedger(pool);
   return {
     async claimInboxEvent(input) {
       const e = await claimInboxEvent(pool, attemptRef(input));
       if (!e) return undefined;
-      const signal: ImportEventSignal = { eventId: e.eventId, type: e.eventType };
-      if (e.identifier) signal.identifier = e.identifier;
-      if (e.errorCode) signal.errorCode = e.errorCode;
-      return signal;
+      // An account's terminal event, as the router would have signalled it (events/router.ts).
+      return importEventSignalOf({ ...e, resourceType: null });
     },
 
     async recordOutcome(input) {
@@ -60,7 +56,7 @@ export function outcomeActivities(ctx: ActivityContext): Pick<AccountActivities,
        */
       async function readBackOnce(created: AccountOutcome, accountNumber: string): Promise<AccountOutcome> {
         try {
-          return reconciledOutcome(created, await readBackAccount({ ledger, recon, platform: ctx.platform }, { ...ref, accountNumber, checkedBy: 'workflow' }));
+          return reconciledOutcome(created, await readBackAccount(ctx, { ...ref, accountNumber, checkedBy: 'workflow' }));
         } catch (e) {
           if (!(e instanceof PlatformClientError)) throw e;
           ctx.logger.warn({ runId: ref.runId, account: ref.externalAccountNumber, code: e.code }, 'read-back failed; account left unchecked (run reconcile checks it)');

@@ -1,19 +1,14 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { S3Client } from '@aws-sdk/client-s3';
 import type pino from 'pino';
-import type { Pool } from '../clients/db';
-import { PlatformFinalError, PlatformTransientError, type PlatformClient } from '../clients/platform';
-import type { Config } from '../config';
-import { createPostImportLedger, type ItemRef } from '../ledger/post-import-items';
-import { createReconciliationLedger } from '../ledger/reconciliation';
-import { compareAccount, expectedAccountRecord } from '../reconcile/compare';
+import { PlatformTransientError, toActivityFailure } from '../clients/platform';
+import type { ItemRef } from '../ledger/post-import-items';
 import { itemKey, postImportItemSchema, RESOURCE_TYPE_OF, type PostImportItem } from '../schemas/post-import';
-import { createChangeFeed, type ChangeFeed } from '../source/changes';
-import type { SourceSpecRef } from '../workflows/inputs';
-import type { ImportEventSignal } from '../workflows/inputs';
-import type { ItemRefInput, ReconcileResult, SendItemResult } from '../workflows/post-import-inputs';
+import { importEventSignalOf, type ImportEventSignal, type SourceSpecRef } from '../domain/inputs';
+import { ERROR_ATTR_OF } from '../domain/post-import-kinds';
+import type { ItemRefInput, ReconcileResult, SendItemResult } from '../domain/post-import-inputs';
+import type { ActivityContext } from './deps';
 import { stageDocument } from './documents';
-import { createLedger } from '../ledger';
+import { readBackAccount } from './read-back';
 
 /** Activities of reconciliation and of changes carried over after import (main task queue). */
 export interface PostImportMainActivities {
@@ -37,38 +32,20 @@ export interface PostImportPlatformActivities {
   sendPostImportItem(input: ItemRefInput & { deltaId: string; workflowId: string; reask: boolean }): Promise<SendItemResult>;
 }
 
-export interface PostImportActivityDeps {
-  pool: Pool;
-  s3: S3Client;
-  platform: PlatformClient;
-  config: Config;
-  logger: pino.Logger;
-}
-
 function toItem(kind: ItemRefInput['kind'], raw: unknown): PostImportItem {
   return postImportItemSchema.parse({ kind, item: raw });
 }
 
-/** Where a post-import item's error points, in the request body the client sent (one item each). */
-const ATTR_OF: Record<ItemRefInput['kind'], string> = { note: 'notes.0', transaction: 'transactions.0', statement: 'statements.0', payment_instruction: 'non_field_errors' };
 
-export function createPostImportMainActivities(deps: PostImportActivityDeps): PostImportMainActivities {
-  const items = createPostImportLedger(deps.pool);
-  const ledger = createLedger(deps.pool);
-  const recon = createReconciliationLedger(deps.pool);
-  const feeds = new Map<string, ChangeFeed>();
-  const feedFor = (spec: SourceSpecRef) => {
-    const k = JSON.stringify(spec);
-    let f = feeds.get(k);
-    if (!f) feeds.set(k, (f = createChangeFeed(spec, { pool: deps.pool })));
-    return f;
-  };
+/** Reconciliation and changes carried over, main task queue: built from the shared context like every stage. */
+export function postImportMainActivities(ctx: ActivityContext): PostImportMainActivities {
+  const { postImportItems: items, ledger, reconciliations: recon } = ctx;
 
   return {
     async collectChanges(input) {
       const since = await items.extractedAt(input.runId, input.externalAccountNumber);
       if (!since) throw ApplicationFailure.nonRetryable(`no extraction recorded for ${input.externalAccountNumber} in run ${input.runId}`, 'extraction_unknown');
-      const changes = await feedFor(input.source).changesSince(input.externalAccountNumber, since);
+      const changes = await ctx.changeFeedFor(input.source).changesSince(input.externalAccountNumber, since);
       const supplier = await ledger.supplier(input.supplierCode);
       const staged: typeof changes = [];
       const missing: Array<{ ref: ItemRef; detail: string; code: string; attr: string }> = [];
@@ -76,12 +53,12 @@ export function createPostImportMainActivities(deps: PostImportActivityDeps): Po
         if (c.change.kind === 'statement' && c.document_path) {
           if (!supplier?.documentRoot) throw ApplicationFailure.nonRetryable(`import supplier ${input.supplierCode} has no document root`, 'supplier_unknown');
           const r = await stageDocument({
-            s3: deps.s3,
-            bucket: deps.config.PLATFORM_BUCKET,
+            s3: ctx.s3,
+            bucket: ctx.config.PLATFORM_BUCKET,
             documentRoot: supplier.documentRoot,
-            sourceDir: deps.config.SOURCE_DOCUMENTS_DIR,
+            sourceDir: ctx.config.SOURCE_DOCUMENTS_DIR,
             doc: { payloadPath: c.change.item.statement_path.startsWith('/') ? c.change.item.statement_path : `/${c.change.item.statement_path}`, sourcePath: c.document_path, contentType: 'application/pdf', attr: 'statements.0.statement_path' },
-            partSizeBytes: deps.config.MULTIPART_THRESHOLD_BYTES,
+            partSizeBytes: ctx.config.MULTIPART_THRESHOLD_BYTES,
           });
           if (!r.ok) {
             missing.push({ ref: { supplierCode: input.supplierCode, externalAccountNumber: input.externalAccountNumber, kind: 'statement', key: itemKey(c.change) }, code: r.code, attr: r.attr, detail: r.detail });
@@ -103,13 +80,13 @@ export function createPostImportMainActivities(deps: PostImportActivityDeps): Po
     async findPostImportEvent(input) {
       const e = await items.claimEvent(input.externalAccountNumber, RESOURCE_TYPE_OF[input.kind], input.key, input.sinceMs);
       if (!e) return undefined;
-      return { eventId: e.eventId, type: e.eventType, ...(e.identifier ? { identifier: e.identifier } : {}), ...(e.errorCode ? { errorCode: e.errorCode } : {}), resourceType: RESOURCE_TYPE_OF[input.kind] };
+      return importEventSignalOf({ ...e, resourceType: RESOURCE_TYPE_OF[input.kind] });
     },
 
     async recordItemOutcome(input) {
       const detail = input.eventId ? await items.eventErrorDetail(input.eventId) : undefined;
       await items.finish(input, { status: input.status, source: input.source, code: input.code, attr: input.attr, detail });
-      deps.logger.info({ account: input.externalAccountNumber, kind: input.kind, status: input.status, code: input.code, source: input.source }, 'post-import item outcome');
+      ctx.logger.info({ account: input.externalAccountNumber, kind: input.kind, status: input.status, code: input.code, source: input.source }, 'post-import item outcome');
     },
 
     async listDeltaAccounts({ runId, accounts, after, limit }) {
@@ -120,14 +97,13 @@ export function createPostImportMainActivities(deps: PostImportActivityDeps): Po
   };
 }
 
-export function createPostImportPlatformActivities(deps: PostImportActivityDeps): PostImportPlatformActivities {
-  const items = createPostImportLedger(deps.pool);
-  const ledger = createLedger(deps.pool);
-  const recon = createReconciliationLedger(deps.pool);
+/** Platform calls of reconciliation and carry-over (rate-limited task queue). */
+export function postImportPlatformActivities(ctx: ActivityContext): PostImportPlatformActivities {
+  const items = ctx.postImportItems;
 
   return {
     async reconcileAccount(input) {
-      return call(deps.logger, () => readBackAccount({ ledger, recon, platform: deps.platform }, input));
+      return call(ctx.logger, () => readBackAccount(ctx, input));
     },
 
     async sendPostImportItem(input) {
@@ -137,7 +113,7 @@ export function createPostImportPlatformActivities(deps: PostImportActivityDeps)
       if (row.status === 'completed') return { kind: 'already_exists' };
       const { priorAttempts } = await items.markSending(ref, input.workflowId, input.deltaId);
       const sentAtMs = Date.now();
-      const r = await call(deps.logger, () => deps.platform.sendPostImportItem(input.supplierCode, input.externalAccountNumber, toItem(input.kind, row.item)));
+      const r = await call(ctx.logger, () => ctx.platform.sendPostImportItem(input.supplierCode, input.externalAccountNumber, toItem(input.kind, row.item)));
       const resent = input.reask || priorAttempts > 0;
       switch (r.kind) {
         case 'accepted':
@@ -151,8 +127,8 @@ export function createPostImportPlatformActivities(deps: PostImportActivityDeps)
           // The answer cannot say whose instruction is active: ours when we sent it before and the
           // ledger knows of no other one for this account; otherwise another instruction is active.
           if (resent && !(await items.otherCompleted(ref))) return { kind: 'already_exists' };
-          await items.finish(ref, { status: 'post_import_failed', source: 'platform_response', code: 'payment_instruction_already_active', attr: ATTR_OF[input.kind], detail: 'the account already has an active payment instruction' });
-          return { kind: 'failed', code: 'payment_instruction_already_active', attr: ATTR_OF[input.kind] };
+          await items.finish(ref, { status: 'post_import_failed', source: 'platform_response', code: 'payment_instruction_already_active', attr: ERROR_ATTR_OF[input.kind], detail: 'the account already has an active payment instruction' });
+          return { kind: 'failed', code: 'payment_instruction_already_active', attr: ERROR_ATTR_OF[input.kind] };
         case 'account_not_found':
           return { kind: 'failed', code: 'account_not_found', attr: 'external_account_number' };
         case 'supplier_not_ongoing':
@@ -165,55 +141,12 @@ export function createPostImportPlatformActivities(deps: PostImportActivityDeps)
   };
 }
 
-/**
- * Reads a created account back and compares it with the payload the ledger kept; the differences go
- * to the ledger, the caller gets counts and field names. Platform errors are thrown as the client's
- * (callers decide: a retried activity, or the record step's single best-effort read).
- */
-export async function readBackAccount(
-  deps: { ledger: Pick<ReturnType<typeof createLedger>, 'loadPayload'>; recon: Pick<ReturnType<typeof createReconciliationLedger>, 'record'>; platform: Pick<PlatformClient, 'getAccount'> },
-  input: { runId: string; supplierCode: string; externalAccountNumber: string; accountNumber: string; checkedBy: 'workflow' | 'reconcile_command' },
-): Promise<ReconcileResult> {
-  const { request } = await deps.ledger.loadPayload<{ payload?: unknown }>({ runId: input.runId, externalAccountNumber: input.externalAccountNumber, supplierCode: input.supplierCode, dryRun: false });
-  // The ledger keeps the validated account payload (what was sent as `payload`).
-  const sent = request && typeof request === 'object' && 'payload' in request ? request.payload : request;
-  const found = await deps.platform.getAccount(input.accountNumber);
-  const base = { runId: input.runId, externalAccountNumber: input.externalAccountNumber, platformAccountNumber: input.accountNumber, checkedBy: input.checkedBy };
-  if (!found) {
-    await deps.recon.record({ ...base, status: 'account_missing', checkedFields: 0, differences: [{ path: 'number', field: 'number', expected: input.accountNumber, found: undefined }] });
-    return { status: 'account_missing', checked: 0, differing: 1, unverified: 0, fields: ['number'], unverifiedFields: [] };
-  }
-  const r = compareAccount(expectedAccountRecord(sent, input.accountNumber), found);
-  // Fields the record does not contain are unverified, never differences: the outcome stays completed.
-  const status = r.differences.length ? 'differing' : 'matched';
-  await deps.recon.record({ ...base, status, checkedFields: r.checked, matchedFields: r.matched, unverifiedFields: r.unverified.length, byField: r.byField, differences: r.differences });
-  return {
-    status,
-    checked: r.checked,
-    differing: r.differences.length,
-    unverified: r.unverified.length,
-    fields: [...new Set(r.differences.map((d) => d.field))],
-    unverifiedFields: [...new Set(r.unverified.map((u) => u.field))],
-  };
-}
-
+/** The platform client's errors as Temporal sees them (domain/platform-failure.ts, as every platform activity). */
 async function call<T>(logger: pino.Logger, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
-    if (e instanceof PlatformTransientError) {
-      logger.warn({ code: e.code, status: e.status, retryAfterMs: e.retryAfterMs }, 'platform call failed transiently; Temporal retries');
-      throw ApplicationFailure.create({
-        message: e.message,
-        type: 'PlatformTransientError',
-        nonRetryable: false,
-        ...(e.retryAfterMs !== undefined ? { nextRetryDelay: e.retryAfterMs } : {}),
-        details: [{ code: e.code, status: e.status }],
-      });
-    }
-    if (e instanceof PlatformFinalError) {
-      throw ApplicationFailure.create({ message: e.message, type: 'PlatformFinalError', nonRetryable: true, details: [{ code: e.code, status: e.status }] });
-    }
-    throw e;
+    if (e instanceof PlatformTransientError) logger.warn({ code: e.code, status: e.status, retryAfterMs: e.retryAfterMs }, 'platform call failed transiently; Temporal retries');
+    throw toActivityFailure(e);
   }
 }

@@ -3,10 +3,10 @@ import readline from 'node:readline';
 import { Context } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
-import { accountWorkflowId } from '../workflows/ids';
-import type { AccountImportInput, AccountOutcome, Selection, SourceSpecRef } from '../workflows/inputs';
-import { supplierStatusSignal } from '../workflows/messages';
-import { KmAccount, KmKind, KmRunId, KmSupplier } from '../workflows/search-attributes';
+import { accountWorkflowId } from '../domain/workflow-ids';
+import type { AccountImportInput, AccountOutcome, Selection, SourceSpecRef } from '../domain/inputs';
+import { supplierStatusSignal } from '../domain/messages';
+import { KmAccount, KmKind, KmRunId, KmSupplier } from '../domain/search-attributes';
 import { type ActivityContext } from './deps';
 import type { AccountPage, RunActivities, StartResult } from './types';
 

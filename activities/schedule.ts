@@ -1,10 +1,10 @@
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
-import { explainFailedValidation, firstFieldAttr, PLATFORM_ERROR_CODES, PlatformTransientError, toActivityFailure } from '../clients/platform';
+import { explainFailedValidation, firstFieldAttr, PlatformTransientError, toActivityFailure } from '../clients/platform';
+import { retryAfterFailure } from '../domain/platform-failure';
 import { scheduleOnce } from '../clients/platform/schedule';
 import type { EnergyAccount, ScheduleAccountCreation } from '../schemas/account';
 import { PREFLIGHT_STAGE, preflightNotes, tariffsOf } from '../source/catalogue-check';
-import type { ScheduleWindow } from '../workflows/inputs';
+import type { ScheduleWindow } from '../domain/inputs';
 import type { AttemptRef, LedgerError } from '../ledger';
 import type { ActivityContext } from './deps';
 import type { PlatformActivities, ScheduleOutcome } from './types';
@@ -119,20 +119,14 @@ function honourRetryAfter(): void {
   const notBefore = (ctx?.info.heartbeatDetails as { notBefore?: unknown } | undefined)?.notBefore;
   if (!ctx || typeof notBefore !== 'number' || notBefore <= Date.now()) return;
   ctx.heartbeat({ notBefore });
-  throw ApplicationFailure.create({
-    message: `${PLATFORM_ERROR_CODES.rateLimited}: waiting for the Retry-After the platform gave`,
-    type: PLATFORM_ERROR_CODES.rateLimited,
-    nonRetryable: false,
-    nextRetryDelay: notBefore - Date.now(),
-    details: [{ code: PLATFORM_ERROR_CODES.rateLimited, status: 429 }],
-  });
+  throw retryAfterFailure(notBefore - Date.now());
 }
 
 /** The schedule window: given bounds, or from now for `hours` (the platform allows at most 4 days). */
 export function taskParams(window: ScheduleWindow, dryRun: boolean, now: Date): ScheduleAccountCreation['task_params'] {
   const start = window.start ?? isoSeconds(now);
   const end = window.end ?? isoSeconds(new Date(Date.parse(start) + window.hours * 3600_000));
-  return { is_dry_run: dryRun, schedule_window_start: start, schedule_window_end: end } as ScheduleAccountCreation['task_params'];
+  return { is_dry_run: dryRun, schedule_window_start: start, schedule_window_end: end };
 }
 
 function isoSeconds(d: Date): string {
@@ -142,6 +136,6 @@ function isoSeconds(d: Date): string {
 function latestErrorCode(e: unknown): string | undefined {
   if (!e) return undefined;
   if (typeof e === 'string') return e;
-  if (typeof e === 'object' && e !== null && 'code' in e && typeof (e as { code: unknown }).code === 'string') return (e as { code: string }).code;
+  if (typeof e === 'object' && e !== null && 'code' in e && typeof (e).code === 'string') return (e as { code: string }).code;
   return undefined;
 }

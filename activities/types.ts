@@ -9,7 +9,7 @@ import type {
   Selection,
   SourceSpecRef,
   SupplierStatus,
-} from '../workflows/inputs';
+} from '../domain/inputs';
 
 export type { AttemptRef };
 

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { runWorkflowId } from '../workflows/ids';
+import { runWorkflowId } from '../domain/workflow-ids';
 
 const E = temporal.api.enums.v1.EventType;
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;

@@ -1,4 +1,4 @@
-import { TIMING_DEFAULTS } from '../workflows/timing-defaults';
+import { TIMING_DEFAULTS } from '../domain/timing-defaults';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,8 +9,8 @@ import { attemptTimings, dbNow, finishedCount, inboxMatchCounts } from '../ledge
 import type { Config } from '../config';
 import { writeDatasetToPostgres } from '../synthetic/dataset-postgres';
 import { generateDataset, type DatasetItem } from '../synthetic/generator';
-import { runWorkflowId } from '../workflows/ids';
-import { migrationRunInputSchema } from '../workflows/inputs';
+import { runWorkflowId } from '../domain/workflow-ids';
+import { migrationRunInputSchema } from '../domain/inputs';
 import type { migrationRunWorkflow } from '../workflows/migration-run';
 import { runHistoryCost } from './history-cost';
 import { RssSampler, treeRssMb } from './proc';

@@ -170,7 +170,7 @@ async function measure(
   client: Client,
   pool: Pool,
   firstWorker: number,
-  startWorker: () => Promise<number>,
+  _startWorker: () => Promise<number>,
 ): Promise<BenchResults> {
   const temporalPid = findTemporalPid();
   const ctx: Ctx = { stack, client, pool, workerPids: [firstWorker], common: { config: stack.config, client, pool, temporalPid } };

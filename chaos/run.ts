@@ -4,12 +4,12 @@ import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { createPool, type Pool } from '../clients/db';
 import { connectClient } from '../clients/temporal';
-import { listRetryingAccounts } from '../cli/retrying';
+import { listRetryingAccounts } from '../clients/retrying-accounts';
 import { writeDatasetToPostgres } from '../synthetic/dataset-postgres';
 import { generateDataset, type GroundTruth } from '../synthetic/generator';
 import { startStack, type RunningStack } from '../stack/stack';
-import { runWorkflowId } from '../workflows/ids';
-import { migrationRunInputSchema } from '../workflows/inputs';
+import { runWorkflowId } from '../domain/workflow-ids';
+import { migrationRunInputSchema } from '../domain/inputs';
 import { createPrng } from '../sandbox/prng';
 import { pidOwningLocalPort } from './sockets';
 import { describeAction, planChaos, type ChaosOptions, type PlannedAction } from './plan';
@@ -66,6 +66,8 @@ export function chaosEnv(base: Record<string, string | undefined>, dataDir: stri
   };
 }
 
+// The sandbox's admin routes answer what each caller expects (sandbox/admin-client.ts).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the default of a caller-typed JSON answer
 const admin = <T = any>(stack: RunningStack, method: string, route: string, body?: unknown): Promise<T> => sandboxAdmin<T>(stack.info.sandboxUrl, method, route, body);
 
 /** The knobs that only the admin API sets (environment covers the rest, so a restarted sandbox gets them back). */
@@ -131,7 +133,7 @@ export async function runChaos(
     // Sampler: accounts retrying, from Temporal's pending activities (5xx faults are on all run long).
     const sampler = (async () => {
       while (!done) {
-        const list = await listRetryingAccounts(client!, runId, { limit: 200 }).catch((e: Error) => {
+        const list = await listRetryingAccounts(client, runId, { limit: 200 }).catch((e: Error) => {
           if (samplerError !== e.message) log(`  (retrying list unavailable: ${(samplerError = e.message)})`);
           return undefined;
         });

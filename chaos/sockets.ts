@@ -7,7 +7,7 @@ import fs from 'node:fs';
 export function pidOwningLocalPort(pids: number[], port: number): number | undefined {
   const inodes = new Set<string>();
   for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    let text = '';
+    let text: string;
     try {
       text = fs.readFileSync(file, 'utf8');
     } catch {
@@ -22,14 +22,14 @@ export function pidOwningLocalPort(pids: number[], port: number): number | undef
   }
   if (inodes.size === 0) return undefined;
   for (const pid of pids) {
-    let fds: string[] = [];
+    let fds: string[];
     try {
       fds = fs.readdirSync(`/proc/${pid}/fd`);
     } catch {
       continue;
     }
     for (const fd of fds) {
-      let target = '';
+      let target: string;
       try {
         target = fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
       } catch {

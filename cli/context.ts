@@ -150,7 +150,7 @@ export interface RunAccountViews {
 /**
  * Temporal UI list views of a run's account workflows. Account workflows are not the run's children
  * (the UI shows no relationship), so the run links to them through its search attributes
- * (workflows/search-attributes.ts). Run ids are letters, digits, '.', '_' and '-' (cli/run-id.ts):
+ * (domain/search-attributes.ts). Run ids are letters, digits, '.', '_' and '-' (cli/run-id.ts):
  * nothing to escape inside the quotes.
  */
 export function runAccountViews(cfg: Pick<Config, 'TEMPORAL_UI_URL' | 'TEMPORAL_NAMESPACE'>, runId: string, dryRun = false): RunAccountViews {

@@ -4,7 +4,7 @@ import type { Pool } from '../clients/db';
 import { createReconciliationLedger } from '../ledger/reconciliation';
 import { writeChanges } from '../source/changes';
 import { generateChanges, type GeneratedChanges } from '../synthetic/generate-changes';
-import type { SourceSpecRef } from '../workflows/inputs';
+import type { SourceSpecRef } from '../domain/inputs';
 
 /**
  * A generated "day of changes" for a share of a run's completed accounts, written where the run's

@@ -1,16 +1,16 @@
 import type { Client } from '@temporalio/client';
-import pino from 'pino';
-import { createS3Client } from '../clients/aws';
 import type { Pool } from '../clients/db';
 import { createPlatformClient } from '../clients/platform';
 import type { Config } from '../config';
-import { createPostImportPlatformActivities } from '../activities/post-import';
+import { readBackAccount } from '../activities/read-back';
+import { createLedger } from '../ledger';
 import { createPostImportLedger } from '../ledger/post-import-items';
 import { createReconciliationLedger, type ReconciliationSummary } from '../ledger/reconciliation';
-import type { SourceSpecRef } from '../workflows/inputs';
-import { deltaRunInputSchema, deltaRunWorkflowId, type DeltaRunResult } from '../workflows/post-import-inputs';
+import type { SourceSpecRef } from '../domain/inputs';
+import { deltaRunInputSchema, type DeltaRunResult } from '../domain/post-import-inputs';
+import { deltaRunWorkflowId } from '../domain/workflow-ids';
 import type { deltaRunWorkflow } from '../workflows/post-import';
-import { KmKind, KmRunId, KmSupplier } from '../workflows/search-attributes';
+import { KmKind, KmRunId, KmSupplier } from '../domain/search-attributes';
 import { workflowUiUrl } from './context';
 import { usageError } from './errors';
 
@@ -21,7 +21,8 @@ import { usageError } from './errors';
  */
 export async function reconcileRun(cfg: Config, pool: Pool, runId: string, opts: { concurrency: number; onProgress?: (done: number) => void }): Promise<ReconciliationSummary> {
   const recon = createReconciliationLedger(pool);
-  const activities = createPostImportPlatformActivities({ pool, s3: createS3Client(cfg), platform: createPlatformClient(cfg), config: cfg, logger: pino({ level: 'silent' }) });
+  // The read-back the workflow's reconcile step runs, called directly: no Temporal here.
+  const readBack = { ledger: createLedger(pool), reconciliations: recon, platform: createPlatformClient(cfg) };
   let after: string | undefined;
   let done = 0;
   for (;;) {
@@ -30,7 +31,7 @@ export async function reconcileRun(cfg: Config, pool: Pool, runId: string, opts:
     const worker = async () => {
       while (next < page.length) {
         const a = page[next++];
-        await activities.reconcileAccount({ runId, supplierCode: a.supplierCode, externalAccountNumber: a.externalAccountNumber, accountNumber: a.accountNumber, checkedBy: 'reconcile_command' });
+        await readBackAccount(readBack, { runId, supplierCode: a.supplierCode, externalAccountNumber: a.externalAccountNumber, accountNumber: a.accountNumber, checkedBy: 'reconcile_command' });
         opts.onProgress?.(++done);
       }
     };

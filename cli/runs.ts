@@ -1,13 +1,15 @@
-import { TIMING_DEFAULTS } from '../workflows/timing-defaults';
+import { PAYLOAD_FILE_PATTERN } from '../domain/source-spec';
+import { TIMING_DEFAULTS } from '../domain/timing-defaults';
 import path from 'node:path';
 import fs from 'node:fs';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../config';
-import { runWorkflowId } from '../workflows/ids';
-import { migrationRunInputSchema, sourceSpecSchema, type MigrationRunInput, type Selection, type SourceSpecRef } from '../workflows/inputs';
+import { runWorkflowId } from '../domain/workflow-ids';
+import { sourceSpecSchema } from '../domain/source-spec';
+import { migrationRunInputSchema, type MigrationRunInput, type Selection, type SourceSpecRef } from '../domain/inputs';
 import { openPayloadFile, readPayloadLines } from '../source/payload-lines';
 import type { migrationRunWorkflow } from '../workflows/migration-run';
-import { KmKind, KmRunId, KmSupplier } from '../workflows/search-attributes';
+import { KmKind, KmRunId, KmSupplier } from '../domain/search-attributes';
 import { runAccountViews, runDetailsMarkdown, workflowUiUrl } from './context';
 import { usageError } from './errors';
 import { newRunId, RUN_ID_PATTERN } from './run-id';
@@ -60,7 +62,7 @@ export async function parsePayloadOptions(
     return spec.data;
   }
   const file = path.resolve(cwd, opts.payloads!);
-  if (!/\.jsonl(\.gz)?$/i.test(file)) throw usageError('invalid_payloads_file', `--payloads ${opts.payloads}: expected a .jsonl or .jsonl.gz file (one EnergyAccount a line)`);
+  if (!PAYLOAD_FILE_PATTERN.test(file)) throw usageError('invalid_payloads_file', `--payloads ${opts.payloads}: expected a .jsonl or .jsonl.gz file (one EnergyAccount a line)`);
   if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile()) throw usageError('payloads_not_found', `--payloads ${opts.payloads}: no such file`);
   if (!(await hasPayloadLine(file))) throw usageError('empty_payloads_file', `--payloads ${opts.payloads}: the file holds no payload (every line is blank)`);
   return { kind: 'payloads', path: file, documents };

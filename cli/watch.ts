@@ -1,11 +1,11 @@
 import cliProgress from 'cli-progress';
 import type { Client } from '@temporalio/client';
 import type { Pool } from '../clients/db';
-import { runProgressQuery, type RunProgress } from '../workflows/messages';
+import { runProgressQuery, type RunProgress } from '../domain/messages';
 import { ledgerProgress, type LedgerProgress } from '../ledger';
 import { STOP_SIGNALS } from '../process/stop-signals';
 import { describeRun, runHandle, withTimeout } from './runs';
-import { formatRetrying, listRetryingAccounts, type RetryingAccount } from './retrying';
+import { formatRetrying, listRetryingAccounts, type RetryingAccount } from '../clients/retrying-accounts';
 
 /** One observation of a run, from the workflow's progress query and the ledger. */
 export interface RunSnapshot {

@@ -4,6 +4,7 @@ import { Client, Connection, type ConnectionOptions } from '@temporalio/client';
 import { NativeConnection, type NativeConnectionOptions } from '@temporalio/worker';
 import type { Config } from '../config';
 import { createDataConverter } from '../codec/data-converter';
+import { getRootLogger } from '../logging/logger';
 
 /**
  * Connection settings for a local dev server, a self-hosted cluster (TLS / mTLS) or Temporal Cloud
@@ -27,9 +28,12 @@ export function temporalConnectionOptions(cfg: Config): Pick<ConnectionOptions, 
   };
 }
 
+/** Where the codec's warnings go (a dev key in use) when the caller has no logger of its own: the root logger, resolved late. */
+export const codecWarnings = { warn: (obj: object, msg: string) => getRootLogger().child({ component: 'codec' }).warn(obj, msg) };
+
 export async function connectClient(cfg: Config): Promise<Client> {
   const connection = await Connection.connect({ ...temporalConnectionOptions(cfg), connectTimeout: '10s' });
-  return new Client({ connection, namespace: cfg.TEMPORAL_NAMESPACE, dataConverter: createDataConverter(cfg) });
+  return new Client({ connection, namespace: cfg.TEMPORAL_NAMESPACE, dataConverter: createDataConverter(cfg, { logger: codecWarnings }) });
 }
 
 export async function connectWorker(cfg: Config): Promise<NativeConnection> {

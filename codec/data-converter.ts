@@ -2,7 +2,6 @@ import type { DataConverter } from '@temporalio/common';
 import type { Config } from '../config';
 import { AesGcmCodec } from './aes-gcm-codec';
 import { loadCodecKeys, type LoadCodecKeysOptions } from './keys';
-import { getRootLogger } from '../clients/logger';
 
 /**
  * Path of the module exporting `failureConverter` (DefaultFailureConverter with
@@ -14,14 +13,15 @@ export const FAILURE_CONVERTER_PATH: string = require.resolve('./failure-convert
 
 export type CodecConfig = Pick<Config, 'CODEC_KEYS' | 'CODEC_KEY_FILE' | 'KRAKEN_MIGRATE_MODE'>;
 
-export function createCodec(cfg: CodecConfig, opts: LoadCodecKeysOptions = {}): AesGcmCodec {
-  // The dev-key warning must reach someone even when the caller passes no logger.
-  const logger = opts.logger ?? { warn: (obj: object, msg: string) => getRootLogger().child({ component: 'codec' }).warn(obj, msg) };
-  return new AesGcmCodec(loadCodecKeys(cfg, { ...opts, logger }));
+/** The dev-key warning must reach someone: every caller passes the logger it has. */
+type WithLogger = LoadCodecKeysOptions & { logger: NonNullable<LoadCodecKeysOptions['logger']> };
+
+export function createCodec(cfg: CodecConfig, opts: WithLogger): AesGcmCodec {
+  return new AesGcmCodec(loadCodecKeys(cfg, opts));
 }
 
 /** The one data converter for every Temporal client and worker in the project. */
-export function createDataConverter(cfg: CodecConfig, opts: LoadCodecKeysOptions = {}): DataConverter {
+export function createDataConverter(cfg: CodecConfig, opts: WithLogger): DataConverter {
   return {
     payloadCodecs: [createCodec(cfg, opts)],
     failureConverterPath: FAILURE_CONVERTER_PATH,

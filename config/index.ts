@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { TIMING_DEFAULTS } from '../workflows/timing-defaults';
+import { TIMING_DEFAULTS } from '../domain/timing-defaults';
 import { parse as parseDotenv } from 'dotenv';
 
 /**
@@ -200,7 +200,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 
 const PLATFORM_URLS = ['PLATFORM_BASE_URL', 'PLATFORM_V2_BASE_URL', 'PLATFORM_GRAPHQL_URL'] as const;
 
-/** The platform's API is HTTPS only (document 1): production refuses anything else at start-up. */
+/** The platform's API is HTTPS only (the API reference; sandbox/README.md records what it states): production refuses anything else at start-up. */
 function insecurePlatformUrls(cfg: Config): string[] {
   return PLATFORM_URLS.filter((name) => {
     try {

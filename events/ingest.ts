@@ -1,5 +1,5 @@
 import { parseEvent } from '../schemas/events';
-import { attemptClassOf, toInboxRecord, type InboxRecord } from './inbox-record';
+import { attemptClassOf, toInboxRecord, type InboxRecord } from '../ledger/inbox-record';
 import { bumpDeliveries, inboxByDedupeKey, insertInboxRecord, recordRejection, rescheduledSince } from '../ledger';
 import { routeEvent } from './router';
 import type { EventsDeps, IngestResult, ReceivedVia } from './types';

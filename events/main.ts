@@ -1,7 +1,7 @@
 import { holdStopSignals } from '../process/stop-signals';
 import { createSqsClient, ensureQueue } from '../clients/aws';
 import { createPool } from '../clients/db';
-import { createLogger } from '../clients/logger';
+import { createLogger } from '../logging/logger';
 import { connectClient } from '../clients/temporal';
 import { getConfig } from '../config';
 import { startEventsReceiver } from './server';

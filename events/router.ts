@@ -1,7 +1,8 @@
-import { attemptClassOf, isPostImportEvent } from './inbox-record';
+import { attemptClassOf } from '../ledger/inbox-record';
+import { isPostImportEvent } from '../domain/event-types';
 import { attemptsForEvent, createPostImportLedger, eventBelongsTo, pendingEvents, setMatch, type PendingEvent } from '../ledger';
 import { SignalError, type EventsDeps, type MatchStatus } from './types';
-import type { ImportEventSignal } from '../workflows/inputs';
+import { importEventSignalOf } from '../domain/inputs';
 
 /** What the router needs of an inbox row: the ledger's pending-event shape, defined once there. */
 export type RoutableEvent = PendingEvent;
@@ -39,9 +40,8 @@ async function decide(deps: EventsDeps, e: RoutableEvent): Promise<RouteOutcome>
   }
   if (waiting.length === 1) {
     const a = waiting[0];
-    const signal: ImportEventSignal = { eventId: e.eventId, type: e.eventType };
-    if (e.identifier) signal.identifier = e.identifier;
-    if (e.errorCode) signal.errorCode = e.errorCode;
+    // An account's terminal event: the item kind is not part of its signal.
+    const signal = importEventSignalOf({ ...e, resourceType: null });
     try {
       await deps.signal(a.workflowId, signal);
       return { matchStatus: 'matched', workflowId: a.workflowId, runId: a.runId };
@@ -76,10 +76,7 @@ async function decidePostImport(deps: EventsDeps, e: RoutableEvent): Promise<Rou
   const waiting = await createPostImportLedger(deps.pool).waitingWorkflows(e.externalIdentifier);
   if (waiting.length === 0) return { matchStatus: 'unmatched', note: 'unmatched: no post-import item in flight for this account' };
   if (waiting.length > 1) return { matchStatus: 'ambiguous', note: `ambiguous: ${waiting.length} post-import workflows in flight; they ask again` };
-  const signal: ImportEventSignal = { eventId: e.eventId, type: e.eventType };
-  if (e.identifier) signal.identifier = e.identifier;
-  if (e.errorCode) signal.errorCode = e.errorCode;
-  if (e.resourceType) signal.resourceType = e.resourceType;
+  const signal = importEventSignalOf(e);
   try {
     await deps.signal(waiting[0], signal);
     return { matchStatus: 'matched', workflowId: waiting[0] };

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import { importEventSignal } from '../workflows/messages';
+import { importEventSignal } from '../domain/messages';
 import { SignalError, type WorkflowSignaller } from './types';
 
 export type TemporalClientSource = Client | (() => Promise<Client>);

@@ -1,14 +1,10 @@
-import { z } from 'zod';
 import type pino from 'pino';
 import type { Pool } from '../clients/db';
-import type { ImportEventSignal } from '../workflows/inputs';
+import type { ImportEventSignal } from '../domain/inputs';
 
-export const MATCH_STATUSES = ['pending', 'matched', 'unmatched', 'ambiguous', 'late', 'unknown_type'] as const;
-export const matchStatusSchema = z.enum(MATCH_STATUSES);
-export type MatchStatus = z.infer<typeof matchStatusSchema>;
-
-export const RECEIVED_VIA = ['webhook', 'sqs', 'test'] as const;
-export type ReceivedVia = (typeof RECEIVED_VIA)[number];
+// What the inbox row records of a delivery: defined with the row (ledger/inbox-record.ts).
+export { MATCH_STATUSES, matchStatusSchema, RECEIVED_VIA, type MatchStatus, type ReceivedVia } from '../ledger/inbox-record';
+import type { MatchStatus } from '../ledger/inbox-record';
 
 /** Why a signal could not be delivered: `workflow_gone` is final, `signal_failed` is retried by rematch. */
 export class SignalError extends Error {

@@ -1,5 +1,5 @@
 import type { Pool } from '../clients/db';
-import type { AccountOutcome, MigrationRunArgs, RunTotals, SupplierStatus } from '../workflows/inputs';
+import type { AccountOutcome, MigrationRunArgs, RunTotals, SupplierStatus } from '../domain/inputs';
 import type { AttemptRef } from './types';
 
 export interface LedgerError {

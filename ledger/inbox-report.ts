@@ -1,5 +1,5 @@
 import type { Pool } from '../clients/db';
-import { MATCH_STATUSES, type MatchStatus } from '../events/types';
+import { MATCH_STATUSES, type MatchStatus } from './inbox-record';
 
 export interface InboxEventRef {
   eventId: string;

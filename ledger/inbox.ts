@@ -1,6 +1,6 @@
 import type { Pool } from '../clients/db';
-import { attemptClassOf, ROUTABLE_EVENT_TYPES, type InboxRecord } from '../events/inbox-record';
-import type { MatchStatus, ReceivedVia } from '../events/types';
+import { attemptClassOf, ROUTABLE_EVENT_TYPES, type InboxRecord } from './inbox-record';
+import type { MatchStatus, ReceivedVia } from './inbox-record';
 import type { AttemptRef } from './types';
 
 /**

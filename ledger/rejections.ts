@@ -1,5 +1,5 @@
 import type { Pool } from '../clients/db';
-import { sha256Hex } from '../events/inbox-record';
+import { sha256Hex } from './inbox-record';
 
 export interface Rejection {
   receivedVia: string;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Pool } from '../clients/db';
 import { inboxSummary, outcomeSources } from './inbox-report';
-import { accountWorkflowId } from '../workflows/ids';
+import { accountWorkflowId } from '../domain/workflow-ids';
 import { afterImportSchema, loadAfterImport } from './after-import-report';
 
 /**

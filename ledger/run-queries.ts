@@ -1,5 +1,6 @@
 import type { Pool } from '../clients/db';
-import { sourceSpecSchema, selectionSchema, type SourceSpecRef, type Selection, type SupplierStatus } from '../workflows/inputs';
+import { sourceSpecSchema } from '../domain/source-spec';
+import { selectionSchema, type SourceSpecRef, type Selection, type SupplierStatus } from '../domain/inputs';
 
 /** Read-only ledger queries the CLI shows to operators (status, watch, list, rerun). */
 

@@ -3,7 +3,7 @@
  * I/O, so the rules are tested on their own. Values can be personal data: callers keep the
  * differences in Postgres and pass only paths and counts on (workflow history, logs).
  *
- * The reference shows no body for the account record (document 1: "body not shown"); the tenant's
+ * The reference shows no body for the account record (the API reference: "body not shown"; sandbox/README.md, endpoint table); the tenant's
  * public developer documentation does (REST guide, "Account endpoint"): `number` and `properties[]`
  * with the address, `moved_in_at`/`moved_out_at`, electricity meter points (MPAN, profile class,
  * meters with serial numbers and registers, agreements) and gas meter points (MPRN, meters,

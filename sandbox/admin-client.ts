@@ -3,6 +3,7 @@
  * tools that drive the sandbox (chaos, bench, tests), never for the product, which only speaks
  * the platform's own API. Throws with the route and status when the sandbox refuses.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the default of a caller-typed JSON answer
 export async function sandboxAdmin<T = any>(sandboxUrl: string, method: string, route: string, body?: unknown): Promise<T> {
   const res = await fetch(`${sandboxUrl}${route}`, {
     method,

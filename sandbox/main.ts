@@ -1,7 +1,7 @@
 import { getConfig, ConfigError } from '../config';
 import { createPool } from '../clients/db';
 import { createS3Client, createSqsClient, ensureBucket } from '../clients/aws';
-import { createLogger } from '../clients/logger';
+import { createLogger } from '../logging/logger';
 import { COMPONENTS, migrate } from '../db/migrate';
 import { createSandbox, sandboxOptionsFromConfig } from './server';
 

@@ -177,7 +177,7 @@ export function withContractFields<S extends Record<string, z.ZodType>>(
   }
   // Typed as the hand-written shape: the added fields are checked at run time and passed on as they
   // came; no code of this project reads them, so they stay out of the static type.
-  return { ...handWritten, ...added } as S;
+  return { ...handWritten, ...added };
 }
 
 /** The contract's keys of a component that `withContractFields` would add to `handWritten`. */

@@ -9,6 +9,7 @@ import { LOCAL_CODES } from './errors';
 
 export type DocumentPathResult = { ok: true; key: string } | { ok: false; code: string; detail: string };
 
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
 const CONTROL = /[\u0000-\u001f\u007f]/;
 /** Encoded dot, slash, backslash or NUL: a legitimate file name never needs them, traversal does. */
 const ENCODED_SEPARATOR = /%(2e|2f|5c|00)/i;

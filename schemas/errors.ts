@@ -61,7 +61,7 @@ function codeFor(issue: Issue): string {
       if ('discriminator' in issue && issue.discriminator) {
         // zod reports the object; its tag decides: absent → required, anything else → not a choice.
         const input = issue.input as Record<string, unknown> | undefined;
-        const tag = typeof input === 'object' && input !== null ? input[issue.discriminator as string] : undefined;
+        const tag = typeof input === 'object' && input !== null ? input[issue.discriminator] : undefined;
         return tag === undefined ? ZOD_ISSUE_CODES.required : ZOD_ISSUE_CODES.invalidChoice;
       }
       return ZOD_ISSUE_CODES.invalid;
@@ -143,7 +143,7 @@ const alreadyImportedV1Schema = z.object({
   kraken_account_number: z.string(),
   non_field_errors: z.array(z.string()).min(1),
 });
-/** StandardizedValidationErrorResponse (`account_failed_validation` is the one code document 1 names). */
+/** StandardizedValidationErrorResponse (`account_failed_validation` is the one code the API reference names). */
 const standardizedSchema = z.object({
   code: z.string(),
   detail: z.unknown().optional(),

@@ -59,10 +59,6 @@ export function decimalString(integerDigits = 10, fractionDigits = 10) {
     );
 }
 
-export function enumOf<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.enum(values);
-}
-
 const EMAIL = z.regexes.email;
 /** Empty strings are tolerated: legacy systems often hold '' for "no email". */
 export const emailString = z

@@ -1,5 +1,4 @@
-import type { CountryCode } from 'libphonenumber-js';
-import { phoneValidator } from './phone-patterns';
+import { isValidPhoneNumber, type CountryCode } from 'libphonenumber-js/max';
 
 /**
  * Field-level format predicates. Pure and allocation-light: they run on every field of every
@@ -94,17 +93,10 @@ export function isUkPostcode(value: string): boolean {
   return UK_POSTCODE.test(v) && (!v.startsWith('GIR') || v.replace(' ', '') === 'GIR0AA');
 }
 
-/** A phone number valid for the migration's region (international `+` numbers for any region). */
-const phoneValidators = new Map<CountryCode, (text: string) => boolean>();
+/** A phone number valid for the migration's region (international `+` numbers for any region): the library's own rule, as published. */
 export function isValidPhone(value: string, region: CountryCode = DEFAULT_PHONE_REGION): boolean {
-  let valid = phoneValidators.get(region);
-  if (valid === undefined) {
-    // libphonenumber-js's isValidPhoneNumber without its per-call overhead (phone-patterns.ts).
-    valid = phoneValidator(region);
-    phoneValidators.set(region, valid);
-  }
   try {
-    return valid(value);
+    return isValidPhoneNumber(value, region);
   } catch {
     return false;
   }
@@ -114,12 +106,6 @@ export function isValidPhone(value: string, region: CountryCode = DEFAULT_PHONE_
 export function isTaxYear(value: string): boolean {
   const m = /^(\d{4})\/(\d{2})$/.exec(value);
   return m !== null && (Number(m[1]) + 1) % 100 === Number(m[2]);
-}
-
-/** Adds whole days to a calendar date string (UTC arithmetic, no DST). */
-export function addDays(date: string, days: number): string {
-  const t = Date.parse(`${date}T00:00:00Z`) + days * 86_400_000;
-  return new Date(t).toISOString().slice(0, 10);
 }
 
 const MPAN_PRIMES = [3, 5, 7, 13, 17, 19, 23, 29, 31, 37, 41, 43];

@@ -1,3 +1,4 @@
+import type { PostImportKindName } from '../domain/post-import-kinds';
 import { z } from 'zod';
 import { isCalendarDate, isDecimalString, isUtcDateTime } from './formats';
 
@@ -51,16 +52,8 @@ export const postImportPaymentInstructionSchema = z.object({
   valid_from: date.optional(),
 });
 
-export const POST_IMPORT_KINDS = ['note', 'transaction', 'statement', 'payment_instruction'] as const;
-export type PostImportKind = (typeof POST_IMPORT_KINDS)[number];
-
-/** The `resource_type` of `post_import.*` events for each kind (the catalogue names none; ours, see sandbox/README.md). */
-export const RESOURCE_TYPE_OF: Record<PostImportKind, string> = {
-  note: 'NOTE',
-  transaction: 'TRANSACTION',
-  statement: 'STATEMENT',
-  payment_instruction: 'PAYMENT_INSTRUCTION',
-};
+export { POST_IMPORT_KINDS, RESOURCE_TYPE_OF } from '../domain/post-import-kinds';
+export type PostImportKind = PostImportKindName;
 
 /** One change to carry over; `key` is the item's identifier (external_id, transaction_id, statement_id, reference). */
 export const postImportItemSchema = z.discriminatedUnion('kind', [

@@ -6,6 +6,11 @@ import { dayOf } from './formats';
  * read as the right type and leaves shape errors to the schema.
  */
 
+export interface RuleContext {
+  /** `YYYY-MM-DD`, the day "future" and "billable" are judged against. */
+  today: string;
+}
+
 export type Obj = Record<string, unknown>;
 export type Path = ReadonlyArray<string | number>;
 export type Emit = (code: string, path: Path, detail: string) => void;

@@ -1,5 +1,4 @@
-import { type Emit, type Obj, type Path, given, isObj, objects, present, repeated } from './rule-kit';
-import type { RuleContext } from './rules';
+import { type Emit, type Obj, type Path, given, isObj, objects, present, repeated, type RuleContext } from './rule-kit';
 import { meterPeriodRules } from './rules-meter-periods';
 import { paymentPlanRules } from './rules-plans';
 import { portfolioAndDeprecatedRules } from './rules-portfolio-deprecated';

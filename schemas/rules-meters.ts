@@ -1,6 +1,5 @@
 import { dayOf } from './formats';
-import { type Emit, type Obj, type Path, given, nextDay, isActiveMeter, isBillable, isObj, meterPoints, objects, openEnded, present } from './rule-kit';
-import type { RuleContext } from './rules';
+import { type Emit, type Obj, type Path, given, nextDay, isActiveMeter, isBillable, isObj, meterPoints, objects, openEnded, present, type RuleContext } from './rule-kit';
 
 /**
  * The spec's meter point, meter, register, reading, agreement, AQ and EAC `x-validators` that need

@@ -1,6 +1,5 @@
 import { dayOf } from './formats';
-import { type Emit, type Obj, type Path, given, nextDay, isObj, meterPoints, objects, openEnded, present, repeated, scaled, sumOf } from './rule-kit';
-import type { RuleContext } from './rules';
+import { type Emit, type Obj, type Path, given, nextDay, isObj, meterPoints, objects, openEnded, present, repeated, scaled, sumOf, type RuleContext } from './rule-kit';
 
 /**
  * The spec's payment, ledger and transaction `x-validators` that need only the payload (and today):

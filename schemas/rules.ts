@@ -1,5 +1,6 @@
 import { type ValidationError, validationError } from './errors';
 import { dayOf, isCalendarDate, isTaxYear, isUkPostcode } from './formats';
+import { dateField, isObj, objects, present, scaled, type Emit, type Obj, type Path, type RuleContext } from './rule-kit';
 import { accountRules } from './rules-account';
 import { meterRules } from './rules-meters';
 import { paymentRules } from './rules-payments';
@@ -11,26 +12,10 @@ import { paymentRules } from './rules-payments';
  * errors to the schema. Each error's attr is the field the platform would point at.
  */
 
-export interface RuleContext {
-  /** `YYYY-MM-DD`, the day "future" and "billable" are judged against. */
-  today: string;
-}
+// The readers every rule file shares are in rule-kit.ts; the context type is exported from here too.
+export type { RuleContext };
 
-type Obj = Record<string, unknown>;
-type Path = ReadonlyArray<string | number>;
-type Emit = (code: string, path: Path, detail: string) => void;
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** The object items of a list with their indexes (non-objects are the schema's business). */
-function objects(v: unknown): Array<[Obj, number]> {
-  const out: Array<[Obj, number]> = [];
-  if (Array.isArray(v)) for (let i = 0; i < v.length; i++) if (isObj(v[i])) out.push([v[i] as Obj, i]);
-  return out;
-}
-const isBlank = (v: unknown) => typeof v !== 'string' || v.trim() === '';
-const present = (v: unknown) => typeof v === 'string' && v.trim() !== '';
-/** A date-valued field: undefined when absent or unreadable, null when explicitly open-ended. */
-const dateField = (o: Obj, key: string): string | null | undefined => (o[key] === null ? null : dayOf(o[key]));
+const isBlank = (v: unknown) => !present(v);
 
 const OCCUPIER_TYPES = new Set(['DOMESTIC_OCCUPIER', 'BUSINESS_OCCUPIER']);
 /** Measurement classes B and D are unmetered supplies: no meters expected. */
@@ -117,7 +102,7 @@ function billingAddressRules(account: Obj, emit: Emit) {
   }
   if (isObj(account.billing_address)) {
     const a = account.billing_address;
-    if (a.country === 'GB' && present(a.postal_code) && !isUkPostcode(a.postal_code as string)) {
+    if (a.country === 'GB' && present(a.postal_code) && !isUkPostcode(a.postal_code)) {
       emit('invalid_postcode', ['billing_address', 'postal_code'], 'Enter a valid UK postcode.');
     }
   }
@@ -250,26 +235,6 @@ function otherRules(account: Obj, ctx: RuleContext, emit: Emit) {
   }
 }
 
-/** A decimal string as an integer count of 10^-10 units (exact sums); undefined when unreadable. */
-const MONEY = /^(-?)(\d{1,13})(?:\.(\d{0,2}))?$/;
-const DECIMAL = /^-?\d*(?:\.\d{0,10})?$/;
-const E8 = 10n ** 8n;
-const E10 = 10n ** 10n;
-function scaled(v: unknown): bigint | undefined {
-  if (typeof v !== 'string') return undefined;
-  // Money (at most 2 decimals, 13 digits): exact in a double, one bigint conversion. Same value as below.
-  const m = MONEY.exec(v);
-  if (m) {
-    const cents = Number(m[2]) * 100 + (m[3] ? Number(m[3].padEnd(2, '0')) : 0);
-    return BigInt(m[1] ? -cents : cents) * E8;
-  }
-  if (!DECIMAL.test(v) || v === '' || v === '-') return undefined;
-  const neg = v.startsWith('-');
-  const [int, frac = ''] = (neg ? v.slice(1) : v).split('.');
-  const n = BigInt(int || '0') * E10 + BigInt((frac + '0000000000').slice(0, 10));
-  return neg ? -n : n;
-}
-
 function duplicates(list: unknown, key: string, path: Path, code: string, emit: Emit, what: string) {
   const seen = new Set<string>();
   for (const [o, i] of objects(list)) {
@@ -329,7 +294,7 @@ function statelessRules(account: Obj, ctx: RuleContext, emit: Emit) {
   const transfer = scaled(account.transfer_balance);
   const balances = ledgers.map(([l]) => scaled(l.ledger_balance));
   if (transfer !== undefined && ledgers.length > 0 && balances.every((b) => b !== undefined)) {
-    const sum = balances.reduce<bigint>((a, b) => a + (b as bigint), 0n);
+    const sum = balances.reduce<bigint>((a, b) => a + (b), 0n);
     if (sum !== transfer) emit('ledger_balances_not_equal_to_transfer_balance', ['transfer_balance'], 'The ledger balances must add up to transfer_balance.');
   }
   duplicates(account.payment_preferences, 'ledger_identifier', ['payment_preferences'], 'duplicate_ledger_in_payment_preferences', emit, 'Ledger');

@@ -4,7 +4,6 @@ import { collectDocumentPaths, resolveDocumentPath } from './document-path';
 import { LOCAL_CODES, type ValidationError, issuesToValidationErrors, sortErrors, validationError } from './errors';
 import { type CountryCode, DEFAULT_PHONE_REGION, todayUtc } from './formats';
 import { genericPath, unmodelledPathSet } from './contract-coverage';
-import { happyPathOrZod } from './happy-path';
 import { nestingError } from './nesting';
 import { accountRuleErrors, taskParamsRuleErrors } from './rules';
 
@@ -24,13 +23,10 @@ export interface ValidateOptions {
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: ValidationError[] };
 
 /**
- * A payload the schema's happy-path checker vouches for is its own parse result: the same object,
- * not a copy (no caller mutates a validated value; happy-path.ts). Any other is parsed by zod, and a
- * failing one again with `reportInput`, so issues can tell a missing field (`required`) from a null
- * one (`null`).
+ * Parsed by zod; a failing payload again with `reportInput`, so issues can tell a missing field
+ * (`required`) from a null one (`null`).
  */
 function parseWithInputs<T extends z.ZodType>(schema: T, value: unknown): { data?: z.output<T>; errors: ValidationError[] } {
-  if (happyPathOrZod(schema)(value)) return { data: value as z.output<T>, errors: [] };
   const fast = schema.safeParse(value);
   if (fast.success) return { data: fast.data, errors: [] };
   const slow = schema.safeParse(value, { reportInput: true });

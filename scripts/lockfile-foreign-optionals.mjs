@@ -5,7 +5,7 @@
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 
-let out = '';
+let out;
 try {
   out = execSync('npm ci --dry-run --no-audit --no-fund', { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 } catch (e) {

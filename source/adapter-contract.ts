@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { SourceAccount } from './types';
 
 /**
@@ -14,29 +13,8 @@ export interface SourceAdapter {
   close(): Promise<void>;
 }
 
-/** A folder, or `s3://bucket/prefix`, holding the files a payload's document paths name. */
-const documentsSchema = z.string().min(1).optional();
-
-/**
- * Small and serialisable: travels in Temporal workflow inputs (never a payload: personal data stays
- * in the source and the ledger). A legacy file's format is its extension (.jsonl, .csv); a payload
- * file is JSONL, optionally gzipped; a payload table has `external_account_number` and `payload jsonb`.
- */
-export const sourceSpecSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('postgres') }),
-  z.object({ kind: z.literal('file'), path: z.string().regex(/\.(jsonl|csv)$/i, 'a .jsonl or .csv file') }),
-  z.object({ kind: z.literal('payloads'), path: z.string().regex(/\.jsonl(\.gz)?$/i, 'a .jsonl or .jsonl.gz file'), documents: documentsSchema }),
-  z.object({
-    kind: z.literal('payloads-table'),
-    table: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$/, 'schema.table (letters, digits and _)'),
-    documents: documentsSchema,
-  }),
-]);
-export type SourceSpec = z.infer<typeof sourceSpecSchema>;
-export type LegacySourceSpec = Extract<SourceSpec, { kind: 'postgres' | 'file' }>;
-export type PayloadSourceSpec = Extract<SourceSpec, { kind: 'payloads' | 'payloads-table' }>;
-
-export const isPayloadSpec = (spec: SourceSpec): spec is PayloadSourceSpec => spec.kind === 'payloads' || spec.kind === 'payloads-table';
+// The source spec is a shared contract (it travels in workflow inputs): defined in domain/source-spec.ts.
+export { isPayloadSpec, sourceSpecSchema, type LegacySourceSpec, type PayloadSourceSpec, type SourceSpec } from '../domain/source-spec';
 
 /** One account's payload as the team wrote it, or why it cannot be read (the account fails at `source`). */
 export type PayloadRead =

@@ -1,3 +1,4 @@
+import { SOURCE_FILE_PATTERN } from '../domain/source-spec';
 import fs from 'node:fs';
 import readline from 'node:readline';
 import type { Pool } from 'pg';
@@ -49,7 +50,7 @@ function parseChange(raw: unknown, where: string): ChangeRecord {
 
 /** `<dir>/<name>.jsonl` → `<dir>/<name>.changes.jsonl` (CSV exports and gzipped payload files likewise). */
 export function changesFileFor(sourceFile: string): string {
-  return sourceFile.replace(/\.(jsonl|csv|jsonl\.gz)$/i, '.changes.jsonl');
+  return sourceFile.replace(SOURCE_FILE_PATTERN, '.changes.jsonl');
 }
 
 export function createChangeFeed(spec: SourceSpec, deps: { pool?: Pool }): ChangeFeed {

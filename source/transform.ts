@@ -326,7 +326,7 @@ class Transformer {
       historical_statement_transactions: historical.length ? historical : undefined,
       current_statement_transactions: current.length ? current : undefined,
     });
-    return compact({ transfer_balance: balance, ledgers: [ledger] }) as Partial<Payload>;
+    return compact({ transfer_balance: balance, ledgers: [ledger] });
   }
 
   private paymentSchedules() {

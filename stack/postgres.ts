@@ -55,7 +55,7 @@ export async function startPostgres(opts: { databaseUrl?: string; dataDir: strin
     await server.stop();
     throw e;
   }
-  return { url: url(DB_NAME), embedded: true, stop: server.stop };
+  return { url: url(DB_NAME), embedded: true, stop: () => server.stop() };
 }
 
 interface Owner {

@@ -2,7 +2,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { Client } from '@temporalio/client';
 import { createSqsClient } from '../clients/aws';
 import { createPool } from '../clients/db';
-import { createLogger } from '../clients/logger';
+import { createLogger } from '../logging/logger';
 import { connectClient } from '../clients/temporal';
 import type { Config } from '../config';
 import { startEventsReceiver } from '../events/server';

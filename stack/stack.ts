@@ -107,7 +107,7 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
 
     log('starting Postgres');
     const pg = await startPostgres({ databaseUrl: base.DATABASE_URL, dataDir: path.join(dataDir, 'postgres'), port: ports.pg, log });
-    stops.push(pg.stop);
+    stops.push(() => pg.stop());
     await migrateAll(pg.url, ROOT);
 
     let s3Endpoint = base.S3_ENDPOINT;

@@ -10,7 +10,7 @@ import { msToTs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import { stringify } from 'yaml';
 import { maskUrlPassword } from '../config';
-import { ALL_SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
+import { ALL_SEARCH_ATTRIBUTES } from '../domain/search-attributes';
 import { startProcess, waitForPort, type ManagedProcess } from './child-process';
 import type { ServerToolPaths } from './temporal-server-build';
 import type { TemporalDevServer } from './temporal-server';
@@ -274,8 +274,8 @@ async function retry<T>(fn: () => Promise<T>, deadline: number, server: ManagedP
     try {
       return await fn();
     } catch (e) {
-      if (server.child.exitCode !== null) throw new Error(`the Temporal server exited while starting; see ${logFile}`);
-      if (Date.now() > deadline) throw Object.assign(new Error(`the Temporal server did not become ready: ${(e as Error).message}`), { code: 'temporal_unready' });
+      if (server.child.exitCode !== null) throw new Error(`the Temporal server exited while starting; see ${logFile}`, { cause: e });
+      if (Date.now() > deadline) throw Object.assign(new Error(`the Temporal server did not become ready: ${(e as Error).message}`, { cause: e }), { code: 'temporal_unready' });
       await new Promise((r) => setTimeout(r, 500));
     }
   }

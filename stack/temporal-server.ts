@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ALL_SEARCH_ATTRIBUTES, devServerSearchAttributeArgs } from '../workflows/search-attributes';
+import { devServerSearchAttributeArgs } from '../domain/search-attributes';
 import { startProcess, waitForPort, type ManagedProcess } from './child-process';
 
 export interface TemporalDevServer {

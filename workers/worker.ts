@@ -3,13 +3,13 @@ import { bundleWorkflowCode, Runtime, Worker, type WorkflowBundleWithSourceMap }
 import type { Client } from '@temporalio/client';
 import { createS3Client } from '../clients/aws';
 import { createPool } from '../clients/db';
-import { createTemporalLogger, createLogger } from '../clients/logger';
+import { createTemporalLogger, createLogger } from '../logging/logger';
 import { createPlatformClient } from '../clients/platform';
 import { connectClient, connectWorker } from '../clients/temporal';
 import { createDataConverter, FAILURE_CONVERTER_PATH } from '../codec/data-converter';
 import type { Config } from '../config';
 import { createActivities } from '../activities';
-import { platformTaskQueue } from '../workflows/task-queues';
+import { platformTaskQueue } from '../domain/task-queues';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 /** Workflow code bundled once per process (webpack is slow); the failure converter goes in with it. */
@@ -17,7 +17,7 @@ export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
   bundle ??= bundleWorkflowCode({
     workflowsPath: path.resolve(__dirname, '../workflows/index.ts'),
     failureConverterPath: FAILURE_CONVERTER_PATH,
-    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => process.stderr.write(m + '\n'), log() {} } as never,
+    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => process.stderr.write(m + '\n'), log() {} },
   });
   return bundle;
 }

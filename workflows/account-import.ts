@@ -12,15 +12,19 @@ import {
   workflowInfo,
   type ActivityOptions,
 } from '@temporalio/workflow';
+import { FINAL_PLATFORM_ERROR_CODES } from '../domain/platform-error-codes';
 import type { AccountActivities, PlatformActivities, PrepareResult, ScheduleOutcome } from '../activities/types';
 import type { PostImportPlatformActivities } from '../activities/post-import';
 import { accountDeltaWorkflow } from './post-import';
-import { accountDeltaWorkflowId } from './post-import-ids';
-import type { AccountImportInput, AccountOutcome, ImportEventSignal, SupplierStatus } from './inputs';
-import { accountProgressQuery, importEventSignal, supplierStatusSignal } from './messages';
-import { isTerminalEvent, isTerminalStatus, outcomeOf, reconciledOutcome, type Ending } from './outcomes';
-import { platformTaskQueue } from './task-queues';
-import { KmErrorCode, KmOutcome, KmStage } from './search-attributes';
+import { accountDeltaWorkflowId } from '../domain/workflow-ids';
+import type { AccountImportInput, AccountOutcome, ImportEventSignal, SupplierStatus } from '../domain/inputs';
+import { accountProgressQuery, importEventSignal, supplierStatusSignal } from '../domain/messages';
+import { isTerminalStatus, outcomeOf, type Ending } from './outcomes';
+import { isTerminalEvent } from '../domain/event-types';
+import { reconciledOutcome } from '../domain/reconciled-outcome';
+import type { AccountStage } from '../domain/stages';
+import { platformTaskQueue } from '../domain/task-queues';
+import { KmErrorCode, KmOutcome, KmStage } from '../domain/search-attributes';
 
 // Short ledger, source and S3 work runs as local activities: a marker in history, not six events.
 const local = proxyLocalActivities<AccountActivities>({
@@ -37,14 +41,14 @@ const recorder = proxyLocalActivities<AccountActivities>({
 const platformOptions: ActivityOptions = {
   startToCloseTimeout: '45 seconds',
   scheduleToCloseTimeout: '24 hours',
-  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: ['platform_rejected', 'platform_auth_failed'] },
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: FINAL_PLATFORM_ERROR_CODES },
 };
 
 // Asking the validate endpoint why a process failed validation: it explains, never decides the outcome.
 const explainOptions: ActivityOptions = {
   startToCloseTimeout: '45 seconds',
   scheduleToCloseTimeout: '10 minutes',
-  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['platform_rejected', 'platform_auth_failed'] },
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: FINAL_PLATFORM_ERROR_CODES },
 };
 
 // Reading the account back before changes are carried over: a platform call like the others
@@ -52,10 +56,10 @@ const explainOptions: ActivityOptions = {
 const readBackOptions: ActivityOptions = {
   startToCloseTimeout: '45 seconds',
   scheduleToCloseTimeout: '24 hours',
-  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: ['PlatformFinalError'] },
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: FINAL_PLATFORM_ERROR_CODES },
 };
 
-type Stage = 'prepare' | 'documents' | 'guard' | 'schedule' | 'await' | 'reconcile' | 'post-import' | 'record';
+type Stage = AccountStage;
 
 /**
  * One account, one durable execution, in six steps: prepare → stage documents → await an ongoing
@@ -151,7 +155,7 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
       live.stage = 'schedule';
       scheduled = await platform.scheduleAccount({ ...ref, window: input.window });
     }
-    return scheduled as Exclude<ScheduleOutcome, { kind: 'supplier_not_ongoing' }>;
+    return scheduled;
   }
 
   /** 5. The platform's event (signalled by the events router), else the inbox, else status polling with backoff. */

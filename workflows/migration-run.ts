@@ -1,9 +1,9 @@
 import { allHandlersFinished, condition, continueAsNew, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { RunActivities } from '../activities/types';
-import type { MigrationRunArgs, RunState, SupplierStatus } from './inputs';
-import { count, emptyTotals } from './run-totals';
-import { KmKind, KmRunId, KmSupplier } from './search-attributes';
-import { cancelRun, pauseRun, resumeRun, runProgressQuery, supplierStatusSignal, type RunProgress } from './messages';
+import type { MigrationRunArgs, RunState, SupplierStatus } from '../domain/inputs';
+import { count, emptyTotals } from '../domain/run-totals';
+import { KmKind, KmRunId, KmSupplier } from '../domain/search-attributes';
+import { cancelRun, pauseRun, resumeRun, runProgressQuery, supplierStatusSignal, type RunProgress } from '../domain/messages';
 
 // The run's ledger work is short: local activities, one marker each in the run's history.
 const local = proxyLocalActivities<RunActivities>({

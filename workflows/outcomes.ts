@@ -1,6 +1,5 @@
 import type { ImportStatusSummary, PrepareResult, ScheduleOutcome, StageDocumentsResult } from '../activities/types';
-import type { AccountOutcome, ImportEventSignal } from './inputs';
-import type { ReconcileResult } from './post-import-inputs';
+import type { AccountOutcome, ImportEventSignal } from '../domain/inputs';
 
 /**
  * How an account's import ended, step by step; `outcomeOf` turns it into the one outcome the
@@ -15,16 +14,6 @@ export type Ending =
   | { step: 'poll'; status: ImportStatusSummary }
   | { step: 'timeout' }
   | { step: 'activity_failed'; stage: string; code: string };
-
-/** Event types that end the wait, for a real import and for a dry run (defined once, here). */
-export const TERMINAL_EVENT_TYPES = {
-  real: ['data_import.import_process.complete', 'data_import.import_process.error', 'data_import.import_process.cancelled'],
-  dry: ['data_import.import_process.dry_run_complete', 'data_import.import_process.dry_run_error', 'data_import.import_process.cancelled'],
-} as const;
-
-export function isTerminalEvent(type: string, dryRun: boolean): boolean {
-  return (TERMINAL_EVENT_TYPES[dryRun ? 'dry' : 'real'] as readonly string[]).includes(type);
-}
 
 /** Import-status values that end the wait (`DRY_RUN_SUCCEEDED` only for a dry run). */
 export function isTerminalStatus(status: ImportStatusSummary, dryRun: boolean): boolean {
@@ -74,12 +63,4 @@ export function outcomeOf(externalAccountNumber: string, e: Ending): AccountOutc
       return { ...base, outcome: 'failed', stage: e.stage, code: e.code, source: 'local' };
   }
   throw new Error(`unhandled ending ${JSON.stringify(e)}`);
-}
-
-/**
- * A created account after its read-back: unchanged when the platform shows what was sent; otherwise
- * `completed_with_differences` at the reconcile stage, naming the first differing field (paths only).
- */
-export function reconciledOutcome(o: AccountOutcome, r: Pick<ReconcileResult, 'status' | 'fields'>): AccountOutcome {
-  return r.status === 'matched' ? o : { ...o, outcome: 'completed_with_differences', stage: 'reconcile', attr: r.fields[0] };
 }

@@ -1,11 +1,15 @@
 import { condition, continueAsNew, ParentClosePolicy, proxyActivities, setHandler, startChild, upsertSearchAttributes, workflowInfo, type ActivityOptions, type ChildWorkflowHandle } from '@temporalio/workflow';
+import { POST_IMPORT_COMPLETED, POST_IMPORT_ERROR } from '../domain/event-types';
+import { FINAL_PLATFORM_ERROR_CODES } from '../domain/platform-error-codes';
+import { ERROR_ATTR_OF, RESOURCE_TYPE_OF } from '../domain/post-import-kinds';
+import { TIMING_DEFAULTS } from '../domain/timing-defaults';
 import type { PostImportMainActivities, PostImportPlatformActivities } from '../activities/post-import';
-import type { ImportEventSignal } from './inputs';
-import { importEventSignal } from './messages';
-import type { AccountDeltaInput, AccountDeltaResult, DeltaRunInput, DeltaRunResult, ItemRefInput } from './post-import-inputs';
-import { accountDeltaWorkflowId } from './post-import-ids';
-import { KmAccount, KmErrorCode, KmKind, KmOutcome, KmRunId, KmStage, KmSupplier } from './search-attributes';
-import { platformTaskQueue } from './task-queues';
+import type { ImportEventSignal } from '../domain/inputs';
+import { importEventSignal } from '../domain/messages';
+import type { AccountDeltaInput, AccountDeltaResult, DeltaRunInput, DeltaRunResult, ItemRefInput } from '../domain/post-import-inputs';
+import { accountDeltaWorkflowId } from '../domain/workflow-ids';
+import { KmAccount, KmErrorCode, KmKind, KmOutcome, KmRunId, KmStage, KmSupplier } from '../domain/search-attributes';
+import { platformTaskQueue } from '../domain/task-queues';
 
 const main = proxyActivities<PostImportMainActivities>({
   startToCloseTimeout: '30 seconds',
@@ -15,13 +19,9 @@ const main = proxyActivities<PostImportMainActivities>({
 const platformOptions: ActivityOptions = {
   startToCloseTimeout: '45 seconds',
   scheduleToCloseTimeout: '24 hours',
-  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: ['PlatformFinalError'] },
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: FINAL_PLATFORM_ERROR_CODES },
 };
 
-const RESOURCE_TYPE: Record<ItemRefInput['kind'], string> = { note: 'NOTE', transaction: 'TRANSACTION', statement: 'STATEMENT', payment_instruction: 'PAYMENT_INSTRUCTION' };
-const ATTR: Record<ItemRefInput['kind'], string> = { note: 'notes.0', transaction: 'transactions.0', statement: 'statements.0', payment_instruction: 'non_field_errors' };
-const COMPLETED = 'data_import.import_process.post_import.completed';
-const ERROR = 'data_import.import_process.post_import.error';
 
 type ItemOutcome = { status: 'completed' | 'post_import_failed'; source: string; code?: string; attr?: string; eventId?: string };
 
@@ -35,11 +35,11 @@ type ItemOutcome = { status: 'completed' | 'post_import_failed'; source: string;
 export async function accountDeltaWorkflow(raw: AccountDeltaInput): Promise<AccountDeltaResult> {
   // On the platform queue derived from this workflow's own (see account-import.ts).
   const platform = proxyActivities<PostImportPlatformActivities>({ ...platformOptions, taskQueue: platformTaskQueue(workflowInfo().taskQueue) });
-  const input = { retryFailed: false, eventWaitSeconds: 60, maxAsks: 5, ...raw };
+  const input = { retryFailed: false, eventWaitSeconds: TIMING_DEFAULTS.eventWaitSeconds, maxAsks: 5, ...raw };
   const ext = input.externalAccountNumber;
   const events: ImportEventSignal[] = [];
   setHandler(importEventSignal, (e) => {
-    if ((e.type === COMPLETED || e.type === ERROR) && !events.some((x) => x.eventId === e.eventId)) events.push(e);
+    if ((e.type === POST_IMPORT_COMPLETED || e.type === POST_IMPORT_ERROR) && !events.some((x) => x.eventId === e.eventId)) events.push(e);
   });
   upsertSearchAttributes([
     { key: KmKind, value: 'post-import' },
@@ -79,24 +79,24 @@ export async function accountDeltaWorkflow(raw: AccountDeltaInput): Promise<Acco
   return result;
 
   async function carryOver(ref: ItemRefInput): Promise<ItemOutcome> {
-    const rt = RESOURCE_TYPE[ref.kind];
+    const rt = RESOURCE_TYPE_OF[ref.kind];
     for (let ask = 0; ask < input.maxAsks; ask++) {
       const from = events.length;
       const sent = await platform.sendPostImportItem({ ...ref, deltaId: input.deltaId, workflowId: workflowInfo().workflowId, reask: ask > 0 });
       if (sent.kind === 'already_exists') return { status: 'completed', source: ask > 0 ? 'reask' : 'platform_response' };
       if (sent.kind === 'failed') return { status: 'post_import_failed', source: 'platform_response', code: sent.code, attr: sent.attr };
-      const mine = (e: ImportEventSignal) => (e.resourceType === undefined || e.resourceType === rt) && (e.type === ERROR || e.identifier === ref.key);
+      const mine = (e: ImportEventSignal) => (e.resourceType === undefined || e.resourceType === rt) && (e.type === POST_IMPORT_ERROR || e.identifier === ref.key);
       const fromSignals = () => events.slice(from).find(mine);
       let ev = fromSignals() ?? (await main.findPostImportEvent({ ...ref, sinceMs: sent.sentAtMs }));
       if (!ev && (await condition(() => fromSignals() !== undefined, `${input.eventWaitSeconds} seconds`))) ev = fromSignals();
       if (ev) {
-        return ev.type === COMPLETED
+        return ev.type === POST_IMPORT_COMPLETED
           ? { status: 'completed', source: 'event', eventId: ev.eventId }
-          : { status: 'post_import_failed', source: 'event', code: ev.errorCode ?? 'post_import_error', attr: ATTR[ref.kind], eventId: ev.eventId };
+          : { status: 'post_import_failed', source: 'event', code: ev.errorCode ?? 'post_import_error', attr: ERROR_ATTR_OF[ref.kind], eventId: ev.eventId };
       }
       // No event in time: ask again by sending the same item (an existing one is reported as such).
     }
-    return { status: 'post_import_failed', source: 'reask', code: 'outcome_timeout', attr: ATTR[ref.kind] };
+    return { status: 'post_import_failed', source: 'reask', code: 'outcome_timeout', attr: ERROR_ATTR_OF[ref.kind] };
   }
 }
 
@@ -105,7 +105,7 @@ export async function accountDeltaWorkflow(raw: AccountDeltaInput): Promise<Acco
  * `accountDeltaWorkflow`, at most `concurrency` at a time.
  */
 export async function deltaRunWorkflow(raw: DeltaRunInput): Promise<DeltaRunResult> {
-  const input = { accounts: 'completed' as const, concurrency: 20, eventWaitSeconds: 60, ...raw };
+  const input = { accounts: 'completed' as const, concurrency: 20, eventWaitSeconds: TIMING_DEFAULTS.eventWaitSeconds, ...raw };
   upsertSearchAttributes([
     { key: KmKind, value: 'post-import-run' },
     { key: KmRunId, value: input.runId },

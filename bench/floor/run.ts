@@ -3,7 +3,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
-import { connectWorker } from '../../clients/temporal';
+import { codecWarnings, connectWorker } from '../../clients/temporal';
 import { createDataConverter } from '../../codec/data-converter';
 import type { Config } from '../../config';
 import type { FloorRun } from '../results';
@@ -38,10 +38,10 @@ export async function runFloor(opts: { config: Config; client: Client; accounts:
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: FLOOR_TASK_QUEUE,
-    dataConverter: createDataConverter(config),
+    dataConverter: createDataConverter(config, { logger: codecWarnings }),
     workflowBundle: await bundleWorkflowCode({
       workflowsPath: path.resolve(__dirname, 'workflows.ts'),
-      logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => process.stderr.write(`${m}\n`), log() {} } as never,
+      logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => process.stderr.write(`${m}\n`), log() {} },
     }),
     activities: migrator ? ceilingActivities(migrator) : floorActivities,
     maxConcurrentActivityTaskExecutions: migrator ? Math.max(50, opts.concurrency) : 50,

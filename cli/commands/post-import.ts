@@ -5,7 +5,7 @@ import { runRow } from '../../ledger';
 import { info, printJson, printLines, println, positiveInt } from '../output';
 import { awaitDelta, deltaLine, reconcileRun, reconcileSelection, reconciliationLine, startDelta } from '../post-import';
 
-/** `run reconcile` and `run delta` (issue 15): after-import checks and changes carried over. */
+/** `run reconcile` and `run delta`: after-import checks and changes carried over (README.md, "After creation"). */
 export function addPostImportRunCommands(run: Command): void {
   run
     .command('reconcile <runId>')

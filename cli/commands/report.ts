@@ -6,7 +6,7 @@ import { loadCliContext, withServices } from '../context';
 import { usageError } from '../errors';
 import { printJson, println } from '../output';
 import { EXAMPLES_PER_CODE, loadReportData } from '../report/data';
-import { listRetryingAccounts } from '../retrying';
+import { listRetryingAccounts } from '../../clients/retrying-accounts';
 import type { Client } from '@temporalio/client';
 import { writeReportCsv, writeReportHtml, type WrittenReport } from '../report/write';
 import { runRow } from '../../ledger';

@@ -12,6 +12,7 @@ export function workerCommand(): Command {
     .action(async () => {
       const ctx = loadCliContext();
       // Imported here: the worker pulls in Temporal's native bridge, which other commands do not need.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only by the command that needs it (see the comment above)
       const { createWorkers } = require('../../workers/worker') as typeof import('../../workers/worker');
       const w = await createWorkers(ctx.cfg, { identity: workerIdentity() });
       w.logger.info({ taskQueue: ctx.cfg.TEMPORAL_TASK_QUEUE, pid: process.pid }, 'worker ready');
@@ -33,6 +34,7 @@ export function eventsCommand(): Command {
       const ctx = loadCliContext();
       // events/main.ts reads its config from the environment: hand it the stack-completed one.
       for (const [k, v] of Object.entries(ctx.env)) if (process.env[k] === undefined && v !== undefined) process.env[k] = v;
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only by the command that needs it (see the comment above)
       require(path.join(ROOT, 'events', 'main.ts'));
     });
   return events;
@@ -47,6 +49,7 @@ export function codecCommand(): Command {
     .action(() => {
       const ctx = loadCliContext();
       for (const [k, v] of Object.entries(ctx.env)) if (process.env[k] === undefined && v !== undefined) process.env[k] = v;
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only by the command that needs it (see the comment above)
       require(path.join(ROOT, 'codec', 'main.ts'));
     });
   return codec;

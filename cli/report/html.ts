@@ -1,4 +1,4 @@
-import { runWorkflowId } from '../../workflows/ids';
+import { runWorkflowId } from '../../domain/workflow-ids';
 import { EXAMPLES_PER_CODE, type ReportData } from './data';
 import { afterImportHtml } from './after-import';
 

@@ -37,7 +37,7 @@ function tokenInputValue(cfg: AuthConfig, name: TokenInputName): string | undefi
 
 /**
  * Which input obtains the first token: `PLATFORM_TOKEN_INPUT` when set, else the first configured of
- * organisation secret key (document 1: "authenticated with an organisation API key"), pre-signed
+ * organisation secret key (the API reference: "authenticated with an organisation API key"; sandbox/README.md, "Credentials"), pre-signed
  * key, refresh token, account-user API key.
  */
 export function primaryTokenInput(cfg: AuthConfig): TokenInputName {
@@ -117,7 +117,7 @@ function missingSecret(name: string): PlatformFinalError {
 }
 
 /**
- * Data-import calls carry `Authorization: Token <ACCESS_TOKEN>` (document 1, auth rule 3; the spec's
+ * Data-import calls carry `Authorization: Token <ACCESS_TOKEN>` (sandbox/README.md, "Credentials", rule 3; the spec's
  * `DataImportViewerAPIKeyAuthentication` requires the `Token ` prefix). `jwt` mode obtains the token
  * with `obtainKrakenToken` and renews it with the refresh token before it expires; `token` mode sends
  * a data-import key with the same prefix.

@@ -55,7 +55,7 @@ export function createCatalogueApi(http: PlatformHttp, v1BaseUrl: string) {
       if (res.status !== 200) throw http.unexpected(req, res);
       const page = envelope.safeParse(res.body);
       if (!page.success) throw rejected(req, res.status, 'unexpected list body');
-      for (const r of page.data.results) yield r as z.infer<T>;
+      for (const r of page.data.results) yield r;
       // `next` is absolute on the platform; resolving against the current page also copes with a relative one.
       url = page.data.next ? new URL(page.data.next, url) : undefined;
     }
@@ -83,7 +83,7 @@ export function createCatalogueApi(http: PlatformHttp, v1BaseUrl: string) {
       return parsed.data;
     },
 
-    /** Standard unit rates of an electricity tariff in a period (the one unit-rate endpoint document 1 shows). */
+    /** Standard unit rates of an electricity tariff in a period (the one unit-rate endpoint the API reference shows). */
     getStandardUnitRates(productCode: string, tariffCode: string, period: Period): AsyncGenerator<StandardUnitRate> {
       const url = joinUrl(v1BaseUrl, `products/${segment(productCode)}/electricity-tariffs/${segment(tariffCode)}/standard-unit-rates/`, {
         period_from: iso(period.periodFrom),
@@ -94,7 +94,7 @@ export function createCatalogueApi(http: PlatformHttp, v1BaseUrl: string) {
 
     /**
      * Whether the unit-rate list of `tariffCode` under `productCode` holds any rate (first page of one).
-     * false for 404 or an empty list: document 1 does not say what a 404 there means, so it only
+     * false for 404 or an empty list: the API reference does not say what a 404 there means, so it only
      * fails to confirm.
      */
     async hasStandardUnitRates(productCode: string, tariffCode: string): Promise<boolean> {

@@ -4,15 +4,9 @@
  * platform states in a 400 body (validation, already imported, …) are results, not errors.
  */
 
-export const PLATFORM_ERROR_CODES = {
-  unavailable: 'platform_unavailable',
-  rateLimited: 'platform_rate_limited',
-  rejected: 'platform_rejected',
-  authFailed: 'platform_auth_failed',
-} as const;
+import { PLATFORM_ERROR_CODES, type FinalCode, type TransientCode } from '../../domain/platform-error-codes';
 
-export type TransientCode = typeof PLATFORM_ERROR_CODES.unavailable | typeof PLATFORM_ERROR_CODES.rateLimited;
-export type FinalCode = typeof PLATFORM_ERROR_CODES.rejected | typeof PLATFORM_ERROR_CODES.authFailed;
+export { PLATFORM_ERROR_CODES, type FinalCode, type TransientCode };
 
 /** Why a transient failure happened, without the underlying error (whose text may hold a URL). */
 export type TransientReason = 'timeout' | 'network' | 'http_status';

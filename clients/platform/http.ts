@@ -55,7 +55,9 @@ export function createHttp(cfg: HttpConfig, deps: HttpDeps): PlatformHttp {
   return {
     unexpected,
     async request(req) {
-      let { res, credential } = await attempt(req);
+      const first = await attempt(req);
+      const credential = first.credential;
+      let res = first.res;
       const auth = authFor(req);
       if (res.status === 401 && auth) {
         // Tokens expire between our expiry check and the platform's: re-obtain once and repeat.

@@ -6,7 +6,7 @@ import type { RawResponse } from './transport';
 import { joinUrl, pathOf, segment } from './url';
 
 /**
- * `GET accounts/<number>/` (document 1: authenticated, body not shown) and the v1 post-import
+ * `GET accounts/<number>/` (the API reference: authenticated, body not shown; sandbox/README.md, endpoint table) and the v1 post-import
  * endpoints. One item per request, so each answer belongs to exactly one item.
  */
 
@@ -93,7 +93,7 @@ export function createPostImportApi(http: PlatformHttp, v1BaseUrl: string) {
   return {
     /** `GET accounts/<number>/`; undefined on 404. */
     async getAccount(accountNumber: string): Promise<AccountRecord | undefined> {
-      // An ordinary REST endpoint: the token, or HTTP Basic with PLATFORM_REST_AUTH=basic (document 1, rule 5).
+      // An ordinary REST endpoint: the token, or HTTP Basic with PLATFORM_REST_AUTH=basic (sandbox/README.md, "Credentials", rule 5).
       const req: HttpRequest = { method: 'GET', url: joinUrl(v1BaseUrl, `accounts/${segment(accountNumber)}/`), authenticated: 'rest' };
       const res = await http.request(req);
       if (res.status === 404) return undefined;

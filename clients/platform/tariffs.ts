@@ -1,7 +1,7 @@
 import type { CatalogueApi } from './catalogue';
 
 /**
- * Tariff pre-flight from documented data only (document 1): the products list (followed through
+ * Tariff pre-flight from documented data only (the API reference; sandbox/README.md records what it states): the products list (followed through
  * `next`) and a tariff's standard unit rates
  * (`products/<product_code>/electricity-tariffs/<tariff_code>/standard-unit-rates/`). No reference
  * document defines a tariff-code format, the tariff tables of a product's detail, a gas unit-rate

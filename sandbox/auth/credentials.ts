@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { verifyJwt, type JwtClaims } from './jwt';
 
 /**
- * Credentials, as document 1 and the spec's security schemes state them:
+ * Credentials, as the API reference and the spec's security schemes state them (sandbox/README.md, "Credentials"):
  * - data-import endpoints: `Authorization: Token <ACCESS_TOKEN>` (a JWT from `obtainKrakenToken`,
  *   auth rule 3) or `Token <data-import key>` (`DataImportViewerAPIKeyAuthentication`, "required
  *   prefix Token "). Every other form (`JWT`, `Bearer`, bare, Basic, lower-case `token`) is 401.

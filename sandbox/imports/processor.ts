@@ -57,7 +57,7 @@ export class ImportProcessor {
     if (claimed.length === 0) return false;
     // Checks (S3 calls) run concurrently outside any transaction; outcomes are written in one
     // transaction per batch, so a batch costs one commit, and a crash leaves it to the lease.
-    const verdicts = await Promise.all(claimed.map((p) => (p.expired ? ({ kind: 'cancel' } as const) : this.evaluate(p))));
+    const verdicts = await Promise.all(claimed.map((p) => (p.expired ? Promise.resolve({ kind: 'cancel' } as const) : this.evaluate(p))));
     const client = await this.deps.pool.connect();
     try {
       await client.query('BEGIN');

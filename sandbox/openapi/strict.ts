@@ -6,7 +6,7 @@ import type { SpecValidator } from './validator';
  * and method, query parameters, the form of the `Authorization` header, and the body against its
  * schema with no property the schema does not declare, anywhere. The data-import routes come from
  * the OpenAPI document; the public catalogue, the account endpoint and the token mutation from
- * document 1 and the auth GraphQL types (they are not in the OpenAPI document). A violation is
+ * the API reference (sandbox/README.md) and the auth GraphQL types (they are not in the OpenAPI document). A violation is
  * answered 4xx and recorded (`GET /admin/violations`).
  */
 
@@ -178,7 +178,7 @@ export function undeclaredProperties(schemas: Schemas, schemaName: string, data:
 
 function checkAuthForm(form: AuthForm, header: string | undefined): string | undefined {
   const h = header ?? '';
-  if (form === 'none') return header === undefined ? undefined : 'this endpoint takes no credentials (document 1: public product and tariff data)';
+  if (form === 'none') return header === undefined ? undefined : 'this endpoint takes no credentials (the API reference: public product and tariff data)';
   if (form === 'token') return /^Token \S+$/.test(h) ? undefined : 'data-import endpoints take "Authorization: Token <ACCESS_TOKEN>" only';
   return /^(Token|Basic) \S+$/.test(h) ? undefined : 'ordinary REST endpoints take "Token <token>" or HTTP Basic';
 }

@@ -170,7 +170,7 @@ export function collectMarkedValues(
     if (isObject(schema.else)) walk(schema.else, value, path);
     const disc = schema['x-discriminator'] as DiscriminatorInfo | undefined;
     if (disc && isObject(value)) {
-      const tag = (value as JsonSchemaObject)[disc.propertyName] ?? null;
+      const tag = (value)[disc.propertyName] ?? null;
       const branch = disc.mapping.find((m) => m.value === tag);
       if (branch) walk(defs[branch.definition], value, path);
     }

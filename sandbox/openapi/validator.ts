@@ -112,7 +112,7 @@ function describe(v: unknown): string {
 }
 
 function mapError(e: ErrorObject): FieldError | undefined {
-  const data = e.data as unknown;
+  const data = e.data;
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case 'required':

@@ -84,7 +84,7 @@ export function registerGraphqlRoutes(app: FastifyInstance, deps: GraphqlDeps): 
     const claims: JwtClaims = { sub, iss: 'kraken-sandbox', iat: now, exp: now + deps.state.faults.tokenTtlSeconds, tokenUse: 'access', origIat };
     refresh ??= (() => {
       const exp = now + deps.refreshTokenTtlSeconds;
-      return { token: signJwt({ sub: sub!, iss: 'kraken-sandbox', iat: now, exp, tokenUse: 'refresh', origIat }, deps.jwtSecret), exp };
+      return { token: signJwt({ sub: sub, iss: 'kraken-sandbox', iat: now, exp, tokenUse: 'refresh', origIat }, deps.jwtSecret), exp };
     })();
     const full = { token: signJwt(claims, deps.jwtSecret), payload: claims, refreshToken: refresh.token, refreshExpiresIn: refresh.exp };
     // Answer the selected fields only; a selection naming none gets the token.

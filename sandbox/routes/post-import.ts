@@ -18,7 +18,6 @@ import {
   lockAccount,
   type ImportedAccount,
   type NewItem,
-  type PostImportResourceType,
 } from '../post-import/store';
 
 export interface PostImportDeps {
@@ -37,7 +36,6 @@ export interface PostImportDeps {
 export const POST_IMPORT_SCHEMAS = ['AccountNote', 'Transactions', 'HistoricalStatements', 'LegacyPaymentInstruction'];
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const IDENTIFY = 'Either account_number or external_account_number must be provided.';
 const bodies = {
@@ -65,7 +63,7 @@ export function registerPostImportRoutes(app: FastifyInstance, deps: PostImportD
   app.register(async (scope) => {
     scope.addHook('onRequest', async (req, reply) => {
       if (await injectRequestFaults(req, reply, deps.state, deps.prng)) return reply;
-      // The account endpoint is an ordinary REST endpoint (document 1, rules 4-5: the token or HTTP
+      // The account endpoint is an ordinary REST endpoint (sandbox/README.md, "Credentials", rules 4-5: the token or HTTP
       // Basic); the v1 data-import endpoints take `Token <…>` only.
       const outcome = req.url.startsWith('/v1/accounts/') ? authenticateRest(req.headers.authorization, deps.auth) : authenticate(req.headers.authorization, deps.auth);
       if (!outcome.ok) return reply.code(401).header('WWW-Authenticate', 'Token').send(outcome.body);
@@ -183,7 +181,7 @@ export function registerPostImportRoutes(app: FastifyInstance, deps: PostImportD
       const statuses = await createItems(
         r.account,
         notes.map((n, i) => ({
-          resourceType: 'NOTE' as PostImportResourceType,
+          resourceType: 'NOTE',
           sourceKey: typeof n.external_id === 'string' ? n.external_id : `note-${i}:${String(n.body ?? '')}`,
           dedupeKey: JSON.stringify([n.body ?? null, n.created_at ?? null]),
           data: n,
@@ -206,7 +204,7 @@ export function registerPostImportRoutes(app: FastifyInstance, deps: PostImportD
       const check = req.query.check_previously_added !== 'false';
       const statuses = await createItems(
         r.account,
-        txs.map((t) => ({ resourceType: 'TRANSACTION' as PostImportResourceType, sourceKey: String(t.transaction_id), dedupeKey: String(t.transaction_id), data: t, dedupe: check })),
+        txs.map((t) => ({ resourceType: 'TRANSACTION', sourceKey: String(t.transaction_id), dedupeKey: String(t.transaction_id), data: t, dedupe: check })),
       );
       const results = txs.map((t, i) => ({
         status: statuses[i] === 'exists' ? 'TRANSACTION_ALREADY_EXISTS' : 'TRANSACTION_ADDED_TO_ACCOUNT',
@@ -227,7 +225,7 @@ export function registerPostImportRoutes(app: FastifyInstance, deps: PostImportD
       if (errors.length) return reply.code(400).send(bodies.invalid(errors));
       const statuses = await createItems(
         r.account,
-        statements.map((s) => ({ resourceType: 'STATEMENT' as PostImportResourceType, sourceKey: String(s.statement_id), dedupeKey: String(s.statement_id), data: s, dedupe: true })),
+        statements.map((s) => ({ resourceType: 'STATEMENT', sourceKey: String(s.statement_id), dedupeKey: String(s.statement_id), data: s, dedupe: true })),
       );
       const existing = statuses.findIndex((s) => s === 'exists');
       if (existing >= 0) {

@@ -8,9 +8,9 @@ import { connectClient } from '../../clients/temporal';
 import { parseConfig, type Config } from '../../config';
 import { writeDatasetToPostgres } from '../../synthetic/dataset-postgres';
 import { generateDataset, type GenerateOptions, type GroundTruth } from '../../synthetic/generator';
-import { runWorkflowId } from '../../workflows/ids';
-import { migrationRunInputSchema, type MigrationRunInput } from '../../workflows/inputs';
-import type { RunProgress } from '../../workflows/messages';
+import { runWorkflowId } from '../../domain/workflow-ids';
+import { migrationRunInputSchema, type MigrationRunInput } from '../../domain/inputs';
+import type { RunProgress } from '../../domain/messages';
 import type { migrationRunWorkflow } from '../../workflows/migration-run';
 import { sandboxAdmin } from '../../sandbox/admin-client';
 

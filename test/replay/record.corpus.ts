@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
+import { codecWarnings } from '../../clients/temporal';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCodec } from '../../codec/data-converter';
-import { runWorkflowId } from '../../workflows/ids';
-import { runProgressQuery, supplierStatusSignal } from '../../workflows/messages';
+import { runWorkflowId } from '../../domain/workflow-ids';
+import { runProgressQuery, supplierStatusSignal } from '../../domain/messages';
 import { accountsFile, connectE2E, sandbox, seedAccounts, setSupplierEverywhere, startRun, uniqueId, until, type E2E } from '../e2e/helpers';
 import { CORPUS_DIR, decryptHistory, writeEntry } from './corpus';
 
@@ -35,7 +36,7 @@ async function record(file: string, scenario: string, workflowId: string, runId?
   const handle = e.client.workflow.getHandle(workflowId, runId);
   const desc = await handle.describe();
   const history = await handle.fetchHistory();
-  const codec = createCodec(e.config);
+  const codec = createCodec(e.config, { logger: codecWarnings });
   await decryptHistory(history, (p) => codec.decode(p));
   writeEntry(file, { scenario, workflowType: desc.type, workflowId, recordedBy: `${version}+${commit}`, history });
 }

@@ -9,8 +9,8 @@ import { createPool, type Pool } from '../../../clients/db';
 import { connectClient } from '../../../clients/temporal';
 import { parseConfig, type Config } from '../../../config';
 import { actualDataDir } from '../../../stack/postgres';
-import { runWorkflowId } from '../../../workflows/ids';
-import { KmAccount } from '../../../workflows/search-attributes';
+import { runWorkflowId } from '../../../domain/workflow-ids';
+import { KmAccount } from '../../../domain/search-attributes';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];

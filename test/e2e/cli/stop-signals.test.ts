@@ -42,8 +42,8 @@ async function startInGroup(args: string[], readyLine: string): Promise<Started>
   for (const k of ['DATABASE_URL', 'S3_ENDPOINT', 'SQS_ENDPOINT', 'EVENTS_QUEUE_URL', 'TEMPORAL_ADDRESS']) delete env[k];
   const npm = spawn('npm', ['run', '--silent', ...args.slice(0, 1), '--', ...args.slice(1)], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  npm.stdout!.on('data', (d) => (out += d));
-  npm.stderr!.on('data', (d) => (out += d));
+  npm.stdout.on('data', (d) => (out += d));
+  npm.stderr.on('data', (d) => (out += d));
   const deadline = Date.now() + 240_000;
   while (!out.includes(readyLine)) {
     if (npm.exitCode !== null) throw new Error(`npm run ${args.join(' ')} exited ${npm.exitCode} before it was up:\n${out}`);

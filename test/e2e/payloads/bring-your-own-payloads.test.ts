@@ -39,7 +39,7 @@ function goodPayloads(e: E2E, tag: string) {
   const examples = ['/v2/data-import/accounts/', '/v2/data-import/accounts/validate/'].map((route, i) => {
     const example = requestExample(route, 'post') as EnergyAccount;
     if (example.dunning_path?.start_date) example.dunning_path.start_date = nextYear;
-    return { ...example, import_supplier: supplier, external_account_number: `${tag}-EX${i}` } as EnergyAccount;
+    return { ...example, import_supplier: supplier, external_account_number: `${tag}-EX${i}` };
   });
   const generated = [...generateDataset({ accounts: 4, seed: 31, defectRate: 0, accountNumberPrefix: `${tag}-G` })].map((item) => {
     const t = transformAccount(item.source, { importSupplierCode: supplier, mapping: defaultMapping() });

@@ -1,8 +1,9 @@
 import { Worker } from '@temporalio/worker';
+import { codecWarnings } from '../../../clients/temporal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataConverter } from '../../../codec/data-converter';
 import { workflowBundle } from '../../../workers/worker';
-import { runWorkflowId } from '../../../workflows/ids';
+import { runWorkflowId } from '../../../domain/workflow-ids';
 import { accountsFile, connectE2E, expectOutcomesMatchGroundTruth, runToEnd, seedAccounts, uniqueId, type E2E } from '../helpers';
 
 let e: E2E;
@@ -43,7 +44,7 @@ describe('long runs', () => {
       const id = `account-import/${supplier}/${t.external_account_number}`;
       histories.push({ workflowId: id, history: await e.client.workflow.getHandle(id).fetchHistory() });
     }
-    const replay = { workflowBundle: await workflowBundle(), dataConverter: createDataConverter(e.config) };
+    const replay = { workflowBundle: await workflowBundle(), dataConverter: createDataConverter(e.config, { logger: codecWarnings }) };
     for (const h of histories) await expect(Worker.runReplayHistory(replay, h.history, h.workflowId)).resolves.toBeUndefined();
   });
 });

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listRetryingAccounts } from '../../../cli/retrying';
-import { runProgressQuery } from '../../../workflows/messages';
+import { listRetryingAccounts } from '../../../clients/retrying-accounts';
+import { runProgressQuery } from '../../../domain/messages';
 import { accountsFile, attempts, connectE2E, groundTruth, runToEnd, sandbox, seedAccounts, startRun, uniqueId, until, type E2E } from '../helpers';
 
 let e: E2E;

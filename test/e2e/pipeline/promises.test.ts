@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkflowFailedError } from '@temporalio/client';
 import { createLedger } from '../../../ledger/attempts';
 import { claimInboxEvent, insertInboxRecord } from '../../../ledger/inbox';
-import { accountWorkflowId } from '../../../workflows/ids';
-import { accountImportInputSchema, migrationRunInputSchema, type AccountOutcome } from '../../../workflows/inputs';
-import { importEventSignal } from '../../../workflows/messages';
+import { accountWorkflowId } from '../../../domain/workflow-ids';
+import { accountImportInputSchema, migrationRunInputSchema, type AccountOutcome } from '../../../domain/inputs';
+import { importEventSignal } from '../../../domain/messages';
 import { accountsFile, attempts, connectE2E, groundTruth, seedAccounts, setSupplierEverywhere, uniqueId, type E2E } from '../helpers';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runWorkflowId } from '../../../workflows/ids';
-import { cancelRun, runProgressQuery, supplierStatusSignal } from '../../../workflows/messages';
+import { runWorkflowId } from '../../../domain/workflow-ids';
+import { cancelRun, runProgressQuery, supplierStatusSignal } from '../../../domain/messages';
 import { accountsFile, attempts, connectE2E, groundTruth, sandbox, seedAccounts, setSupplierEverywhere, startRun, uniqueId, type E2E } from '../helpers';
 
 let e: E2E;

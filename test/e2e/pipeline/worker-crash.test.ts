@@ -1,6 +1,5 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runProgressQuery } from '../../../workflows/messages';
+import { runProgressQuery } from '../../../domain/messages';
 import { accountsFile, attempts, connectE2E, groundTruth, ownWorkers, sandbox, seedAccounts, startRun, uniqueId, type E2E } from '../helpers';
 
 let e: E2E;

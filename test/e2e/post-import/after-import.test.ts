@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { awaitDelta, reconcileRun, reconciliationLine, startDelta } from '../../../cli/post-import';
 import { generateChangesForRun } from '../../../cli/post-import-changes';
@@ -11,8 +9,8 @@ import { reportCsvRows } from '../../../ledger/report-csv';
 import { isAltered } from '../../../sandbox/post-import/account-record';
 import type { GeneratedChanges } from '../../../synthetic/generate-changes';
 import { itemKey } from '../../../schemas/post-import';
-import { accountDeltaWorkflowId } from '../../../workflows/post-import-ids';
-import { deltaRunInputSchema, deltaRunWorkflowId } from '../../../workflows/post-import-inputs';
+import { accountDeltaWorkflowId, deltaRunWorkflowId } from '../../../domain/workflow-ids';
+import { deltaRunInputSchema } from '../../../domain/post-import-inputs';
 import { accountsFile, attempts, connectE2E, groundTruth, runToEnd, sandbox, seedAccounts, ownWorkers, uniqueId, type E2E } from '../helpers';
 
 let e: E2E;

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { pauseRun, resumeRun, runProgressQuery } from '../../../workflows/messages';
+import { pauseRun, resumeRun, runProgressQuery } from '../../../domain/messages';
 import { accountsFile, connectE2E, groundTruth, ownWorkers, seedAccounts, startRun, uniqueId, type E2E } from '../helpers';
 
 // Scale-out is a claim about the production shape: it runs on the server engine only

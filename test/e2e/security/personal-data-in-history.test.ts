@@ -76,7 +76,7 @@ function payloadsOf(node: unknown, out: Array<{ metadata?: Record<string, Uint8A
     return out;
   }
   const o = node as Record<string, unknown>;
-  if ('metadata' in o && 'data' in o && o.metadata && typeof o.metadata === 'object') out.push(o as never);
+  if ('metadata' in o && 'data' in o && o.metadata && typeof o.metadata === 'object') out.push(o);
   // Search attributes are plain by design (identifiers only, indexed by the server): they stay in the
   // text that is searched below.
   for (const [k, v] of Object.entries(o)) if (k !== 'searchAttributes' && v && typeof v === 'object' && !(v instanceof Uint8Array)) payloadsOf(v, out);

@@ -20,7 +20,10 @@ describe('planChaos', () => {
     expect(plan.filter((p) => p.action.kind === 'throttle_burst').length).toBeGreaterThan(0);
     const shares = plan.map((p) => p.atShare);
     expect(shares).toEqual([...shares].sort((x, y) => x - y));
-    for (const s of shares) expect(s).toBeGreaterThanOrEqual(0.05), expect(s).toBeLessThanOrEqual(0.85);
+    for (const s of shares) {
+      expect(s).toBeGreaterThanOrEqual(0.05);
+      expect(s).toBeLessThanOrEqual(0.85);
+    }
   });
 
   it('--smoke: 150 accounts, 3 kills, one server restart, faults on', () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { codecWarnings } from '../../../clients/temporal';
 import { describe, expect, it } from 'vitest';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { AesGcmCodec, CodecError, ENCODING_ENCRYPTED, METADATA_KEY_ID } from '../../../codec/aes-gcm-codec';
@@ -85,7 +86,7 @@ describe('AesGcmCodec', () => {
 
   it('createCodec reads CODEC_KEYS from config', async () => {
     const raw = randomBytes(32).toString('base64');
-    const codec = createCodec({ CODEC_KEYS: `prod1:${raw}`, KRAKEN_MIGRATE_MODE: 'production' });
+    const codec = createCodec({ CODEC_KEYS: `prod1:${raw}`, KRAKEN_MIGRATE_MODE: 'production' }, { logger: codecWarnings });
     expect(codec.currentKeyId).toBe('prod1');
     expect(codec.usesDevKey).toBe(false);
   });

@@ -1,4 +1,5 @@
 import { provisionTemporalCli } from '../../../stack/temporal-cli';
+import { codecWarnings } from '../../../clients/temporal';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -10,7 +11,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { createCodec, createDataConverter } from '../../../codec/data-converter';
-import { createLogger, createTemporalLogger } from '../../../clients/logger';
+import { createLogger, createTemporalLogger } from '../../../logging/logger';
 import { createCodecServer } from '../../../codec/server';
 import type { echoWorkflow, failingWorkflow } from './fixtures/workflows';
 
@@ -24,7 +25,7 @@ const TEMPORAL_BIN = cli.path;
 const MARKER = 'Jabłoński-SECRET-07123456789';
 const TASK_QUEUE = 'codec-history-test';
 const codecCfg = { CODEC_KEYS: `k1:${randomBytes(32).toString('base64')}`, KRAKEN_MIGRATE_MODE: 'development' as const };
-const dataConverter = createDataConverter(codecCfg);
+const dataConverter = createDataConverter(codecCfg, { logger: codecWarnings });
 
 // The SDK logs failed workflows with their error: capture its logs to check they stay clean too.
 const sdkLogLines: string[] = [];
@@ -87,7 +88,7 @@ describe('Temporal history encryption (real dev server)', () => {
 
     const input = events[0].workflowExecutionStartedEventAttributes?.input?.payloads ?? [];
     expect(Buffer.from(input[0].metadata?.encoding ?? []).toString()).toBe('binary/encrypted');
-    const [decoded] = await createCodec(codecCfg).decode(input);
+    const [decoded] = await createCodec(codecCfg, { logger: codecWarnings }).decode(input);
     expect(defaultPayloadConverter.fromPayload(decoded)).toEqual({ customerName: MARKER });
   });
 
@@ -111,7 +112,7 @@ describe('Temporal history encryption (real dev server)', () => {
     const failed = events.find((e) => e.workflowExecutionFailedEventAttributes)?.workflowExecutionFailedEventAttributes;
     expect(failed?.failure?.message).toBe('Encoded failure');
     expect(failed?.failure?.encodedAttributes?.metadata?.encoding).toBeDefined();
-    expect(Buffer.from(failed!.failure!.encodedAttributes!.metadata!.encoding!).toString()).toBe('binary/encrypted');
+    expect(Buffer.from(failed!.failure!.encodedAttributes!.metadata!.encoding).toString()).toBe('binary/encrypted');
 
     const sdkLogs = sdkLogLines.join('');
     expect(sdkLogs).toContain('"msg":"Workflow failed"');
@@ -126,7 +127,7 @@ describe('Temporal history encryption (real dev server)', () => {
       args: [{ customerName: MARKER }],
     });
     const server = createCodecServer({
-      codec: createCodec(codecCfg),
+      codec: createCodec(codecCfg, { logger: codecWarnings }),
       authToken: 'cli-token',
       uiOrigin: 'http://127.0.0.1:8233',
       logger: createLogger('codec-server', { level: 'silent' }),

@@ -4,7 +4,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { AesGcmCodec } from '../../../codec/aes-gcm-codec';
 import { keyringFrom } from '../../../codec/keys';
 import { createCodecServer, fromJsonPayload, toJsonPayload, type CodecServer } from '../../../codec/server';
-import { createLogger } from '../../../clients/logger';
+import { createLogger } from '../../../logging/logger';
 
 const UI = 'http://127.0.0.1:8233';
 const MARKER = 'Jabłoński-SECRET-07123456789';

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createPool, type Pool } from '../../../clients/db';
-import { createLogger } from '../../../clients/logger';
+import { createLogger } from '../../../logging/logger';
 import { signWebhookBody } from '../../../clients/webhook-signature';
 import { migrateAll } from '../../../db/migrate';
 import { freePort } from '../../../stack/child-process';
 import { startPostgres } from '../../../stack/postgres';
 import { SignalError, type EventsDeps } from '../../../events/types';
-import type { ImportEventSignal } from '../../../workflows/inputs';
+import type { ImportEventSignal } from '../../../domain/inputs';
 
 export const ROOT = path.resolve(__dirname, '../../..');
 

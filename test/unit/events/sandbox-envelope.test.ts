@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseEvent } from '../../../schemas/events';
 import { buildEnvelope, IMPORT_EVENT_TYPES } from '../../../sandbox/events/envelope';
-import { toInboxRecord } from '../../../events/inbox-record';
+import { toInboxRecord } from '../../../ledger/inbox-record';
 
 // The sandbox and the receiver are written apart; this pins them to each other so a change in the
 // envelope the sandbox emits cannot silently turn every event into an unmatched one.

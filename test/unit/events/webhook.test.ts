@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhookBody } from '../../../clients/webhook-signature';
 import { parseConfig } from '../../../config';
 import { createWebhookApp, WEBHOOK_PATH } from '../../../events/webhook';
-import type { EventsDeps } from '../../../events/types';
 import { deadPool, envelope, fakeSignaller, inboxRow, insertAttempt, insertRun, quietLogger, signedPost, startTestDb, uniq } from './helpers';
 
 const SECRET = 'whsec-test-0123456789';
@@ -125,7 +124,7 @@ describe('POST /events/eventbridge with HMAC signatures (EVENTS_WEBHOOK_AUTH=hma
 
   it('answers 503 when the database is down, so the sender retries', async () => {
     const pool = await deadPool();
-    const down = createWebhookApp({ pool, signal: fake.signal, logger: quietLogger() } as EventsDeps, { config });
+    const down = createWebhookApp({ pool, signal: fake.signal, logger: quietLogger() }, { config });
     const base = await down.listen({ port: 0, host: '127.0.0.1' });
     try {
       const res = await signedPost(base + WEBHOOK_PATH, SECRET, completeBody(uniq('ACC'), uniq('evt')));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type pino from 'pino';
 import { ApplicationFailure } from '@temporalio/common';
-import { createLogger, createTemporalLogger, logPlatformError, REDACTED } from '../../../clients/logger';
+import { createLogger, createTemporalLogger, logPlatformError, REDACTED } from '../../../logging/logger';
 
 function memoryLogger(level = 'info'): { logger: pino.Logger; records: () => Array<Record<string, unknown>>; raw: () => string } {
   const lines: string[] = [];

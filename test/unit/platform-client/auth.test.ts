@@ -56,7 +56,7 @@ describe('token mode', () => {
 });
 
 describe('JWT mode', () => {
-  it('obtains a token with the organisation key and sends Authorization: Token <token> (the data-import form of document 1)', async () => {
+  it('obtains a token with the organisation key and sends Authorization: Token <token> (the data-import form of the API reference)', async () => {
     const token = fakeJwt(inAnHour());
     platform = await startFakePlatform((req, res) => (isGraphql(req) ? json(res, 200, tokenResponse(token)) : json(res, 201)));
     const client = createPlatformClient(configFor(platform.origin, { PLATFORM_AUTH_MODE: 'jwt' }));
@@ -204,7 +204,7 @@ describe('JWT mode', () => {
   });
 });
 
-describe('ordinary REST endpoints (document 1, rule 5)', () => {
+describe('ordinary REST endpoints (sandbox/README.md, "Credentials", rule 5)', () => {
   it('PLATFORM_REST_AUTH=basic sends the API key by HTTP Basic with an empty password; data-import keeps the token', async () => {
     platform = await startFakePlatform((req, res) => (req.url.startsWith('/v1/accounts/') ? json(res, 200, { number: 'A-1' }) : json(res, 404, { detail: 'x', code: 'not_found' })));
     const client = createPlatformClient(configFor(platform.origin, { PLATFORM_AUTH_MODE: 'token', PLATFORM_REST_AUTH: 'basic' }));

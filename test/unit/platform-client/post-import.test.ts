@@ -27,7 +27,7 @@ describe('post-import error bodies', () => {
   });
 
   it('every generated change becomes a request body the contract accepts, for each endpoint', () => {
-    const validator = createSpecValidator(loadContract() as never);
+    const validator = createSpecValidator(loadContract());
     const schema = { note: 'AccountNote', transaction: 'Transactions', statement: 'HistoricalStatements', payment_instruction: 'LegacyPaymentInstruction' } as const;
     const g = generateChanges({ accounts: Array.from({ length: 40 }, (_, i) => `ACC-${i}`), share: 1, seed: 5, recordedAt: new Date('2026-01-10T12:00:00Z') });
     expect(new Set(g.changes.map((c) => c.change.kind)).size).toBe(4);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { reconciledOutcome } from '../../../workflows/outcomes';
-import type { AccountOutcome } from '../../../workflows/inputs';
+import { reconciledOutcome } from '../../../domain/reconciled-outcome';
+import type { AccountOutcome } from '../../../domain/inputs';
 
 const created: AccountOutcome = { externalAccountNumber: 'EXT-1', outcome: 'completed', stage: 'await', accountNumber: 'A-1', source: 'event' };
 

@@ -24,7 +24,7 @@ async function obtain(input: Record<string, string>) {
 }
 
 describe('obtainKrakenToken', () => {
-  it('issues an HS256 JWT for the organisation secret key, accepted only as Token <jwt> (document 1); every other form is 401', async () => {
+  it('issues an HS256 JWT for the organisation secret key, accepted only as Token <jwt> (the API reference; sandbox/README.md records what it states); every other form is 401', async () => {
     const { status, body } = await obtain({ organizationSecretKey: ORG_KEY });
     expect(status).toBe(200);
     const t = body.data.obtainKrakenToken;
@@ -101,7 +101,7 @@ describe('pre-signed keys and the APIKey input', () => {
   });
 });
 
-describe('ordinary REST endpoints (document 1, rule 5)', () => {
+describe('ordinary REST endpoints (sandbox/README.md, "Credentials", rule 5)', () => {
   it('GET /v1/accounts/<n>/ takes the API key by HTTP Basic with an empty password, or the token; a password or another form is 401', async () => {
     const basic = (user: string, pass = '') => `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
     expect((await api(stack, 'GET', '/v1/accounts/A-00000000/', undefined, basic(API_KEY))).status).toBe(404);

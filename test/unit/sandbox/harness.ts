@@ -119,7 +119,7 @@ export async function api(stack: Pick<Stack, 'baseUrl'>, method: string, route: 
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, text, json: text ? (JSON.parse(text) as any) : undefined };
+  return { status: res.status, headers: res.headers, text, json: text ? (JSON.parse(text)) : undefined };
 }
 
 export async function putDocument(stack: Pick<Stack, 's3'>, key: string): Promise<void> {

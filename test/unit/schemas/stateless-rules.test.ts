@@ -43,6 +43,11 @@ describe('stateless x-validators on the spec example', () => {
     expect(errorsAfter((a) => (a.ledgers[0].ledger_balance = '30.000'))).toEqual([]);
   });
 
+  it('an unreadable balance ("." or "-.") is the field\'s own error alone: the sum rule never reads it as 0', () => {
+    for (const v of ['.', '-.']) expect(errorsAfter((a) => (a.transfer_balance = v))).toEqual([{ code: 'invalid', attr: 'transfer_balance' }]);
+    expect(errorsAfter((a) => (a.ledgers[0].ledger_balance = '.'))).toEqual([{ code: 'invalid', attr: 'ledgers.0.ledger_balance' }]);
+  });
+
   it('duplicate_ledger_in_payment_preferences', () => {
     const pref = { type: 'PASSIVE', ledger_identifier: 'L-1' };
     expect(errorsAfter((a) => ((a.ledgers[0].ledger_identifier = 'L-1'), (a.payment_preferences = [pref, { ...pref }])))).toEqual([{ code: 'duplicate_ledger_in_payment_preferences', attr: 'payment_preferences.1.ledger_identifier' }]);
@@ -101,9 +106,10 @@ describe('stateless x-validators on the spec example', () => {
 });
 
 describe('ledger balances sum exactly (the money fast path reads every value as the general path does)', () => {
-  // The general reading, kept here as the reference: any decimal string, 10^-10 units, exact.
+  // The general reading, kept here as the reference: any decimal string, 10^-10 units, exact; a
+  // point with no digit on either side ("." or "-.") is not a number.
   function reference(v: string): bigint | undefined {
-    if (!/^-?\d*(?:\.\d{0,10})?$/.test(v) || v === '' || v === '-') return undefined;
+    if (!/^-?\d*(?:\.\d{0,10})?$/.test(v) || v === '' || v === '-' || v === '.' || v === '-.') return undefined;
     const neg = v.startsWith('-');
     const [int, frac = ''] = (neg ? v.slice(1) : v).split('.');
     const n = BigInt(int || '0') * 10n ** 10n + BigInt((frac + '0000000000').slice(0, 10));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isTerminalEvent, isTerminalStatus, outcomeOf, TERMINAL_EVENT_TYPES, type Ending } from '../../../workflows/outcomes';
-import type { AccountOutcome } from '../../../workflows/inputs';
+import { isTerminalEvent, TERMINAL_EVENT_TYPES } from '../../../domain/event-types';
+import { isTerminalStatus, outcomeOf, type Ending } from '../../../workflows/outcomes';
+import type { AccountOutcome } from '../../../domain/inputs';
 import { rowToOutcome } from '../../../ledger/attempts';
 
 const EXT = 'EXT-1';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { count, emptyTotals } from '../../../workflows/run-totals';
-import type { AccountOutcome } from '../../../workflows/inputs';
+import { count, emptyTotals } from '../../../domain/run-totals';
+import type { AccountOutcome } from '../../../domain/inputs';
 
 const o = (ext: string, outcome: AccountOutcome['outcome'], more: Partial<AccountOutcome> = {}): AccountOutcome => ({ externalAccountNumber: ext, outcome, stage: 'await', ...more });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sourceSpecSchema } from '../source/adapter-contract';
+import { sourceSpecSchema } from './source-spec';
 import { TIMING_DEFAULTS } from './timing-defaults';
 
 /**
@@ -8,8 +8,6 @@ import { TIMING_DEFAULTS } from './timing-defaults';
  * clients validate with the schemas before starting anything.
  */
 
-// The source adapters own the shape of a source reference.
-export { sourceSpecSchema };
 export type SourceSpecRef = z.infer<typeof sourceSpecSchema>;
 
 export const selectionSchema = z.discriminatedUnion('kind', [
@@ -121,6 +119,28 @@ export const importEventSignalSchema = z.object({
   resourceType: z.string().optional(),
 });
 export type ImportEventSignal = z.infer<typeof importEventSignalSchema>;
+
+/** An event as the ledger's inbox keeps it (ledger/inbox.ts, ledger/post-import-items.ts): nulls for what it lacks. */
+export interface InboxEventRow {
+  eventId: string;
+  eventType: string;
+  identifier?: string | null;
+  errorCode?: string | null;
+  resourceType?: string | null;
+}
+
+/**
+ * The one mapping from an inbox row to the signal a waiting workflow receives: whether the router
+ * signals it at once or the workflow claims it from the inbox later, it sees the same value. Empty
+ * fields are left out (not `null`), as the signal's schema above says.
+ */
+export function importEventSignalOf(row: InboxEventRow): ImportEventSignal {
+  const signal: ImportEventSignal = { eventId: row.eventId, type: row.eventType };
+  if (row.identifier) signal.identifier = row.identifier;
+  if (row.errorCode) signal.errorCode = row.errorCode;
+  if (row.resourceType) signal.resourceType = row.resourceType;
+  return signal;
+}
 
 export const SUPPLIER_STATUSES = ['ONGOING', 'PAUSED', 'COMPLETE'] as const;
 export type SupplierStatus = (typeof SUPPLIER_STATUSES)[number];

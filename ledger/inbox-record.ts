@@ -1,12 +1,20 @@
 import { createHash } from 'node:crypto';
 import type { ParsedEvent } from '../schemas/events';
-import type { MatchStatus } from './types';
-import { TERMINAL_EVENT_TYPES } from '../workflows/outcomes';
+import { z } from 'zod';
+import { isPostImportEvent, POST_IMPORT_EVENT_TYPES, TERMINAL_EVENT_TYPES } from '../domain/event-types';
 
 /**
  * Pure mapping from a parsed delivery to the inbox row the ledger keeps. No I/O here so the
  * dedupe and routing keys can be tested on their own.
  */
+
+export const MATCH_STATUSES = ['pending', 'matched', 'unmatched', 'ambiguous', 'late', 'unknown_type'] as const;
+export const matchStatusSchema = z.enum(MATCH_STATUSES);
+export type MatchStatus = z.infer<typeof matchStatusSchema>;
+
+/** How a delivery reached the inbox. */
+export const RECEIVED_VIA = ['webhook', 'sqs', 'test'] as const;
+export type ReceivedVia = (typeof RECEIVED_VIA)[number];
 
 /**
  * Event types an account workflow waits on (the workflow's own list), and which attempts they can
@@ -20,13 +28,7 @@ const ROUTABLE: Record<string, { dryRun: boolean | null }> = Object.fromEntries(
     return [t, { dryRun: real && dry ? null : dry }];
   }),
 );
-/** Outcomes of items sent after import: routed to the post-import workflow sending that account's items. */
-export const POST_IMPORT_EVENT_TYPES = ['data_import.import_process.post_import.completed', 'data_import.import_process.post_import.error'];
 export const ROUTABLE_EVENT_TYPES = [...Object.keys(ROUTABLE), ...POST_IMPORT_EVENT_TYPES];
-
-export function isPostImportEvent(eventType: string): boolean {
-  return POST_IMPORT_EVENT_TYPES.includes(eventType);
-}
 
 /** undefined = not routed to account workflows; null = dry-run or real. */
 export function attemptClassOf(eventType: string): { dryRun: boolean | null } | undefined {

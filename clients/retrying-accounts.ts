@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { decodeOptionalFailureToOptionalError } from '@temporalio/common/lib/internal-non-workflow';
-import { KmKind, KmRunId } from '../workflows/search-attributes';
+import { KmKind, KmRunId } from '../domain/search-attributes';
 
 /** An account whose activity is being retried: what Temporal's pending activities already say. */
 export interface RetryingAccount {

@@ -1,4 +1,5 @@
-// Kept apart from inputs.ts so workflow code can use them without pulling zod into the bundle.
+// Workflow IDs, deterministic from business keys. Kept apart from inputs.ts so workflow code can
+// use them without pulling zod into the bundle.
 
 /** Deterministic workflow IDs: one real import per supplier + account ever; dry runs in their own space. */
 export function accountWorkflowId(supplierCode: string, externalAccountNumber: string, dryRun: boolean, runId: string): string {
@@ -6,4 +7,10 @@ export function accountWorkflowId(supplierCode: string, externalAccountNumber: s
 }
 export function runWorkflowId(runId: string): string {
   return `migration-run/${runId}`;
+}
+export function accountDeltaWorkflowId(supplierCode: string, ext: string, deltaId: string): string {
+  return `post-import/${supplierCode}/${ext}/${deltaId}`;
+}
+export function deltaRunWorkflowId(deltaId: string): string {
+  return `post-import-run/${deltaId}`;
 }

@@ -1,12 +1,10 @@
 import { z } from 'zod';
-import { sourceSpecSchema } from '../source/adapter';
+import { sourceSpecSchema } from './source-spec';
+import { TIMING_DEFAULTS } from './timing-defaults';
 
 /**
- * Inputs and results of the after-import work: reconciliation and changes carried over (issue 15).
- * References and counts only: items and account values stay in the ledger.
+ * Inputs and results of the after-import work: reconciliation and changes carried over (README.md, "After creation"). References and counts only: items and account values stay in the ledger.
  */
-
-export const POST_IMPORT_STAGE = 'post-import';
 
 export const accountDeltaInputSchema = z.object({
   deltaId: z.string().min(1),
@@ -18,7 +16,7 @@ export const accountDeltaInputSchema = z.object({
   /** Also resend items recorded `post_import_failed` (`run rerun-failed --stage post-import`). */
   retryFailed: z.boolean().default(false),
   /** How long to wait for an item's `post_import.*` event before asking again. */
-  eventWaitSeconds: z.number().positive().default(60),
+  eventWaitSeconds: z.number().positive().default(TIMING_DEFAULTS.eventWaitSeconds),
   /** How often to ask again (re-send, which the platform deduplicates) before giving up on an item. */
   maxAsks: z.number().int().min(1).max(20).default(5),
 });
@@ -33,7 +31,7 @@ export const deltaRunInputSchema = z.object({
   /** `completed`: every completed account of the run; `failed_items`: accounts with post_import_failed items. */
   accounts: z.enum(['completed', 'failed_items']).default('completed'),
   concurrency: z.number().int().min(1).max(200).default(20),
-  eventWaitSeconds: z.number().positive().default(60),
+  eventWaitSeconds: z.number().positive().default(TIMING_DEFAULTS.eventWaitSeconds),
   /** Carried across continue-as-new: where the account listing stands, totals so far. */
   state: z
     .object({
@@ -74,7 +72,8 @@ export interface ReconcileResult {
   unverifiedFields?: string[];
 }
 
-export type PostImportKindName = 'note' | 'transaction' | 'statement' | 'payment_instruction';
+export type { PostImportKindName } from './post-import-kinds';
+import type { PostImportKindName } from './post-import-kinds';
 
 export interface ItemRefInput {
   supplierCode: string;
@@ -83,9 +82,4 @@ export interface ItemRefInput {
   key: string;
 }
 
-export type SendItemResult =
-  | { kind: 'accepted'; sentAtMs: number }
-  | { kind: 'already_exists' }
-  | { kind: 'failed'; code: string; attr: string };
-
-export { accountDeltaWorkflowId, deltaRunWorkflowId } from './post-import-ids';
+export type SendItemResult = { kind: 'accepted'; sentAtMs: number } | { kind: 'already_exists' } | { kind: 'failed'; code: string; attr: string };

@@ -221,15 +221,3 @@ export function getRootLogger(): pino.Logger {
   root ??= createLogger('kraken-migrate', { level: getConfig().LOG_LEVEL });
   return root;
 }
-
-/** The process-wide logger; a lazy proxy over {@link getRootLogger}. */
-export const rootLogger: pino.Logger = new Proxy({} as pino.Logger, {
-  get(_target, prop) {
-    const logger = getRootLogger();
-    const value = Reflect.get(logger, prop, logger) as unknown;
-    return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(logger) : value;
-  },
-  set(_target, prop, value) {
-    return Reflect.set(getRootLogger(), prop, value);
-  },
-});

@@ -7,6 +7,3 @@
 export function platformTaskQueue(mainTaskQueue: string): string {
   return `${mainTaskQueue}-platform`;
 }
-
-/** The platform queue of the default main queue (`kraken-migrate`). */
-export const PLATFORM_TASK_QUEUE = platformTaskQueue('kraken-migrate');
