@@ -10,6 +10,7 @@ import { createDataConverter, FAILURE_CONVERTER_PATH } from '../codec/data-conve
 import type { Config } from '../config';
 import { createActivities } from '../activities';
 import { platformTaskQueue } from '../workflows/task-queues';
+import { workerDeploymentVersion } from './deployment-version';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 /** Workflow code bundled once per process (webpack is slow); the failure converter goes in with it. */
@@ -42,7 +43,12 @@ export async function createWorkers(cfg: Config, opts: { identity?: string } = {
   const activities = createActivities({ pool, s3, platform, config: cfg, logger, temporal: () => (client ??= connectClient(cfg)) });
   const connection = await connectWorker(cfg);
   const dataConverter = createDataConverter(cfg, { logger });
-  const common = { connection, namespace: cfg.TEMPORAL_NAMESPACE, dataConverter, identity: opts.identity };
+  const version = workerDeploymentVersion(cfg);
+  // Worker Versioning: both workers register this deployment version. A workflow without its own
+  // annotation stays pinned to the version that started it (workflows/*.ts say which move on); the
+  // server sends new workflows to the deployment's current version only (set-current-version).
+  const workerDeploymentOptions = { version, useWorkerVersioning: true, defaultVersioningBehavior: 'PINNED' } as const;
+  const common = { connection, namespace: cfg.TEMPORAL_NAMESPACE, dataConverter, identity: opts.identity, workerDeploymentOptions };
   const main = await Worker.create({
     ...common,
     taskQueue: cfg.TEMPORAL_TASK_QUEUE,
@@ -61,6 +67,7 @@ export async function createWorkers(cfg: Config, opts: { identity?: string } = {
   });
   return {
     logger,
+    version,
     workers: [main, platformWorker],
     async run() {
       await Promise.all([main.run(), platformWorker.run()]);
