@@ -12,14 +12,23 @@ import { createActivities } from '../activities';
 import { platformTaskQueue } from '../workflows/task-queues';
 import { workerDeploymentVersion } from './deployment-version';
 
-let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
-/** Workflow code bundled once per process (webpack is slow); the failure converter goes in with it. */
-export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({
-    workflowsPath: path.resolve(__dirname, '../workflows/index.ts'),
-    failureConverterPath: FAILURE_CONVERTER_PATH,
-    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => process.stderr.write(m + '\n'), log() {} } as never,
-  });
+const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
+/**
+ * Workflow code bundled once per process (webpack is slow); the failure converter goes in with it.
+ * `interceptorModules`: workflow interceptors bundled in too (the upgrade test's version B).
+ */
+export function workflowBundle(interceptorModules: readonly string[] = []): Promise<WorkflowBundleWithSourceMap> {
+  const key = interceptorModules.join('\n');
+  let bundle = bundles.get(key);
+  if (!bundle) {
+    bundle = bundleWorkflowCode({
+      workflowsPath: path.resolve(__dirname, '../workflows/index.ts'),
+      workflowInterceptorModules: [...interceptorModules],
+      failureConverterPath: FAILURE_CONVERTER_PATH,
+      logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => process.stderr.write(m + '\n'), log() {} } as never,
+    });
+    bundles.set(key, bundle);
+  }
   return bundle;
 }
 
@@ -29,7 +38,7 @@ let runtimeInstalled = false;
  * Two workers in one process: the main queue (workflows, ledger / source / S3 activities) and the
  * platform queue, whose activities are rate limited across all workers by the server.
  */
-export async function createWorkers(cfg: Config, opts: { identity?: string } = {}) {
+export async function createWorkers(cfg: Config, opts: { identity?: string; workflowInterceptorModules?: readonly string[] } = {}) {
   const logger = createLogger('worker', { level: cfg.LOG_LEVEL });
   if (!runtimeInstalled) {
     // Temporal's defaults plus SIGHUP: a worker run in a terminal that is closed stops gracefully too.
@@ -52,7 +61,7 @@ export async function createWorkers(cfg: Config, opts: { identity?: string } = {
   const main = await Worker.create({
     ...common,
     taskQueue: cfg.TEMPORAL_TASK_QUEUE,
-    workflowBundle: await workflowBundle(),
+    workflowBundle: await workflowBundle(opts.workflowInterceptorModules),
     activities: activities.main,
     maxConcurrentActivityTaskExecutions: 50,
     maxConcurrentWorkflowTaskExecutions: 40,

@@ -149,12 +149,12 @@ export async function expectOutcomesMatchGroundTruth(e: E2E, runId: string, supp
  * kill it or read its log without touching the stack's workers. One node process (no tsx wrapper):
  * SIGKILL kills the worker itself. Resolves once the worker says it is ready.
  */
-export function startOwnWorker(e: E2E, opts: { taskQueue: string; name: string; env?: Record<string, string> }): Promise<ChildProcess> {
+export function startOwnWorker(e: E2E, opts: { taskQueue: string; name: string; env?: Record<string, string>; script?: string }): Promise<ChildProcess> {
   const logFile = path.join(e.config.DATA_DIR, 'logs', `${opts.name}.log`);
   const readyFile = path.join(e.config.DATA_DIR, `${opts.name}.ready`);
   fs.rmSync(readyFile, { force: true });
   const out = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', opts.script ?? 'workers/main.ts'], {
     env: { ...process.env, ...e.env, ...opts.env, TEMPORAL_TASK_QUEUE: opts.taskQueue, WORKER_READY_FILE: readyFile },
     stdio: ['ignore', out, out],
   });
@@ -175,8 +175,8 @@ export function startOwnWorker(e: E2E, opts: { taskQueue: string; name: string; 
 export function ownWorkers(e: () => E2E) {
   const started: ChildProcess[] = [];
   return {
-    async start(taskQueue: string, name: string, env?: Record<string, string>): Promise<ChildProcess> {
-      const child = await startOwnWorker(e(), { taskQueue, name, env });
+    async start(taskQueue: string, name: string, env?: Record<string, string>, script?: string): Promise<ChildProcess> {
+      const child = await startOwnWorker(e(), { taskQueue, name, env, script });
       started.push(child);
       return child;
     },
