@@ -46,7 +46,7 @@ export async function describeDeployment(client: Client, deploymentName: string)
     versions: (info?.versionSummaries ?? []).map((v) => ({
       buildId: v.deploymentVersion?.buildId ?? '',
       status: statusName(v.status),
-      createdAt: v.createTime?.seconds != null ? new Date(Number(v.createTime.seconds) * 1000) : undefined,
+      createdAt: v.createTime?.seconds != null ? new Date(Number(v.createTime.seconds) * 1000 + Math.floor((v.createTime.nanos ?? 0) / 1e6)) : undefined,
     })),
   };
 }

@@ -1,8 +1,9 @@
+import { execFile, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
-import type { ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setCurrentVersion } from '../../../clients/worker-deployments';
-import { workerVersions } from '../../../cli/worker-versions';
+import { workerVersions, type WorkerVersionsReport } from '../../../cli/worker-versions';
 import { runWorkflowId } from '../../../workflows/ids';
 import { runProgressQuery } from '../../../workflows/messages';
 import { accountsFile, attempts, connectE2E, groundTruth, ownWorkers, sandbox, seedAccounts, startRun, uniqueId, until, type E2E } from '../helpers';
@@ -21,7 +22,23 @@ afterAll(async () => {
 const ACCOUNTS = 20;
 const CONCURRENCY = 4;
 /** How long version A's accounts wait for the platform: long enough to be still pinned to A at the roll-out. */
-const HELD_MS = 20_000;
+const HELD_MS = 30_000;
+
+/** The CLI as an operator runs it, pointed at the e2e stack. */
+function kraken(args: string[], extraEnv: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [require.resolve('tsx/cli'), 'cli/main.ts', ...args], { cwd: path.resolve(__dirname, '../../..'), env: { ...process.env, ...e.env, ...extraEnv } }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** The message of the run's last failed workflow task (a nondeterminism error names the command and event). */
+async function lastTaskFailure(runId: string): Promise<string> {
+  const history = await e.client.workflow.getHandle(runWorkflowId(runId)).fetchHistory();
+  const failed = (history.events ?? []).filter((ev) => ev.workflowTaskFailedEventAttributes).at(-1);
+  return failed?.workflowTaskFailedEventAttributes?.failure?.message ?? 'none';
+}
 
 const identityOf = (w: ChildProcess) => `kraken-migrate-worker@${os.hostname()}:${w.pid}`;
 
@@ -55,12 +72,19 @@ describe('upgrading during a migration (Worker Versioning)', () => {
     const rolledOutAt = new Date();
     await setCurrentVersion(e.client, B);
 
-    // What an operator sees: B current, A still holding its pinned accounts, so A's workers must stay.
-    const atRollOut = await workerVersions(e.client, deploymentName);
-    expect(atRollOut?.currentBuildId).toBe(B.buildId);
-    const aRow = atRollOut?.versions.find((v) => v.buildId === A.buildId);
-    expect(aRow?.accountsRunning).toBe(CONCURRENCY);
-    expect(aRow?.retireable).toBe(false);
+    // What an operator sees (`kraken-migrate workers`): B current, A still holding its pinned
+    // accounts, so A's workers must stay.
+    const shown = await kraken(['workers', '--json'], { KRAKEN_DEPLOYMENT_NAME: deploymentName });
+    expect(shown.code, shown.stderr).toBe(0);
+    const atRollOut = JSON.parse(shown.stdout) as WorkerVersionsReport;
+    expect(atRollOut.currentBuildId).toBe(B.buildId);
+    expect(atRollOut.versions.map((v) => [v.buildId, v.current, v.accountsRunning, v.retireable])).toEqual([
+      [B.buildId, true, 0, false],
+      [A.buildId, false, CONCURRENCY, false],
+    ]);
+    const table = await kraken(['workers'], { KRAKEN_DEPLOYMENT_NAME: deploymentName });
+    expect(table.stdout).toContain(`Deployment ${deploymentName}: current version ${B.buildId}`);
+    expect(table.stdout).toMatch(new RegExp(`${A.buildId}\\s+\\S+\\s+${CONCURRENCY}\\s+0\\s+no`));
 
     // A's workers stop once nothing is pinned to A any more (the operator's cue: `kraken-migrate workers`).
     await until('no account left on version A', async () => (await workerVersions(e.client, deploymentName))?.versions.find((v) => v.buildId === A.buildId)?.retireable === true, 180_000);
@@ -68,6 +92,10 @@ describe('upgrading during a migration (Worker Versioning)', () => {
     workerA.kill('SIGTERM');
     await new Promise((r) => (workerA.exitCode !== null ? r(undefined) : workerA.once('exit', r)));
 
+    // Bounded: a run whose tasks fail on B (a change not behind patched()) never ends; say why.
+    await until('the run to end', async () => (await handle.describe()).status.name !== 'RUNNING', 150_000).catch(async (err: Error) => {
+      throw new Error(`${err.message}; the run's last workflow task failure: ${await lastTaskFailure(runId)}`);
+    });
     const result = await handle.result();
     expect(result.totals).toMatchObject({ completed: ACCOUNTS, failed: 0, notAttempted: 0 });
 
