@@ -94,6 +94,8 @@ export interface AttemptRow {
   error_attr: string | null;
   platform_account_number: string | null;
   outcome_source: string | null;
+  /** The worker identity (pid and host) whose ledger connection recorded the outcome. */
+  recorded_by: string | null;
 }
 
 export async function attempts(e: E2E, runId: string): Promise<Map<string, AttemptRow>> {

@@ -126,8 +126,8 @@ describe('upgrading during a migration (Worker Versioning)', () => {
     expect(marked.count).toBe(onB.size);
 
     // The ledger says the same: A's accounts were all recorded before A stopped, by A; the rest by B.
-    const byA = [...ledger.values()].filter((r) => (r as unknown as { recorded_by: string }).recorded_by === identityOf(workerA));
-    const byB = [...ledger.values()].filter((r) => (r as unknown as { recorded_by: string }).recorded_by === identityOf(workerB));
+    const byA = [...ledger.values()].filter((r) => r.recorded_by === identityOf(workerA));
+    const byB = [...ledger.values()].filter((r) => r.recorded_by === identityOf(workerB));
     expect(byA.length).toBe(CONCURRENCY);
     expect(byB.length).toBe(ACCOUNTS - CONCURRENCY);
     for (const r of byA) expect(ledgerWhenAStopped.get(r.external_account_number)?.outcome).toBe('completed');
