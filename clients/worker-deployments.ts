@@ -59,7 +59,11 @@ export async function describeDeployment(client: Client, deploymentName: string)
  * What the embedded stack does when its worker starts; in production the operator does it
  * (`temporal worker deployment set-current-version`).
  */
-export async function setCurrentVersion(client: Client, version: WorkerDeploymentVersion, opts: { identity?: string; timeoutMs?: number } = {}): Promise<void> {
+export async function setCurrentVersion(
+  client: Client,
+  version: WorkerDeploymentVersion,
+  opts: { identity?: string; timeoutMs?: number; ignoreMissingTaskQueues?: boolean } = {},
+): Promise<void> {
   const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
   for (;;) {
     const now = await describeDeployment(client, version.deploymentName).catch(() => undefined);
@@ -70,6 +74,7 @@ export async function setCurrentVersion(client: Client, version: WorkerDeploymen
         deploymentName: version.deploymentName,
         buildId: version.buildId,
         identity: opts.identity ?? 'kraken-migrate',
+        ignoreMissingTaskQueues: opts.ignoreMissingTaskQueues ?? false,
       });
       return;
     } catch (e) {

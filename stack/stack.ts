@@ -195,7 +195,9 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
         temporalClient = c;
         stops.push(async () => (await c).connection.close());
       }
-      await setCurrentVersion(await temporalClient, version, { identity: 'kraken-migrate-stack', timeoutMs: 120_000 });
+      // A dev data directory may remember task queues an earlier version polled (a test's, a bench's):
+      // the embedded stack's worker takes over without them.
+      await setCurrentVersion(await temporalClient, version, { identity: 'kraken-migrate-stack', timeoutMs: 120_000, ignoreMissingTaskQueues: true });
       log(`worker ${n}: ${version.deploymentName}:${version.buildId} is the current version`);
       return proc;
     };
