@@ -100,3 +100,44 @@ export async function runningOnVersion(client: Client, version: WorkerDeployment
   const query = `TemporalWorkerDeploymentVersion = ${q(`${version.deploymentName}:${version.buildId}`)} AND KmKind = ${q(kind)} AND ExecutionStatus = 'Running'`;
   return (await client.workflow.count(query)).count;
 }
+
+const TQ_TYPE = temporal.api.enums.v1.TaskQueueType;
+
+/**
+ * Waits until each task queue routes to `version` as its current version. A worker that joins a
+ * version already current on a task queue new to it (a test's own queue) registers the queue at its
+ * first poll, and the server copies the routing to it a moment later: a query sent in between waits
+ * for a worker that never comes (queries are not queued like tasks). Returns once every queue knows.
+ */
+export async function awaitTaskQueueRouting(
+  client: Client,
+  version: WorkerDeploymentVersion,
+  queues: ReadonlyArray<{ name: string; type: 'workflow' | 'activity' }>,
+  timeoutMs = 60_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (const q of queues) {
+    for (;;) {
+      const res = await client.workflowService
+        .describeTaskQueue({
+          namespace: client.options.namespace,
+          taskQueue: { name: q.name, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+          taskQueueType: q.type === 'workflow' ? TQ_TYPE.TASK_QUEUE_TYPE_WORKFLOW : TQ_TYPE.TASK_QUEUE_TYPE_ACTIVITY,
+        })
+        .catch(() => undefined);
+      const current = res?.versioningInfo?.currentDeploymentVersion;
+      if (current?.deploymentName === version.deploymentName && current.buildId === version.buildId) break;
+      if (Date.now() > deadline) throw new Error(`task queue ${q.name} (${q.type}) does not route to ${version.deploymentName}:${version.buildId} after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
+/** The task queues one process's workers poll (workers/worker.ts): the main queue and its platform queue. */
+export function workerTaskQueues(taskQueue: string, platformQueue: string): Array<{ name: string; type: 'workflow' | 'activity' }> {
+  return [
+    { name: taskQueue, type: 'workflow' },
+    { name: taskQueue, type: 'activity' },
+    { name: platformQueue, type: 'activity' },
+  ];
+}

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { maskUrlPassword, parseConfig, sandboxPlatformUrls, type Config } from '../config';
 import { createS3Client, createSqsClient, ensureBucket, ensureQueue } from '../clients/aws';
 import { connectClient } from '../clients/temporal';
-import { setCurrentVersion } from '../clients/worker-deployments';
+import { awaitTaskQueueRouting, setCurrentVersion, workerTaskQueues } from '../clients/worker-deployments';
+import { platformTaskQueue } from '../workflows/task-queues';
 import { workerDeploymentVersion } from '../workers/deployment-version';
 import { migrateAll } from '../db/migrate';
 import { assertPortFree, canConnect, freePort, startProcess, waitForPort, type ManagedProcess } from './child-process';
@@ -198,6 +199,8 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
       // A dev data directory may remember task queues an earlier version polled (a test's, a bench's):
       // the embedded stack's worker takes over without them.
       await setCurrentVersion(await temporalClient, version, { identity: 'kraken-migrate-stack', timeoutMs: 120_000, ignoreMissingTaskQueues: true });
+      const queue = parseConfig({ ...env, ...extraEnv }).TEMPORAL_TASK_QUEUE;
+      await awaitTaskQueueRouting(await temporalClient, version, workerTaskQueues(queue, platformTaskQueue(queue)), 120_000);
       log(`worker ${n}: ${version.deploymentName}:${version.buildId} is the current version`);
       return proc;
     };

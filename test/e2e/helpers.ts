@@ -4,6 +4,9 @@ import path from 'node:path';
 import { expect, inject } from 'vitest';
 import type { Client } from '@temporalio/client';
 import { createPool, type Pool } from '../../clients/db';
+import { awaitTaskQueueRouting, describeDeployment, workerTaskQueues } from '../../clients/worker-deployments';
+import { workerDeploymentVersion } from '../../workers/deployment-version';
+import { platformTaskQueue } from '../../workflows/task-queues';
 import { connectClient } from '../../clients/temporal';
 import { parseConfig, type Config } from '../../config';
 import { writeDatasetToPostgres } from '../../synthetic/dataset-postgres';
@@ -151,7 +154,17 @@ export async function expectOutcomesMatchGroundTruth(e: E2E, runId: string, supp
  * kill it or read its log without touching the stack's workers. One node process (no tsx wrapper):
  * SIGKILL kills the worker itself. Resolves once the worker says it is ready.
  */
-export function startOwnWorker(e: E2E, opts: { taskQueue: string; name: string; env?: Record<string, string>; script?: string }): Promise<ChildProcess> {
+export async function startOwnWorker(e: E2E, opts: { taskQueue: string; name: string; env?: Record<string, string>; script?: string }): Promise<ChildProcess> {
+  const child = await spawnOwnWorker(e, opts);
+  // A worker of the stack's (current) version: its queues route to it a moment after its first polls.
+  // A worker of another version (the upgrade test's) is routed by making it current.
+  const version = workerDeploymentVersion(parseConfig({ ...e.env, ...opts.env }));
+  const current = (await describeDeployment(e.client, version.deploymentName))?.currentBuildId;
+  if (current === version.buildId) await awaitTaskQueueRouting(e.client, version, workerTaskQueues(opts.taskQueue, platformTaskQueue(opts.taskQueue)));
+  return child;
+}
+
+function spawnOwnWorker(e: E2E, opts: { taskQueue: string; name: string; env?: Record<string, string>; script?: string }): Promise<ChildProcess> {
   const logFile = path.join(e.config.DATA_DIR, 'logs', `${opts.name}.log`);
   const readyFile = path.join(e.config.DATA_DIR, `${opts.name}.ready`);
   fs.rmSync(readyFile, { force: true });

@@ -2,7 +2,8 @@ import { execFile, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setCurrentVersion } from '../../../clients/worker-deployments';
+import { awaitTaskQueueRouting, setCurrentVersion, workerTaskQueues } from '../../../clients/worker-deployments';
+import { platformTaskQueue } from '../../../workflows/task-queues';
 import { workerVersions, type WorkerVersionsReport } from '../../../cli/worker-versions';
 import { runWorkflowId } from '../../../workflows/ids';
 import { runProgressQuery } from '../../../workflows/messages';
@@ -55,6 +56,7 @@ describe('upgrading during a migration (Worker Versioning)', () => {
     // Version A: today's workflows. Its first accounts are held at the platform so they are still running at the roll-out.
     const workerA = await workers.start(queue, 'upgrade-worker-a', { KRAKEN_DEPLOYMENT_NAME: deploymentName, KRAKEN_BUILD_ID: A.buildId });
     await setCurrentVersion(e.client, A);
+    await awaitTaskQueueRouting(e.client, A, workerTaskQueues(queue, platformTaskQueue(queue)));
     // Version B: the same plus a workflow change behind patched() (version-b/interceptors.ts). It polls
     // from now on but gets nothing until it is current.
     const workerB = await workers.start(queue, 'upgrade-worker-b', { KRAKEN_DEPLOYMENT_NAME: deploymentName, KRAKEN_BUILD_ID: B.buildId }, 'test/e2e/upgrade/version-b/worker.ts');
@@ -71,6 +73,7 @@ describe('upgrading during a migration (Worker Versioning)', () => {
     await sandbox(e, 'PUT', '/admin/faults', { processingDelayMs: 200 });
     const rolledOutAt = new Date();
     await setCurrentVersion(e.client, B);
+    await awaitTaskQueueRouting(e.client, B, workerTaskQueues(queue, platformTaskQueue(queue)));
 
     // What an operator sees (`kraken-migrate workers`): B current, A still holding its pinned
     // accounts, so A's workers must stay.
