@@ -21,8 +21,13 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 # 2. The runtime: sources and dependencies owned by root and read-only to the unprivileged user
 #    that runs them.
 FROM ${NODE_IMAGE} AS runtime
+# The workers' build ID (Worker Versioning): the image has no .git to read the commit from, so the
+# build passes it: docker build --build-arg KRAKEN_BUILD_ID=0.1.0+$(git rev-parse --short=12 HEAD) .
+# Left empty, the worker refuses to start and names the variable (workers/deployment-version.ts).
+ARG KRAKEN_BUILD_ID
 ENV NODE_ENV=production \
-    KRAKEN_MIGRATE_MODE=production
+    KRAKEN_MIGRATE_MODE=production \
+    KRAKEN_BUILD_ID=${KRAKEN_BUILD_ID}
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY . .

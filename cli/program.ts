@@ -10,6 +10,7 @@ import { reportCommand } from './commands/report';
 import { runCommand } from './commands/run';
 import { supplierCommand } from './commands/supplier';
 import { validateCommand } from './commands/validate';
+import { workersCommand } from './commands/workers';
 import { platformCommand } from './commands/platform';
 import { CliError, EXIT } from './errors';
 
@@ -30,7 +31,7 @@ Examples:
 Exit codes: 0 ok · 1 accounts failed / validation errors · 2 usage or configuration error ·
 3 a service (Temporal, Postgres, sandbox) cannot be reached. See cli/README.md.`,
     );
-  for (const cmd of [runCommand(), reportCommand(), validateCommand(), supplierCommand(), platformCommand(), generateCommand(), generateChangesCommand(), workerCommand(), eventsCommand(), codecCommand(), dbCommand(), configCommand(), devCommand(), demoCommand(), chaosCommand()]) {
+  for (const cmd of [runCommand(), reportCommand(), validateCommand(), supplierCommand(), platformCommand(), generateCommand(), generateChangesCommand(), workerCommand(), workersCommand(), eventsCommand(), codecCommand(), dbCommand(), configCommand(), devCommand(), demoCommand(), chaosCommand()]) {
     program.addCommand(cmd);
   }
   // Usage errors exit 2 (commander's default is 1, which the CLI keeps for failed accounts).

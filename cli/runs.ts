@@ -12,6 +12,8 @@ import type { migrationRunWorkflow } from '../workflows/migration-run';
 import { KmKind, KmRunId, KmSupplier } from '../domain/search-attributes';
 import { runAccountViews, runDetailsMarkdown, workflowUiUrl } from './context';
 import { usageError } from './errors';
+import { info } from './output';
+import { describeDeployment } from '../clients/worker-deployments';
 import { newRunId, RUN_ID_PATTERN } from './run-id';
 
 export type RunHandle = WorkflowHandle<typeof migrationRunWorkflow>;
@@ -121,6 +123,12 @@ export async function startRun(client: Client, cfg: Config, input: Omit<Migratio
   } catch (e) {
     if (e instanceof WorkflowExecutionAlreadyStartedError) throw usageError('run_exists', `run ${runId} already exists: choose another --run-id`);
     throw e;
+  }
+  // Worker Versioning: with no current version the server holds the run's tasks (every worker is versioned).
+  const deployment = await describeDeployment(client, cfg.KRAKEN_DEPLOYMENT_NAME).catch(() => undefined);
+  if (!deployment?.currentBuildId) {
+    const name = cfg.KRAKEN_DEPLOYMENT_NAME;
+    info(`warning: worker deployment ${name} has no current version: run ${runId} waits until one is set (temporal worker deployment set-current-version --deployment-name ${name} --build-id <build id> --yes; kraken-migrate workers lists them)`);
   }
   return { runId, workflowId, uiUrl: workflowUiUrl(cfg, workflowId), failedAccountsUrl: views.failed };
 }

@@ -57,6 +57,19 @@ export const configSchema = z.object({
   TEMPORAL_TLS_CA_PATH: optionalString,
   TEMPORAL_TLS_SERVER_NAME: optionalString,
   TEMPORAL_API_KEY: optionalString,
+  /**
+   * Worker Versioning: the worker deployment every worker of this installation belongs to (the
+   * server refuses '.' and ':' in it, and a leading '__': service/worker/workerdeployment/util.go).
+   */
+  KRAKEN_DEPLOYMENT_NAME: z
+    .string()
+    .regex(/^(?!__)[A-Za-z0-9_-]{1,100}$/, "letters, digits, '-' and '_' only (no '.' or ':'), not starting with '__', at most 100")
+    .default('kraken-migrate'),
+  /** The worker's build ID; unset: `<package version>+<git commit>` (the image has no .git: set it at build time). */
+  KRAKEN_BUILD_ID: z
+    .string()
+    .regex(/^(?!__)[A-Za-z0-9._+-]{1,100}$/, "letters, digits, '.', '_', '+' and '-' only, not starting with '__', at most 100")
+    .optional(),
 
   // S3: the platform's document bucket (staging target) and where legacy documents live.
   S3_ENDPOINT: optionalString,

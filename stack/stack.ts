@@ -3,6 +3,10 @@ import path from 'node:path';
 import { z } from 'zod';
 import { maskUrlPassword, parseConfig, sandboxPlatformUrls, type Config } from '../config';
 import { createS3Client, createSqsClient, ensureBucket, ensureQueue } from '../clients/aws';
+import { connectClient } from '../clients/temporal';
+import { awaitTaskQueueRouting, setCurrentVersion, workerTaskQueues } from '../clients/worker-deployments';
+import { platformTaskQueue } from '../domain/task-queues';
+import { workerDeploymentVersion } from '../workers/deployment-version';
 import { migrateAll } from '../db/migrate';
 import { assertPortFree, canConnect, freePort, startProcess, waitForPort, type ManagedProcess } from './child-process';
 import { startLocalAws } from './fauxqs';
@@ -166,6 +170,7 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
     stops.push(() => servicesProc.stop());
 
     const workers: ManagedProcess[] = [];
+    let temporalClient: Promise<import('@temporalio/client').Client> | undefined;
     const startWorker = async (extraEnv: Record<string, string> = {}, nodeArgs: readonly string[] = []) => {
       const n = workers.length + 1;
       const logFile = path.join(logDir, `worker-${n}.log`);
@@ -182,6 +187,21 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
       workers.push(proc);
       stops.push(() => proc.stop('SIGTERM', 15_000));
       await waitForWorkerReady(readyFile, logFile, proc);
+      // Worker Versioning: the server sends new workflows only to the deployment's current version.
+      // The embedded stack makes each worker's version current as it starts (production leaves it to
+      // the operator: README, "Upgrading during a migration").
+      const version = workerDeploymentVersion(parseConfig({ ...env, ...extraEnv }));
+      if (!temporalClient) {
+        const c = connectClient(config);
+        temporalClient = c;
+        stops.push(async () => (await c).connection.close());
+      }
+      // A dev data directory may remember task queues an earlier version polled (a test's, a bench's):
+      // the embedded stack's worker takes over without them.
+      await setCurrentVersion(await temporalClient, version, { identity: 'kraken-migrate-stack', timeoutMs: 120_000, ignoreMissingTaskQueues: true });
+      const queue = parseConfig({ ...env, ...extraEnv }).TEMPORAL_TASK_QUEUE;
+      await awaitTaskQueueRouting(await temporalClient, version, workerTaskQueues(queue, platformTaskQueue(queue)), 120_000);
+      log(`worker ${n}: ${version.deploymentName}:${version.buildId} is the current version`);
       return proc;
     };
     for (let i = 0; i < (opts.workers ?? 1); i++) await startWorker();

@@ -8,7 +8,7 @@ import { createWorkers } from './worker';
 async function main() {
   const cfg = getConfig();
   const w = await createWorkers(cfg, { identity: workerIdentity() });
-  w.logger.info({ taskQueue: cfg.TEMPORAL_TASK_QUEUE, pid: process.pid }, 'worker ready');
+  w.logger.info({ taskQueue: cfg.TEMPORAL_TASK_QUEUE, pid: process.pid, deploymentName: w.version.deploymentName, buildId: w.version.buildId }, 'worker ready');
   if (cfg.WORKER_READY_FILE) fs.writeFileSync(cfg.WORKER_READY_FILE, String(process.pid));
   await w.run();
   await w.close();

@@ -10,15 +10,25 @@ import { createDataConverter, FAILURE_CONVERTER_PATH } from '../codec/data-conve
 import type { Config } from '../config';
 import { createActivities } from '../activities';
 import { platformTaskQueue } from '../domain/task-queues';
+import { workerDeploymentVersion } from './deployment-version';
 
-let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
-/** Workflow code bundled once per process (webpack is slow); the failure converter goes in with it. */
-export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({
-    workflowsPath: path.resolve(__dirname, '../workflows/index.ts'),
-    failureConverterPath: FAILURE_CONVERTER_PATH,
-    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => process.stderr.write(m + '\n'), log() {} },
-  });
+const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
+/**
+ * Workflow code bundled once per process (webpack is slow); the failure converter goes in with it.
+ * `interceptorModules`: workflow interceptors bundled in too (the upgrade test's version B).
+ */
+export function workflowBundle(interceptorModules: readonly string[] = []): Promise<WorkflowBundleWithSourceMap> {
+  const key = interceptorModules.join('\n');
+  let bundle = bundles.get(key);
+  if (!bundle) {
+    bundle = bundleWorkflowCode({
+      workflowsPath: path.resolve(__dirname, '../workflows/index.ts'),
+      workflowInterceptorModules: [...interceptorModules],
+      failureConverterPath: FAILURE_CONVERTER_PATH,
+      logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => process.stderr.write(m + '\n'), log() {} },
+    });
+    bundles.set(key, bundle);
+  }
   return bundle;
 }
 
@@ -28,7 +38,7 @@ let runtimeInstalled = false;
  * Two workers in one process: the main queue (workflows, ledger / source / S3 activities) and the
  * platform queue, whose activities are rate limited across all workers by the server.
  */
-export async function createWorkers(cfg: Config, opts: { identity?: string } = {}) {
+export async function createWorkers(cfg: Config, opts: { identity?: string; workflowInterceptorModules?: readonly string[] } = {}) {
   const logger = createLogger('worker', { level: cfg.LOG_LEVEL });
   if (!runtimeInstalled) {
     // Temporal's defaults plus SIGHUP: a worker run in a terminal that is closed stops gracefully too.
@@ -42,11 +52,16 @@ export async function createWorkers(cfg: Config, opts: { identity?: string } = {
   const activities = createActivities({ pool, s3, platform, config: cfg, logger, temporal: () => (client ??= connectClient(cfg)) });
   const connection = await connectWorker(cfg);
   const dataConverter = createDataConverter(cfg, { logger });
-  const common = { connection, namespace: cfg.TEMPORAL_NAMESPACE, dataConverter, identity: opts.identity };
+  const version = workerDeploymentVersion(cfg);
+  // Worker Versioning: both workers register this deployment version. A workflow without its own
+  // annotation stays pinned to the version that started it (workflows/*.ts say which move on); the
+  // server sends new workflows to the deployment's current version only (set-current-version).
+  const workerDeploymentOptions = { version, useWorkerVersioning: true, defaultVersioningBehavior: 'PINNED' } as const;
+  const common = { connection, namespace: cfg.TEMPORAL_NAMESPACE, dataConverter, identity: opts.identity, workerDeploymentOptions };
   const main = await Worker.create({
     ...common,
     taskQueue: cfg.TEMPORAL_TASK_QUEUE,
-    workflowBundle: await workflowBundle(),
+    workflowBundle: await workflowBundle(opts.workflowInterceptorModules),
     activities: activities.main,
     maxConcurrentActivityTaskExecutions: 50,
     maxConcurrentWorkflowTaskExecutions: 40,
@@ -61,6 +76,7 @@ export async function createWorkers(cfg: Config, opts: { identity?: string } = {
   });
   return {
     logger,
+    version,
     workers: [main, platformWorker],
     async run() {
       await Promise.all([main.run(), platformWorker.run()]);

@@ -7,6 +7,7 @@ import {
   proxyActivities,
   proxyLocalActivities,
   setHandler,
+  setWorkflowOptions,
   sleep,
   upsertSearchAttributes,
   workflowInfo,
@@ -254,3 +255,8 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
     });
   }
 }
+
+// Worker Versioning: an account finishes on the version that started it (PINNED), so a change of
+// its steps never meets a half-done account; an old version's workers stay until none is left
+// (`kraken-migrate workers` counts them).
+setWorkflowOptions({ versioningBehavior: 'PINNED' }, accountImportWorkflow);

@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, continueAsNew, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, proxyActivities, proxyLocalActivities, setHandler, setWorkflowOptions, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { RunActivities } from '../activities/types';
 import type { MigrationRunArgs, RunState, SupplierStatus } from '../domain/inputs';
 import { count, emptyTotals } from '../domain/run-totals';
@@ -179,3 +179,10 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
     st.totals.failedByCode[code] = (st.totals.failedByCode[code] ?? 0) + n;
   }
 }
+
+// Worker Versioning: a run lasts as long as its slowest account (days, when a supplier is paused), so
+// it moves to the deployment's current version at its next workflow task (AUTO_UPGRADE) instead of
+// keeping an old version's workers alive. Any change to this function must therefore replay its
+// earlier histories: behind patched() (test/replay/histories checks it). Moving at continue-as-new
+// instead (a PINNED run with initialVersioningBehavior) needs server 1.30; ours is 1.29.1.
+setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, migrationRunWorkflow);

@@ -1,4 +1,4 @@
-import { condition, continueAsNew, ParentClosePolicy, proxyActivities, setHandler, startChild, upsertSearchAttributes, workflowInfo, type ActivityOptions, type ChildWorkflowHandle } from '@temporalio/workflow';
+import { condition, continueAsNew, ParentClosePolicy, proxyActivities, setHandler, setWorkflowOptions, startChild, upsertSearchAttributes, workflowInfo, type ActivityOptions, type ChildWorkflowHandle } from '@temporalio/workflow';
 import { POST_IMPORT_COMPLETED, POST_IMPORT_ERROR } from '../domain/event-types';
 import { FINAL_PLATFORM_ERROR_CODES } from '../domain/platform-error-codes';
 import { ERROR_ATTR_OF, RESOURCE_TYPE_OF } from '../domain/post-import-kinds';
@@ -165,3 +165,9 @@ export async function deltaRunWorkflow(raw: DeltaRunInput): Promise<DeltaRunResu
   upsertSearchAttributes([{ key: KmOutcome, value: total.failed ? 'post_import_failed' : 'completed' }]);
   return total;
 }
+
+// Worker Versioning: one account's carry-over is short and stays on its version (a child of an
+// account inherits the account's pinned version); the delta run, like the migration run, lasts as
+// long as its accounts and moves to the current version at its next task (changes behind patched()).
+setWorkflowOptions({ versioningBehavior: 'PINNED' }, accountDeltaWorkflow);
+setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, deltaRunWorkflow);

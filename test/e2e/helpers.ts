@@ -4,6 +4,9 @@ import path from 'node:path';
 import { expect, inject } from 'vitest';
 import type { Client } from '@temporalio/client';
 import { createPool, type Pool } from '../../clients/db';
+import { awaitTaskQueueRouting, describeDeployment, workerTaskQueues } from '../../clients/worker-deployments';
+import { workerDeploymentVersion } from '../../workers/deployment-version';
+import { platformTaskQueue } from '../../domain/task-queues';
 import { connectClient } from '../../clients/temporal';
 import { parseConfig, type Config } from '../../config';
 import { writeDatasetToPostgres } from '../../synthetic/dataset-postgres';
@@ -94,6 +97,8 @@ export interface AttemptRow {
   error_attr: string | null;
   platform_account_number: string | null;
   outcome_source: string | null;
+  /** The worker identity (pid and host) whose ledger connection recorded the outcome. */
+  recorded_by: string | null;
 }
 
 export async function attempts(e: E2E, runId: string): Promise<Map<string, AttemptRow>> {
@@ -149,12 +154,22 @@ export async function expectOutcomesMatchGroundTruth(e: E2E, runId: string, supp
  * kill it or read its log without touching the stack's workers. One node process (no tsx wrapper):
  * SIGKILL kills the worker itself. Resolves once the worker says it is ready.
  */
-export function startOwnWorker(e: E2E, opts: { taskQueue: string; name: string; env?: Record<string, string> }): Promise<ChildProcess> {
+export async function startOwnWorker(e: E2E, opts: { taskQueue: string; name: string; env?: Record<string, string>; script?: string }): Promise<ChildProcess> {
+  const child = await spawnOwnWorker(e, opts);
+  // A worker of the stack's (current) version: its queues route to it a moment after its first polls.
+  // A worker of another version (the upgrade test's) is routed by making it current.
+  const version = workerDeploymentVersion(parseConfig({ ...e.env, ...opts.env }));
+  const current = (await describeDeployment(e.client, version.deploymentName))?.currentBuildId;
+  if (current === version.buildId) await awaitTaskQueueRouting(e.client, version, workerTaskQueues(opts.taskQueue, platformTaskQueue(opts.taskQueue)));
+  return child;
+}
+
+function spawnOwnWorker(e: E2E, opts: { taskQueue: string; name: string; env?: Record<string, string>; script?: string }): Promise<ChildProcess> {
   const logFile = path.join(e.config.DATA_DIR, 'logs', `${opts.name}.log`);
   const readyFile = path.join(e.config.DATA_DIR, `${opts.name}.ready`);
   fs.rmSync(readyFile, { force: true });
   const out = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', opts.script ?? 'workers/main.ts'], {
     env: { ...process.env, ...e.env, ...opts.env, TEMPORAL_TASK_QUEUE: opts.taskQueue, WORKER_READY_FILE: readyFile },
     stdio: ['ignore', out, out],
   });
@@ -175,8 +190,8 @@ export function startOwnWorker(e: E2E, opts: { taskQueue: string; name: string; 
 export function ownWorkers(e: () => E2E) {
   const started: ChildProcess[] = [];
   return {
-    async start(taskQueue: string, name: string, env?: Record<string, string>): Promise<ChildProcess> {
-      const child = await startOwnWorker(e(), { taskQueue, name, env });
+    async start(taskQueue: string, name: string, env?: Record<string, string>, script?: string): Promise<ChildProcess> {
+      const child = await startOwnWorker(e(), { taskQueue, name, env, script });
       started.push(child);
       return child;
     },
