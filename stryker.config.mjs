@@ -29,7 +29,12 @@ export const OUTCOME_CORE = [
 ];
 
 /** Unit tests that judge them (the rest of the unit suite tests other modules, several on a Postgres of their own). */
-export const OUTCOME_CORE_TESTS = ['test/unit/workflows/*.test.ts', 'test/unit/ledger/*.test.ts', 'test/unit/platform-client/schedule-once.test.ts', 'test/unit/reconcile/outcome.test.ts'];
+export const OUTCOME_CORE_TESTS = [
+  'test/unit/workflows/*.test.ts',
+  'test/unit/ledger/*.test.ts',
+  'test/unit/platform-client/schedule-once.test.ts',
+  'test/unit/reconcile/outcome.test.ts',
+];
 const TESTS = [
   ...OUTCOME_CORE_TESTS,
   'test/unit/platform-client/data-import.test.ts',

@@ -5,7 +5,15 @@ import type { Pool } from '../clients/db';
 import type { PlatformClient, TariffPreflight } from '../clients/platform';
 import type { Config } from '../config';
 import { createLedger, createPostImportLedger, createReconciliationLedger, type Ledger, type PostImportLedger, type ReconciliationLedger } from '../ledger';
-import { createPayloadSource, createSourceAdapter, isPayloadSpec, type LegacySourceSpec, type PayloadSource, type PayloadSourceSpec, type SourceAdapter } from '../source/adapter';
+import {
+  createPayloadSource,
+  createSourceAdapter,
+  isPayloadSpec,
+  type LegacySourceSpec,
+  type PayloadSource,
+  type PayloadSourceSpec,
+  type SourceAdapter,
+} from '../source/adapter';
 import { createChangeFeed, type ChangeFeed } from '../source/changes';
 import { defaultMapping, loadMapping, type CodeMapping } from '../source/mapping';
 import type { SourceSpecRef } from '../domain/inputs';

@@ -8,9 +8,7 @@ import { resolveDocumentPath } from '../schemas/document-path';
 import { PATH_DOES_NOT_EXIST, sha256File, sourceFile } from '../source/documents';
 import type { DocumentRef } from '../source/types';
 
-export type StageOneResult =
-  | ({ ok: true } & StagedDocument)
-  | { ok: false; code: string; attr: string; detail: string };
+export type StageOneResult = ({ ok: true } & StagedDocument) | { ok: false; code: string; attr: string; detail: string };
 
 /**
  * Puts one document into the platform bucket at `<supplier root>/<payload path>`, read from the

@@ -9,13 +9,19 @@ export function guardActivities(ctx: ActivityContext): Pick<AccountActivities, '
     async getSupplierStatus({ supplierCode }) {
       const s = await ledger.supplier(supplierCode);
       if (!s) {
-        throw ApplicationFailure.nonRetryable(`import supplier ${supplierCode} is unknown: register it with "kraken-migrate supplier set-root"`, 'supplier_unknown');
+        throw ApplicationFailure.nonRetryable(
+          `import supplier ${supplierCode} is unknown: register it with "kraken-migrate supplier set-root"`,
+          'supplier_unknown',
+        );
       }
       return s.status;
     },
 
     async recordSupplierNotOngoing({ supplierCode }) {
-      ctx.logger.warn({ supplierCode, code: 'import_supplier_migration_not_ongoing' }, 'platform refused an account: supplier paused in the ledger until the operator resumes it');
+      ctx.logger.warn(
+        { supplierCode, code: 'import_supplier_migration_not_ongoing' },
+        'platform refused an account: supplier paused in the ledger until the operator resumes it',
+      );
       await ledger.learnSupplierNotOngoing(supplierCode);
     },
   };

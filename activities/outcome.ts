@@ -46,7 +46,10 @@ export function outcomeActivities(ctx: ActivityContext): Pick<AccountActivities,
       const set = await ledger.recordOutcome(ref, o);
       // A retried record whose first attempt did record: the ledger's outcome stands (a second read-back may have differed).
       if (!set && readBack) o = (await ledger.recordedOutcomes(ref.runId, [ref.externalAccountNumber]))[0] ?? o;
-      ctx.logger.info({ runId: ref.runId, account: ref.externalAccountNumber, outcome: o.outcome, stage: o.stage, code: o.code, source: o.source, recorded: set }, 'account outcome');
+      ctx.logger.info(
+        { runId: ref.runId, account: ref.externalAccountNumber, outcome: o.outcome, stage: o.stage, code: o.code, source: o.source, recorded: set },
+        'account outcome',
+      );
       return o;
 
       /**
@@ -59,7 +62,10 @@ export function outcomeActivities(ctx: ActivityContext): Pick<AccountActivities,
           return reconciledOutcome(created, await readBackAccount(ctx, { ...ref, accountNumber, checkedBy: 'workflow' }));
         } catch (e) {
           if (!(e instanceof PlatformClientError)) throw e;
-          ctx.logger.warn({ runId: ref.runId, account: ref.externalAccountNumber, code: e.code }, 'read-back failed; account left unchecked (run reconcile checks it)');
+          ctx.logger.warn(
+            { runId: ref.runId, account: ref.externalAccountNumber, code: e.code },
+            'read-back failed; account left unchecked (run reconcile checks it)',
+          );
           return created;
         }
       }

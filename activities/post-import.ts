@@ -22,20 +22,32 @@ export interface PostImportMainActivities {
     retryFailed: boolean;
   }): Promise<Array<{ kind: ItemRefInput['kind']; key: string }>>;
   findPostImportEvent(input: ItemRefInput & { sinceMs: number }): Promise<ImportEventSignal | undefined>;
-  recordItemOutcome(input: ItemRefInput & { status: 'completed' | 'post_import_failed'; source: string; code?: string; attr?: string; eventId?: string }): Promise<void>;
-  listDeltaAccounts(input: { runId: string; accounts: 'completed' | 'failed_items'; after?: string; limit: number }): Promise<Array<{ externalAccountNumber: string; accountNumber: string }>>;
+  recordItemOutcome(
+    input: ItemRefInput & { status: 'completed' | 'post_import_failed'; source: string; code?: string; attr?: string; eventId?: string },
+  ): Promise<void>;
+  listDeltaAccounts(input: {
+    runId: string;
+    accounts: 'completed' | 'failed_items';
+    after?: string;
+    limit: number;
+  }): Promise<Array<{ externalAccountNumber: string; accountNumber: string }>>;
 }
 
 /** Platform calls (rate-limited task queue). */
 export interface PostImportPlatformActivities {
-  reconcileAccount(input: { runId: string; supplierCode: string; externalAccountNumber: string; accountNumber: string; checkedBy: 'workflow' | 'reconcile_command' }): Promise<ReconcileResult>;
+  reconcileAccount(input: {
+    runId: string;
+    supplierCode: string;
+    externalAccountNumber: string;
+    accountNumber: string;
+    checkedBy: 'workflow' | 'reconcile_command';
+  }): Promise<ReconcileResult>;
   sendPostImportItem(input: ItemRefInput & { deltaId: string; workflowId: string; reask: boolean }): Promise<SendItemResult>;
 }
 
 function toItem(kind: ItemRefInput['kind'], raw: unknown): PostImportItem {
   return postImportItemSchema.parse({ kind, item: raw });
 }
-
 
 /** Reconciliation and changes carried over, main task queue: built from the shared context like every stage. */
 export function postImportMainActivities(ctx: ActivityContext): PostImportMainActivities {
@@ -44,7 +56,8 @@ export function postImportMainActivities(ctx: ActivityContext): PostImportMainAc
   return {
     async collectChanges(input) {
       const since = await items.extractedAt(input.runId, input.externalAccountNumber);
-      if (!since) throw ApplicationFailure.nonRetryable(`no extraction recorded for ${input.externalAccountNumber} in run ${input.runId}`, 'extraction_unknown');
+      if (!since)
+        throw ApplicationFailure.nonRetryable(`no extraction recorded for ${input.externalAccountNumber} in run ${input.runId}`, 'extraction_unknown');
       const changes = await ctx.changeFeedFor(input.source).changesSince(input.externalAccountNumber, since);
       const supplier = await ledger.supplier(input.supplierCode);
       const staged: typeof changes = [];
@@ -57,11 +70,21 @@ export function postImportMainActivities(ctx: ActivityContext): PostImportMainAc
             bucket: ctx.config.PLATFORM_BUCKET,
             documentRoot: supplier.documentRoot,
             sourceDir: ctx.config.SOURCE_DOCUMENTS_DIR,
-            doc: { payloadPath: c.change.item.statement_path.startsWith('/') ? c.change.item.statement_path : `/${c.change.item.statement_path}`, sourcePath: c.document_path, contentType: 'application/pdf', attr: 'statements.0.statement_path' },
+            doc: {
+              payloadPath: c.change.item.statement_path.startsWith('/') ? c.change.item.statement_path : `/${c.change.item.statement_path}`,
+              sourcePath: c.document_path,
+              contentType: 'application/pdf',
+              attr: 'statements.0.statement_path',
+            },
             partSizeBytes: ctx.config.MULTIPART_THRESHOLD_BYTES,
           });
           if (!r.ok) {
-            missing.push({ ref: { supplierCode: input.supplierCode, externalAccountNumber: input.externalAccountNumber, kind: 'statement', key: itemKey(c.change) }, code: r.code, attr: r.attr, detail: r.detail });
+            missing.push({
+              ref: { supplierCode: input.supplierCode, externalAccountNumber: input.externalAccountNumber, kind: 'statement', key: itemKey(c.change) },
+              code: r.code,
+              attr: r.attr,
+              detail: r.detail,
+            });
           }
         }
         staged.push(c);
@@ -69,7 +92,14 @@ export function postImportMainActivities(ctx: ActivityContext): PostImportMainAc
       await items.addChanges(
         input.supplierCode,
         input.externalAccountNumber,
-        staged.map((c) => ({ runId: input.runId, deltaId: input.deltaId, platformAccountNumber: input.accountNumber, recordedAt: c.recorded_at, change: c.change, key: itemKey(c.change) })),
+        staged.map((c) => ({
+          runId: input.runId,
+          deltaId: input.deltaId,
+          platformAccountNumber: input.accountNumber,
+          recordedAt: c.recorded_at,
+          change: c.change,
+          key: itemKey(c.change),
+        })),
       );
       for (const m of missing) await items.finish(m.ref, { status: 'post_import_failed', source: 'local', code: m.code, attr: m.attr, detail: m.detail });
       const open = await items.openItems(input.supplierCode, input.externalAccountNumber, { retryFailed: input.retryFailed });
@@ -86,11 +116,18 @@ export function postImportMainActivities(ctx: ActivityContext): PostImportMainAc
     async recordItemOutcome(input) {
       const detail = input.eventId ? await items.eventErrorDetail(input.eventId) : undefined;
       await items.finish(input, { status: input.status, source: input.source, code: input.code, attr: input.attr, detail });
-      ctx.logger.info({ account: input.externalAccountNumber, kind: input.kind, status: input.status, code: input.code, source: input.source }, 'post-import item outcome');
+      ctx.logger.info(
+        { account: input.externalAccountNumber, kind: input.kind, status: input.status, code: input.code, source: input.source },
+        'post-import item outcome',
+      );
     },
 
     async listDeltaAccounts({ runId, accounts, after, limit }) {
-      if (accounts === 'completed') return (await recon.completedAccounts(runId, after, limit)).map(({ externalAccountNumber, accountNumber }) => ({ externalAccountNumber, accountNumber }));
+      if (accounts === 'completed')
+        return (await recon.completedAccounts(runId, after, limit)).map(({ externalAccountNumber, accountNumber }) => ({
+          externalAccountNumber,
+          accountNumber,
+        }));
       const failed = (await items.accountsWith(runId, 'post_import_failed')).filter((e) => after === undefined || e > after).slice(0, limit);
       return items.accountNumbers(runId, failed);
     },
@@ -127,7 +164,13 @@ export function postImportPlatformActivities(ctx: ActivityContext): PostImportPl
           // The answer cannot say whose instruction is active: ours when we sent it before and the
           // ledger knows of no other one for this account; otherwise another instruction is active.
           if (resent && !(await items.otherCompleted(ref))) return { kind: 'already_exists' };
-          await items.finish(ref, { status: 'post_import_failed', source: 'platform_response', code: 'payment_instruction_already_active', attr: ERROR_ATTR_OF[input.kind], detail: 'the account already has an active payment instruction' });
+          await items.finish(ref, {
+            status: 'post_import_failed',
+            source: 'platform_response',
+            code: 'payment_instruction_already_active',
+            attr: ERROR_ATTR_OF[input.kind],
+            detail: 'the account already has an active payment instruction',
+          });
           return { kind: 'failed', code: 'payment_instruction_already_active', attr: ERROR_ATTR_OF[input.kind] };
         case 'account_not_found':
           return { kind: 'failed', code: 'account_not_found', attr: 'external_account_number' };
@@ -146,7 +189,8 @@ async function call<T>(logger: pino.Logger, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
-    if (e instanceof PlatformTransientError) logger.warn({ code: e.code, status: e.status, retryAfterMs: e.retryAfterMs }, 'platform call failed transiently; Temporal retries');
+    if (e instanceof PlatformTransientError)
+      logger.warn({ code: e.code, status: e.status, retryAfterMs: e.retryAfterMs }, 'platform call failed transiently; Temporal retries');
     throw toActivityFailure(e);
   }
 }

@@ -35,20 +35,34 @@ export function prepareActivities(ctx: ActivityContext): Pick<AccountActivities,
     }
   };
 
-  const notFound: Built = { ok: false, stage: 'source', errors: [{ stage: 'source', code: 'source_account_not_found', detail: 'no such account in the source' }] };
+  const notFound: Built = {
+    ok: false,
+    stage: 'source',
+    errors: [{ stage: 'source', code: 'source_account_not_found', detail: 'no such account in the source' }],
+  };
 
   function fromLegacy(src: SourceAccount | undefined, supplierCode: string): Built {
     if (!src) return notFound;
     const transformed = transformAccount(src, { importSupplierCode: supplierCode, mapping: ctx.mapping, defaultRegion: ctx.config.PHONE_DEFAULT_REGION });
     if (!transformed.ok) {
-      return { ok: false, stage: 'transform', errors: transformed.errors.map((e) => ({ stage: 'transform', code: e.code, attr: e.attr, detail: e.detail, sourceField: e.sourceField })) };
+      return {
+        ok: false,
+        stage: 'transform',
+        errors: transformed.errors.map((e) => ({ stage: 'transform', code: e.code, attr: e.attr, detail: e.detail, sourceField: e.sourceField })),
+      };
     }
     const validated = validateAccount(transformed.payload, { defaultRegion: region });
     if (!validated.ok) return { ok: false, stage: 'validate', errors: validated.errors.map((e) => ({ stage: 'validate', ...e })) };
     return { ok: true, payload: validated.value, documents: transformed.documents };
   }
 
-  async function fromPayloads(spec: PayloadSourceSpec, ext: string, supplierCode: string, ref: ReturnType<typeof attemptRef>, workflowId: string): Promise<Built> {
+  async function fromPayloads(
+    spec: PayloadSourceSpec,
+    ext: string,
+    supplierCode: string,
+    ref: ReturnType<typeof attemptRef>,
+    workflowId: string,
+  ): Promise<Built> {
     const read = await reading(ref, workflowId, () => ctx.payloadsFor(spec).getPayload(ext));
     if (!read) return notFound;
     if (!read.ok) return { ok: false, stage: 'source', errors: [{ stage: 'source', code: read.code, attr: read.attr, detail: read.detail }] };
@@ -74,7 +88,11 @@ export function prepareActivities(ctx: ActivityContext): Pick<AccountActivities,
 
       // The balance fields the tenant takes (PLATFORM_BALANCE_FIELDS): the stored payload is the one sent.
       const shaped = applyBalanceFields(built.payload, ctx.config.PLATFORM_BALANCE_FIELDS);
-      if (!shaped.ok) return fail('validate', shaped.errors.map((e) => ({ stage: 'validate', ...e })));
+      if (!shaped.ok)
+        return fail(
+          'validate',
+          shaped.errors.map((e) => ({ stage: 'validate', ...e })),
+        );
 
       const supplier = await ledger.storePrepared(ref, {
         workflowId: input.workflowId,
@@ -83,7 +101,10 @@ export function prepareActivities(ctx: ActivityContext): Pick<AccountActivities,
         stage: built.documents.length > 0 ? 'documents' : 'guard',
       });
       if (!supplier) {
-        throw ApplicationFailure.nonRetryable(`import supplier ${input.supplierCode} is unknown: register it with "kraken-migrate supplier set-root"`, 'supplier_unknown');
+        throw ApplicationFailure.nonRetryable(
+          `import supplier ${input.supplierCode} is unknown: register it with "kraken-migrate supplier set-root"`,
+          'supplier_unknown',
+        );
       }
       return { ok: true as const, documentCount: built.documents.length, supplierStatus: supplier.status };
     },

@@ -44,7 +44,10 @@ export function runActivities(ctx: ActivityContext): RunActivities {
       const workflowIdOf = (ext: string) => accountWorkflowId(account.supplierCode, ext, account.dryRun, account.runId);
       // The attempt rows exist from dispatch on (latency counts from here); a retry of this
       // activity must not start again an account whose outcome is already recorded.
-      const finished = await ledger.openAttempts(account, externalAccountNumbers.map((ext) => ({ externalAccountNumber: ext, workflowId: workflowIdOf(ext) })));
+      const finished = await ledger.openAttempts(
+        account,
+        externalAccountNumbers.map((ext) => ({ externalAccountNumber: ext, workflowId: workflowIdOf(ext) })),
+      );
       return Promise.all(
         externalAccountNumbers.map(async (ext): Promise<StartResult> => {
           const input: AccountImportInput = { ...account, externalAccountNumber: ext };
@@ -84,11 +87,12 @@ export function runActivities(ctx: ActivityContext): RunActivities {
     async wakeAccounts({ supplierCode, runId, dryRun, externalAccountNumbers, status }) {
       const client = await temporal();
       await Promise.all(
-        externalAccountNumbers.map((ext) =>
-          client.workflow
-            .getHandle(accountWorkflowId(supplierCode, ext, dryRun, runId))
-            .signal(supplierStatusSignal, { status })
-            .catch(() => {}), // already finished: nothing to wake
+        externalAccountNumbers.map(
+          (ext) =>
+            client.workflow
+              .getHandle(accountWorkflowId(supplierCode, ext, dryRun, runId))
+              .signal(supplierStatusSignal, { status })
+              .catch(() => {}), // already finished: nothing to wake
         ),
       );
     },
@@ -116,7 +120,13 @@ export function runActivities(ctx: ActivityContext): RunActivities {
     const outcome: AccountOutcome =
       status === 'COMPLETED'
         ? { externalAccountNumber: input.externalAccountNumber, outcome: 'completed', stage: 'done', accountNumber, source: 'already_imported' }
-        : { externalAccountNumber: input.externalAccountNumber, outcome: 'not_attempted', stage: 'guard', code: 'account_in_flight_in_another_run', source: 'local' };
+        : {
+            externalAccountNumber: input.externalAccountNumber,
+            outcome: 'not_attempted',
+            stage: 'guard',
+            code: 'account_in_flight_in_another_run',
+            source: 'local',
+          };
     await ledger.recordOutcome(ref, outcome);
     return outcome;
   }
@@ -134,7 +144,11 @@ export function runActivities(ctx: ActivityContext): RunActivities {
       }
       case 'failed_of_run': {
         const accounts = await ledger.failedAccounts(selection.runId, selection.codes, c.after, limit);
-        return { accounts, exhausted: accounts.length < limit, nextCursor: JSON.stringify({ after: accounts.at(-1) ?? c.after, seen: c.seen + accounts.length }) };
+        return {
+          accounts,
+          exhausted: accounts.length < limit,
+          nextCursor: JSON.stringify({ after: accounts.at(-1) ?? c.after, seen: c.seen + accounts.length }),
+        };
       }
       case 'list': {
         // Line-numbered keyset over the file: reads past `seen` lines, keeps memory flat.

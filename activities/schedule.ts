@@ -32,7 +32,11 @@ export function platformActivities(ctx: ActivityContext & { now?: () => Date }):
     async explainFailedValidation(input) {
       const { request } = await ledger.loadPayload<EnergyAccount>(input);
       const errors = await call(() => explainFailedValidation(platform, request));
-      await ledger.replaceErrors(input, 'platform', errors.map((e) => ({ stage: 'platform', ...e })));
+      await ledger.replaceErrors(
+        input,
+        'platform',
+        errors.map((e) => ({ stage: 'platform', ...e })),
+      );
       return { attr: firstFieldAttr(errors), errorCount: errors.length };
     },
 
@@ -74,7 +78,11 @@ export function platformActivities(ctx: ActivityContext & { now?: () => Date }):
       case 'import_process_failed_validation': {
         // The answer names the process; the validate endpoint names the fields.
         const errors = await call(() => explainFailedValidation(platform, body.payload, r.detail));
-        await ledger.replaceErrors(ref, 'platform', errors.map((e) => ({ stage: 'platform', ...e })));
+        await ledger.replaceErrors(
+          ref,
+          'platform',
+          errors.map((e) => ({ stage: 'platform', ...e })),
+        );
         return { kind: 'validation_failed', code: 'import_process_failed_validation', attr: firstFieldAttr(errors), errorCount: errors.length };
       }
     }
@@ -136,6 +144,6 @@ function isoSeconds(d: Date): string {
 function latestErrorCode(e: unknown): string | undefined {
   if (!e) return undefined;
   if (typeof e === 'string') return e;
-  if (typeof e === 'object' && e !== null && 'code' in e && typeof (e).code === 'string') return (e as { code: string }).code;
+  if (typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string') return (e as { code: string }).code;
   return undefined;
 }

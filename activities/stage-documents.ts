@@ -17,7 +17,10 @@ export function stageDocumentsActivities(ctx: ActivityContext): Pick<AccountActi
       const ref = attemptRef(input);
       const { documentRoot, documents } = await ledger.stagingInput<DocumentRef>(ref);
       if (!documentRoot) {
-        throw ApplicationFailure.nonRetryable(`import supplier ${input.supplierCode} has no document root: run "kraken-migrate supplier set-root"`, 'supplier_unknown');
+        throw ApplicationFailure.nonRetryable(
+          `import supplier ${input.supplierCode} has no document root: run "kraken-migrate supplier set-root"`,
+          'supplier_unknown',
+        );
       }
       const staged: StagedDocument[] = [];
       for (const doc of documents) {

@@ -63,9 +63,17 @@ export interface RunActivities {
   registerRun(input: MigrationRunArgs): Promise<void>;
   finishRun(input: { runId: string; status: 'completed' | 'cancelled'; totals: RunTotals }): Promise<void>;
   listAccounts(input: { runId: string; selection: Selection; source: SourceSpecRef; cursor?: string; limit: number }): Promise<AccountPage>;
-  startAccounts(input: { taskQueue: string; account: Omit<AccountImportInput, 'externalAccountNumber'>; externalAccountNumbers: string[] }): Promise<StartResult[]>;
+  startAccounts(input: {
+    taskQueue: string;
+    account: Omit<AccountImportInput, 'externalAccountNumber'>;
+    externalAccountNumbers: string[];
+  }): Promise<StartResult[]>;
   /** The run's view of its accounts: which of these have a recorded outcome, and the supplier's status. */
-  settleAccounts(input: { runId: string; supplierCode: string; externalAccountNumbers: string[] }): Promise<{ outcomes: AccountOutcome[]; supplierStatus: SupplierStatus }>;
+  settleAccounts(input: {
+    runId: string;
+    supplierCode: string;
+    externalAccountNumbers: string[];
+  }): Promise<{ outcomes: AccountOutcome[]; supplierStatus: SupplierStatus }>;
   wakeAccounts(input: { supplierCode: string; runId: string; dryRun: boolean; externalAccountNumbers: string[]; status: SupplierStatus }): Promise<void>;
   recordRemainingNotAttempted(input: {
     runId: string;

@@ -78,7 +78,10 @@ export function cpuMsPerAccount(before: CpuSnapshot, after: CpuSnapshot, account
 }
 
 /** Runs `pass` and adds what it cost per account, by process group. */
-export async function withCpu<T extends { completed: number }>(pass: () => Promise<T>, reapedAs?: CpuGroup): Promise<T & { cpuMsPerAccount: Partial<Record<CpuGroup, number>> }> {
+export async function withCpu<T extends { completed: number }>(
+  pass: () => Promise<T>,
+  reapedAs?: CpuGroup,
+): Promise<T & { cpuMsPerAccount: Partial<Record<CpuGroup, number>> }> {
   const before = cpuSnapshot();
   const r = await pass();
   return { ...r, cpuMsPerAccount: cpuMsPerAccount(before, cpuSnapshot(), r.completed, reapedAs) };

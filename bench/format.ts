@@ -36,18 +36,45 @@ const entries = (rec: Record<string, number>) =>
 
 function pipelineRows(label: string, r: PipelineRun): Row[] {
   const rows: Row[] = [
-    { figure: label, value: `${fmt(r.accountsPerSecond, 2)} acc/s`, note: `${fmt(r.completed)}/${fmt(r.accounts)} completed in ${fmt(r.wallSeconds, 1)} s, concurrency ${r.concurrency}, load ${fmt(r.loadAvg1, 1)}` },
-    { figure: '  account latency p50 / p95', value: `${fmtMs(r.latency.p50Ms)} / ${fmtMs(r.latency.p95Ms)}`, note: `max ${fmtMs(r.latency.maxMs)} (ledger: started by the run → outcome recorded)` },
-    { figure: '  outcomes by source', value: entries(r.outcomeSources), note: `platform events by match: ${entries(r.eventsByMatchStatus) || 'none'}${r.eventsUnidentified ? `; ${fmt(r.eventsUnidentified)} without an account number` : ''}` },
+    {
+      figure: label,
+      value: `${fmt(r.accountsPerSecond, 2)} acc/s`,
+      note: `${fmt(r.completed)}/${fmt(r.accounts)} completed in ${fmt(r.wallSeconds, 1)} s, concurrency ${r.concurrency}, load ${fmt(r.loadAvg1, 1)}`,
+    },
+    {
+      figure: '  account latency p50 / p95',
+      value: `${fmtMs(r.latency.p50Ms)} / ${fmtMs(r.latency.p95Ms)}`,
+      note: `max ${fmtMs(r.latency.maxMs)} (ledger: started by the run → outcome recorded)`,
+    },
+    {
+      figure: '  outcomes by source',
+      value: entries(r.outcomeSources),
+      note: `platform events by match: ${entries(r.eventsByMatchStatus) || 'none'}${r.eventsUnidentified ? `; ${fmt(r.eventsUnidentified)} without an account number` : ''}`,
+    },
   ];
   if (r.cost) {
     const c = r.cost;
     rows.push(
-      { figure: '  history events per account', value: fmt(c.eventsPerAccount, 1), note: `${fmt(c.accountEventsPerAccount, 1)} in the account workflow + ${fmt(c.runEventsPerAccount, 2)} its share of the run (${c.runSegments} segment(s)); every history read` },
-      { figure: '  Temporal Cloud actions per account', value: fmt(c.actionsPerAccount, 2), note: Object.entries(c.actionsByKind).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${fmt(n, 2)}`).join(', ') },
+      {
+        figure: '  history events per account',
+        value: fmt(c.eventsPerAccount, 1),
+        note: `${fmt(c.accountEventsPerAccount, 1)} in the account workflow + ${fmt(c.runEventsPerAccount, 2)} its share of the run (${c.runSegments} segment(s)); every history read`,
+      },
+      {
+        figure: '  Temporal Cloud actions per account',
+        value: fmt(c.actionsPerAccount, 2),
+        note: Object.entries(c.actionsByKind)
+          .filter(([, n]) => n > 0)
+          .map(([k, n]) => `${k} ${fmt(n, 2)}`)
+          .join(', '),
+      },
     );
   } else {
-    rows.push({ figure: '  history events per account', value: fmt(r.historyEventsPerAccount, 1), note: 'mean over the run’s account workflows (run share not counted)' });
+    rows.push({
+      figure: '  history events per account',
+      value: fmt(r.historyEventsPerAccount, 1),
+      note: 'mean over the run’s account workflows (run share not counted)',
+    });
   }
   rows.push(
     { figure: '  worker peak RSS', value: `${fmt(r.workerPeakRssMb)} MB`, note: `${r.workers} worker process tree(s), summed` },
@@ -62,12 +89,24 @@ function cpuRow(r: { cpuMsPerAccount?: Record<string, number> }): Row[] {
   const c = r.cpuMsPerAccount;
   if (!c || Object.keys(c).length === 0) return [];
   const total = Object.values(c).reduce((a, b) => a + b, 0);
-  return [{ figure: '  CPU per account', value: `${fmt(total, 0)} ms`, note: Object.entries(c).map(([k, n]) => `${k} ${fmt(n, 1)}`).join(' · ') }];
+  return [
+    {
+      figure: '  CPU per account',
+      value: `${fmt(total, 0)} ms`,
+      note: Object.entries(c)
+        .map(([k, n]) => `${k} ${fmt(n, 1)}`)
+        .join(' · '),
+    },
+  ];
 }
 
 function sweepRow(label: string, runs: readonly { concurrency: number; accountsPerSecond: number }[], best: number | undefined): Row | undefined {
   if (runs.length < 2) return undefined;
-  return { figure: label, value: runs.map((x) => `${x.concurrency}: ${fmt(x.accountsPerSecond, 1)}`).join(' · '), note: `acc/s by concurrency; best ${best ?? '—'}` };
+  return {
+    figure: label,
+    value: runs.map((x) => `${x.concurrency}: ${fmt(x.accountsPerSecond, 1)}`).join(' · '),
+    note: `acc/s by concurrency; best ${best ?? '—'}`,
+  };
 }
 
 export function resultRows(r: BenchResults): Row[] {
@@ -75,7 +114,9 @@ export function resultRows(r: BenchResults): Row[] {
   const ps = sweepRow('  pipeline sweep', r.pipelineSweep, r.endToEnd.concurrency);
   if (ps) rows.push(ps);
   if (r.endToEnd.notCompleted > 0) {
-    const codes = Object.entries(r.endToEnd.failedByCode).map(([c, n]) => `${c}×${n}`).join(', ');
+    const codes = Object.entries(r.endToEnd.failedByCode)
+      .map(([c, n]) => `${c}×${n}`)
+      .join(', ');
     rows.push({ figure: '  NOT completed', value: fmt(r.endToEnd.notCompleted), note: codes || undefined });
   }
   if (r.floor) {
@@ -87,7 +128,11 @@ export function resultRows(r: BenchResults): Row[] {
     rows.push(...cpuRow(r.floor));
     const fs = sweepRow('  floor sweep', r.floorSweep, r.floor.concurrency);
     if (fs) rows.push(fs);
-    rows.push({ figure: '  pipeline / floor', value: fmt(r.ratios.pipelineOverFloor, 2), note: 'pipeline at its best ÷ the floor at its peak (1 = as fast as bare Temporal)' });
+    rows.push({
+      figure: '  pipeline / floor',
+      value: fmt(r.ratios.pipelineOverFloor, 2),
+      note: 'pipeline at its best ÷ the floor at its peak (1 = as fast as bare Temporal)',
+    });
   }
   if (r.plainScript) {
     rows.push({
@@ -101,20 +146,24 @@ export function resultRows(r: BenchResults): Row[] {
   if (r.ceiling) {
     const c = r.ceiling;
     rows.push({
-      figure: 'Ceiling (the script\'s work as the floor\'s activity)',
+      figure: "Ceiling (the script's work as the floor's activity)",
       value: `${fmt(c.accountsPerSecond, 2)} acc/s`,
       note: `${fmt(c.completed)}/${fmt(c.accounts)} in ${fmt(c.wallSeconds, 1)} s at concurrency ${c.concurrency}, p50 ${fmtMs(c.latency.p50Ms)} (client: start → result); no ledger, no events, nothing durable between steps`,
     });
     rows.push(...cpuRow(c));
     if (c.notCompleted > 0) rows.push({ figure: '  NOT completed', value: fmt(c.notCompleted) });
     rows.push(
-      { figure: '  ceiling / floor', value: fmt(r.ratios.ceilingOverFloor, 2), note: 'the most a pipeline doing the script\'s work reaches of the floor here' },
+      { figure: '  ceiling / floor', value: fmt(r.ratios.ceilingOverFloor, 2), note: "the most a pipeline doing the script's work reaches of the floor here" },
       { figure: '  ceiling / script', value: fmt(r.ratios.ceilingOverScript, 2), note: 'the most such a pipeline reaches of the script here' },
     );
   }
   if (r.validation) {
     const v = r.validation.payloadsPerSecondPerCore;
-    rows.push({ figure: 'Validation (validateAccount, one core)', value: `${fmt(v.median)} payloads/s`, note: `median of ${v.runs.length} × ${fmt(r.validation.seconds, 1)} s: ${v.runs.map((x) => fmt(x)).join(', ')}` });
+    rows.push({
+      figure: 'Validation (validateAccount, one core)',
+      value: `${fmt(v.median)} payloads/s`,
+      note: `median of ${v.runs.length} × ${fmt(r.validation.seconds, 1)} s: ${v.runs.map((x) => fmt(x)).join(', ')}`,
+    });
   }
   if (r.sandbox) {
     const s = r.sandbox;
@@ -138,7 +187,11 @@ export function resultRows(r: BenchResults): Row[] {
     if (repeats.length > 1) {
       const lo = Math.min(...repeats);
       const hi = Math.max(...repeats);
-      rows.push({ figure: '  2 workers: median (spread)', value: `${fmt(median(repeats), 2)} acc/s`, note: `min ${fmt(lo, 2)} – max ${fmt(hi, 2)} over ${repeats.length} fresh stacks; ×${fmt(ratio(median(repeats), base.accountsPerSecond), 2)} of 1 worker` });
+      rows.push({
+        figure: '  2 workers: median (spread)',
+        value: `${fmt(median(repeats), 2)} acc/s`,
+        note: `min ${fmt(lo, 2)} – max ${fmt(hi, 2)} over ${repeats.length} fresh stacks; ×${fmt(ratio(median(repeats), base.accountsPerSecond), 2)} of 1 worker`,
+      });
     }
   }
   if (r.memory) {

@@ -41,7 +41,8 @@ export function actionsOf(events: readonly HistoryEvent[]): ActionCount {
         c.activityAttempts += Math.max(1, e.activityTaskStartedEventAttributes?.attempt ?? 1);
         break;
       case E.EVENT_TYPE_MARKER_RECORDED:
-        if (e.markerRecordedEventAttributes?.markerName === LOCAL_ACTIVITY_MARKER) laTasks.add(String(e.markerRecordedEventAttributes.workflowTaskCompletedEventId));
+        if (e.markerRecordedEventAttributes?.markerName === LOCAL_ACTIVITY_MARKER)
+          laTasks.add(String(e.markerRecordedEventAttributes.workflowTaskCompletedEventId));
         break;
       case E.EVENT_TYPE_TIMER_STARTED:
         c.timers++;
@@ -88,9 +89,11 @@ export interface RunHistoryCost {
  */
 export async function runHistoryCost(client: Client, runId: string, opts: { parallel?: number } = {}): Promise<RunHistoryCost> {
   const accounts: { workflowId: string; runId: string }[] = [];
-  for await (const wf of client.workflow.list({ query: `KmRunId = '${runId}' AND KmKind = 'account'` })) accounts.push({ workflowId: wf.workflowId, runId: wf.runId });
+  for await (const wf of client.workflow.list({ query: `KmRunId = '${runId}' AND KmKind = 'account'` }))
+    accounts.push({ workflowId: wf.workflowId, runId: wf.runId });
   const segments: { workflowId: string; runId: string }[] = [];
-  for await (const wf of client.workflow.list({ query: `WorkflowId = '${runWorkflowId(runId)}'` })) segments.push({ workflowId: wf.workflowId, runId: wf.runId });
+  for await (const wf of client.workflow.list({ query: `WorkflowId = '${runWorkflowId(runId)}'` }))
+    segments.push({ workflowId: wf.workflowId, runId: wf.runId });
 
   const zero = actionsOf([]);
   const cost = async (list: { workflowId: string; runId: string }[]) => {

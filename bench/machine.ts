@@ -37,7 +37,9 @@ export function versions(root: string): BenchResults['versions'] {
   let temporalCli = 'unknown';
   try {
     const cli = provisionTemporalCli({ root, quiet: true });
-    temporalCli = execFileSync(cli.path, ['--version'], { encoding: 'utf8' }).trim().replace(/^temporal version /, '');
+    temporalCli = execFileSync(cli.path, ['--version'], { encoding: 'utf8' })
+      .trim()
+      .replace(/^temporal version /, '');
   } catch {
     /* stays unknown */
   }

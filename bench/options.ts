@@ -66,7 +66,12 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
   const program = new Command('bench')
     .exitOverride()
     .option('--smoke', 'tiny run for CI: few accounts, one worker, no scaling or memory run')
-    .addOption(new Option('--engine <engine>', 'Temporal engine: dev (CLI dev server, SQLite) or server (Temporal server on Postgres); default KRAKEN_TEMPORAL_ENGINE, else dev').choices(['dev', 'server']))
+    .addOption(
+      new Option(
+        '--engine <engine>',
+        'Temporal engine: dev (CLI dev server, SQLite) or server (Temporal server on Postgres); default KRAKEN_TEMPORAL_ENGINE, else dev',
+      ).choices(['dev', 'server']),
+    )
     .option('--accounts <n>', 'accounts per end-to-end pass (default 2000; smoke 30)', int)
     .option('--concurrency <list>', 'pipeline concurrency sweep, e.g. 50,100,200 (default; smoke 10); the script runs at the best', intList)
     .option('--floor-concurrency <list>', 'floor concurrency sweep (default 50,100,200,400; smoke 10); its peak is the floor', intList)
@@ -80,7 +85,11 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     .option('--sandbox-requests <n>', 'schedule requests per sandbox repeat', int)
     .option('--sandbox-concurrency <n>', 'sandbox requests in flight', int, 32)
     .option('--event-wait-seconds <s>', 'OUTCOME_EVENT_WAIT_SECONDS: wait for the outcome event before polling', num, 30)
-    .addOption(new Option('--events <route>', 'event route: sqs (the deployment\'s route 1), webhook (route 2) or both (the dev stack; each event arrives twice)').choices(['sqs', 'webhook', 'both']).default('sqs'))
+    .addOption(
+      new Option('--events <route>', "event route: sqs (the deployment's route 1), webhook (route 2) or both (the dev stack; each event arrives twice)")
+        .choices(['sqs', 'webhook', 'both'])
+        .default('sqs'),
+    )
     .option('--out <file>', 'results file', 'bench/results.json')
     .option('--cpu-prof <dir>', 'write V8 CPU profiles of the pipeline workers (every thread) into <dir>; slows them, so the figures are not comparable')
     .allowExcessArguments(false);

@@ -33,7 +33,13 @@ export async function seedSet(opts: { pool: Pool; config: Config; name: string; 
   const numbers: string[] = [];
   const prefix = `B${opts.name.toUpperCase().replace(/[^A-Z0-9]/g, '')}-`;
   function* items(): Generator<DatasetItem> {
-    for (const item of generateDataset({ accounts: opts.accounts, seed: opts.seed, defectRate: 0, accountNumberPrefix: prefix, accountIdOffset: opts.accountIdOffset })) {
+    for (const item of generateDataset({
+      accounts: opts.accounts,
+      seed: opts.seed,
+      defectRate: 0,
+      accountNumberPrefix: prefix,
+      accountIdOffset: opts.accountIdOffset,
+    })) {
       numbers.push(item.expected.external_account_number);
       yield item;
     }
@@ -76,7 +82,11 @@ export async function runPipeline(opts: {
     source: { kind: 'postgres' },
     selection: { kind: 'list', path: set.listFile },
     concurrency: opts.concurrency,
-    timings: { eventWaitSeconds: config.OUTCOME_EVENT_WAIT_SECONDS, pollMaxSeconds: config.OUTCOME_POLL_MAX_SECONDS, supplierRecheckSeconds: TIMING_DEFAULTS.supplierRecheckSeconds },
+    timings: {
+      eventWaitSeconds: config.OUTCOME_EVENT_WAIT_SECONDS,
+      pollMaxSeconds: config.OUTCOME_POLL_MAX_SECONDS,
+      supplierRecheckSeconds: TIMING_DEFAULTS.supplierRecheckSeconds,
+    },
   });
   const sampler = new RssSampler(() => ({ worker: [...opts.workerPids], temporal: opts.temporalPid ? [opts.temporalPid] : [] })).start();
   let ticker: NodeJS.Timeout | undefined;
@@ -87,7 +97,15 @@ export async function runPipeline(opts: {
       if (busy) return;
       busy = true;
       void finishedCount(pool, runId)
-        .then((finished) => onTick({ finished, workerRssMb: round(opts.workerPids.reduce((s, p) => s + treeRssMb(p), 0), 1) }))
+        .then((finished) =>
+          onTick({
+            finished,
+            workerRssMb: round(
+              opts.workerPids.reduce((s, p) => s + treeRssMb(p), 0),
+              1,
+            ),
+          }),
+        )
         .catch(() => {})
         .finally(() => (busy = false));
     }, opts.tickMs ?? 2000);
@@ -109,13 +127,21 @@ export async function runPipeline(opts: {
   }
   const peaks = sampler.stop();
   const dbEnd = await dbNow(pool);
-  if (opts.onTick) opts.onTick({ finished: await finishedCount(pool, runId), workerRssMb: round(opts.workerPids.reduce((s, p) => s + treeRssMb(p), 0), 1) });
+  if (opts.onTick)
+    opts.onTick({
+      finished: await finishedCount(pool, runId),
+      workerRssMb: round(
+        opts.workerPids.reduce((s, p) => s + treeRssMb(p), 0),
+        1,
+      ),
+    });
 
   const rows = await attemptTimings(pool, runId);
   // Completed means the ledger says so, not the run's totals: the ledger is what operators trust.
   const completed = rows.filter((r) => r.outcome === 'completed').length;
   const failedByCode: Record<string, number> = {};
-  for (const r of rows) if (r.outcome !== 'completed') failedByCode[r.error_code ?? r.outcome ?? 'unfinished'] = (failedByCode[r.error_code ?? r.outcome ?? 'unfinished'] ?? 0) + 1;
+  for (const r of rows)
+    if (r.outcome !== 'completed') failedByCode[r.error_code ?? r.outcome ?? 'unfinished'] = (failedByCode[r.error_code ?? r.outcome ?? 'unfinished'] ?? 0) + 1;
   const missing = set.accounts.length - rows.length;
   if (missing > 0) failedByCode.no_ledger_row = missing;
   const latencies = rows.filter((r) => r.ms !== null).map((r) => Number(r.ms));
@@ -131,7 +157,15 @@ export async function runPipeline(opts: {
     runId,
     workers: opts.workerPids.length,
     cost,
-    ...passFigures({ accounts: set.accounts.length, concurrency: opts.concurrency, completed, wallMs, latenciesMs: latencies, historyLengths: history, loadAvg1: os.loadavg()[0] }),
+    ...passFigures({
+      accounts: set.accounts.length,
+      concurrency: opts.concurrency,
+      completed,
+      wallMs,
+      latenciesMs: latencies,
+      historyLengths: history,
+      loadAvg1: os.loadavg()[0],
+    }),
     workerPeakRssMb: Math.round(peaks.worker ?? 0),
     temporalPeakRssMb: opts.temporalPid ? Math.round(peaks.temporal ?? 0) : undefined,
     failedByCode,
@@ -141,10 +175,8 @@ export async function runPipeline(opts: {
   };
 }
 
-
 function countBy(values: readonly string[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const v of values) out[v] = (out[v] ?? 0) + 1;
   return out;
 }
-

@@ -88,7 +88,13 @@ export function createScriptMigrator(cfg: Config, poolSize: number, poll: { star
   return { migrate, close };
 }
 
-export async function runPlainScript(opts: { config: Config; accounts: readonly string[]; concurrency: number; pollStartMs?: number; pollMaxMs?: number }): Promise<Omit<ScriptRun, 'peakRssMb'>> {
+export async function runPlainScript(opts: {
+  config: Config;
+  accounts: readonly string[];
+  concurrency: number;
+  pollStartMs?: number;
+  pollMaxMs?: number;
+}): Promise<Omit<ScriptRun, 'peakRssMb'>> {
   const migrator = createScriptMigrator(opts.config, Math.min(opts.concurrency, 20), { startMs: opts.pollStartMs, maxMs: opts.pollMaxMs });
   const latencies: number[] = [];
   const timed = async (ext: string): Promise<ScriptOutcome> => {
@@ -139,7 +145,11 @@ if (require.main === module) {
     .option('--concurrency <n>', 'accounts in flight', (v) => Number.parseInt(v, 10), 50)
     .parse();
   const o = program.opts<{ list: string; concurrency: number }>();
-  const accounts = fs.readFileSync(o.list, 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
+  const accounts = fs
+    .readFileSync(o.list, 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   runPlainScript({ config: getConfig(), accounts, concurrency: o.concurrency })
     .then((r) => process.stdout.write(`${JSON.stringify(r)}\n`))
     .catch((e: unknown) => {

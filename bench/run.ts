@@ -65,17 +65,25 @@ async function routeEvents(stack: RunningStack, route: BenchOptions['eventsRoute
 
 /** Validation throughput, measured in a process of its own: `repeats` payloads/s figures. */
 async function validationProcess(seconds: number, repeats: number): Promise<number[]> {
-  const { stdout } = await promisify(execFile)(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, 'validation.ts'), String(seconds), String(repeats), '--json'], { cwd: ROOT });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [require.resolve('tsx/cli'), path.join(__dirname, 'validation.ts'), String(seconds), String(repeats), '--json'],
+    { cwd: ROOT },
+  );
   return z.array(z.number()).parse(JSON.parse(stdout.trim().split('\n').at(-1) ?? ''));
 }
 
 /** The plain script as its own process, like a team would run it; its process tree's RSS is sampled. */
 async function runScriptProcess(stack: RunningStack, set: SeededSet, concurrency: number): Promise<ScriptRun> {
-  const child = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, 'plain-script.ts'), '--list', set.listFile, '--concurrency', String(concurrency)], {
-    cwd: ROOT,
-    env: { ...process.env, ...stack.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [require.resolve('tsx/cli'), path.join(__dirname, 'plain-script.ts'), '--list', set.listFile, '--concurrency', String(concurrency)],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...stack.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const sampler = new RssSampler(() => ({ script: child.pid ? [child.pid] : [] })).start();
   let stdout = '';
   let stderr = '';
@@ -215,7 +223,9 @@ async function measure(
   if (opts.floor) {
     for (const concurrency of opts.floorConcurrency) {
       say(`Temporal floor: ${opts.accounts} trivial workflows, concurrency ${concurrency}`);
-      const f = await withCpu(() => runFloor({ config: stack.config, client, accounts: sets.sweep[0].accounts, concurrency, tag: `${concurrency}-${Date.now().toString(36)}` }));
+      const f = await withCpu(() =>
+        runFloor({ config: stack.config, client, accounts: sets.sweep[0].accounts, concurrency, tag: `${concurrency}-${Date.now().toString(36)}` }),
+      );
       say(`Temporal floor @${concurrency}: ${f.accountsPerSecond} acc/s`);
       floorSweep.push(f);
     }
@@ -234,7 +244,16 @@ async function measure(
   let ceiling: BenchResults['ceiling'];
   if (sets.ceiling) {
     say(`ceiling: ${opts.accounts} accounts, the script's work as the floor's one activity, concurrency ${endToEnd.concurrency}`);
-    ceiling = await withCpu(() => runFloor({ config: stack.config, client, accounts: sets.ceiling!.accounts, concurrency: endToEnd.concurrency, tag: `ceiling-${Date.now().toString(36)}`, work: 'ceiling' }));
+    ceiling = await withCpu(() =>
+      runFloor({
+        config: stack.config,
+        client,
+        accounts: sets.ceiling!.accounts,
+        concurrency: endToEnd.concurrency,
+        tag: `ceiling-${Date.now().toString(36)}`,
+        work: 'ceiling',
+      }),
+    );
     say(`ceiling: ${ceiling.accountsPerSecond} acc/s, ${ceiling.completed}/${ceiling.accounts} completed`);
   } else skipped.push('ceiling (needs the floor and the script)');
 
@@ -263,7 +282,9 @@ async function measure(
   if (opts.scaling) {
     scaling = [endToEnd];
     for (let i = 1; i <= opts.scalingRepeats; i++) {
-      say(`scaling ${i}/${opts.scalingRepeats}: a fresh stack (fresh Temporal database), 2 workers, ${opts.accounts} accounts, concurrency ${endToEnd.concurrency}`);
+      say(
+        `scaling ${i}/${opts.scalingRepeats}: a fresh stack (fresh Temporal database), 2 workers, ${opts.accounts} accounts, concurrency ${endToEnd.concurrency}`,
+      );
       scaling.push(await freshStackPass(opts, i, endToEnd.concurrency));
       say(`scaling ${i}/${opts.scalingRepeats}: ${scaling.at(-1)!.accountsPerSecond} acc/s with 2 workers`);
     }
@@ -329,7 +350,10 @@ async function measure(
 
 function findTemporalPid(): number | undefined {
   // The CLI's dev server, or the server engine's temporal-server (its UI server runs with `--env ui`).
-  return findDescendant(process.pid, (cmd) => (/temporal\b/.test(cmd) && cmd.includes('start-dev')) || (/temporal-server\b/.test(cmd) && cmd.includes('--env server')));
+  return findDescendant(
+    process.pid,
+    (cmd) => (/temporal\b/.test(cmd) && cmd.includes('start-dev')) || (/temporal-server\b/.test(cmd) && cmd.includes('--env server')),
+  );
 }
 
 /** Seeds sets into one stack's database with disjoint legacy ids. */
@@ -348,7 +372,12 @@ function seeder(pool: Pool, stack: RunningStack) {
 async function freshStackPass(opts: BenchOptions, i: number, concurrency: number): Promise<PipelineRun> {
   const dataDir = path.join(ROOT, '.data', `bench-scale-${i}`);
   fs.rmSync(dataDir, { recursive: true, force: true });
-  const stack = await startStack({ env: benchEnv(dataDir, opts.eventWaitSeconds, opts.engine), freePorts: true, workers: 0, log: (l) => say(`scale stack ${i}: ${l}`) });
+  const stack = await startStack({
+    env: benchEnv(dataDir, opts.eventWaitSeconds, opts.engine),
+    freePorts: true,
+    workers: 0,
+    log: (l) => say(`scale stack ${i}: ${l}`),
+  });
   await routeEvents(stack, opts.eventsRoute);
   let client: Client | undefined;
   let pool: Pool | undefined;

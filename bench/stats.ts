@@ -37,7 +37,15 @@ export function round(n: number, digits = 2): number {
 }
 
 /** The figures every timed pass reports (pipeline and floor alike), from its raw measurements. */
-export function passFigures(m: { accounts: number; concurrency: number; completed: number; wallMs: number; latenciesMs: readonly number[]; historyLengths: readonly number[]; loadAvg1: number }) {
+export function passFigures(m: {
+  accounts: number;
+  concurrency: number;
+  completed: number;
+  wallMs: number;
+  latenciesMs: readonly number[];
+  historyLengths: readonly number[];
+  loadAvg1: number;
+}) {
   const whole = (n: number | undefined, digits = 0) => (n === undefined ? undefined : round(n, digits));
   return {
     accounts: m.accounts,

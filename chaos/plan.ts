@@ -15,7 +15,11 @@ export const chaosOptionsSchema = z.object({
   midScheduleKills: count.default(3),
   serverRestarts: count.default(1),
   sandboxRestarts: count.default(1),
-  seed: z.number().int().min(0).max(2 ** 31 - 1),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1),
   faults: z
     .object({
       error5xxRate: rate.default(0.2),
@@ -43,7 +47,14 @@ export type ChaosOptions = z.infer<typeof chaosOptionsSchema>;
 export type ChaosOptionsInput = z.input<typeof chaosOptionsSchema>;
 
 /** `--smoke`: the CI preset (2.5-6 minutes on 2 cores: 155-330 s measured, depending on load). */
-export const SMOKE: Partial<ChaosOptionsInput> = { accounts: 150, workerKills: 3, midScheduleKills: 2, serverRestarts: 1, sandboxRestarts: 1, timeoutMinutes: 15 };
+export const SMOKE: Partial<ChaosOptionsInput> = {
+  accounts: 150,
+  workerKills: 3,
+  midScheduleKills: 2,
+  serverRestarts: 1,
+  sandboxRestarts: 1,
+  timeoutMinutes: 15,
+};
 
 export type ChaosAction =
   | { kind: 'kill_worker'; midSchedule: boolean }
@@ -74,7 +85,12 @@ export function planChaos(o: ChaosOptions): PlannedAction[] {
   for (let i = 0; i < o.faults.throttleBursts; i++) {
     plan.push({
       atShare: at(),
-      action: { kind: 'throttle_burst', seconds: o.faults.throttleBurstSeconds, rate: o.faults.throttleBurstRate, retryAfterSeconds: o.faults.retryAfterSeconds },
+      action: {
+        kind: 'throttle_burst',
+        seconds: o.faults.throttleBurstSeconds,
+        rate: o.faults.throttleBurstRate,
+        retryAfterSeconds: o.faults.retryAfterSeconds,
+      },
     });
   }
   return plan.sort((a, b) => a.atShare - b.atShare);

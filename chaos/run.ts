@@ -27,7 +27,16 @@ export interface ChaosSummary {
   serverRestarts: number;
   sandboxRestarts: number;
   throttleBursts: number;
-  faults: { error5xxRate: number; responseLostRate: number; throttled: number; responseLost: number; eventsDropped: number; eventsDuplicated: number; eventsLate: number; eventReorder: boolean };
+  faults: {
+    error5xxRate: number;
+    responseLostRate: number;
+    throttled: number;
+    responseLost: number;
+    eventsDropped: number;
+    eventsDuplicated: number;
+    eventsLate: number;
+    eventReorder: boolean;
+  };
   /** Most accounts seen retrying at once while 5xx faults were on, and how many at the end. */
   retrying: { maxSeen: number; samples: number; atEnd: number };
   seconds: number;
@@ -68,11 +77,17 @@ export function chaosEnv(base: Record<string, string | undefined>, dataDir: stri
 
 // The sandbox's admin routes answer what each caller expects (sandbox/admin-client.ts).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the default of a caller-typed JSON answer
-const admin = <T = any>(stack: RunningStack, method: string, route: string, body?: unknown): Promise<T> => sandboxAdmin<T>(stack.info.sandboxUrl, method, route, body);
+const admin = <T = any>(stack: RunningStack, method: string, route: string, body?: unknown): Promise<T> =>
+  sandboxAdmin<T>(stack.info.sandboxUrl, method, route, body);
 
 /** The knobs that only the admin API sets (environment covers the rest, so a restarted sandbox gets them back). */
 function adminFaults(o: ChaosOptions) {
-  return { scheduleLatencyMs: o.faults.scheduleLatencyMs, eventLateMinMs: o.faults.eventLateMinMs, eventLateMaxMs: o.faults.eventLateMaxMs, blindResendTrapMs: o.faults.blindResendTrapMs };
+  return {
+    scheduleLatencyMs: o.faults.scheduleLatencyMs,
+    eventLateMinMs: o.faults.eventLateMinMs,
+    eventLateMaxMs: o.faults.eventLateMaxMs,
+    blindResendTrapMs: o.faults.blindResendTrapMs,
+  };
 }
 
 async function outcomesRecorded(pool: Pool, runId: string): Promise<number> {
@@ -170,7 +185,10 @@ export async function runChaos(
       // The run may end with fewer rows than accounts generated (then some are lost): stop waiting.
       if (Date.now() - lastRunCheck > 5_000) {
         lastRunCheck = Date.now();
-        const d = await client.workflow.getHandle(runWorkflowId(runId)).describe().catch(() => undefined);
+        const d = await client.workflow
+          .getHandle(runWorkflowId(runId))
+          .describe()
+          .catch(() => undefined);
         if (d && d.status.name !== 'RUNNING') break;
       }
       if (Date.now() > deadline) {
@@ -190,7 +208,10 @@ export async function runChaos(
     }
     // The run workflow itself ends once every account has reported.
     for (let i = 0; i < 120; i++) {
-      const d = await client.workflow.getHandle(runWorkflowId(runId)).describe().catch(() => undefined);
+      const d = await client.workflow
+        .getHandle(runWorkflowId(runId))
+        .describe()
+        .catch(() => undefined);
       if (d && d.status.name !== 'RUNNING') break;
       await sleep(1_000);
     }
@@ -202,20 +223,31 @@ export async function runChaos(
     // The verdict: ledger + sandbox only.
     const ledgerRows = (await attemptOutcomes(pool, runId)) as Array<LedgerOutcome & { external_account_number: string }>;
     const ledger = new Map(ledgerRows.map((r) => [r.external_account_number, r]));
-    const gt = await admin<{ accounts: Array<PlatformTruth & { external_identifier: string }> }>(stack, 'GET', `/admin/ground-truth?supplier=${encodeURIComponent(stack.config.IMPORT_SUPPLIER_CODE)}`);
+    const gt = await admin<{ accounts: Array<PlatformTruth & { external_identifier: string }> }>(
+      stack,
+      'GET',
+      `/admin/ground-truth?supplier=${encodeURIComponent(stack.config.IMPORT_SUPPLIER_CODE)}`,
+    );
     const platform = new Map(gt.accounts.map((a) => [a.external_identifier, a]));
     const witness = await admin(stack, 'GET', '/admin/requests');
     const events = await eventStats(stack);
     const verdict = judge({ truth, ledger, platform, early: witness.early });
 
     const harnessProblems: string[] = [];
-    if (counts.midScheduleKills < o.midScheduleKills) harnessProblems.push(`only ${counts.midScheduleKills} of ${o.midScheduleKills} kills proven mid-schedule`);
+    if (counts.midScheduleKills < o.midScheduleKills)
+      harnessProblems.push(`only ${counts.midScheduleKills} of ${o.midScheduleKills} kills proven mid-schedule`);
     if (o.faults.error5xxRate > 0 && retrying.maxSeen === 0) harnessProblems.push('no retrying account was ever listed while 5xx faults were on');
     if (atEnd !== 0) harnessProblems.push(`${atEnd} accounts still listed as retrying at the end`);
     if (finished < o.accounts) harnessProblems.push(`the run did not finish in ${o.timeoutMinutes} min`);
 
     const seconds = Math.round((Date.now() - started) / 1000);
-    const v = { lost: verdict.lost.length, duplicated: verdict.duplicated.length, reopened: verdict.reopened.length, wrong: verdict.wrong.length, early: verdict.early };
+    const v = {
+      lost: verdict.lost.length,
+      duplicated: verdict.duplicated.length,
+      reopened: verdict.reopened.length,
+      wrong: verdict.wrong.length,
+      early: verdict.early,
+    };
     const line =
       `chaos: ${o.accounts} accounts, ${counts.workerKills} worker kills (${counts.midScheduleKills} mid-schedule), ` +
       `${counts.serverRestarts} server restart${counts.serverRestarts === 1 ? '' : 's'}, ${counts.sandboxRestarts} sandbox restart${counts.sandboxRestarts === 1 ? '' : 's'}, ` +
@@ -242,7 +274,13 @@ export async function runChaos(
       retrying: { ...retrying, atEnd },
       seconds,
       verdict: v,
-      examples: { lost: verdict.lost.slice(0, 10), duplicated: verdict.duplicated.slice(0, 10), reopened: verdict.reopened.slice(0, 10), wrong: verdict.wrong.slice(0, 10), early: (witness.earlyRequests ?? []).slice(0, 10) },
+      examples: {
+        lost: verdict.lost.slice(0, 10),
+        duplicated: verdict.duplicated.slice(0, 10),
+        reopened: verdict.reopened.slice(0, 10),
+        wrong: verdict.wrong.slice(0, 10),
+        early: (witness.earlyRequests ?? []).slice(0, 10),
+      },
       harnessProblems,
       passed: passed(verdict) && harnessProblems.length === 0,
       line,
@@ -269,7 +307,14 @@ export async function runChaos(
             while (Date.now() < until) {
               const candidates = up();
               const w = await admin(stack, 'GET', '/admin/requests').catch(() => ({ inFlightSchedulePorts: [] }));
-              const holder = (w.inFlightSchedulePorts as number[]).map((p) => pidOwningLocalPort(candidates.map((x) => x.pid), p)).find((p) => p !== undefined);
+              const holder = (w.inFlightSchedulePorts as number[])
+                .map((p) =>
+                  pidOwningLocalPort(
+                    candidates.map((x) => x.pid),
+                    p,
+                  ),
+                )
+                .find((p) => p !== undefined);
               const found = holder !== undefined ? candidates.find((x) => x.pid === holder) : undefined;
               if (found) {
                 victim = found;
@@ -289,7 +334,9 @@ export async function runChaos(
             cut = (await admin(stack, 'GET', '/admin/requests').catch(() => ({ clientGoneSchedules: before }))).clientGoneSchedules - before;
           }
           if (cut > 0) counts.midScheduleKills++;
-          log(`  killed worker pid ${victim.pid}${aimedAt ? ` (${aimedAt})` : ''}${cut > 0 ? ` mid-schedule (${cut} schedule call${cut === 1 ? '' : 's'} cut off)` : ''}; starting a replacement`);
+          log(
+            `  killed worker pid ${victim.pid}${aimedAt ? ` (${aimedAt})` : ''}${cut > 0 ? ` mid-schedule (${cut} schedule call${cut === 1 ? '' : 's'} cut off)` : ''}; starting a replacement`,
+          );
           // In the background: the other workers go on, and so does the schedule.
           replacements.push(
             stack.startWorker().then(
@@ -330,7 +377,11 @@ async function eventStats(stack: RunningStack): Promise<{ dropped: number; dupli
   const out = { dropped: 0, duplicated: 0, late: 0 };
   let after = 0;
   for (;;) {
-    const page = await admin<{ events: Array<{ dropped: boolean; duplicated: boolean; late_ms: number }>; last_seq: number }>(stack, 'GET', `/admin/events?limit=5000&after=${after}`);
+    const page = await admin<{ events: Array<{ dropped: boolean; duplicated: boolean; late_ms: number }>; last_seq: number }>(
+      stack,
+      'GET',
+      `/admin/events?limit=5000&after=${after}`,
+    );
     for (const e of page.events) {
       if (e.dropped) out.dropped++;
       if (e.duplicated) out.duplicated++;

@@ -46,12 +46,7 @@ const show = (o: Record<string, unknown>) =>
  * The chaos verdict, from the generator's ground truth, the ledger and the sandbox only (never from
  * what the workflows say about themselves).
  */
-export function judge(input: {
-  truth: GroundTruth[];
-  ledger: Map<string, LedgerOutcome>;
-  platform: Map<string, PlatformTruth>;
-  early: number;
-}): Verdict {
+export function judge(input: { truth: GroundTruth[]; ledger: Map<string, LedgerOutcome>; platform: Map<string, PlatformTruth>; early: number }): Verdict {
   const lost: string[] = [];
   const wrong: WrongOutcome[] = [];
   for (const t of input.truth) {

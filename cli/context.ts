@@ -155,7 +155,8 @@ export interface RunAccountViews {
  */
 export function runAccountViews(cfg: Pick<Config, 'TEMPORAL_UI_URL' | 'TEMPORAL_NAMESPACE'>, runId: string, dryRun = false): RunAccountViews {
   const base = `KmRunId = '${runId}' AND KmKind = '${dryRun ? 'dry-run-account' : 'account'}'`;
-  const list = (q: string) => `${cfg.TEMPORAL_UI_URL.replace(/\/+$/, '')}/namespaces/${encodeURIComponent(cfg.TEMPORAL_NAMESPACE)}/workflows?query=${encodeURIComponent(q)}`;
+  const list = (q: string) =>
+    `${cfg.TEMPORAL_UI_URL.replace(/\/+$/, '')}/namespaces/${encodeURIComponent(cfg.TEMPORAL_NAMESPACE)}/workflows?query=${encodeURIComponent(q)}`;
   return {
     all: list(base),
     failed: list(`${base} AND ExecutionStatus = 'Failed'`),

@@ -19,7 +19,12 @@ import { usageError } from './errors';
  * was sent. Only GETs: nothing on the platform changes. The latest check replaces the previous
  * one in the ledger; account outcomes recorded by the run stay as they were.
  */
-export async function reconcileRun(cfg: Config, pool: Pool, runId: string, opts: { concurrency: number; onProgress?: (done: number) => void }): Promise<ReconciliationSummary> {
+export async function reconcileRun(
+  cfg: Config,
+  pool: Pool,
+  runId: string,
+  opts: { concurrency: number; onProgress?: (done: number) => void },
+): Promise<ReconciliationSummary> {
   const recon = createReconciliationLedger(pool);
   // The read-back the workflow's reconcile step runs, called directly: no Temporal here.
   const readBack = { ledger: createLedger(pool), reconciliations: recon, platform: createPlatformClient(cfg) };
@@ -31,7 +36,13 @@ export async function reconcileRun(cfg: Config, pool: Pool, runId: string, opts:
     const worker = async () => {
       while (next < page.length) {
         const a = page[next++];
-        await readBackAccount(readBack, { runId, supplierCode: a.supplierCode, externalAccountNumber: a.externalAccountNumber, accountNumber: a.accountNumber, checkedBy: 'reconcile_command' });
+        await readBackAccount(readBack, {
+          runId,
+          supplierCode: a.supplierCode,
+          externalAccountNumber: a.externalAccountNumber,
+          accountNumber: a.accountNumber,
+          checkedBy: 'reconcile_command',
+        });
         opts.onProgress?.(++done);
       }
     };
@@ -48,7 +59,7 @@ const RECONCILE_PAGE = 1000;
 /** `run reconcile --list`: the accounts reconcileRun would read back, page by page through its own query. */
 export async function* reconcileSelection(pool: Pool, runId: string): AsyncGenerator<string[]> {
   const recon = createReconciliationLedger(pool);
-  for (let after: string | undefined; ; ) {
+  for (let after: string | undefined; ;) {
     const page = await recon.completedAccounts(runId, after, RECONCILE_PAGE);
     yield page.map((a) => a.externalAccountNumber);
     if (page.length < RECONCILE_PAGE) return;
@@ -62,7 +73,10 @@ export async function* reconcileSelection(pool: Pool, runId: string): AsyncGener
  * account is also matched or differing on the rest). Then the fields behind each count.
  */
 export function reconciliationLine(s: ReconciliationSummary): string {
-  const list = (by: Record<string, number>) => Object.entries(by).map(([f, n]) => `${f} ${n}`).join(', ');
+  const list = (by: Record<string, number>) =>
+    Object.entries(by)
+      .map(([f, n]) => `${f} ${n}`)
+      .join(', ');
   const differing = list(s.byField);
   const unverified = list(s.unverifiedByField);
   return (
@@ -80,7 +94,9 @@ export async function postImportStatus(pool: Pool, runId: string) {
 export function postImportLine(p: Awaited<ReturnType<typeof postImportStatus>>['postImport']): string | undefined {
   const total = Object.values(p.byStatus).reduce((a, b) => a + b, 0);
   if (total === 0) return undefined;
-  const codes = Object.entries(p.failedByCode).map(([c, n]) => `${c} ${n}`).join(', ');
+  const codes = Object.entries(p.failedByCode)
+    .map(([c, n]) => `${c} ${n}`)
+    .join(', ');
   return `Changes after import: ${total} items, completed ${p.byStatus.completed ?? 0}, post_import_failed ${p.byStatus.post_import_failed ?? 0}${codes ? ` (${codes})` : ''}, in flight ${(p.byStatus.pending ?? 0) + (p.byStatus.sending ?? 0) + (p.byStatus.sent ?? 0)}`;
 }
 
@@ -96,7 +112,13 @@ export async function startDelta(
   cfg: Config,
   input: { runId: string; supplierCode: string; source: SourceSpecRef; accounts: 'completed' | 'failed_items'; concurrency?: number; deltaId?: string },
 ): Promise<StartedDelta> {
-  const deltaId = input.deltaId ?? `delta-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, '').replace('T', '-')}-${Math.random().toString(16).slice(2, 6)}`;
+  const deltaId =
+    input.deltaId ??
+    `delta-${new Date()
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, '')
+      .replace('T', '-')}-${Math.random().toString(16).slice(2, 6)}`;
   const parsed = deltaRunInputSchema.safeParse({ ...input, deltaId, eventWaitSeconds: cfg.OUTCOME_EVENT_WAIT_SECONDS });
   if (!parsed.success) throw usageError('invalid_delta_input', parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '));
   const workflowId = deltaRunWorkflowId(deltaId);
@@ -119,6 +141,8 @@ export async function awaitDelta(client: Client, deltaId: string): Promise<Delta
 }
 
 export function deltaLine(r: DeltaRunResult): string {
-  const codes = Object.entries(r.failedByCode).map(([c, n]) => `${c} ${n}`).join(', ');
+  const codes = Object.entries(r.failedByCode)
+    .map(([c, n]) => `${c} ${n}`)
+    .join(', ');
   return `Delta ${r.deltaId}: ${r.accounts} accounts, ${r.items} items sent, completed ${r.completed}, post_import_failed ${r.failed}${codes ? ` (${codes})` : ''}`;
 }

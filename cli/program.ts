@@ -31,14 +31,35 @@ Examples:
 Exit codes: 0 ok · 1 accounts failed / validation errors · 2 usage or configuration error ·
 3 a service (Temporal, Postgres, sandbox) cannot be reached. See cli/README.md.`,
     );
-  for (const cmd of [runCommand(), reportCommand(), validateCommand(), supplierCommand(), platformCommand(), generateCommand(), generateChangesCommand(), workerCommand(), workersCommand(), eventsCommand(), codecCommand(), dbCommand(), configCommand(), devCommand(), demoCommand(), chaosCommand()]) {
+  for (const cmd of [
+    runCommand(),
+    reportCommand(),
+    validateCommand(),
+    supplierCommand(),
+    platformCommand(),
+    generateCommand(),
+    generateChangesCommand(),
+    workerCommand(),
+    workersCommand(),
+    eventsCommand(),
+    codecCommand(),
+    dbCommand(),
+    configCommand(),
+    devCommand(),
+    demoCommand(),
+    chaosCommand(),
+  ]) {
     program.addCommand(cmd);
   }
   // Usage errors exit 2 (commander's default is 1, which the CLI keeps for failed accounts).
   const applyToAll = (c: Command) => {
     c.exitOverride((err: CommanderError) => {
       if (err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version') throw err;
-      throw new CliError(err.code.replace(/^commander\./, 'usage_').replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`), 'invalid usage (see the message above)', EXIT.usage);
+      throw new CliError(
+        err.code.replace(/^commander\./, 'usage_').replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`),
+        'invalid usage (see the message above)',
+        EXIT.usage,
+      );
     });
     c.commands.forEach(applyToAll);
   };

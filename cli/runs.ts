@@ -42,7 +42,9 @@ export async function parsePayloadOptions(
   opts: { payloads?: string; payloadsTable?: string; documents?: string; source?: string },
   cwd = process.cwd(),
 ): Promise<SourceSpecRef | undefined> {
-  const given = [opts.payloads && '--payloads', opts.payloadsTable && '--payloads-table', opts.source && opts.source !== 'postgres' && '--source'].filter(Boolean);
+  const given = [opts.payloads && '--payloads', opts.payloadsTable && '--payloads-table', opts.source && opts.source !== 'postgres' && '--source'].filter(
+    Boolean,
+  );
   if (given.length > 1) throw usageError('conflicting_options', `${given.join(' and ')} cannot be used together: one source a run`);
   if (opts.payloads === undefined && opts.payloadsTable === undefined) {
     if (opts.documents !== undefined) throw usageError('conflicting_options', '--documents goes with --payloads or --payloads-table');
@@ -51,11 +53,13 @@ export async function parsePayloadOptions(
   let documents: string | undefined;
   if (opts.documents !== undefined) {
     if (opts.documents.startsWith('s3://')) {
-      if (!/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/.test(opts.documents)) throw usageError('invalid_documents', `--documents ${opts.documents}: expected s3://bucket/prefix`);
+      if (!/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/.test(opts.documents))
+        throw usageError('invalid_documents', `--documents ${opts.documents}: expected s3://bucket/prefix`);
       documents = opts.documents.replace(/\/+$/, '');
     } else {
       documents = path.resolve(cwd, opts.documents);
-      if (!fs.statSync(documents, { throwIfNoEntry: false })?.isDirectory()) throw usageError('documents_not_found', `--documents ${opts.documents}: no such folder`);
+      if (!fs.statSync(documents, { throwIfNoEntry: false })?.isDirectory())
+        throw usageError('documents_not_found', `--documents ${opts.documents}: no such folder`);
     }
   }
   if (opts.payloadsTable !== undefined) {
@@ -64,7 +68,8 @@ export async function parsePayloadOptions(
     return spec.data;
   }
   const file = path.resolve(cwd, opts.payloads!);
-  if (!PAYLOAD_FILE_PATTERN.test(file)) throw usageError('invalid_payloads_file', `--payloads ${opts.payloads}: expected a .jsonl or .jsonl.gz file (one EnergyAccount a line)`);
+  if (!PAYLOAD_FILE_PATTERN.test(file))
+    throw usageError('invalid_payloads_file', `--payloads ${opts.payloads}: expected a .jsonl or .jsonl.gz file (one EnergyAccount a line)`);
   if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile()) throw usageError('payloads_not_found', `--payloads ${opts.payloads}: no such file`);
   if (!(await hasPayloadLine(file))) throw usageError('empty_payloads_file', `--payloads ${opts.payloads}: the file holds no payload (every line is blank)`);
   return { kind: 'payloads', path: file, documents };
@@ -99,7 +104,11 @@ export async function startRun(client: Client, cfg: Config, input: Omit<Migratio
   const parsed = migrationRunInputSchema.safeParse({
     ...input,
     runId,
-    timings: { eventWaitSeconds: cfg.OUTCOME_EVENT_WAIT_SECONDS, pollMaxSeconds: cfg.OUTCOME_POLL_MAX_SECONDS, supplierRecheckSeconds: TIMING_DEFAULTS.supplierRecheckSeconds },
+    timings: {
+      eventWaitSeconds: cfg.OUTCOME_EVENT_WAIT_SECONDS,
+      pollMaxSeconds: cfg.OUTCOME_POLL_MAX_SECONDS,
+      supplierRecheckSeconds: TIMING_DEFAULTS.supplierRecheckSeconds,
+    },
   });
   if (!parsed.success) {
     throw usageError('invalid_run_input', parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '));
@@ -128,7 +137,9 @@ export async function startRun(client: Client, cfg: Config, input: Omit<Migratio
   const deployment = await describeDeployment(client, cfg.KRAKEN_DEPLOYMENT_NAME).catch(() => undefined);
   if (!deployment?.currentBuildId) {
     const name = cfg.KRAKEN_DEPLOYMENT_NAME;
-    info(`warning: worker deployment ${name} has no current version: run ${runId} waits until one is set (temporal worker deployment set-current-version --deployment-name ${name} --build-id <build id> --yes; kraken-migrate workers lists them)`);
+    info(
+      `warning: worker deployment ${name} has no current version: run ${runId} waits until one is set (temporal worker deployment set-current-version --deployment-name ${name} --build-id <build id> --yes; kraken-migrate workers lists them)`,
+    );
   }
   return { runId, workflowId, uiUrl: workflowUiUrl(cfg, workflowId), failedAccountsUrl: views.failed };
 }

@@ -177,7 +177,8 @@ export async function watchRun(
         lines[3].update(0, { text: retrying.length ? `retrying ${retrying.length}: ${formatRetrying(retrying, 1)[0]}` : 'retrying: -' });
       } else if (s.at - lastLine >= lineEveryMs || s.workflowStatus !== 'RUNNING') {
         out.write(progressLine(runId, s, r, shown) + '\n');
-        if (retrying.length && s.workflowStatus === 'RUNNING') for (const line of [`retrying ${retrying.length}:`, ...formatRetrying(retrying, 5)]) out.write(`  ${line}\n`);
+        if (retrying.length && s.workflowStatus === 'RUNNING')
+          for (const line of [`retrying ${retrying.length}:`, ...formatRetrying(retrying, 5)]) out.write(`  ${line}\n`);
         lastLine = s.at;
       }
       if (s.workflowStatus !== 'RUNNING' || interrupted) break;
@@ -198,10 +199,18 @@ export async function watchRun(
 
   if (interrupted) return { interrupted, workflowStatus: s.workflowStatus, ledger: s.ledger, allCompleted: false };
   let final: RunProgress | undefined;
-  if (s.workflowStatus === 'COMPLETED') final = await runHandle(client, runId).result().catch(() => undefined);
+  if (s.workflowStatus === 'COMPLETED')
+    final = await runHandle(client, runId)
+      .result()
+      .catch(() => undefined);
   const ledger = await ledgerProgress(pool, runId);
   const t = final?.totals;
   const allCompleted =
-    s.workflowStatus === 'COMPLETED' && t !== undefined && t.failed === 0 && t.notAttempted === 0 && ledger.outcomes.failed === 0 && ledger.outcomes.notAttempted === 0;
+    s.workflowStatus === 'COMPLETED' &&
+    t !== undefined &&
+    t.failed === 0 &&
+    t.notAttempted === 0 &&
+    ledger.outcomes.failed === 0 &&
+    ledger.outcomes.notAttempted === 0;
   return { interrupted, workflowStatus: s.workflowStatus, final, ledger, allCompleted };
 }

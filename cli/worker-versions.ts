@@ -38,7 +38,13 @@ export function versionRows(d: DeploymentDescription, counts: Map<string, { acco
     .sort((a, b) => (b.createdAt?.getTime() ?? 0) - (a.createdAt?.getTime() ?? 0))
     .map((v) => {
       const c = counts.get(v.buildId) ?? { accounts: 0, postImport: 0 };
-      const row = { buildId: v.buildId, status: v.status, current: v.buildId === d.currentBuildId, accountsRunning: c.accounts, postImportRunning: c.postImport };
+      const row = {
+        buildId: v.buildId,
+        status: v.status,
+        current: v.buildId === d.currentBuildId,
+        accountsRunning: c.accounts,
+        postImportRunning: c.postImport,
+      };
       return { ...row, retireable: retireable(row) };
     });
 }

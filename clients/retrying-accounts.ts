@@ -77,7 +77,9 @@ export async function listRetryingAccounts(client: Client, runId: string, opts: 
 /** One line per account (at most `max`, then how many more): account, activity, attempt, last failure, next retry. */
 export function formatRetrying(list: RetryingAccount[], max = 10): string[] {
   const lines = list.slice(0, max).map((r) => {
-    const failure = [r.lastFailureCode, r.lastFailureMessage && r.lastFailureMessage !== r.lastFailureCode ? r.lastFailureMessage : null].filter(Boolean).join(': ');
+    const failure = [r.lastFailureCode, r.lastFailureMessage && r.lastFailureMessage !== r.lastFailureCode ? r.lastFailureMessage : null]
+      .filter(Boolean)
+      .join(': ');
     return `${r.account}  ${r.activity} attempt ${r.attempt}${failure ? `  last failure ${failure}` : ''}${r.nextRetryAt ? `  next retry ${r.nextRetryAt.slice(11, 19)}Z` : ''}`;
   });
   if (list.length > max) lines.push(`… and ${list.length - max} more`);

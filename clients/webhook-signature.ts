@@ -7,9 +7,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  */
 export const WEBHOOK_SIGNATURE_HEADER = 'X-Kraken-Signature';
 
-export type WebhookVerification =
-  | { ok: true }
-  | { ok: false; code: 'signature_missing' | 'signature_malformed' | 'signature_mismatch' | 'signature_expired' };
+export type WebhookVerification = { ok: true } | { ok: false; code: 'signature_missing' | 'signature_malformed' | 'signature_mismatch' | 'signature_expired' };
 
 function hmacHex(secret: string, rawBody: string | Buffer, t: number): string {
   return createHmac('sha256', secret).update(`${t}.`).update(rawBody).digest('hex');

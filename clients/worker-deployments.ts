@@ -127,7 +127,8 @@ export async function awaitTaskQueueRouting(
         .catch(() => undefined);
       const current = res?.versioningInfo?.currentDeploymentVersion;
       if (current?.deploymentName === version.deploymentName && current.buildId === version.buildId) break;
-      if (Date.now() > deadline) throw new Error(`task queue ${q.name} (${q.type}) does not route to ${version.deploymentName}:${version.buildId} after ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new Error(`task queue ${q.name} (${q.type}) does not route to ${version.deploymentName}:${version.buildId} after ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 250));
     }
   }

@@ -86,11 +86,7 @@ export class AesGcmCodec implements PayloadCodec {
       decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
       plain = Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]);
     } catch {
-      throw new CodecError(
-        'codec_decrypt_failed',
-        `cannot decrypt payload with key "${keyId}": wrong key or tampered ciphertext`,
-        keyId,
-      );
+      throw new CodecError('codec_decrypt_failed', `cannot decrypt payload with key "${keyId}": wrong key or tampered ciphertext`, keyId);
     }
     return temporal.api.common.v1.Payload.decode(plain);
   }

@@ -54,11 +54,7 @@ function decodeKey(variable: string, where: string, id: string, b64: string): Co
   }
   const key = Buffer.from(trimmed, 'base64');
   if (key.length !== KEY_BYTES) {
-    throw new CodecKeyError(
-      'codec_key_invalid',
-      variable,
-      `${where} (id "${id}"): key must decode to ${KEY_BYTES} bytes, got ${key.length}`,
-    );
+    throw new CodecKeyError('codec_key_invalid', variable, `${where} (id "${id}"): key must decode to ${KEY_BYTES} bytes, got ${key.length}`);
   }
   return { id, key };
 }
@@ -147,9 +143,6 @@ export function loadCodecKeys(cfg: CodecKeyConfig, opts: LoadCodecKeysOptions = 
   if (cfg.KRAKEN_MIGRATE_MODE === 'production') {
     throw new CodecKeyError('codec_key_missing', 'CODEC_KEYS', 'CODEC_KEYS or CODEC_KEY_FILE is required in production mode');
   }
-  opts.logger?.warn(
-    { code: 'codec_dev_key', keyId: DEV_KEY_ID },
-    'no CODEC_KEYS/CODEC_KEY_FILE: encrypting Temporal payloads with the fixed development key',
-  );
+  opts.logger?.warn({ code: 'codec_dev_key', keyId: DEV_KEY_ID }, 'no CODEC_KEYS/CODEC_KEY_FILE: encrypting Temporal payloads with the fixed development key');
   return keyringFrom([devCodecKey()], true);
 }

@@ -31,7 +31,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  const code = err && typeof err === 'object' && 'code' in err ? String((err).code) : 'codec_start_failed';
+  const code = err && typeof err === 'object' && 'code' in err ? String(err.code) : 'codec_start_failed';
   process.stderr.write(`codec server failed to start [${code}]: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });

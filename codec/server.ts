@@ -76,8 +76,7 @@ export function createCodecServer(opts: CodecServerOptions): CodecServer {
   const expected = authToken ? digest(`Bearer ${authToken}`) : undefined;
   const app = Fastify({ bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT, logger: false });
 
-  const send = (reply: FastifyReply, status: number, code: CodecServerErrorCode, message: string) =>
-    reply.code(status).send({ code, message });
+  const send = (reply: FastifyReply, status: number, code: CodecServerErrorCode, message: string) => reply.code(status).send({ code, message });
 
   // CORS on every answer (errors included) so the UI can read the failure.
   app.addHook('onRequest', async (_req, reply) => {

@@ -80,7 +80,11 @@ export const configSchema = z.object({
   S3_FORCE_PATH_STYLE: bool(true),
   PLATFORM_BUCKET: z.string().default('kraken-platform-documents'),
   SOURCE_DOCUMENTS_DIR: z.string().default('.data/source-documents'),
-  MULTIPART_THRESHOLD_BYTES: z.coerce.number().int().min(5 * 1024 * 1024).default(8 * 1024 * 1024),
+  MULTIPART_THRESHOLD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(5 * 1024 * 1024)
+    .default(8 * 1024 * 1024),
 
   // SQS: where the platform's EventBridge rule delivers events. Unset = local queue.
   SQS_ENDPOINT: optionalString,
@@ -133,7 +137,11 @@ export const configSchema = z.object({
     .default('x-api-key')
     .transform((h) => h.toLowerCase()),
   EVENTS_WEBHOOK_SECRET: optionalString,
-  EVENTS_MAX_BODY_BYTES: z.coerce.number().int().positive().default(256 * 1024),
+  EVENTS_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(256 * 1024),
 
   // Payload encryption (Temporal data converter) and the UI codec server.
   CODEC_KEYS: optionalString,

@@ -21,9 +21,7 @@ export function loadContract(): Contract {
 
 /** A named request-body example of an operation, e.g. `ExamplePayload` of `POST /v2/data-import/accounts/`. */
 export function requestExample(route: string, method: string, name = 'ExamplePayload', doc: Contract = loadContract()): unknown {
-  const op = doc.paths[route]?.[method] as
-    | { requestBody?: { content?: Record<string, { examples?: Record<string, { value?: unknown }> }> } }
-    | undefined;
+  const op = doc.paths[route]?.[method] as { requestBody?: { content?: Record<string, { examples?: Record<string, { value?: unknown }> }> } } | undefined;
   const value = op?.requestBody?.content?.['application/json']?.examples?.[name]?.value;
   if (value === undefined) throw new Error(`no example ${name} for ${method.toUpperCase()} ${route}`);
   return structuredClone(value);

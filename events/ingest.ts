@@ -12,7 +12,7 @@ import type { EventsDeps, IngestResult, ReceivedVia } from './types';
  * `raw` is the body as received (string or Buffer), or an already parsed object (tests).
  */
 export async function ingestEvent(deps: EventsDeps, raw: unknown, via: ReceivedVia, meta: { remoteAddress?: string } = {}): Promise<IngestResult> {
-  const rawText = Buffer.isBuffer(raw) ? raw.toString('utf8') : typeof raw === 'string' ? raw : JSON.stringify(raw) ?? 'null';
+  const rawText = Buffer.isBuffer(raw) ? raw.toString('utf8') : typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? 'null');
   const parsed = parseEvent(rawText);
   if (parsed.kind === 'unknown' && parsed.reason === 'not_json') {
     await recordRejection(deps.pool, { receivedVia: via, reason: 'malformed_json', body: rawText, remoteAddress: meta.remoteAddress });

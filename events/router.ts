@@ -81,7 +81,8 @@ async function decidePostImport(deps: EventsDeps, e: RoutableEvent): Promise<Rou
     await deps.signal(waiting[0], signal);
     return { matchStatus: 'matched', workflowId: waiting[0] };
   } catch (err) {
-    if (err instanceof SignalError && err.code === 'workflow_gone') return { matchStatus: 'late', workflowId: waiting[0], note: 'late: workflow already closed' };
+    if (err instanceof SignalError && err.code === 'workflow_gone')
+      return { matchStatus: 'late', workflowId: waiting[0], note: 'late: workflow already closed' };
     const code = err instanceof SignalError ? err.code : 'signal_failed';
     return { matchStatus: 'pending', note: `${code}: will retry` };
   }
@@ -91,10 +92,7 @@ async function decidePostImport(deps: EventsDeps, e: RoutableEvent): Promise<Rou
  * Retries routing of recent events that found no waiting workflow yet (an event can beat the
  * ledger's scheduled_at) or could not be signalled.
  */
-export async function rematchPending(
-  deps: EventsDeps,
-  opts: { withinMinutes?: number; limit?: number } = {},
-): Promise<{ tried: number; matched: number }> {
+export async function rematchPending(deps: EventsDeps, opts: { withinMinutes?: number; limit?: number } = {}): Promise<{ tried: number; matched: number }> {
   const rows = await pendingEvents(deps.pool, opts.withinMinutes ?? 60, opts.limit ?? 500);
   let matched = 0;
   let tried = 0;

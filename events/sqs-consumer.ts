@@ -74,10 +74,9 @@ export function startSqsConsumer(deps: SqsConsumerDeps, opts: SqsConsumerOptions
     while (!stopping) {
       let messages: Message[];
       try {
-        const r = await sqs.send(
-          new ReceiveMessageCommand({ QueueUrl: opts.queueUrl, MaxNumberOfMessages: batchSize, WaitTimeSeconds: waitTimeSeconds }),
-          { abortSignal: abort.signal },
-        );
+        const r = await sqs.send(new ReceiveMessageCommand({ QueueUrl: opts.queueUrl, MaxNumberOfMessages: batchSize, WaitTimeSeconds: waitTimeSeconds }), {
+          abortSignal: abort.signal,
+        });
         messages = r.Messages ?? [];
       } catch (err) {
         if (stopping) break;

@@ -33,7 +33,12 @@ export class WebhookConfigError extends Error {
 export interface WebhookOptions {
   config: Pick<
     Config,
-    'KRAKEN_MIGRATE_MODE' | 'EVENTS_WEBHOOK_AUTH' | 'EVENTS_WEBHOOK_API_KEY' | 'EVENTS_WEBHOOK_API_KEY_HEADER' | 'EVENTS_WEBHOOK_SECRET' | 'EVENTS_MAX_BODY_BYTES'
+    | 'KRAKEN_MIGRATE_MODE'
+    | 'EVENTS_WEBHOOK_AUTH'
+    | 'EVENTS_WEBHOOK_API_KEY'
+    | 'EVENTS_WEBHOOK_API_KEY_HEADER'
+    | 'EVENTS_WEBHOOK_SECRET'
+    | 'EVENTS_MAX_BODY_BYTES'
   >;
   /** Development only: accept unauthenticated deliveries when the chosen scheme has no key or secret. */
   allowUnsigned?: boolean;
@@ -135,14 +140,19 @@ type AuthResult = { ok: true } | { ok: false; code: WebhookErrorCode };
  */
 function webhookAuthenticator(deps: EventsDeps, opts: WebhookOptions): (headers: Headers, body: Buffer, now: number) => AuthResult {
   const c = opts.config;
-  const [name, value] = c.EVENTS_WEBHOOK_AUTH === 'api-key' ? ['EVENTS_WEBHOOK_API_KEY', c.EVENTS_WEBHOOK_API_KEY] : ['EVENTS_WEBHOOK_SECRET', c.EVENTS_WEBHOOK_SECRET];
+  const [name, value] =
+    c.EVENTS_WEBHOOK_AUTH === 'api-key' ? ['EVENTS_WEBHOOK_API_KEY', c.EVENTS_WEBHOOK_API_KEY] : ['EVENTS_WEBHOOK_SECRET', c.EVENTS_WEBHOOK_SECRET];
   const header = (h: Headers, n: string) => {
     const v = h[n.toLowerCase()];
     return Array.isArray(v) ? v.join(',') : v;
   };
   if (!value) {
-    if (c.KRAKEN_MIGRATE_MODE === 'production') throw new WebhookConfigError(`${name} is required in production mode (EVENTS_WEBHOOK_AUTH=${c.EVENTS_WEBHOOK_AUTH})`);
-    if (!opts.allowUnsigned) throw new WebhookConfigError(`${name} is not set (EVENTS_WEBHOOK_AUTH=${c.EVENTS_WEBHOOK_AUTH}): set it, or start the receiver with allowUnsigned (development only)`);
+    if (c.KRAKEN_MIGRATE_MODE === 'production')
+      throw new WebhookConfigError(`${name} is required in production mode (EVENTS_WEBHOOK_AUTH=${c.EVENTS_WEBHOOK_AUTH})`);
+    if (!opts.allowUnsigned)
+      throw new WebhookConfigError(
+        `${name} is not set (EVENTS_WEBHOOK_AUTH=${c.EVENTS_WEBHOOK_AUTH}): set it, or start the receiver with allowUnsigned (development only)`,
+      );
     deps.logger.warn({ code: 'webhook_unauthenticated' }, 'events webhook accepts UNAUTHENTICATED deliveries (development, allowUnsigned)');
     return () => ({ ok: true });
   }

@@ -25,7 +25,16 @@ export const afterImportSchema = z.object({
   }),
   postImport: z.object({
     byStatus: z.record(z.string(), z.number()),
-    failed: z.array(z.object({ externalAccountNumber: z.string(), kind: z.string(), key: z.string(), code: z.string().nullable(), attr: z.string().nullable(), detail: z.string().nullable() })),
+    failed: z.array(
+      z.object({
+        externalAccountNumber: z.string(),
+        kind: z.string(),
+        key: z.string(),
+        code: z.string().nullable(),
+        attr: z.string().nullable(),
+        detail: z.string().nullable(),
+      }),
+    ),
   }),
 });
 export type AfterImport = z.infer<typeof afterImportSchema>;
@@ -98,6 +107,9 @@ export const postImportFailedCsvRow = (f: AfterImport['postImport']['failed'][nu
 /** CSV rows in the fix list's columns: a difference per row, an unverified field per row, a failed post-import item per row. */
 export function afterImportCsvRows(a: AfterImport | undefined): string[][] {
   if (!a) return [];
-  return [...a.reconciliation.differences.map(differenceCsvRow), ...a.reconciliation.unverifiedFields.map(unverifiedCsvRow), ...a.postImport.failed.map(postImportFailedCsvRow)];
+  return [
+    ...a.reconciliation.differences.map(differenceCsvRow),
+    ...a.reconciliation.unverifiedFields.map(unverifiedCsvRow),
+    ...a.postImport.failed.map(postImportFailedCsvRow),
+  ];
 }
-

@@ -133,11 +133,7 @@ export function createLedger(pool: Pool) {
     },
 
     /** The staged documents recorded and the attempt moved on to `stage`, in one statement. */
-    async recordDocuments(
-      ref: AttemptRef,
-      docs: StagedDocument[],
-      stage: string,
-    ): Promise<void> {
+    async recordDocuments(ref: AttemptRef, docs: StagedDocument[], stage: string): Promise<void> {
       await pool.query(
         `with staged as (
            insert into migrate.documents_staged (run_id, external_account_number, object_key, sha256, size_bytes, action)
@@ -203,8 +199,6 @@ export function createLedger(pool: Pool) {
       return { request: row.request, documents: row.documents };
     },
 
-
-
     /** Sets the attempt's outcome unless one is already recorded; returns whether this call set it. */
     async recordOutcome(ref: AttemptRef, o: AccountOutcome): Promise<boolean> {
       const r = await pool.query(
@@ -237,7 +231,14 @@ export function createLedger(pool: Pool) {
       return r.rows[0]?.platform_account_number ?? undefined;
     },
 
-    async insertNotAttempted(runId: string, supplierCode: string, dryRun: boolean, accounts: string[], code: string, workflowIdOf: (ext: string) => string): Promise<number> {
+    async insertNotAttempted(
+      runId: string,
+      supplierCode: string,
+      dryRun: boolean,
+      accounts: string[],
+      code: string,
+      workflowIdOf: (ext: string) => string,
+    ): Promise<number> {
       if (accounts.length === 0) return 0;
       const r = await pool.query(
         `insert into migrate.account_attempts (run_id, external_account_number, supplier_code, dry_run, workflow_id, stage, outcome, outcome_source, error_code, finished_at)

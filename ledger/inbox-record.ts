@@ -68,7 +68,9 @@ function detailOf(value: unknown): Record<string, unknown> {
   if (!d || typeof d !== 'object' || Array.isArray(d)) return {};
   // The catalogue payload may sit in detail itself or in detail.payload (see schemas/events.ts).
   const inner = (d as Record<string, unknown>).payload;
-  return inner && typeof inner === 'object' && !Array.isArray(inner) ? { ...(d as Record<string, unknown>), ...(inner as Record<string, unknown>) } : (d as Record<string, unknown>);
+  return inner && typeof inner === 'object' && !Array.isArray(inner)
+    ? { ...(d as Record<string, unknown>), ...(inner as Record<string, unknown>) }
+    : (d as Record<string, unknown>);
 }
 
 /**

@@ -53,16 +53,14 @@ export async function inboxSummary(pool: Pool, opts: { runId?: string; listLimit
         where ${scope} and match_status = any($2) order by received_at limit $3`,
       [opts.runId ?? null, statuses, limit],
     );
-    return r.rows.map(
-      (row): InboxEventRef => ({
-        eventId: row.event_id,
-        eventType: row.event_type,
-        externalIdentifier: row.external_identifier,
-        receivedAt: row.received_at,
-        deliveries: row.deliveries,
-        note: row.note,
-      }),
-    );
+    return r.rows.map((row): InboxEventRef => ({
+      eventId: row.event_id,
+      eventType: row.event_type,
+      externalIdentifier: row.external_identifier,
+      receivedAt: row.received_at,
+      deliveries: row.deliveries,
+      note: row.note,
+    }));
   };
 
   const rejected = await pool.query<{ reason: string; count: number }>(

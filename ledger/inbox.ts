@@ -54,7 +54,11 @@ export async function attemptsForEvent(pool: Pool, externalAccountNumber: string
   }));
 }
 
-export async function setMatch(pool: Pool, eventId: string, m: { matchStatus: MatchStatus; workflowId?: string; runId?: string; note?: string }): Promise<void> {
+export async function setMatch(
+  pool: Pool,
+  eventId: string,
+  m: { matchStatus: MatchStatus; workflowId?: string; runId?: string; note?: string },
+): Promise<void> {
   await pool.query(
     `update migrate.inbox set match_status = $2, matched_workflow_id = $3, matched_run_id = $4, note = $5
       where event_id = $1 and match_status <> 'matched'`,
@@ -141,13 +145,29 @@ export async function insertInboxRecord(pool: Pool, rec: InboxRecord, dedupeKey:
     `insert into migrate.inbox (event_id, dedupe_key, event_type, payload_version, external_identifier, identifier, error_code, raw, received_via, match_status, note)
      values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11)
      on conflict do nothing`,
-    [rec.eventId, dedupeKey, rec.eventType, rec.payloadVersion, rec.externalIdentifier, rec.identifier, rec.errorCode, JSON.stringify(rec.raw), via, rec.matchStatus, rec.note],
+    [
+      rec.eventId,
+      dedupeKey,
+      rec.eventType,
+      rec.payloadVersion,
+      rec.externalIdentifier,
+      rec.identifier,
+      rec.errorCode,
+      JSON.stringify(rec.raw),
+      via,
+      rec.matchStatus,
+      rec.note,
+    ],
   );
   return (r.rowCount ?? 0) > 0;
 }
 
 /** Counts one more delivery of a kept event. */
-export async function bumpDeliveries(pool: Pool, column: 'event_id' | 'dedupe_key', value: string): Promise<{ event_id: string; deliveries: number } | undefined> {
+export async function bumpDeliveries(
+  pool: Pool,
+  column: 'event_id' | 'dedupe_key',
+  value: string,
+): Promise<{ event_id: string; deliveries: number } | undefined> {
   const r = await pool.query<{ event_id: string; deliveries: number }>(
     `update migrate.inbox set deliveries = deliveries + 1 where ${column === 'event_id' ? 'event_id' : 'dedupe_key'} = $1 returning event_id, deliveries`,
     [value],

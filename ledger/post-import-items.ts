@@ -32,7 +32,10 @@ export function createPostImportLedger(pool: Pool) {
   return {
     /** When the account's payload was built from the source: changes after it are the delta. */
     async extractedAt(runId: string, ext: string): Promise<Date | undefined> {
-      const r = await pool.query<{ created_at: Date }>('select created_at from migrate.account_payloads where run_id = $1 and external_account_number = $2', [runId, ext]);
+      const r = await pool.query<{ created_at: Date }>('select created_at from migrate.account_payloads where run_id = $1 and external_account_number = $2', [
+        runId,
+        ext,
+      ]);
       return r.rows[0]?.created_at;
     },
 
@@ -59,7 +62,11 @@ export function createPostImportLedger(pool: Pool) {
     },
 
     /** Items of the account still to carry over, oldest first (failed ones only when asked). */
-    async openItems(supplierCode: string, ext: string, opts: { retryFailed: boolean }): Promise<Array<{ kind: PostImportKind; key: string; status: ItemStatus }>> {
+    async openItems(
+      supplierCode: string,
+      ext: string,
+      opts: { retryFailed: boolean },
+    ): Promise<Array<{ kind: PostImportKind; key: string; status: ItemStatus }>> {
       const statuses = opts.retryFailed ? ['pending', 'sending', 'sent', 'post_import_failed'] : ['pending', 'sending', 'sent'];
       const r = await pool.query<{ kind: PostImportKind; item_key: string; status: ItemStatus }>(
         `select kind, item_key, status from migrate.post_import_items
@@ -103,7 +110,10 @@ export function createPostImportLedger(pool: Pool) {
     },
 
     /** The item's outcome; a completed item stays completed. */
-    async finish(ref: ItemRef, o: { status: 'completed' | 'post_import_failed'; source: string; code?: string; attr?: string; detail?: string }): Promise<void> {
+    async finish(
+      ref: ItemRef,
+      o: { status: 'completed' | 'post_import_failed'; source: string; code?: string; attr?: string; detail?: string },
+    ): Promise<void> {
       await pool.query(
         `update migrate.post_import_items set status = $5, outcome_source = $6, error_code = $7, error_attr = $8, error_detail = $9,
            finished_at = now(), updated_at = now()
@@ -131,7 +141,9 @@ export function createPostImportLedger(pool: Pool) {
       return r.rows.map((x) => x.external_account_number);
     },
 
-    async summary(runId: string): Promise<{ byStatus: Record<string, number>; byKind: Record<string, Record<string, number>>; failedByCode: Record<string, number> }> {
+    async summary(
+      runId: string,
+    ): Promise<{ byStatus: Record<string, number>; byKind: Record<string, Record<string, number>>; failedByCode: Record<string, number> }> {
       const r = await pool.query<{ kind: string; status: string; error_code: string | null; n: number }>(
         'select kind, status, error_code, count(*)::int as n from migrate.post_import_items where run_id = $1 group by 1, 2, 3',
         [runId],
@@ -151,7 +163,12 @@ export function createPostImportLedger(pool: Pool) {
      * An inbox event that gives this item's outcome, marked matched: a completed event naming the
      * item, or an error event of its kind received after it was sent (error events name no item).
      */
-    async claimEvent(ext: string, resourceType: string, key: string, sinceMs: number): Promise<{ eventId: string; eventType: string; identifier: string | null; errorCode: string | null } | undefined> {
+    async claimEvent(
+      ext: string,
+      resourceType: string,
+      key: string,
+      sinceMs: number,
+    ): Promise<{ eventId: string; eventType: string; identifier: string | null; errorCode: string | null } | undefined> {
       const r = await pool.query<{ event_id: string; event_type: string; identifier: string | null; error_code: string | null }>(
         `select event_id, event_type, identifier, error_code from migrate.inbox
           where external_identifier = $1 and match_status <> 'ambiguous'
@@ -164,7 +181,10 @@ export function createPostImportLedger(pool: Pool) {
       );
       const row = r.rows[0];
       if (!row) return undefined;
-      await pool.query(`update migrate.inbox set match_status = 'matched', note = 'read by the post-import workflow' where event_id = $1 and match_status <> 'matched'`, [row.event_id]);
+      await pool.query(
+        `update migrate.inbox set match_status = 'matched', note = 'read by the post-import workflow' where event_id = $1 and match_status <> 'matched'`,
+        [row.event_id],
+      );
       return { eventId: row.event_id, eventType: row.event_type, identifier: row.identifier, errorCode: row.error_code };
     },
 
@@ -192,13 +212,27 @@ export function createPostImportLedger(pool: Pool) {
       page: { after?: { externalAccountNumber: string; kind: string; key: string }; limit?: number } = {},
     ): Promise<Array<{ externalAccountNumber: string; kind: string; key: string; code: string | null; attr: string | null; detail: string | null }>> {
       const a = page.after;
-      const r = await pool.query<{ external_account_number: string; kind: string; item_key: string; error_code: string | null; error_attr: string | null; error_detail: string | null }>(
+      const r = await pool.query<{
+        external_account_number: string;
+        kind: string;
+        item_key: string;
+        error_code: string | null;
+        error_attr: string | null;
+        error_detail: string | null;
+      }>(
         `select external_account_number, kind, item_key, error_code, error_attr, error_detail from migrate.post_import_items
           where run_id = $1 and status = 'post_import_failed' and ($2::text is null or (external_account_number, kind, item_key) > ($2, $3, $4))
           order by 1, 2, 3 limit $5`,
         [runId, a?.externalAccountNumber ?? null, a?.kind ?? null, a?.key ?? null, page.limit ?? null],
       );
-      return r.rows.map((x) => ({ externalAccountNumber: x.external_account_number, kind: x.kind, key: x.item_key, code: x.error_code, attr: x.error_attr, detail: x.error_detail }));
+      return r.rows.map((x) => ({
+        externalAccountNumber: x.external_account_number,
+        kind: x.kind,
+        key: x.item_key,
+        code: x.error_code,
+        attr: x.error_attr,
+        detail: x.error_detail,
+      }));
     },
   };
 }

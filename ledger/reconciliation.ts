@@ -57,24 +57,32 @@ export function createReconciliationLedger(pool: Pool) {
     /** Replaces the account's previous check (a re-check supersedes it). */
     async record(r: ReconciliationRow): Promise<void> {
       const counts = Object.fromEntries(Object.entries(r.byField ?? {}).map(([f, t]) => [f, [t.matched, t.differing, t.unverified]]));
-      const row = [r.runId, r.externalAccountNumber, r.platformAccountNumber, r.status, r.checkedFields, r.differences.length, r.checkedBy, r.matchedFields ?? 0, r.unverifiedFields ?? 0, JSON.stringify(counts)];
+      const row = [
+        r.runId,
+        r.externalAccountNumber,
+        r.platformAccountNumber,
+        r.status,
+        r.checkedFields,
+        r.differences.length,
+        r.checkedBy,
+        r.matchedFields ?? 0,
+        r.unverifiedFields ?? 0,
+        JSON.stringify(counts),
+      ];
       if (r.differences.length === 0) {
         // The common case (every matching account): one statement, atomic on its own.
-        await pool.query(
-          `with gone as (delete from migrate.reconciliation_differences where run_id = $1 and external_account_number = $2) ${UPSERT}`,
-          row,
-        );
+        await pool.query(`with gone as (delete from migrate.reconciliation_differences where run_id = $1 and external_account_number = $2) ${UPSERT}`, row);
         return;
       }
       // Differences replace the previous ones under the same keys: a transaction, delete before insert.
       const client = await pool.connect();
       try {
         await client.query('begin');
-        await client.query(
-          UPSERT,
-          row,
-        );
-        await client.query('delete from migrate.reconciliation_differences where run_id = $1 and external_account_number = $2', [r.runId, r.externalAccountNumber]);
+        await client.query(UPSERT, row);
+        await client.query('delete from migrate.reconciliation_differences where run_id = $1 and external_account_number = $2', [
+          r.runId,
+          r.externalAccountNumber,
+        ]);
         if (r.differences.length) {
           await client.query(
             `insert into migrate.reconciliation_differences (run_id, external_account_number, path, field, expected, found)
@@ -99,7 +107,11 @@ export function createReconciliationLedger(pool: Pool) {
     },
 
     /** Completed accounts of a run with their platform account number, keyset-paged. */
-    async completedAccounts(runId: string, after: string | undefined, limit: number): Promise<Array<{ externalAccountNumber: string; accountNumber: string; supplierCode: string }>> {
+    async completedAccounts(
+      runId: string,
+      after: string | undefined,
+      limit: number,
+    ): Promise<Array<{ externalAccountNumber: string; accountNumber: string; supplierCode: string }>> {
       const r = await pool.query<{ external_account_number: string; platform_account_number: string; supplier_code: string }>(
         `select external_account_number, platform_account_number, supplier_code from migrate.account_attempts
           where run_id = $1 and outcome in ('completed', 'completed_with_differences') and not dry_run and platform_account_number is not null
@@ -126,7 +138,9 @@ export function createReconciliationLedger(pool: Pool) {
           where run_id = $1 and (matched <> 0 or differing <> 0 or unverified <> 0 or any_unverified <> 0) order by field`,
         [runId],
       );
-      const unverified = await pool.query<{ n: number }>('select count(*)::int as n from migrate.reconciliations where run_id = $1 and unverified_fields > 0', [runId]);
+      const unverified = await pool.query<{ n: number }>('select count(*)::int as n from migrate.reconciliations where run_id = $1 and unverified_fields > 0', [
+        runId,
+      ]);
       const n = (s: string) => totals.rows.find((r) => r.status === s)?.n ?? 0;
       return {
         checked: totals.rows.reduce((a, r) => a + r.n, 0),
@@ -144,7 +158,10 @@ export function createReconciliationLedger(pool: Pool) {
      * Each account's fields that its record did not contain (names and leaf counts only), for the
      * CSV: a page of accounts after `after` (keyset on the account number).
      */
-    async unverifiedFields(runId: string, page: { after?: string; limit?: number } = {}): Promise<Array<{ externalAccountNumber: string; differing: boolean; field: string; leaves: number }>> {
+    async unverifiedFields(
+      runId: string,
+      page: { after?: string; limit?: number } = {},
+    ): Promise<Array<{ externalAccountNumber: string; differing: boolean; field: string; leaves: number }>> {
       const r = await pool.query<{ external_account_number: string; status: string; field: string; leaves: number }>(
         `select r.external_account_number, r.status, f.key as field, (f.value->>2)::int as leaves
            from (select external_account_number, status, field_counts from migrate.reconciliations
@@ -159,7 +176,10 @@ export function createReconciliationLedger(pool: Pool) {
     },
 
     /** Differences of a run (values included — operator output only): a page after (account, path), by the primary key. */
-    async differences(runId: string, page: { after?: { externalAccountNumber: string; path: string }; limit?: number } = {}): Promise<Array<{ externalAccountNumber: string; path: string; field: string; expected: unknown; found: unknown }>> {
+    async differences(
+      runId: string,
+      page: { after?: { externalAccountNumber: string; path: string }; limit?: number } = {},
+    ): Promise<Array<{ externalAccountNumber: string; path: string; field: string; expected: unknown; found: unknown }>> {
       const r = await pool.query<{ external_account_number: string; path: string; field: string; expected: unknown; found: unknown }>(
         `select external_account_number, path, field, expected, found from migrate.reconciliation_differences
           where run_id = $1 and ($2::text is null or (external_account_number, path) > ($2, $3))
@@ -170,7 +190,10 @@ export function createReconciliationLedger(pool: Pool) {
     },
 
     /** Every difference of the first `accounts` differing accounts (by number): the report's examples. */
-    async differenceExamples(runId: string, accounts: number): Promise<Array<{ externalAccountNumber: string; path: string; field: string; expected: unknown; found: unknown }>> {
+    async differenceExamples(
+      runId: string,
+      accounts: number,
+    ): Promise<Array<{ externalAccountNumber: string; path: string; field: string; expected: unknown; found: unknown }>> {
       const r = await pool.query<{ external_account_number: string; path: string; field: string; expected: unknown; found: unknown }>(
         `select d.external_account_number, d.path, d.field, d.expected, d.found from migrate.reconciliation_differences d
           where d.run_id = $1 and d.external_account_number in (

@@ -13,8 +13,11 @@ export interface Rejection {
 
 export async function recordRejection(pool: Pool, r: Rejection): Promise<void> {
   const bytes = r.body !== undefined ? Buffer.byteLength(r.body) : r.bodyBytes;
-  await pool.query(
-    `insert into migrate.rejected_deliveries (received_via, reason, body_sha256, body_bytes, remote_address) values ($1, $2, $3, $4, $5)`,
-    [r.receivedVia, r.reason, r.body !== undefined ? sha256Hex(r.body) : null, bytes ?? null, r.remoteAddress ?? null],
-  );
+  await pool.query(`insert into migrate.rejected_deliveries (received_via, reason, body_sha256, body_bytes, remote_address) values ($1, $2, $3, $4, $5)`, [
+    r.receivedVia,
+    r.reason,
+    r.body !== undefined ? sha256Hex(r.body) : null,
+    bytes ?? null,
+    r.remoteAddress ?? null,
+  ]);
 }

@@ -13,7 +13,7 @@ export const CSV_HEADER = ['external_account_number', 'outcome', 'stage', 'code'
  * reconciliation difference, each field a record did not contain, each failed post-import item.
  */
 export async function* reportCsvRows(pool: Pool, runId: string, pageSize = 2000): AsyncGenerator<string[]> {
-  for (let after: string | null = null; ; ) {
+  for (let after: string | null = null; ;) {
     // Accounts without error rows (e.g. not attempted) still get one row, from the attempt itself.
     const r: { rows: Array<Record<string, string | null>> } = await pool.query(
       `with page as (
@@ -31,20 +31,20 @@ export async function* reportCsvRows(pool: Pool, runId: string, pageSize = 2000)
     after = r.rows[r.rows.length - 1].external_account_number;
   }
   const recon = createReconciliationLedger(pool);
-  for (let after: { externalAccountNumber: string; path: string } | undefined; ; ) {
+  for (let after: { externalAccountNumber: string; path: string } | undefined; ;) {
     const page = await recon.differences(runId, { after, limit: pageSize });
     for (const d of page) yield differenceCsvRow(d);
     if (page.length < pageSize) break;
     after = page[page.length - 1];
   }
-  for (let after: string | undefined; ; ) {
+  for (let after: string | undefined; ;) {
     const page = await recon.unverifiedFields(runId, { after, limit: pageSize });
     for (const u of page) yield unverifiedCsvRow(u);
     if (page.length === 0) break;
     after = page[page.length - 1].externalAccountNumber;
   }
   const items = createPostImportLedger(pool);
-  for (let after: { externalAccountNumber: string; kind: string; key: string } | undefined; ; ) {
+  for (let after: { externalAccountNumber: string; kind: string; key: string } | undefined; ;) {
     const page = await items.failedItems(runId, { after, limit: pageSize });
     for (const f of page) yield postImportFailedCsvRow(f);
     if (page.length < pageSize) break;

@@ -95,7 +95,12 @@ export async function loadReportData(pool: Pool, runId: string, ui: { temporalUi
     ),
   ]);
   const by = (k: string) => Number(outcomes.find((r) => r.label === k)?.n ?? 0);
-  const examples = await failedExamples(pool, runId, byCode.map((r) => r.label as string | null), EXAMPLES_PER_CODE);
+  const examples = await failedExamples(
+    pool,
+    runId,
+    byCode.map((r) => r.label as string | null),
+    EXAMPLES_PER_CODE,
+  );
   return reportDataSchema.parse({
     runId,
     supplierCode: run.supplier_code,

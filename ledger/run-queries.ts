@@ -137,12 +137,20 @@ export async function finishedCount(pool: Pool, runId: string): Promise<number> 
 }
 
 /** Inbox rows of these accounts by match status, and events without an account number in a time range. */
-export async function inboxMatchCounts(pool: Pool, accounts: string[], from: Date, to: Date): Promise<{ byStatus: Record<string, number>; unidentified: number }> {
+export async function inboxMatchCounts(
+  pool: Pool,
+  accounts: string[],
+  from: Date,
+  to: Date,
+): Promise<{ byStatus: Record<string, number>; unidentified: number }> {
   const r = await pool.query<{ match_status: string; n: string }>(
     `select match_status, count(*) as n from migrate.inbox where external_identifier = any($1) group by match_status`,
     [accounts],
   );
-  const u = await pool.query<{ n: string }>(`select count(*) as n from migrate.inbox where external_identifier is null and received_at between $1 and $2`, [from, to]);
+  const u = await pool.query<{ n: string }>(`select count(*) as n from migrate.inbox where external_identifier is null and received_at between $1 and $2`, [
+    from,
+    to,
+  ]);
   return { byStatus: Object.fromEntries(r.rows.map((e) => [e.match_status, Number(e.n)])), unidentified: Number(u.rows[0].n) };
 }
 
@@ -154,7 +162,16 @@ export async function dbNow(pool: Pool): Promise<Date> {
 export async function attemptOutcomes(
   pool: Pool,
   runId: string,
-): Promise<Array<{ external_account_number: string; outcome: string | null; stage: string | null; error_code: string | null; error_attr: string | null; platform_account_number: string | null }>> {
+): Promise<
+  Array<{
+    external_account_number: string;
+    outcome: string | null;
+    stage: string | null;
+    error_code: string | null;
+    error_attr: string | null;
+    platform_account_number: string | null;
+  }>
+> {
   const r = await pool.query(
     'select external_account_number, outcome, stage, error_code, error_attr, platform_account_number from migrate.account_attempts where run_id = $1',
     [runId],

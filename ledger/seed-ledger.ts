@@ -41,7 +41,18 @@ acct_seg as (select a.i, a.ext, s.* from acct a join seg s on a.pos >= s.lo and 
 
 function planJson(plan: PlannedSegment[]): string {
   return JSON.stringify(
-    plan.map((s, idx) => ({ idx, lo: s.lo, hi: s.hi, outcome: s.outcome, stage: s.stage, code: s.code, attr: s.attr, source: s.source, errors: s.errors, differences: s.differences })),
+    plan.map((s, idx) => ({
+      idx,
+      lo: s.lo,
+      hi: s.hi,
+      outcome: s.outcome,
+      stage: s.stage,
+      code: s.code,
+      attr: s.attr,
+      source: s.source,
+      errors: s.errors,
+      differences: s.differences,
+    })),
   );
 }
 

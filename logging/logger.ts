@@ -39,11 +39,7 @@ const PERSONAL_KEYS = [
 ];
 
 // Top level, one and two levels deep (array indices count as a level: `customers.*.email`).
-export const REDACT_PATHS: string[] = [...new Set([...SECRET_KEYS, ...PERSONAL_KEYS])].flatMap((k) => [
-  k,
-  `*.${k}`,
-  `*.*.${k}`,
-]);
+export const REDACT_PATHS: string[] = [...new Set([...SECRET_KEYS, ...PERSONAL_KEYS])].flatMap((k) => [k, `*.${k}`, `*.*.${k}`]);
 
 // pino's redact matches keys, not values: a password inside a connection string needs its own pass.
 const CONNECTION_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:@/\s]+):[^@\s]*@/gi;
@@ -141,10 +137,7 @@ function findPlatformBody(err: unknown): PlatformErrorBody | undefined {
  */
 export function logPlatformError(logger: pino.Logger, err: unknown, msg = 'platform error'): void {
   const body = findPlatformBody(err);
-  const status =
-    err && typeof err === 'object' && typeof (err as { status?: unknown }).status === 'number'
-      ? (err as { status: number }).status
-      : undefined;
+  const status = err && typeof err === 'object' && typeof (err as { status?: unknown }).status === 'number' ? (err as { status: number }).status : undefined;
   if (!body) {
     const e = err instanceof Error ? err : undefined;
     const code = err && typeof err === 'object' ? (err as { code?: unknown }).code : undefined;
@@ -152,10 +145,7 @@ export function logPlatformError(logger: pino.Logger, err: unknown, msg = 'platf
     if (e) logger.debug({ err: e }, `${msg} (detail)`);
     return;
   }
-  logger.warn(
-    { code: body.code, status, errors: body.errors?.map((f) => ({ code: f.code, attr: f.attr ?? undefined })) },
-    msg,
-  );
+  logger.warn({ code: body.code, status, errors: body.errors?.map((f) => ({ code: f.code, attr: f.attr ?? undefined })) }, msg);
   logger.debug(
     {
       code: body.code,

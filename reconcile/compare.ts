@@ -98,7 +98,9 @@ export function expectedAccountRecord(payload: unknown, accountNumber: string | 
               meters: list(m.meters).map((meter) =>
                 defined({
                   serial_number: str(meter.meter_serial_number),
-                  registers: list(meter.registers).map((r) => defined({ identifier: str(r.register_id), is_settlement_register: typeof r.is_settlement === 'boolean' ? r.is_settlement : undefined })),
+                  registers: list(meter.registers).map((r) =>
+                    defined({ identifier: str(r.register_id), is_settlement_register: typeof r.is_settlement === 'boolean' ? r.is_settlement : undefined }),
+                  ),
                 }),
               ),
               agreements: agreements(m),
@@ -106,7 +108,13 @@ export function expectedAccountRecord(payload: unknown, accountNumber: string | 
           ),
         gas_meter_points: points
           .filter((m) => m.supply_type === 'GAS')
-          .map((m) => defined({ mprn: str(m.identifier), meters: list(m.meters).map((meter) => defined({ serial_number: str(meter.meter_serial_number) })), agreements: agreements(m) })),
+          .map((m) =>
+            defined({
+              mprn: str(m.identifier),
+              meters: list(m.meters).map((meter) => defined({ serial_number: str(meter.meter_serial_number) })),
+              agreements: agreements(m),
+            }),
+          ),
       });
     }),
   });
@@ -115,7 +123,15 @@ export function expectedAccountRecord(payload: unknown, accountNumber: string | 
 // --- Dates ------------------------------------------------------------------------------------
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const londonClock = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+const londonClock = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/London',
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+});
 
 /**
  * The instant of a calendar date's local midnight in Europe/London (ms since the epoch). The clock
@@ -161,10 +177,12 @@ function same(field: string, exp: unknown, got: unknown): boolean {
   if (DATE_FIELDS.has(field)) return sameLocalDate(exp, got);
   if (TEXT_FIELDS.has(field)) {
     // An empty string is the same as no value; postcodes compare without spaces, in any case.
-    const text = (v: unknown) => (typeof v === 'string' ? (field === 'postcode' ? v.toUpperCase().replace(/\s+/g, '') : v.trim()) : v === null || v === undefined ? '' : v);
+    const text = (v: unknown) =>
+      typeof v === 'string' ? (field === 'postcode' ? v.toUpperCase().replace(/\s+/g, '') : v.trim()) : v === null || v === undefined ? '' : v;
     return Object.is(text(exp), text(got));
   }
-  if (field === 'balance' && (typeof got === 'string' || typeof got === 'number') && got !== '' && Number.isFinite(Number(got))) return Number(exp) === Number(got);
+  if (field === 'balance' && (typeof got === 'string' || typeof got === 'number') && got !== '' && Number.isFinite(Number(got)))
+    return Number(exp) === Number(got);
   return Object.is(exp, got);
 }
 

@@ -66,7 +66,10 @@ export const eventTargetsSchema = z.object({
   webhookUrl: z.url().optional(),
   webhookSecret: z.string().min(1).optional(),
   /** As an EventBridge connection with API_KEY authorization: this header and value on every call. */
-  webhookApiKeyHeader: z.string().regex(/^[A-Za-z0-9-]+$/).optional(),
+  webhookApiKeyHeader: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/)
+    .optional(),
   webhookApiKey: z.string().min(1).optional(),
   sqsQueueUrl: z.string().min(1).optional(),
 });
@@ -76,7 +79,10 @@ export const eventTargetsPatchSchema = z
   .object({
     webhookUrl: z.url().nullable(),
     webhookSecret: z.string().min(1).nullable(),
-    webhookApiKeyHeader: z.string().regex(/^[A-Za-z0-9-]+$/).nullable(),
+    webhookApiKeyHeader: z
+      .string()
+      .regex(/^[A-Za-z0-9-]+$/)
+      .nullable(),
     webhookApiKey: z.string().min(1).nullable(),
     sqsQueueUrl: z.string().min(1).nullable(),
   })
@@ -89,10 +95,12 @@ export const sandboxOptionsSchema = z.object({
   dataImportKey: z.string().min(1).optional(),
   /** HS256 key for issued JWTs; random per start when absent (tokens then die with the process). */
   jwtSecret: z.string().min(16).optional(),
-  refreshTokenTtlSeconds: z.number().int().positive().default(7 * 24 * 3600),
-  suppliers: z
-    .array(supplierSeedSchema)
-    .default([{ code: 'DEMO-SUPPLIER', documentRoot: 'migrations/demo-supplier', status: 'ONGOING' }]),
+  refreshTokenTtlSeconds: z
+    .number()
+    .int()
+    .positive()
+    .default(7 * 24 * 3600),
+  suppliers: z.array(supplierSeedSchema).default([{ code: 'DEMO-SUPPLIER', documentRoot: 'migrations/demo-supplier', status: 'ONGOING' }]),
   faults: faultsSchema.prefault({}),
   eventTargets: eventTargetsSchema.prefault({}),
   /** How long a webhook delivery is retried (with backoff) before the event is marked failed. */
@@ -104,11 +112,18 @@ export const sandboxOptionsSchema = z.object({
   /** A claimed import or event whose worker died is picked up again after this lease. */
   leaseMs: z.number().int().positive().default(30_000),
   eventSource: z.string().default('kraken.data-import'),
-  eventAccount: z.string().regex(/^\d{12}$/).default('123456789012'),
+  eventAccount: z
+    .string()
+    .regex(/^\d{12}$/)
+    .default('123456789012'),
   eventRegion: z.string().default('eu-west-2'),
   /** Allowed clock skew for `schedule_window_start` "not in the past". */
   windowStartToleranceMs: ms.default(5_000),
-  bodyLimitBytes: z.number().int().positive().default(10 * 1024 * 1024),
+  bodyLimitBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(10 * 1024 * 1024),
   /** Strict mode: every request checked against the contract; a violation is answered 4xx and recorded. */
   strict: z.boolean().default(false),
 });

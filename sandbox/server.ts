@@ -102,7 +102,8 @@ export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
   app.setErrorHandler((err: { statusCode?: number; code?: string; message: string }, _req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) logger.error({ err }, 'sandbox request failed');
-    const code = err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'parse_error' : status === 500 ? 'server_error' : 'invalid';
+    const code =
+      err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'parse_error' : status === 500 ? 'server_error' : 'invalid';
     return reply.code(status).send({ detail: status === 500 ? 'A server error occurred.' : err.message, code });
   });
   app.get('/healthz', async () => ({ ok: true }));
@@ -114,7 +115,11 @@ export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
     for (const x of v) if (violations.length < MAX_VIOLATIONS) violations.push({ at: new Date().toISOString(), ...x });
     logger.warn({ violations: v.map((x) => `${x.kind}: ${x.detail}`), path: v[0]?.path }, 'contract violation (strict mode)');
   };
-  const violationBody = (v: Omit<Violation, 'at'>[]) => ({ detail: 'The request does not follow the contract.', code: 'contract_violation', violations: v.map(({ kind, detail }) => ({ kind, detail })) });
+  const violationBody = (v: Omit<Violation, 'at'>[]) => ({
+    detail: 'The request does not follow the contract.',
+    code: 'contract_violation',
+    violations: v.map(({ kind, detail }) => ({ kind, detail })),
+  });
   app.get('/admin/violations', async () => ({ strict: options.strict, count: violations.length, violations }));
   app.delete('/admin/violations', async () => {
     violations.length = 0;

@@ -82,10 +82,9 @@ export class RequestWitness {
   }
 
   async count(name: string): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO sandbox.witness_counts (name, n) VALUES ($1, 1) ON CONFLICT (name) DO UPDATE SET n = sandbox.witness_counts.n + 1`,
-      [name],
-    );
+    await this.pool.query(`INSERT INTO sandbox.witness_counts (name, n) VALUES ($1, 1) ON CONFLICT (name) DO UPDATE SET n = sandbox.witness_counts.n + 1`, [
+      name,
+    ]);
   }
 
   async summary() {

@@ -33,8 +33,12 @@ const list = <T extends z.ZodType>(schema: T) => z.array(schema).optional();
  * property the named components declare (contract-zod.ts: checked by type and format, passed on
  * unchanged), so nothing documented is refused or dropped.
  */
-const strictWithContract = <S extends Record<string, z.ZodType>>(shape: S, components: readonly string[], region: CountryCode = DEFAULT_PHONE_REGION, reuse?: Record<string, z.ZodType>) =>
-  z.strictObject(withContractFields(shape, components, { region, reuse }));
+const strictWithContract = <S extends Record<string, z.ZodType>>(
+  shape: S,
+  components: readonly string[],
+  region: CountryCode = DEFAULT_PHONE_REGION,
+  reuse?: Record<string, z.ZodType>,
+) => z.strictObject(withContractFields(shape, components, { region, reuse }));
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
@@ -84,16 +88,19 @@ const customerUserDetailSchema = z.strictObject({
 // Addresses
 
 /** The new-style billing address (`billing_address`), exclusive with billing_address1..5. */
-export const addressSchema = strictWithContract({
-  country: requiredString(2),
-  administrative_area: optionalString(512),
-  dependent_locality: optionalString(512),
-  locality: optionalString(512),
-  postal_code: optionalString(512),
-  sorting_code: optionalString(512),
-  street_address: optionalString(),
-  delivery_point_identifier: opt(deliveryPointIdentifier),
-}, ['Address']);
+export const addressSchema = strictWithContract(
+  {
+    country: requiredString(2),
+    administrative_area: optionalString(512),
+    dependent_locality: optionalString(512),
+    locality: optionalString(512),
+    postal_code: optionalString(512),
+    sorting_code: optionalString(512),
+    street_address: optionalString(),
+    delivery_point_identifier: opt(deliveryPointIdentifier),
+  },
+  ['Address'],
+);
 
 // ---------------------------------------------------------------------------------------------
 // Meter points
@@ -213,39 +220,42 @@ const meterPointCommon = {
 
 const coded = (code: string, message: string) => ({ message, params: { code } });
 
-export const electricityMeterPointSchema = strictWithContract({
-  supply_type: z.literal('ELECTRICITY'),
-  identifier: requiredString().refine(
-    (v) => v.trim() === '' || isMpanCore(v),
-    coded('invalid_supply_point_identifier', 'An MPAN core is 13 digits ending in a valid check digit.'),
-  ),
-  ...meterPointCommon,
-  profile_class: opt(integer),
-  ssc: optionalString(),
-  measurement_class: opt(z.enum(E.ELECTRICITY_MEASUREMENT_CLASSES)),
-  export_type: opt(z.enum(E.ELECTRICITY_EXPORT_TYPES)),
-  regular_reading_cycle: opt(z.enum(E.ELECTRICITY_READING_CYCLES)),
-  is_deenergised: opt(z.boolean()),
-  agreements: list(electricityAgreementSchema),
-  meters: list(electricityMeterSchema),
-  eac_history: list(eacSchema),
-}, ['ElectricityMeterPoint']);
+export const electricityMeterPointSchema = strictWithContract(
+  {
+    supply_type: z.literal('ELECTRICITY'),
+    identifier: requiredString().refine(
+      (v) => v.trim() === '' || isMpanCore(v),
+      coded('invalid_supply_point_identifier', 'An MPAN core is 13 digits ending in a valid check digit.'),
+    ),
+    ...meterPointCommon,
+    profile_class: opt(integer),
+    ssc: optionalString(),
+    measurement_class: opt(z.enum(E.ELECTRICITY_MEASUREMENT_CLASSES)),
+    export_type: opt(z.enum(E.ELECTRICITY_EXPORT_TYPES)),
+    regular_reading_cycle: opt(z.enum(E.ELECTRICITY_READING_CYCLES)),
+    is_deenergised: opt(z.boolean()),
+    agreements: list(electricityAgreementSchema),
+    meters: list(electricityMeterSchema),
+    eac_history: list(eacSchema),
+  },
+  ['ElectricityMeterPoint'],
+);
 
-export const gasMeterPointSchema = strictWithContract({
-  supply_type: z.literal('GAS'),
-  identifier: requiredString().refine(
-    (v) => v.trim() === '' || isMprn(v),
-    coded('invalid_supply_point_identifier', 'An MPRN is 6 to 10 digits.'),
-  ),
-  ...meterPointCommon,
-  shipper_mpid: requiredString(3),
-  mam_to_appoint: nullableString(3),
-  ldz: opt(z.enum(E.GAS_LDZS)),
-  regular_reading_cycle: opt(z.enum(E.GAS_READING_CYCLES)),
-  agreements: list(gasAgreementSchema),
-  meters: list(gasMeterSchema),
-  aq_history: list(aqSchema),
-}, ['GasMeterPoint']);
+export const gasMeterPointSchema = strictWithContract(
+  {
+    supply_type: z.literal('GAS'),
+    identifier: requiredString().refine((v) => v.trim() === '' || isMprn(v), coded('invalid_supply_point_identifier', 'An MPRN is 6 to 10 digits.')),
+    ...meterPointCommon,
+    shipper_mpid: requiredString(3),
+    mam_to_appoint: nullableString(3),
+    ldz: opt(z.enum(E.GAS_LDZS)),
+    regular_reading_cycle: opt(z.enum(E.GAS_READING_CYCLES)),
+    agreements: list(gasAgreementSchema),
+    meters: list(gasMeterSchema),
+    aq_history: list(aqSchema),
+  },
+  ['GasMeterPoint'],
+);
 
 export const meterPointSchema = z.discriminatedUnion('supply_type', [electricityMeterPointSchema, gasMeterPointSchema]);
 
@@ -262,26 +272,32 @@ const transactionCommon = {
   to_prepay_meter_serial_number: optionalString(),
 };
 
-const taxItemSchema = strictWithContract({
-  amount: decimalString(),
-  rate: decimalString(15, 5),
-  tax_type: requiredString(),
-  unit_type: z.enum(['PROPORTION', 'CURRENCY_PER_KWH']),
-  value_taxed: decimalString(15, 5),
-}, ['TaxItem']);
+const taxItemSchema = strictWithContract(
+  {
+    amount: decimalString(),
+    rate: decimalString(15, 5),
+    tax_type: requiredString(),
+    unit_type: z.enum(['PROPORTION', 'CURRENCY_PER_KWH']),
+    value_taxed: decimalString(15, 5),
+  },
+  ['TaxItem'],
+);
 
-const lineItemSchema = strictWithContract({
-  start_date: dateString,
-  end_date: dateString,
-  net_amount: decimalString(),
-  number_of_units: decimalString(12, 4),
-  price_per_unit: opt(decimalString(8, 7)),
-  rate_band: optionalString(),
-  rate_specification_code: optionalString(),
-  time_series_specification_code: optionalString(),
-  external_rate_identifier: optionalString(),
-  units: list(decimalString(12, 4)),
-}, ['LineItem']);
+const lineItemSchema = strictWithContract(
+  {
+    start_date: dateString,
+    end_date: dateString,
+    net_amount: decimalString(),
+    number_of_units: decimalString(12, 4),
+    price_per_unit: opt(decimalString(8, 7)),
+    rate_band: optionalString(),
+    rate_specification_code: optionalString(),
+    time_series_specification_code: optionalString(),
+    external_rate_identifier: optionalString(),
+    units: list(decimalString(12, 4)),
+  },
+  ['LineItem'],
+);
 
 export const transactionSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('CREDIT'), ...transactionCommon, reason: z.enum(E.CREDIT_REASONS) }),
@@ -500,51 +516,61 @@ function buildSchemas(region: CountryCode) {
     strictWithContract({ ...businessShape, enforce_business_contracts_exist: z.literal(true) }, ['BusinessWithExistingContracts'], region, reuse),
   ]);
 
-  const customerSchema = strictWithContract({
-    given_name: optionalString(255),
-    family_name: optionalString(255),
-    title: nullableString(20),
-    salutation: nullableString(128),
-    email: optNull(emailString),
-    mobile: phone,
-    landline: phone,
-    date_of_birth: optNull(dateString),
-    label: nullableString(),
-    deceased: opt(z.enum(E.DECEASED_STATUSES)),
-    pronouns: optNull(z.enum(E.PRONOUNS)),
-    role: optNull(z.enum(E.CUSTOMER_ROLES)),
-    account_roles: list(z.enum(E.CUSTOMER_ROLES)),
-    portfolio_roles: list(z.enum(E.CUSTOMER_ROLES)),
-    alternative_phone_numbers: list(alternativeNumberSchema),
-    contact_emails: list(emailString),
-    customer_preferences: opt(customerPreferencesSchema),
-    consents: list(consentSchema),
-    psr: list(psrSchema),
-    metadata: list(metadataSchema),
-    user_details: list(customerUserDetailSchema),
-    user_identifier: optionalString(),
-    unable_to_read_meters: opt(z.boolean()),
-    credit_score: optNull(integer.min(0).max(9999)),
-    credit_risk_bracket: optNull(z.enum(E.CREDIT_RISK_BRACKETS)),
-    credit_result: nullableString(),
-    credit_assessment_id: nullableString(),
-  }, ['EnergyCustomer'], region, reuse);
+  const customerSchema = strictWithContract(
+    {
+      given_name: optionalString(255),
+      family_name: optionalString(255),
+      title: nullableString(20),
+      salutation: nullableString(128),
+      email: optNull(emailString),
+      mobile: phone,
+      landline: phone,
+      date_of_birth: optNull(dateString),
+      label: nullableString(),
+      deceased: opt(z.enum(E.DECEASED_STATUSES)),
+      pronouns: optNull(z.enum(E.PRONOUNS)),
+      role: optNull(z.enum(E.CUSTOMER_ROLES)),
+      account_roles: list(z.enum(E.CUSTOMER_ROLES)),
+      portfolio_roles: list(z.enum(E.CUSTOMER_ROLES)),
+      alternative_phone_numbers: list(alternativeNumberSchema),
+      contact_emails: list(emailString),
+      customer_preferences: opt(customerPreferencesSchema),
+      consents: list(consentSchema),
+      psr: list(psrSchema),
+      metadata: list(metadataSchema),
+      user_details: list(customerUserDetailSchema),
+      user_identifier: optionalString(),
+      unable_to_read_meters: opt(z.boolean()),
+      credit_score: optNull(integer.min(0).max(9999)),
+      credit_risk_bracket: optNull(z.enum(E.CREDIT_RISK_BRACKETS)),
+      credit_result: nullableString(),
+      credit_assessment_id: nullableString(),
+    },
+    ['EnergyCustomer'],
+    region,
+    reuse,
+  );
 
-  const propertyAdministratorSchema = strictWithContract({
-    given_name: nullableString(255),
-    family_name: optionalString(255),
-    title: nullableString(20),
-    salutation: nullableString(128),
-    billing_name: optionalString(255),
-    email: optNull(emailString),
-    mobile: phone,
-    landline: phone,
-    date_of_birth: optNull(dateString),
-    deceased: opt(z.enum(E.DECEASED_STATUSES)),
-    effective_from: optNull(utcDateTimeString),
-    effective_to: optNull(utcDateTimeString),
-    role: opt(z.enum(E.PROPERTY_ADMINISTRATOR_ROLES)),
-  }, ['PropertyAdministrator'], region, reuse);
+  const propertyAdministratorSchema = strictWithContract(
+    {
+      given_name: nullableString(255),
+      family_name: optionalString(255),
+      title: nullableString(20),
+      salutation: nullableString(128),
+      billing_name: optionalString(255),
+      email: optNull(emailString),
+      mobile: phone,
+      landline: phone,
+      date_of_birth: optNull(dateString),
+      deceased: opt(z.enum(E.DECEASED_STATUSES)),
+      effective_from: optNull(utcDateTimeString),
+      effective_to: optNull(utcDateTimeString),
+      role: opt(z.enum(E.PROPERTY_ADMINISTRATOR_ROLES)),
+    },
+    ['PropertyAdministrator'],
+    region,
+    reuse,
+  );
 
   const supplyAddressSchema = z.strictObject({
     supply_address1: requiredString(512),
@@ -565,66 +591,69 @@ function buildSchemas(region: CountryCode) {
     meter_points: z.array(meterPointSchema),
   });
 
-  const energyAccountSchema = strictWithContract({
-    // import_supplier's enum in the spec is one tenant's supplier codes: free string.
-    import_supplier: requiredString(),
-    external_account_number: optionalString(128),
-    account_type: opt(z.enum(E.ACCOUNT_TYPES)),
-    unknown_occupier: optNull(z.boolean()),
-    customers: list(customerSchema),
+  const energyAccountSchema = strictWithContract(
+    {
+      // import_supplier's enum in the spec is one tenant's supplier codes: free string.
+      import_supplier: requiredString(),
+      external_account_number: optionalString(128),
+      account_type: opt(z.enum(E.ACCOUNT_TYPES)),
+      unknown_occupier: optNull(z.boolean()),
+      customers: list(customerSchema),
 
-    billing_name: optionalString(510),
-    billing_sub_name: optionalString(256),
-    billing_attention_of: optionalString(256),
-    billing_customer_reference: optionalString(256),
-    billing_email: optNull(emailString),
-    billing_address: opt(addressSchema),
-    billing_address1: optionalString(512),
-    billing_address2: optionalString(512),
-    billing_address3: optionalString(512),
-    billing_address4: optionalString(512),
-    billing_address5: optionalString(512),
-    billing_postcode: opt(postcodeString(512, false)),
-    billing_delivery_point_identifier: opt(deliveryPointIdentifier),
+      billing_name: optionalString(510),
+      billing_sub_name: optionalString(256),
+      billing_attention_of: optionalString(256),
+      billing_customer_reference: optionalString(256),
+      billing_email: optNull(emailString),
+      billing_address: opt(addressSchema),
+      billing_address1: optionalString(512),
+      billing_address2: optionalString(512),
+      billing_address3: optionalString(512),
+      billing_address4: optionalString(512),
+      billing_address5: optionalString(512),
+      billing_postcode: opt(postcodeString(512, false)),
+      billing_delivery_point_identifier: opt(deliveryPointIdentifier),
 
-    business: opt(businessSchema),
-    account_billing_options: opt(accountBillingOptionsSchema),
-    sales_channel: opt(z.enum(E.SALES_CHANNELS)),
-    sales_subchannel: optionalString(),
-    date_of_sale: opt(dateString),
-    communication_preference: opt(z.enum(E.COMMUNICATION_PREFERENCES)),
-    document_accessibility: opt(z.enum(E.DOCUMENT_ACCESSIBILITY)),
-    language_preference: opt(z.enum(E.LANGUAGE_PREFERENCES)),
-    operations_team_name: optionalString(),
-    smart_read_frequency: opt(z.enum(E.SMART_READ_FREQUENCIES)),
-    smart_read_cycle_day: opt(
-      integer.refine((d) => d >= 1 && d <= 28, coded('invalid_day_of_month', 'The day of the month must be between 1 and 28.')),
-    ),
-    consents: list(consentSchema),
+      business: opt(businessSchema),
+      account_billing_options: opt(accountBillingOptionsSchema),
+      sales_channel: opt(z.enum(E.SALES_CHANNELS)),
+      sales_subchannel: optionalString(),
+      date_of_sale: opt(dateString),
+      communication_preference: opt(z.enum(E.COMMUNICATION_PREFERENCES)),
+      document_accessibility: opt(z.enum(E.DOCUMENT_ACCESSIBILITY)),
+      language_preference: opt(z.enum(E.LANGUAGE_PREFERENCES)),
+      operations_team_name: optionalString(),
+      smart_read_frequency: opt(z.enum(E.SMART_READ_FREQUENCIES)),
+      smart_read_cycle_day: opt(integer.refine((d) => d >= 1 && d <= 28, coded('invalid_day_of_month', 'The day of the month must be between 1 and 28.'))),
+      consents: list(consentSchema),
 
-    supply_addresses: list(supplyAddressSchema),
+      supply_addresses: list(supplyAddressSchema),
 
-    transfer_balance: opt(decimalString()),
-    last_billed_to_date: opt(dateString),
-    last_payment_review_date: optNull(dateString),
-    next_bill_due_date: optNull(dateString),
-    ledgers: list(ledgerSchema),
-    current_statement_transactions: list(transactionSchema),
-    historical_statement_transactions: list(transactionSchema),
-    payment_schedules: list(paymentScheduleSchema),
-    payment_preferences: list(paymentPreferenceSchema),
-    payment_instructions: list(paymentInstructionSchema),
+      transfer_balance: opt(decimalString()),
+      last_billed_to_date: opt(dateString),
+      last_payment_review_date: optNull(dateString),
+      next_bill_due_date: optNull(dateString),
+      ledgers: list(ledgerSchema),
+      current_statement_transactions: list(transactionSchema),
+      historical_statement_transactions: list(transactionSchema),
+      payment_schedules: list(paymentScheduleSchema),
+      payment_preferences: list(paymentPreferenceSchema),
+      payment_instructions: list(paymentInstructionSchema),
 
-    references: list(accountReferenceSchema),
-    notes: list(noteSchema),
-    statements: list(statementSchema),
-    account_campaigns: list(accountCampaignSchema),
-    metadata: list(metadataSchema),
-    debts: list(debtSchema),
-    deposit_agreements: list(depositAgreementSchema),
-    dunning_path: opt(dunningPathSchema),
-    warm_home_discount: list(warmHomeDiscountSchema),
-  }, ['EnergyAccount'], region, reuse);
+      references: list(accountReferenceSchema),
+      notes: list(noteSchema),
+      statements: list(statementSchema),
+      account_campaigns: list(accountCampaignSchema),
+      metadata: list(metadataSchema),
+      debts: list(debtSchema),
+      deposit_agreements: list(depositAgreementSchema),
+      dunning_path: opt(dunningPathSchema),
+      warm_home_discount: list(warmHomeDiscountSchema),
+    },
+    ['EnergyAccount'],
+    region,
+    reuse,
+  );
 
   const scheduleAccountCreationSchema = z.strictObject({
     payload: energyAccountSchema,

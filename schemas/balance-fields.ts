@@ -41,7 +41,13 @@ export function toAccountLevelBalances(payload: EnergyAccount): BalanceFieldsRes
   const put = (key: string, value: unknown, from: string) => {
     if (value === undefined) return;
     if (out[key] !== undefined && out[key] !== value) {
-      errors.push(validationError('ledgers_not_representable_as_account_fields', ['ledgers', 0, from], `${key} is set on the account and differs from the ledger's ${from}.`));
+      errors.push(
+        validationError(
+          'ledgers_not_representable_as_account_fields',
+          ['ledgers', 0, from],
+          `${key} is set on the account and differs from the ledger's ${from}.`,
+        ),
+      );
       return;
     }
     out[key] = value;

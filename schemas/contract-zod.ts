@@ -1,15 +1,6 @@
 import { z } from 'zod';
 import { loadContract } from '../contract';
-import {
-  dateString,
-  decimalString,
-  deliveryPointIdentifier,
-  emailString,
-  integer,
-  phoneString,
-  requiredString,
-  utcDateTimeString,
-} from './fields';
+import { dateString, decimalString, deliveryPointIdentifier, emailString, integer, phoneString, requiredString, utcDateTimeString } from './fields';
 import { type CountryCode, isMpanCore, isMprn, isUkPostcode } from './formats';
 import { isObj } from './rule-kit';
 
@@ -70,8 +61,7 @@ function decimalDigits(pattern: string | undefined): [number, number] {
 const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,6})?)?$/;
 
 /** A JSON value that must be given (an untyped required property); `undefined` is "missing". */
-const anyValue = (required: boolean) =>
-  required ? z.unknown().refine((v) => v !== undefined, coded('required', 'This field is required.')) : z.unknown();
+const anyValue = (required: boolean) => (required ? z.unknown().refine((v) => v !== undefined, coded('required', 'This field is required.')) : z.unknown());
 
 export interface DeriveOptions {
   /** Region for phone number checks. */
@@ -92,7 +82,10 @@ function stringSchema(js: Json, required: boolean, opts: DeriveOptions): z.ZodTy
   let s: z.ZodType = required ? requiredString(js.maxLength) : js.maxLength === undefined ? z.string() : z.string().max(js.maxLength);
   if (js.minLength !== undefined) s = (s as z.ZodString).min(js.minLength);
   if (codes.has('invalid_supply_point_identifier')) {
-    s = s.refine((v) => typeof v === 'string' && (v.trim() === '' || isMpanCore(v) || isMprn(v)), coded('invalid_supply_point_identifier', 'Not a valid MPAN core (13 digits, valid check digit) or MPRN (6 to 10 digits).'));
+    s = s.refine(
+      (v) => typeof v === 'string' && (v.trim() === '' || isMpanCore(v) || isMprn(v)),
+      coded('invalid_supply_point_identifier', 'Not a valid MPAN core (13 digits, valid check digit) or MPRN (6 to 10 digits).'),
+    );
   }
   if (codes.has('invalid_postcode')) {
     s = s.refine((v) => typeof v === 'string' && (v.trim() === '' || isUkPostcode(v)), coded('invalid_postcode', 'Enter a valid UK postcode.'));
@@ -164,11 +157,7 @@ export function propertyShape(js: Json, opts: DeriveOptions, only?: ReadonlySet<
  * from the contract. Where several components are named (a `oneOf` whose options share an object,
  * e.g. `BaseBusiness` and `BusinessWithExistingContracts`), their properties are joined.
  */
-export function withContractFields<S extends Record<string, z.ZodType>>(
-  handWritten: S,
-  componentNames: readonly string[],
-  opts: DeriveOptions,
-): S {
+export function withContractFields<S extends Record<string, z.ZodType>>(handWritten: S, componentNames: readonly string[], opts: DeriveOptions): S {
   const added: Record<string, z.ZodType> = {};
   for (const name of componentNames) {
     const js = contractComponent(name);

@@ -198,7 +198,11 @@ export function flattenDrfErrors(body: unknown, path: ReadonlyArray<string> = []
     return body.flatMap((item, i) => flattenDrfErrors(item, [...path, String(i)]));
   }
   if (isRecord(body)) {
-    if (typeof body.code === 'string' && (typeof body.detail === 'string' || typeof body.message === 'string') && Object.keys(body).every((k) => ['code', 'detail', 'message', 'attr'].includes(k))) {
+    if (
+      typeof body.code === 'string' &&
+      (typeof body.detail === 'string' || typeof body.message === 'string') &&
+      Object.keys(body).every((k) => ['code', 'detail', 'message', 'attr'].includes(k))
+    ) {
       const at = typeof body.attr === 'string' && body.attr !== '' ? [...path, body.attr].join('.') : attr;
       return [{ code: body.code, attr: at, detail: text(body.detail ?? body.message) }];
     }
@@ -250,7 +254,11 @@ export function parsePlatformErrorBody(status: number, body: unknown): PlatformE
   // ErrorResponse / DRFError: `{code, detail}` names the whole failure.
   const coded = codedSchema.safeParse(body);
   if (coded.success && Object.keys(body as object).every((k) => ['code', 'detail', 'domain'].includes(k))) {
-    return { kind: 'validation', errors: [{ code: coded.data.code, attr: 'non_field_errors', detail: text(coded.data.detail) }], detail: text(coded.data.detail) };
+    return {
+      kind: 'validation',
+      errors: [{ code: coded.data.code, attr: 'non_field_errors', detail: text(coded.data.detail) }],
+      detail: text(coded.data.detail),
+    };
   }
 
   // A DRF field map.

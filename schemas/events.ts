@@ -94,13 +94,7 @@ export type KnownEvent = {
   }[VersionsOf<T>];
 }[DataImportEventType];
 
-export type UnknownEventReason =
-  | 'not_json'
-  | 'not_an_object'
-  | 'invalid_envelope'
-  | 'foreign_type'
-  | 'unknown_version'
-  | 'invalid_detail';
+export type UnknownEventReason = 'not_json' | 'not_an_object' | 'invalid_envelope' | 'foreign_type' | 'unknown_version' | 'invalid_detail';
 
 export type UnknownEvent = { kind: 'unknown'; reason: UnknownEventReason; type?: string; raw: unknown };
 export type ParsedEvent = KnownEvent | UnknownEvent;

@@ -1,12 +1,5 @@
 import { z } from 'zod';
-import {
-  type CountryCode,
-  decimalPattern,
-  isCalendarDate,
-  isUkPostcode,
-  isUtcDateTime,
-  isValidPhone,
-} from './formats';
+import { type CountryCode, decimalPattern, isCalendarDate, isUkPostcode, isUtcDateTime, isValidPhone } from './formats';
 
 /**
  * Field builders shared by the account schemas. Each failing check carries the platform's code in
@@ -29,13 +22,9 @@ export function nullableString(maxLength?: number) {
   return (maxLength === undefined ? z.string() : z.string().max(maxLength)).nullable().optional();
 }
 
-export const dateString = z
-  .string()
-  .refine(isCalendarDate, coded('invalid_date', 'Date must be a real calendar date in the form YYYY-MM-DD.'));
+export const dateString = z.string().refine(isCalendarDate, coded('invalid_date', 'Date must be a real calendar date in the form YYYY-MM-DD.'));
 
-export const utcDateTimeString = z
-  .string()
-  .refine(isUtcDateTime, coded('invalid_datetime', 'Datetime must be UTC in the form YYYY-MM-DDTHH:MM:SSZ.'));
+export const utcDateTimeString = z.string().refine(isUtcDateTime, coded('invalid_datetime', 'Datetime must be UTC in the form YYYY-MM-DDTHH:MM:SSZ.'));
 
 /**
  * A datetime field the spec's own example fills with a bare date (PSR `effective_from`); the

@@ -121,16 +121,21 @@ export function realisticAccount(overrides: Partial<EnergyAccount> = {}): Energy
         last_statement_closing_date: '2024-05-31',
         last_statement_issue_date: '2024-06-02',
         current_statement_transactions: [
-          { type: 'PAYMENT', transaction_id: 'TX-9001', transaction_date: '2024-06-10', amount: '30.00', reason: 'ACCOUNT_CHARGE_PAYMENT', payment_type: 'DD_REGULAR_COLLECTION' },
+          {
+            type: 'PAYMENT',
+            transaction_id: 'TX-9001',
+            transaction_date: '2024-06-10',
+            amount: '30.00',
+            reason: 'ACCOUNT_CHARGE_PAYMENT',
+            payment_type: 'DD_REGULAR_COLLECTION',
+          },
         ],
         historical_statement_transactions: [
           { type: 'CREDIT', transaction_id: 'TX-8001', transaction_date: '2024-05-10', amount: '12.17', reason: 'DIRECT_DEBIT_DISCOUNT' },
         ],
       },
     ],
-    payment_schedules: [
-      { means: 'DD', amount: '95.00', day_of_month: 10, frequency: 'MONTHLY', start_date: '2023-04-10' },
-    ],
+    payment_schedules: [{ means: 'DD', amount: '95.00', day_of_month: 10, frequency: 'MONTHLY', start_date: '2023-04-10' }],
     references: [{ namespace: 'legacy-energy.customer-reference', value: 'CR-558123' }],
     notes: [
       {

@@ -70,9 +70,7 @@ export function decimalPattern(integerDigits: number, fractionDigits: number): R
   const key = `${integerDigits}.${fractionDigits}`;
   let re = decimalPatterns.get(key);
   if (!re) {
-    re = new RegExp(
-      `^-?(?:\\d{1,${integerDigits}}(?:\\.\\d{0,${fractionDigits}})?|\\.\\d{1,${fractionDigits}})$`,
-    );
+    re = new RegExp(`^-?(?:\\d{1,${integerDigits}}(?:\\.\\d{0,${fractionDigits}})?|\\.\\d{1,${fractionDigits}})$`);
     decimalPatterns.set(key, re);
   }
   return re;

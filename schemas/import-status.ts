@@ -8,15 +8,7 @@ import { z } from 'zod';
  * Timestamps carry a zone offset in the spec's examples (`+02:00`), so any ISO offset is accepted.
  */
 
-export const IMPORT_STATUSES = [
-  'PENDING',
-  'IN_PROGRESS',
-  'PROCESSED',
-  'ERRORED',
-  'CANCELLED',
-  'DRY_RUN_SUCCEEDED',
-  'DRY_RUN_ERRORED',
-] as const;
+export const IMPORT_STATUSES = ['PENDING', 'IN_PROGRESS', 'PROCESSED', 'ERRORED', 'CANCELLED', 'DRY_RUN_SUCCEEDED', 'DRY_RUN_ERRORED'] as const;
 export const importStatusSchema = z.enum(IMPORT_STATUSES);
 export type ImportStatus = z.infer<typeof importStatusSchema>;
 
@@ -25,13 +17,7 @@ export function isKnownImportStatus(status: string): status is ImportStatus {
 }
 
 /** No further change will happen to an import in these states. */
-export const TERMINAL_IMPORT_STATUSES: ReadonlySet<ImportStatus> = new Set([
-  'PROCESSED',
-  'ERRORED',
-  'CANCELLED',
-  'DRY_RUN_SUCCEEDED',
-  'DRY_RUN_ERRORED',
-]);
+export const TERMINAL_IMPORT_STATUSES: ReadonlySet<ImportStatus> = new Set(['PROCESSED', 'ERRORED', 'CANCELLED', 'DRY_RUN_SUCCEEDED', 'DRY_RUN_ERRORED']);
 
 const timestamp = z.iso.datetime({ offset: true });
 

@@ -50,7 +50,11 @@ function customerRules(account: Obj, emit: Emit) {
       const key = String(d.value);
       const owner = externalIds.get(key);
       if (owner !== undefined && owner !== i) {
-        emit('repeated_values_for_unique_customer_detail_namespace', [...at, 'user_details', k, 'value'], `external_user_id "${key}" is also given for customer ${owner}.`);
+        emit(
+          'repeated_values_for_unique_customer_detail_namespace',
+          [...at, 'user_details', k, 'value'],
+          `external_user_id "${key}" is also given for customer ${owner}.`,
+        );
       }
       if (owner === undefined) externalIds.set(key, i);
     }
@@ -76,14 +80,31 @@ function accountTypeRules(account: Obj, emit: Emit) {
     const industry = options.use_industry_billing === true;
     const period = given(options.period_start_day) && given(options.period_length);
     if (industry && (given(options.period_start_day) || given(options.period_length))) {
-      emit('account_billing_options_industry_billing_with_period_data', ['account_billing_options', 'use_industry_billing'], 'Give industry billing or a billing period, not both.');
+      emit(
+        'account_billing_options_industry_billing_with_period_data',
+        ['account_billing_options', 'use_industry_billing'],
+        'Give industry billing or a billing period, not both.',
+      );
     }
     if (!industry && !period) {
-      emit('account_billing_options_period_data_required', ['account_billing_options'], 'Without industry billing, period_start_day and period_length are required.');
-      if (business) emit('business_account_missing_billing_options', ['account_billing_options'], 'A business account’s billing options need period_start_day and period_length.');
+      emit(
+        'account_billing_options_period_data_required',
+        ['account_billing_options'],
+        'Without industry billing, period_start_day and period_length are required.',
+      );
+      if (business)
+        emit(
+          'business_account_missing_billing_options',
+          ['account_billing_options'],
+          'A business account’s billing options need period_start_day and period_length.',
+        );
     }
     if (!industry && options.period_length === 'QUARTERLY' && !given(account.next_bill_due_date)) {
-      emit('next_bill_to_date_not_provided_for_quarterly_billing', ['next_bill_due_date'], 'Quarterly billing without industry billing needs next_bill_due_date.');
+      emit(
+        'next_bill_to_date_not_provided_for_quarterly_billing',
+        ['next_bill_due_date'],
+        'Quarterly billing without industry billing needs next_bill_due_date.',
+      );
     }
   }
   const occupier = account.unknown_occupier === true || type.endsWith('_OCCUPIER');
@@ -91,7 +112,8 @@ function accountTypeRules(account: Obj, emit: Emit) {
     emit('business_account_missing_customers', ['customers'], 'A business account needs at least one customer.');
   }
   if (type === 'SYSTEM' && addresses > 0) emit('system_account_has_a_supply_address', ['supply_addresses'], 'A system account has no supply address.');
-  if (type === 'PORTFOLIO_LEAD' && addresses > 0) emit('portfolio_lead_has_a_supply_address', ['supply_addresses'], 'A portfolio lead account has no supply address.');
+  if (type === 'PORTFOLIO_LEAD' && addresses > 0)
+    emit('portfolio_lead_has_a_supply_address', ['supply_addresses'], 'A portfolio lead account has no supply address.');
   if (account.unknown_occupier === true && addresses > 1) {
     emit('occupier_account_with_multiple_supply_addresses', ['supply_addresses'], 'An unknown occupier account has at most one supply address.');
   }
@@ -110,7 +132,11 @@ function supplyAddressRules(account: Obj, emit: Emit) {
     }
   }
   repeated(addresses, 'property_external_identifier', (v, i) =>
-    emit('duplicate_property_external_identifiers', ['supply_addresses', i, 'property_external_identifier'], `property_external_identifier "${v}" is repeated.`),
+    emit(
+      'duplicate_property_external_identifiers',
+      ['supply_addresses', i, 'property_external_identifier'],
+      `property_external_identifier "${v}" is repeated.`,
+    ),
   );
 }
 
@@ -129,13 +155,15 @@ function listRules(account: Obj, emit: Emit) {
     if (!present(s.statement_path)) emit('missing_statement_path_or_pdf_context', ['statements', i, 'statement_path'], 'A statement needs a statement_path.');
   }
   for (const [d, i] of objects(account.debts)) {
-    if (given(d.start_date) && !present(d.agency_name)) emit('debt_collection_agency_name_required', ['debts', i, 'agency_name'], 'A debt with a start_date needs an agency_name.');
+    if (given(d.start_date) && !present(d.agency_name))
+      emit('debt_collection_agency_name_required', ['debts', i, 'agency_name'], 'A debt with a start_date needs an agency_name.');
   }
   depositRules(account, emit);
   const campaigns = objects(account.account_campaigns);
   const bySlug = campaigns.some(([c]) => present(c.slug) && !present(c.campaign_name));
   const byName = campaigns.some(([c]) => present(c.campaign_name) && !present(c.slug));
-  if (bySlug && byName) emit('inconsistent_campaign_identifiers', ['account_campaigns'], 'Identify every account campaign the same way: all by slug or all by campaign_name.');
+  if (bySlug && byName)
+    emit('inconsistent_campaign_identifiers', ['account_campaigns'], 'Identify every account campaign the same way: all by slug or all by campaign_name.');
 }
 
 /** One deposit agreement an account; a last interest date only once fulfilled, and not before it. */
@@ -145,8 +173,10 @@ function depositRules(account: Obj, emit: Emit) {
   for (const [d, i] of deposits) {
     if (!present(d.last_interest_date)) continue;
     const at: Path = ['deposit_agreements', i, 'last_interest_date'];
-    if (!present(d.fulfilled_at)) emit('last_interest_date_not_allowed', at, 'last_interest_date is only allowed on a fulfilled deposit agreement (fulfilled_at).');
-    else if (d.fulfilled_at.slice(0, 10) > d.last_interest_date) emit('fulfilled_at_greater_than_last_interest_date', at, 'fulfilled_at may not be later than last_interest_date.');
+    if (!present(d.fulfilled_at))
+      emit('last_interest_date_not_allowed', at, 'last_interest_date is only allowed on a fulfilled deposit agreement (fulfilled_at).');
+    else if (d.fulfilled_at.slice(0, 10) > d.last_interest_date)
+      emit('fulfilled_at_greater_than_last_interest_date', at, 'fulfilled_at may not be later than last_interest_date.');
   }
 }
 

@@ -26,15 +26,18 @@ function datedPeriods(list: unknown): Dated[] {
 function periodRules(list: unknown, at: Path, emit: Emit): Dated[] {
   const periods = datedPeriods(list);
   for (const p of periods) {
-    if (p.to !== undefined && p.to < p.from) emit('start_date_later_than_end_date', [...at, p.i, 'effective_to_date'], 'effective_to_date may not be before effective_from_date.');
+    if (p.to !== undefined && p.to < p.from)
+      emit('start_date_later_than_end_date', [...at, p.i, 'effective_to_date'], 'effective_to_date may not be before effective_from_date.');
   }
   for (let k = 1; k < periods.length; k++) {
     const prev = periods[k - 1];
     const next = periods[k];
     const where: Path = [...at, next.i, 'effective_from_date'];
     if (prev.open) emit('gaps_or_overlaps_in_periods', where, 'A period starts while an earlier open-ended period is still running.');
-    else if (prev.to !== undefined && next.from < prev.to) emit('gaps_or_overlaps_in_periods', where, `This period starts on ${next.from}, before the previous one ends (${prev.to}).`);
-    else if (prev.to !== undefined && next.from > nextDay(prev.to)) emit('gaps_or_overlaps_in_periods', where, `There is a gap between ${prev.to} and ${next.from}.`);
+    else if (prev.to !== undefined && next.from < prev.to)
+      emit('gaps_or_overlaps_in_periods', where, `This period starts on ${next.from}, before the previous one ends (${prev.to}).`);
+    else if (prev.to !== undefined && next.from > nextDay(prev.to))
+      emit('gaps_or_overlaps_in_periods', where, `There is a gap between ${prev.to} and ${next.from}.`);
   }
   return periods;
 }
@@ -43,21 +46,33 @@ function configurationPeriodRules(mp: Obj, at: Path, today: string, emit: Emit) 
   const list = [...at, 'configuration_periods'];
   const periods = periodRules(mp.configuration_periods, list, emit);
   for (const p of periods) {
-    if (p.from > today) emit('configuration_period_starts_in_future', [...list, p.i, 'effective_from_date'], 'A configuration period may not start in the future.');
+    if (p.from > today)
+      emit('configuration_period_starts_in_future', [...list, p.i, 'effective_from_date'], 'A configuration period may not start in the future.');
   }
   const latest = periods.at(-1);
-  if (latest && !latest.open) emit('latest_configuration_period_not_open_ended', [...list, latest.i, 'effective_to_date'], 'The latest configuration period must be open-ended (no effective_to_date).');
+  if (latest && !latest.open)
+    emit(
+      'latest_configuration_period_not_open_ended',
+      [...list, latest.i, 'effective_to_date'],
+      'The latest configuration period must be open-ended (no effective_to_date).',
+    );
 }
 
 function agreementRules(mp: Obj, at: Path, emit: Emit) {
   for (const [a, k] of objects(mp.agreements)) {
     const ag: Path = [...at, 'agreements', k];
-    repeated(objects(a.characteristics), 'code', (v, c) => emit('children_with_duplicate_values', [...ag, 'characteristics', c, 'code'], `Characteristic "${v}" is given twice.`));
+    repeated(objects(a.characteristics), 'code', (v, c) =>
+      emit('children_with_duplicate_values', [...ag, 'characteristics', c, 'code'], `Characteristic "${v}" is given twice.`),
+    );
     if (mp.supply_type !== 'ELECTRICITY') continue;
     for (const [rate, b] of objects(a.bespoke_tariff_rates)) {
       for (const [reg, r] of objects(rate.registers)) {
         if (!given(reg.register_id) && !given(reg.rate_type)) {
-          emit('no_register_id_or_rate_type_provided_for_bespoke_elec_rate', [...ag, 'bespoke_tariff_rates', b, 'registers', r], 'A bespoke register rate needs a register_id or a rate_type.');
+          emit(
+            'no_register_id_or_rate_type_provided_for_bespoke_elec_rate',
+            [...ag, 'bespoke_tariff_rates', b, 'registers', r],
+            'A bespoke register rate needs a register_id or a rate_type.',
+          );
         }
       }
     }

@@ -1,5 +1,19 @@
 import { dayOf } from './formats';
-import { type Emit, type Obj, type Path, given, nextDay, isActiveMeter, isBillable, isObj, meterPoints, objects, openEnded, present, type RuleContext } from './rule-kit';
+import {
+  type Emit,
+  type Obj,
+  type Path,
+  given,
+  nextDay,
+  isActiveMeter,
+  isBillable,
+  isObj,
+  meterPoints,
+  objects,
+  openEnded,
+  present,
+  type RuleContext,
+} from './rule-kit';
 
 /**
  * The spec's meter point, meter, register, reading, agreement, AQ and EAC `x-validators` that need
@@ -61,27 +75,46 @@ function singleMeterRules(m: Obj, at: Path, mc: MeterContext, emit: Emit) {
   for (const [r] of registers) if (present(r.register_id)) registerLastBilled.set(r.register_id, dayOf(r.last_billed_to_date));
 
   if (mc.elec) {
-    if (active && registers.length === 0) emit('registers_missing_for_active_electricity_meter', [...at, 'registers'], 'An active electricity meter needs at least one register.');
+    if (active && registers.length === 0)
+      emit('registers_missing_for_active_electricity_meter', [...at, 'registers'], 'An active electricity meter needs at least one register.');
     const known = registerLastBilled.size > 0;
     for (const [r, k] of objects(m.transfer_readings)) {
-      if (!present(r.register_id)) emit('reading_without_register_id', [...at, 'transfer_readings', k, 'register_id'], 'An electricity transfer reading needs a register_id.');
+      if (!present(r.register_id))
+        emit('reading_without_register_id', [...at, 'transfer_readings', k, 'register_id'], 'An electricity transfer reading needs a register_id.');
       else if (known && !registerLastBilled.has(r.register_id)) {
-        emit('reading_register_id_not_recognised', [...at, 'transfer_readings', k, 'register_id'], `Register ${r.register_id} is not a register of this meter.`);
+        emit(
+          'reading_register_id_not_recognised',
+          [...at, 'transfer_readings', k, 'register_id'],
+          `Register ${r.register_id} is not a register of this meter.`,
+        );
       }
     }
     for (const [r, k] of objects(m.reading_history)) {
-      if (!present(r.register_id)) emit('no_register_id_for_reading', [...at, 'reading_history', k, 'register_id'], 'An electricity reading needs a register_id.');
+      if (!present(r.register_id))
+        emit('no_register_id_for_reading', [...at, 'reading_history', k, 'register_id'], 'An electricity reading needs a register_id.');
       else if (known && !registerLastBilled.has(r.register_id)) {
-        emit('historical_reading_register_id_not_recognised', [...at, 'reading_history', k, 'register_id'], `Register ${r.register_id} is not a register of this meter.`);
+        emit(
+          'historical_reading_register_id_not_recognised',
+          [...at, 'reading_history', k, 'register_id'],
+          `Register ${r.register_id} is not a register of this meter.`,
+        );
       }
     }
     if (m.is_prepay === true) {
       const ref = m.prepay_customer_reference_number;
       if (active && !present(ref)) {
-        emit('electricity_prepay_meter_without_customer_reference_number', [...at, 'prepay_customer_reference_number'], 'An active electricity prepay meter needs a prepay_customer_reference_number.');
+        emit(
+          'electricity_prepay_meter_without_customer_reference_number',
+          [...at, 'prepay_customer_reference_number'],
+          'An active electricity prepay meter needs a prepay_customer_reference_number.',
+        );
       }
       if (present(ref) && !INTEGER.test(ref.replace(/\s+/g, ''))) {
-        emit('invalid_prepay_customer_reference_number', [...at, 'prepay_customer_reference_number'], 'The prepay customer reference number must be a whole number.');
+        emit(
+          'invalid_prepay_customer_reference_number',
+          [...at, 'prepay_customer_reference_number'],
+          'The prepay customer reference number must be a whole number.',
+        );
       }
     }
   }
@@ -98,7 +131,11 @@ function singleMeterRules(m: Obj, at: Path, mc: MeterContext, emit: Emit) {
     const lb = levelLastBilled(r, m, mc.elec, registerLastBilled);
     const d = dayOf(r.reading_date);
     if (r.billed === true && lb && d && d > lb) {
-      emit('billed_reading_after_last_billed_to_date', [...at, 'reading_history', k, 'reading_date'], `A billed reading may not be after the last billed to date ${lb}.`);
+      emit(
+        'billed_reading_after_last_billed_to_date',
+        [...at, 'reading_history', k, 'reading_date'],
+        `A billed reading may not be after the last billed to date ${lb}.`,
+      );
     }
   }
   if (mc.billable && active) {
@@ -106,7 +143,11 @@ function singleMeterRules(m: Obj, at: Path, mc: MeterContext, emit: Emit) {
       const expected = levelLastBilled(r, m, mc.elec, registerLastBilled) ?? (mc.pointLastBilled ? undefined : mc.accountLastBilled);
       const d = dayOf(r.reading_date);
       if (expected && d && d !== expected) {
-        emit('transfer_reading_dates_must_match_last_billed_to_date', [...at, 'transfer_readings', k, 'reading_date'], `A transfer reading must be dated on the last billed to date ${expected}.`);
+        emit(
+          'transfer_reading_dates_must_match_last_billed_to_date',
+          [...at, 'transfer_readings', k, 'reading_date'],
+          `A transfer reading must be dated on the last billed to date ${expected}.`,
+        );
       }
     }
   }
@@ -148,7 +189,11 @@ function gasHistory(mp: Obj, path: Path, billable: boolean, today: string, emit:
     const prev = aqs[n - 1];
     // effective_to is inclusive here: the next entry starts the day after it.
     if (prev.to === null || aqs[n].from !== nextDay(prev.to)) {
-      emit('gaps_or_overlaps_in_aq_history', [...path, 'aq_history', aqs[n].k, 'effective_from'], 'Each AQ entry must start the day after the previous one ends.');
+      emit(
+        'gaps_or_overlaps_in_aq_history',
+        [...path, 'aq_history', aqs[n].k, 'effective_from'],
+        'Each AQ entry must start the day after the previous one ends.',
+      );
     }
   }
   let current = false;
@@ -182,8 +227,11 @@ function taxExemptionRules(mp: Obj, path: Path, domestic: boolean, emit: Emit) {
     }
     periods.sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : a.i - b.i));
     for (let b = 1; b < periods.length; b++) {
-      const clash = periods.slice(0, b).find((a) => a.from === periods[b].from || (a.to !== null && periods[b].from < a.to) || (a.to === null && periods[b].to !== null));
-      if (clash) emit('overlapping_effective_dates_for_tax_exemptions', [...path, key, periods[b].i, 'effective_from'], `This exemption overlaps exemption ${clash.i}.`);
+      const clash = periods
+        .slice(0, b)
+        .find((a) => a.from === periods[b].from || (a.to !== null && periods[b].from < a.to) || (a.to === null && periods[b].to !== null));
+      if (clash)
+        emit('overlapping_effective_dates_for_tax_exemptions', [...path, key, periods[b].i, 'effective_from'], `This exemption overlaps exemption ${clash.i}.`);
     }
   }
 }
@@ -202,11 +250,17 @@ export function meterRules(account: Obj, ctx: RuleContext, emit: Emit): void {
       emit('future_supply_end_date', [...path, 'supply_end_date'], 'A meter point may not end supply in the future.');
       emit('loss_in_progress', [...path, 'supply_end_date'], 'A future supply_end_date means a loss is in progress.');
     }
-    if (billable && start && start > today) emit('future_supply_start_date', [...path, 'supply_start_date'], 'A billable meter point may not start supply in the future.');
-    if (mp.dr_in_progress === true) emit('disputed_read_in_progress', [...path, 'dr_in_progress'], 'The platform refuses a meter point with a disputed read in progress.');
+    if (billable && start && start > today)
+      emit('future_supply_start_date', [...path, 'supply_start_date'], 'A billable meter point may not start supply in the future.');
+    if (mp.dr_in_progress === true)
+      emit('disputed_read_in_progress', [...path, 'dr_in_progress'], 'The platform refuses a meter point with a disputed read in progress.');
     const refusal = mp.smart_refusal_interest;
     if (isObj(refusal) && refusal.type === 'INTERESTED' && given(refusal.refusal_reason)) {
-      emit('smart_refusal_reason_given_for_interest', [...path, 'smart_refusal_interest', 'refusal_reason'], 'A refusal_reason applies only when the interest is not INTERESTED.');
+      emit(
+        'smart_refusal_reason_given_for_interest',
+        [...path, 'smart_refusal_interest', 'refusal_reason'],
+        'A refusal_reason applies only when the interest is not INTERESTED.',
+      );
     }
 
     taxExemptionRules(mp, path, typeof account.account_type === 'string' && account.account_type.startsWith('DOMESTIC'), emit);

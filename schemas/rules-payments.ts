@@ -1,5 +1,20 @@
 import { dayOf } from './formats';
-import { type Emit, type Obj, type Path, given, nextDay, isObj, meterPoints, objects, openEnded, present, repeated, scaled, sumOf, type RuleContext } from './rule-kit';
+import {
+  type Emit,
+  type Obj,
+  type Path,
+  given,
+  nextDay,
+  isObj,
+  meterPoints,
+  objects,
+  openEnded,
+  present,
+  repeated,
+  scaled,
+  sumOf,
+  type RuleContext,
+} from './rule-kit';
 
 /**
  * The spec's payment, ledger and transaction `x-validators` that need only the payload (and today):
@@ -21,15 +36,21 @@ function scheduleFields(s: Obj, at: Path, emit: Emit) {
   const trigger = triggerOf(s);
   if (trigger !== 'BILL') {
     const amount = scaled(s.amount);
-    if (s.amount === undefined || amount === 0n) emit('zero_payment_schedule_amount', [...at, 'amount'], 'A payment schedule not triggered by BILL needs a non-zero amount.');
+    if (s.amount === undefined || amount === 0n)
+      emit('zero_payment_schedule_amount', [...at, 'amount'], 'A payment schedule not triggered by BILL needs a non-zero amount.');
   }
   if (trigger === 'REGULAR') {
     if (openEnded(s.frequency)) emit('fixed_payment_schedule_missing_frequency', [...at, 'frequency'], 'A regular (fixed) payment schedule needs a frequency.');
-    if (openEnded(s.day_of_month)) emit('fixed_payment_schedule_missing_day_of_month', [...at, 'day_of_month'], 'A regular (fixed) payment schedule needs a day_of_month.');
+    if (openEnded(s.day_of_month))
+      emit('fixed_payment_schedule_missing_day_of_month', [...at, 'day_of_month'], 'A regular (fixed) payment schedule needs a day_of_month.');
   }
   // Only regular schedules may be exempt; REGULAR_PLAN is left to the platform (the spec does not say).
   if (s.exempt_from_payment_adequacy === true && (trigger === 'PLAN' || trigger === 'BALANCE' || trigger === 'BILL')) {
-    emit('invalid_payment_schedule_to_exempt_from_payment_adequacy', [...at, 'exempt_from_payment_adequacy'], 'Only a regular payment schedule may be exempt from payment adequacy.');
+    emit(
+      'invalid_payment_schedule_to_exempt_from_payment_adequacy',
+      [...at, 'exempt_from_payment_adequacy'],
+      'Only a regular payment schedule may be exempt from payment adequacy.',
+    );
   }
   if (given(s.delay_strategy) && openEnded(s.delay_days)) {
     emit('payment_schedule_delay_strategy_missing_delay_days', [...at, 'delay_days'], 'delay_days is required when delay_strategy is set.');
@@ -39,7 +60,8 @@ function scheduleFields(s: Obj, at: Path, emit: Emit) {
   }
 
   const instalments = objects(s.instalments);
-  if (trigger === 'PLAN' && instalments.length === 0) emit('payment_instalments_not_provided', [...at, 'instalments'], 'A PLAN-triggered schedule needs instalments.');
+  if (trigger === 'PLAN' && instalments.length === 0)
+    emit('payment_instalments_not_provided', [...at, 'instalments'], 'A PLAN-triggered schedule needs instalments.');
   if (instalments.length === 0) return;
   const total = scaled(s.amount);
   const sum = sumOf(instalments, 'amount');
@@ -51,7 +73,11 @@ function scheduleFields(s: Obj, at: Path, emit: Emit) {
   for (const [p, k] of instalments) {
     const d = dayOf(p.payment_date);
     if (d && ((start && d < start) || (end && d > end))) {
-      emit('payment_instalments_date_outside_of_payment_schedule_active_period', [...at, 'instalments', k, 'payment_date'], 'An instalment must fall between the schedule start_date and end_date.');
+      emit(
+        'payment_instalments_date_outside_of_payment_schedule_active_period',
+        [...at, 'instalments', k, 'payment_date'],
+        'An instalment must fall between the schedule start_date and end_date.',
+      );
     }
   }
   // The unique pair is (payment_date, payment_type); payment_type is never sent, so payment_date alone.
@@ -76,7 +102,11 @@ function scheduleGroups(schedules: Array<[Obj, number]>, emit: Emit) {
   for (const g of groups.values()) {
     if (g.length < 2) continue;
     for (const o of g.filter((x) => x.end === null).slice(1)) {
-      emit('multiple_open_ended_payment_schedules', ['payment_schedules', o.i, 'end_date'], 'Only one open-ended payment schedule (other than a debt repayment plan) is allowed per ledger.');
+      emit(
+        'multiple_open_ended_payment_schedules',
+        ['payment_schedules', o.i, 'end_date'],
+        'Only one open-ended payment schedule (other than a debt repayment plan) is allowed per ledger.',
+      );
     }
     g.sort((x, y) => (x.start < y.start ? -1 : x.start > y.start ? 1 : x.i - y.i));
     for (let b = 1; b < g.length; b++) {
@@ -96,7 +126,11 @@ function preferences(account: Obj, emit: Emit) {
   for (const [p] of objects(account.payment_instructions)) if (present(p.instruction_identifier)) instructionIds.add(p.instruction_identifier);
   for (const [p, i] of objects(account.payment_preferences)) {
     if (present(p.ledger_identifier) && !ledgerIds.has(p.ledger_identifier)) {
-      emit('invalid_payment_preference_ledger_identifier', ['payment_preferences', i, 'ledger_identifier'], `No ledger in this payload has ledger_identifier "${p.ledger_identifier}".`);
+      emit(
+        'invalid_payment_preference_ledger_identifier',
+        ['payment_preferences', i, 'ledger_identifier'],
+        `No ledger in this payload has ledger_identifier "${p.ledger_identifier}".`,
+      );
     }
     const params = p.instruction_reference_params;
     if (p.type === 'ACTIVE_NEW' && isObj(params) && present(params.instruction_identifier) && !instructionIds.has(params.instruction_identifier)) {
@@ -131,7 +165,11 @@ function supplyCharge(t: Obj, at: Path, emit: Emit) {
   for (const [l, j] of lines) {
     const specs = [l.rate_band, l.rate_specification_code, l.time_series_specification_code].filter(present).length;
     if (specs !== 1) {
-      emit('conflicting_rate_band_specification', [...at, 'line_items', j], 'Give exactly one of rate_band, rate_specification_code, time_series_specification_code.');
+      emit(
+        'conflicting_rate_band_specification',
+        [...at, 'line_items', j],
+        'Give exactly one of rate_band, rate_specification_code, time_series_specification_code.',
+      );
     }
     if (Array.isArray(l.units) && l.units.length !== 0 && l.units.length !== 2) {
       emit('line_item_units_must_be_two_values', [...at, 'line_items', j, 'units'], 'units must hold exactly two values.');
@@ -139,7 +177,11 @@ function supplyCharge(t: Obj, at: Path, emit: Emit) {
     if (present(l.rate_specification_code)) needsSupplyPoint = true;
   }
   if (needsSupplyPoint && !present(t.supply_point_identifier)) {
-    emit('supply_point_identifier_required_for_rate_specification_code', [...at, 'supply_point_identifier'], 'supply_point_identifier is required when a line item uses rate_specification_code.');
+    emit(
+      'supply_point_identifier_required_for_rate_specification_code',
+      [...at, 'supply_point_identifier'],
+      'supply_point_identifier is required when a line item uses rate_specification_code.',
+    );
   }
   const amount = scaled(t.amount);
   const net = sumOf(lines, 'net_amount');
@@ -192,15 +234,27 @@ function statementRules(st: Statement, tc: TxnContext, emit: Emit) {
     const at: Path = [...st.path, 'historical_statement_transactions', k];
     const d = dayOf(t.transaction_date);
     if (d && earliestCurrent && d > earliestCurrent) {
-      emit('historical_statement_transaction_after_current_statement_transaction', [...at, 'transaction_date'], 'Historical statement transactions must be dated before the current statement transactions.');
+      emit(
+        'historical_statement_transaction_after_current_statement_transaction',
+        [...at, 'transaction_date'],
+        'Historical statement transactions must be dated before the current statement transactions.',
+      );
     }
     if (d && closing && d > closing) {
-      emit('historical_statement_transaction_after_last_statement_closing_date', [...at, 'transaction_date'], 'A historical statement transaction may not be after last_statement_closing_date.');
+      emit(
+        'historical_statement_transaction_after_last_statement_closing_date',
+        [...at, 'transaction_date'],
+        'A historical statement transaction may not be after last_statement_closing_date.',
+      );
     }
     if (present(t.billing_document_identifier)) {
       if (firstDocument === undefined) firstDocument = t.billing_document_identifier;
       else if (t.billing_document_identifier !== firstDocument) {
-        emit('historical_statement_billing_document_identifier_mismatch', [...at, 'billing_document_identifier'], 'Every historical statement transaction must carry the same billing_document_identifier.');
+        emit(
+          'historical_statement_billing_document_identifier_mismatch',
+          [...at, 'billing_document_identifier'],
+          'Every historical statement transaction must carry the same billing_document_identifier.',
+        );
       }
     }
     targetPrepay(t, at, tc, emit);
@@ -210,13 +264,25 @@ function statementRules(st: Statement, tc: TxnContext, emit: Emit) {
     const at: Path = [...st.path, 'current_statement_transactions', k];
     const d = dayOf(t.transaction_date);
     if (d && !isPrepay(t) && opening && d < opening) {
-      emit('current_statement_transaction_before_current_statement_opening_date', [...at, 'transaction_date'], 'A current statement transaction may not be before the day after last_statement_closing_date.');
+      emit(
+        'current_statement_transaction_before_current_statement_opening_date',
+        [...at, 'transaction_date'],
+        'A current statement transaction may not be before the day after last_statement_closing_date.',
+      );
     }
     if (d && !isPrepay(t) && tc.accountLastBilled && d < tc.accountLastBilled) {
-      emit('current_statement_transaction_before_last_billed_to_date', [...at, 'transaction_date'], 'A current statement transaction may not be before last_billed_to_date.');
+      emit(
+        'current_statement_transaction_before_last_billed_to_date',
+        [...at, 'transaction_date'],
+        'A current statement transaction may not be before last_billed_to_date.',
+      );
     }
     if (given(t.billing_document_identifier)) {
-      emit('billing_document_identifier_not_allowed_for_current_statement_transactions', [...at, 'billing_document_identifier'], 'billing_document_identifier applies to historical statement transactions only.');
+      emit(
+        'billing_document_identifier_not_allowed_for_current_statement_transactions',
+        [...at, 'billing_document_identifier'],
+        'billing_document_identifier applies to historical statement transactions only.',
+      );
     }
     targetPrepay(t, at, tc, emit);
     if (t.type === 'SUPPLY_CHARGE') supplyCharge(t, at, emit);
@@ -227,18 +293,30 @@ function statementRules(st: Statement, tc: TxnContext, emit: Emit) {
   if (lastStatement === undefined) return;
   const historicalSum = signedSum(historical);
   if (historical.length > 0 && historicalSum !== undefined && historicalSum !== lastStatement) {
-    emit('historical_statement_transactions_balance_mismatch', [...st.path, 'last_statement_balance'], 'The historical statement transactions must add up to last_statement_balance.');
+    emit(
+      'historical_statement_transactions_balance_mismatch',
+      [...st.path, 'last_statement_balance'],
+      'The historical statement transactions must add up to last_statement_balance.',
+    );
   }
   const balance = scaled(st.ledger.ledger_balance);
   const currentSum = signedSum(current);
   if (balance !== undefined && currentSum !== undefined && lastStatement + currentSum !== balance) {
-    emit('balance_mismatch_on_transfer_balance', [...st.path, 'ledger_balance'], 'last_statement_balance plus the current statement transactions must equal the balance.');
+    emit(
+      'balance_mismatch_on_transfer_balance',
+      [...st.path, 'ledger_balance'],
+      'last_statement_balance plus the current statement transactions must equal the balance.',
+    );
   }
 }
 
 function targetPrepay(t: Obj, at: Path, tc: TxnContext, emit: Emit) {
   if (present(t.to_prepay_meter_serial_number) && !tc.prepaySerials.has(t.to_prepay_meter_serial_number)) {
-    emit('transactions_target_non_initialised_prepay_meter', [...at, 'to_prepay_meter_serial_number'], `No meter with prepay_details has serial number "${t.to_prepay_meter_serial_number}".`);
+    emit(
+      'transactions_target_non_initialised_prepay_meter',
+      [...at, 'to_prepay_meter_serial_number'],
+      `No meter with prepay_details has serial number "${t.to_prepay_meter_serial_number}".`,
+    );
   }
 }
 
@@ -254,7 +332,9 @@ export function paymentRules(account: Obj, ctx: RuleContext, emit: Emit): void {
 
   const ledgers = objects(account.ledgers);
   repeated(ledgers, 'ledger_code', (v, i) => emit('duplicate_ledger_entries_found', ['ledgers', i, 'ledger_code'], `Ledger code "${v}" is given twice.`));
-  repeated(ledgers, 'ledger_identifier', (v, i) => emit('duplicate_identifiers_entries_found', ['ledgers', i, 'ledger_identifier'], `Ledger identifier "${v}" is given twice.`));
+  repeated(ledgers, 'ledger_identifier', (v, i) =>
+    emit('duplicate_identifiers_entries_found', ['ledgers', i, 'ledger_identifier'], `Ledger identifier "${v}" is given twice.`),
+  );
 
   // What the transaction rules need from elsewhere in the payload: last billed dates, prepay meters.
   let anyLastBilled = given(account.last_billed_to_date);

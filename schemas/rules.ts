@@ -94,8 +94,7 @@ function billingAddressRules(account: Obj, emit: Emit) {
   if (newStyle && legacyKeys.some((k) => present(account[k]))) {
     emit('billing_address_new_style_and_legacy', ['billing_address'], 'Give either billing_address or billing_address1..5/billing_postcode, not both.');
   }
-  const occupier =
-    account.unknown_occupier === true || (typeof account.account_type === 'string' && OCCUPIER_TYPES.has(account.account_type));
+  const occupier = account.unknown_occupier === true || (typeof account.account_type === 'string' && OCCUPIER_TYPES.has(account.account_type));
   if (!newStyle && !occupier) {
     const missing = isBlank(account.billing_address1) ? 'billing_address1' : isBlank(account.billing_postcode) ? 'billing_postcode' : undefined;
     if (missing) emit('billing_address_not_provided', [missing], 'billing_address1 and billing_postcode are required for this account.');
@@ -185,7 +184,11 @@ function supplyAddressRules(account: Obj, ctx: RuleContext, emit: Emit) {
         if (seenHere.has(id)) {
           emit('duplicate_meter_points_provided', [...mpPath, 'identifier'], `Meter point ${id} is given twice on this supply address.`);
         } else if (seenAcross.has(id) && seenAcross.get(id) !== i) {
-          emit('duplicate_meter_points_on_different_supply_addresses_provided', [...mpPath, 'identifier'], `Meter point ${id} is on another supply address too.`);
+          emit(
+            'duplicate_meter_points_on_different_supply_addresses_provided',
+            [...mpPath, 'identifier'],
+            `Meter point ${id} is on another supply address too.`,
+          );
         }
         seenHere.add(id);
         if (!seenAcross.has(id)) seenAcross.set(id, i);
@@ -287,14 +290,18 @@ function statelessRules(account: Obj, ctx: RuleContext, emit: Emit) {
     const closed = dayOf(l.last_statement_closing_date);
     const issued = dayOf(l.last_statement_issue_date);
     if (closed && issued && issued < closed) {
-      emit('last_statement_issued_before_closing_date', ['ledgers', i, 'last_statement_issue_date'], 'last_statement_issue_date must be on or after last_statement_closing_date.');
+      emit(
+        'last_statement_issued_before_closing_date',
+        ['ledgers', i, 'last_statement_issue_date'],
+        'last_statement_issue_date must be on or after last_statement_closing_date.',
+      );
     }
   }
   const ledgers = objects(account.ledgers);
   const transfer = scaled(account.transfer_balance);
   const balances = ledgers.map(([l]) => scaled(l.ledger_balance));
   if (transfer !== undefined && ledgers.length > 0 && balances.every((b) => b !== undefined)) {
-    const sum = balances.reduce<bigint>((a, b) => a + (b), 0n);
+    const sum = balances.reduce<bigint>((a, b) => a + b, 0n);
     if (sum !== transfer) emit('ledger_balances_not_equal_to_transfer_balance', ['transfer_balance'], 'The ledger balances must add up to transfer_balance.');
   }
   duplicates(account.payment_preferences, 'ledger_identifier', ['payment_preferences'], 'duplicate_ledger_in_payment_preferences', emit, 'Ledger');
@@ -308,7 +315,11 @@ function statelessRules(account: Obj, ctx: RuleContext, emit: Emit) {
     const debtEnd = dayOf(s.debt_repayment_end_date);
     const end = dayOf(s.end_date);
     if (debtEnd && end && debtEnd > end) {
-      emit('debt_repayment_end_date_after_schedule_end_date', [...at, 'debt_repayment_end_date'], 'debt_repayment_end_date may not be after the schedule end_date.');
+      emit(
+        'debt_repayment_end_date_after_schedule_end_date',
+        [...at, 'debt_repayment_end_date'],
+        'debt_repayment_end_date may not be after the schedule end_date.',
+      );
     }
     if (s.trigger === 'BALANCE' && (s.balance_threshold === undefined || s.balance_threshold === null)) {
       emit('balance_triggered_schedule_missing_threshold', [...at, 'balance_threshold'], 'A balance-triggered schedule needs balance_threshold.');
@@ -345,7 +356,8 @@ function statelessRules(account: Obj, ctx: RuleContext, emit: Emit) {
   for (const [c, i] of objects(account.account_campaigns)) {
     const start = dayOf(c.start_date);
     const expiry = dayOf(c.expiry_date);
-    if (start && expiry && expiry <= start) emit('start_date_same_as_end_date', ['account_campaigns', i, 'expiry_date'], 'expiry_date must be after start_date.');
+    if (start && expiry && expiry <= start)
+      emit('start_date_same_as_end_date', ['account_campaigns', i, 'expiry_date'], 'expiry_date must be after start_date.');
   }
 }
 
@@ -389,10 +401,14 @@ export function taskParamsRuleErrors(taskParams: unknown, ctx: TaskParamsContext
     errors.push(validationError('schedule_window_start_in_past', [...prefix, 'schedule_window_start'], 'schedule_window_start may not be in the past.'));
   }
   if (!Number.isNaN(end) && end > now + MAX_SCHEDULE_AHEAD_MS) {
-    errors.push(validationError('schedule_window_end_too_far_in_future', [...prefix, 'schedule_window_end'], 'schedule_window_end may be at most 4 days ahead.'));
+    errors.push(
+      validationError('schedule_window_end_too_far_in_future', [...prefix, 'schedule_window_end'], 'schedule_window_end may be at most 4 days ahead.'),
+    );
   }
   if (!Number.isNaN(start) && !Number.isNaN(end) && start >= end) {
-    errors.push(validationError('schedule_window_start__after_end', [...prefix, 'schedule_window_start'], 'schedule_window_start must be before schedule_window_end.'));
+    errors.push(
+      validationError('schedule_window_start__after_end', [...prefix, 'schedule_window_start'], 'schedule_window_start must be before schedule_window_end.'),
+    );
   }
   return errors;
 }

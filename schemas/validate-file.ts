@@ -49,7 +49,11 @@ async function firstNonBlankChar(filePath: string): Promise<string | undefined> 
   try {
     const buf = Buffer.alloc(4096);
     const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-    return buf.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '').trimStart()[0];
+    return buf
+      .subarray(0, bytesRead)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .trimStart()[0];
   } finally {
     await handle.close();
   }

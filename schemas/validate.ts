@@ -45,7 +45,11 @@ function classifyUnknownKeys(errors: ValidationError[], prefix = ''): Validation
     if (e.code !== LOCAL_CODES.undocumentedField) return e;
     const path = genericPath(prefix !== '' && e.attr.startsWith(`${prefix}.`) ? e.attr.slice(prefix.length + 1) : e.attr);
     if (!documented.has(path)) return e;
-    return validationError(LOCAL_CODES.documentedFieldNotModelled, e.attr, `The contract declares "${path}", but this client does not model it yet (schemas/COVERAGE.md): refused, not dropped.`);
+    return validationError(
+      LOCAL_CODES.documentedFieldNotModelled,
+      e.attr,
+      `The contract declares "${path}", but this client does not model it yet (schemas/COVERAGE.md): refused, not dropped.`,
+    );
   });
 }
 
@@ -70,7 +74,13 @@ function accountLevelErrors(payload: unknown, opts: ValidateOptions): Validation
   if (opts.checkDocumentPaths !== false) errors.push(...documentPathErrors(payload));
   const supplier = typeof payload === 'object' && payload !== null ? (payload as { import_supplier?: unknown }).import_supplier : undefined;
   if (opts.importSupplier !== undefined && typeof supplier === 'string' && supplier !== opts.importSupplier) {
-    errors.push(validationError(LOCAL_CODES.importSupplierMismatch, 'import_supplier', `The payload names import supplier "${supplier}", the run imports for "${opts.importSupplier}".`));
+    errors.push(
+      validationError(
+        LOCAL_CODES.importSupplierMismatch,
+        'import_supplier',
+        `The payload names import supplier "${supplier}", the run imports for "${opts.importSupplier}".`,
+      ),
+    );
   }
   return errors;
 }

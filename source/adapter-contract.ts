@@ -17,9 +17,7 @@ export interface SourceAdapter {
 export { isPayloadSpec, sourceSpecSchema, type LegacySourceSpec, type PayloadSourceSpec, type SourceSpec } from '../domain/source-spec';
 
 /** One account's payload as the team wrote it, or why it cannot be read (the account fails at `source`). */
-export type PayloadRead =
-  | { ok: true; payload: unknown; where: string }
-  | { ok: false; code: string; attr?: string; detail: string };
+export type PayloadRead = { ok: true; payload: unknown; where: string } | { ok: false; code: string; attr?: string; detail: string };
 
 /**
  * Where a team's own EnergyAccount payloads come from (a file or a table). Accounts are named by the
@@ -49,4 +47,3 @@ export class SourceAdapterError extends Error {
     this.name = 'SourceAdapterError';
   }
 }
-

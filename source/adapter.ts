@@ -1,7 +1,14 @@
 import type { Pool } from 'pg';
 import { FileSourceAdapter } from './file-adapter';
 import { PostgresSourceAdapter } from './postgres-adapter';
-import { SourceAdapterError, sourceSpecSchema, type LegacySourceSpec, type PayloadSource, type PayloadSourceSpec, type SourceAdapter } from './adapter-contract';
+import {
+  SourceAdapterError,
+  sourceSpecSchema,
+  type LegacySourceSpec,
+  type PayloadSource,
+  type PayloadSourceSpec,
+  type SourceAdapter,
+} from './adapter-contract';
 import { PayloadFileSource } from './payload-file';
 import { PayloadTableSource } from './payload-table';
 

@@ -9,8 +9,7 @@ import defaultMappingJson from './default-mapping.json';
  * A legacy code missing from the table is a transform error (`unmapped_code`), never a default.
  */
 
-const nonEmptyRecord = <T extends z.ZodType>(value: T) =>
-  z.record(z.string().min(1), value).refine((r) => Object.keys(r).length > 0, 'at least one entry');
+const nonEmptyRecord = <T extends z.ZodType>(value: T) => z.record(z.string().min(1), value).refine((r) => Object.keys(r).length > 0, 'at least one entry');
 
 export const codeMappingSchema = z.object({
   version: z.literal(1),

@@ -18,6 +18,18 @@ export function isValidMpanCore(value: string): boolean {
 
 /** Distribution network operator id (first two MPAN digits) → GSP group letter (tariff region). */
 export const DISTRIBUTOR_REGIONS: Readonly<Record<string, string>> = {
-  '10': 'A', '11': 'B', '12': 'C', '13': 'D', '14': 'E', '15': 'F', '16': 'G',
-  '17': 'P', '18': 'N', '19': 'J', '20': 'H', '21': 'K', '22': 'L', '23': 'M',
+  '10': 'A',
+  '11': 'B',
+  '12': 'C',
+  '13': 'D',
+  '14': 'E',
+  '15': 'F',
+  '16': 'G',
+  '17': 'P',
+  '18': 'N',
+  '19': 'J',
+  '20': 'H',
+  '21': 'K',
+  '22': 'L',
+  '23': 'M',
 };

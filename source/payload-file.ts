@@ -28,7 +28,13 @@ export const lineKey = (line: number) => `#line-${line}`;
 export function indexLine(l: PayloadFileLine, maxLineBytes = MAX_PAYLOAD_LINE_BYTES): { key: string; entry: Entry } {
   const at = { line: l.line, offset: l.offset, length: l.length };
   if ('tooLarge' in l) {
-    return { key: lineKey(l.line), entry: { ...at, problem: { code: PAYLOAD_CODES.tooLarge, detail: `line ${l.line} is ${l.length} bytes, over the ${maxLineBytes}-byte limit of one payload` } } };
+    return {
+      key: lineKey(l.line),
+      entry: {
+        ...at,
+        problem: { code: PAYLOAD_CODES.tooLarge, detail: `line ${l.line} is ${l.length} bytes, over the ${maxLineBytes}-byte limit of one payload` },
+      },
+    };
   }
   let value: unknown;
   try {
@@ -40,7 +46,10 @@ export function indexLine(l: PayloadFileLine, maxLineBytes = MAX_PAYLOAD_LINE_BY
     return { key: lineKey(l.line), entry: { ...at, problem: { code: PAYLOAD_CODES.invalidJson, detail: `line ${l.line} is not JSON${where}` } } };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { key: lineKey(l.line), entry: { ...at, problem: { code: PAYLOAD_CODES.notAnObject, detail: `line ${l.line} is JSON but not an object (one EnergyAccount a line)` } } };
+    return {
+      key: lineKey(l.line),
+      entry: { ...at, problem: { code: PAYLOAD_CODES.notAnObject, detail: `line ${l.line} is JSON but not an object (one EnergyAccount a line)` } },
+    };
   }
   const ext = (value as { external_account_number?: unknown }).external_account_number;
   // Without a number of its own the line is still validated (and fails `required` there).

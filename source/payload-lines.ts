@@ -9,9 +9,7 @@ import type { Readable } from 'node:stream';
  * they come and it is yielded as `tooLarge`, so one runaway line fails its own account only.
  */
 
-export type PayloadFileLine =
-  | { line: number; offset: number; length: number; text: string }
-  | { line: number; offset: number; length: number; tooLarge: true };
+export type PayloadFileLine = { line: number; offset: number; length: number; text: string } | { line: number; offset: number; length: number; tooLarge: true };
 
 /** One account's payload larger than this is refused (the spec's example is about 20 KB). */
 export const MAX_PAYLOAD_LINE_BYTES = 16 * 1024 * 1024;

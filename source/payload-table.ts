@@ -54,7 +54,12 @@ export class PayloadTableSource implements PayloadSource {
     }
     const own = (payload as { external_account_number?: unknown }).external_account_number;
     if (own !== externalAccountNumber) {
-      return { ok: false, code: 'external_account_number_mismatch', attr: 'external_account_number', detail: `${where}: the row's external_account_number is not the payload's own` };
+      return {
+        ok: false,
+        code: 'external_account_number_mismatch',
+        attr: 'external_account_number',
+        detail: `${where}: the row's external_account_number is not the payload's own`,
+      };
     }
     return { ok: true, payload, where };
   }

@@ -21,7 +21,11 @@ export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
 
 export class RecordTooLargeError extends Error {
   readonly code = 'source_record_too_large';
-  constructor(readonly file: string, readonly offset: number, readonly limit: number) {
+  constructor(
+    readonly file: string,
+    readonly offset: number,
+    readonly limit: number,
+  ) {
     super(`source_record_too_large: the record at byte ${offset} of ${file} exceeds ${limit} bytes (an unclosed quote in a CSV does this)`);
     this.name = 'RecordTooLargeError';
   }

@@ -30,9 +30,7 @@ export interface TransformError {
   detail: string;
 }
 
-export type TransformResult =
-  | { ok: true; payload: EnergyAccount; documents: DocumentRef[] }
-  | { ok: false; errors: TransformError[] };
+export type TransformResult = { ok: true; payload: EnergyAccount; documents: DocumentRef[] } | { ok: false; errors: TransformError[] };
 
 export const TRANSFORM_CODES = {
   invalidDate: 'invalid_date',
@@ -126,7 +124,13 @@ class Transformer {
       external_account_number: a.account_number.trim(),
       account_type: this.mapped(m.accountTypes, a.account_type, 'account_type', 'accounts.account_type', 'account type'),
       date_of_sale: this.date(a.opened_on, 'date_of_sale', 'accounts.opened_on'),
-      communication_preference: this.mapped(m.communicationPreferences, a.comms_pref, 'communication_preference', 'accounts.comms_pref', 'communication preference'),
+      communication_preference: this.mapped(
+        m.communicationPreferences,
+        a.comms_pref,
+        'communication_preference',
+        'accounts.comms_pref',
+        'communication preference',
+      ),
       customers: this.customers(),
       billing_name: clean(a.billing_name),
       billing_address1: clean(a.billing_line1),
@@ -189,9 +193,20 @@ class Transformer {
       const aAt = `${at}.agreements.${k}`;
       const entry = this.mapped(this.ctx.mapping.tariffs, ag.tariff_code, `${aAt}.tariff_code`, 'agreements.tariff_code', 'tariff code');
       if (entry && supplyType && entry.fuel !== supplyType) {
-        this.fail(TRANSFORM_CODES.unmappedCode, `${aAt}.tariff_code`, 'agreements.tariff_code', `Legacy tariff "${clean(ag.tariff_code)}" is a ${entry.fuel} tariff on a ${supplyType} meter point.`);
+        this.fail(
+          TRANSFORM_CODES.unmappedCode,
+          `${aAt}.tariff_code`,
+          'agreements.tariff_code',
+          `Legacy tariff "${clean(ag.tariff_code)}" is a ${entry.fuel} tariff on a ${supplyType} meter point.`,
+        );
       }
-      if (entry && !region) this.fail(TRANSFORM_CODES.missingRegion, `${aAt}.tariff_code`, 'meter_points.gsp_group', 'The meter point has no GSP group: the tariff region is unknown.');
+      if (entry && !region)
+        this.fail(
+          TRANSFORM_CODES.missingRegion,
+          `${aAt}.tariff_code`,
+          'meter_points.gsp_group',
+          'The meter point has no GSP group: the tariff region is unknown.',
+        );
       return compact({
         tariff_code: entry && region ? platformTariffCode(entry, region) : undefined,
         effective_from: this.date(ag.start_date, `${aAt}.effective_from`, 'agreements.start_date'),
@@ -223,8 +238,7 @@ class Transformer {
       profile_class: mp.profile_class ?? undefined,
       ssc: clean(mp.ssc),
       meters,
-      eac_history:
-        consumption && supplyStart && tprs.length > 0 ? tprs.map((tpr) => ({ effective_from: supplyStart, tpr, consumption })) : undefined,
+      eac_history: consumption && supplyStart && tprs.length > 0 ? tprs.map((tpr) => ({ effective_from: supplyStart, tpr, consumption })) : undefined,
     }) as MeterPoint;
   }
 
@@ -260,9 +274,7 @@ class Transformer {
   private electricityMeter(mt: SourceMeter, at: string) {
     return compact({
       ...this.meterCommon(mt, at),
-      registers: mt.registers.map((r) =>
-        compact({ register_id: clean(r.register_code), tpr: clean(r.tpr), number_of_digits: r.digits ?? undefined }),
-      ),
+      registers: mt.registers.map((r) => compact({ register_id: clean(r.register_code), tpr: clean(r.tpr), number_of_digits: r.digits ?? undefined })),
       ...this.readings(mt, at, true),
     });
   }
@@ -350,7 +362,12 @@ class Transformer {
     if (documentId === null) return undefined;
     const doc = this.src.documents.find((d) => d.document_id === documentId);
     if (!doc) {
-      this.fail('document_not_found', attr, `${folder === 'bills' ? 'bills' : 'notes'}.document_id`, `Document ${documentId} is not in the legacy documents table.`);
+      this.fail(
+        'document_not_found',
+        attr,
+        `${folder === 'bills' ? 'bills' : 'notes'}.document_id`,
+        `Document ${documentId} is not in the legacy documents table.`,
+      );
       return undefined;
     }
     const payloadPath = `/${folder}/${this.accountSegment}/${pathSegment(doc.file_name)}`;
@@ -364,7 +381,8 @@ class Transformer {
       .map((n, i) => {
         const at = `notes.${i}`;
         const created = normaliseDateTime(n.created_at);
-        if (!created.ok) this.fail(TRANSFORM_CODES.invalidDate, `${at}.created_at`, 'notes.created_at', `"${created.raw}" is not a real date and time (DD/MM/YYYY HH:MM).`);
+        if (!created.ok)
+          this.fail(TRANSFORM_CODES.invalidDate, `${at}.created_at`, 'notes.created_at', `"${created.raw}" is not a real date and time (DD/MM/YYYY HH:MM).`);
         const path = this.document(n.document_id, 'notes', `${at}.document_paths.0.document_path`);
         return compact({
           external_id: String(n.note_id),

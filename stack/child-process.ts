@@ -14,14 +14,7 @@ export interface ManagedProcess {
  * Spawns a long-running service in its own process group, with its output appended to a log
  * file, so `stop()` can end it and anything it forked without touching unrelated processes.
  */
-export function startProcess(opts: {
-  name: string;
-  command: string;
-  args: string[];
-  env?: NodeJS.ProcessEnv;
-  cwd?: string;
-  logFile: string;
-}): ManagedProcess {
+export function startProcess(opts: { name: string; command: string; args: string[]; env?: NodeJS.ProcessEnv; cwd?: string; logFile: string }): ManagedProcess {
   const out = fs.openSync(opts.logFile, 'a');
   const child = spawn(opts.command, opts.args, {
     cwd: opts.cwd,
@@ -88,10 +81,7 @@ function killGroup(pid: number, signal: NodeJS.Signals) {
 }
 
 /** Resolves when a TCP port accepts connections; rejects with the log tail when the process dies. */
-export async function waitForPort(
-  port: number,
-  opts: { host?: string; timeoutMs: number; proc?: ManagedProcess; logFile?: string },
-): Promise<void> {
+export async function waitForPort(port: number, opts: { host?: string; timeoutMs: number; proc?: ManagedProcess; logFile?: string }): Promise<void> {
   const host = opts.host ?? '127.0.0.1';
   const deadline = Date.now() + opts.timeoutMs;
   for (;;) {

@@ -84,9 +84,12 @@ function ensureSystemUser(): Owner {
   try {
     execFileSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', SYSTEM_USER], { stdio: 'ignore' });
   } catch (e) {
-    throw Object.assign(new Error(`running as root, and the system user '${SYSTEM_USER}' that Postgres must run as could not be created (useradd: ${(e as Error).message})`), {
-      code: 'postgres_user_missing',
-    });
+    throw Object.assign(
+      new Error(`running as root, and the system user '${SYSTEM_USER}' that Postgres must run as could not be created (useradd: ${(e as Error).message})`),
+      {
+        code: 'postgres_user_missing',
+      },
+    );
   }
   const created = read();
   if (!created) throw Object.assign(new Error(`the system user '${SYSTEM_USER}' was created but cannot be read back`), { code: 'postgres_user_missing' });
@@ -275,7 +278,20 @@ interface Server {
 function startServer(layout: Layout, port: number, owner: Owner | undefined): Server {
   const proc = spawn(
     path.join(layout.binDir, 'postgres'),
-    ['-D', layout.dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=on', '-c', `unix_socket_directories=`],
+    [
+      '-D',
+      layout.dataDir,
+      '-p',
+      String(port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=300',
+      '-c',
+      'fsync=on',
+      '-c',
+      `unix_socket_directories=`,
+    ],
     { ...owner, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C' } },
   );
   const lines: string[] = [];

@@ -18,7 +18,13 @@ export async function startPlatformServices(config: Config, s3: S3Client) {
   const pool = createPool(config.DATABASE_URL!, 20);
   await createLedger(pool).setSupplierIfAbsent(config.IMPORT_SUPPLIER_CODE, config.IMPORT_SUPPLIER_DOCUMENT_ROOT);
   const sqs = createSqsClient(config);
-  const sandbox = await createSandbox({ pool, s3, sqs, options: sandboxOptionsFromConfig(config), logger: createLogger('sandbox', { level: config.LOG_LEVEL }) });
+  const sandbox = await createSandbox({
+    pool,
+    s3,
+    sqs,
+    options: sandboxOptionsFromConfig(config),
+    logger: createLogger('sandbox', { level: config.LOG_LEVEL }),
+  });
   const sandboxUrl = await sandbox.listen(config.SANDBOX_PORT, '127.0.0.1');
   let client: Promise<Client> | undefined;
   const events = await startEventsReceiver({

@@ -147,13 +147,21 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
     config = parseConfig(env);
 
     const tsx = (name: string, script: string) =>
-      startProcess({ name, command: process.execPath, args: ['--import', 'tsx', path.join(ROOT, script)], env: { ...process.env, ...env }, cwd: ROOT, logFile: path.join(logDir, `${name}.log`) });
+      startProcess({
+        name,
+        command: process.execPath,
+        args: ['--import', 'tsx', path.join(ROOT, script)],
+        env: { ...process.env, ...env },
+        cwd: ROOT,
+        logFile: path.join(logDir, `${name}.log`),
+      });
     const codecProc = tsx('codec-server', 'codec/main.ts');
     stops.push(() => codecProc.stop());
     await waitForPort(config.CODEC_PORT, { timeoutMs: 60_000, proc: codecProc, logFile: path.join(logDir, 'codec-server.log') });
     const codecUrl = `http://127.0.0.1:${config.CODEC_PORT}`;
 
-    const launchTemporal = () => startTemporal(config, binaries, { port: ports.temporal, uiPort: ports.temporalUi, dataDir, logDir, codecEndpoint: codecUrl, postgresUrl: pg.url, log });
+    const launchTemporal = () =>
+      startTemporal(config, binaries, { port: ports.temporal, uiPort: ports.temporalUi, dataDir, logDir, codecEndpoint: codecUrl, postgresUrl: pg.url, log });
     let temporal = await launchTemporal();
     stops.push(() => temporal.stop());
 
@@ -307,7 +315,6 @@ function stringEnv(env: Record<string, string | undefined>): Record<string, stri
   for (const [k, v] of Object.entries(env)) if (typeof v === 'string') out[k] = v;
   return out;
 }
-
 
 export function readStackInfo(dataDir: string): StackInfo | undefined {
   const file = path.join(dataDir, 'stack.json');

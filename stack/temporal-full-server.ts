@@ -108,23 +108,33 @@ async function ensureDatabases(url: string, names: string[]): Promise<void> {
 /** setup-schema -v 0.0 (version tables; a no-op on a set-up database), then update-schema to the latest. */
 async function setUpSchema(tool: string, db: URL, database: string, schemaName: string, logDir: string): Promise<void> {
   const common = [
-    '--plugin', 'postgres12',
-    '--endpoint', db.hostname,
-    '--port', db.port || '5432',
-    '--user', decodeURIComponent(db.username),
-    '--database', database,
+    '--plugin',
+    'postgres12',
+    '--endpoint',
+    db.hostname,
+    '--port',
+    db.port || '5432',
+    '--user',
+    decodeURIComponent(db.username),
+    '--database',
+    database,
   ];
   // The password goes through the environment, not argv (argv is visible to every local user).
   const env = { ...process.env, SQL_PASSWORD: decodeURIComponent(db.password) };
   const logFile = path.join(logDir, 'temporal-sql-tool.log');
-  for (const args of [['setup-schema', '-v', '0.0'], ['update-schema', '--schema-name', schemaName]]) {
+  for (const args of [
+    ['setup-schema', '-v', '0.0'],
+    ['update-schema', '--schema-name', schemaName],
+  ]) {
     try {
       const { stdout, stderr } = await run(tool, [...common, ...args], { env, maxBuffer: 16 * 1024 * 1024 });
       fs.appendFileSync(logFile, stdout + stderr);
     } catch (e) {
       const out = e as { stdout?: string; stderr?: string };
       fs.appendFileSync(logFile, `${out.stdout ?? ''}${out.stderr ?? ''}`);
-      throw Object.assign(new Error(`temporal-sql-tool ${args[0]} on ${database} (${maskUrlPassword(db.href)}) failed; see ${logFile}`), { code: 'temporal_schema_failed' });
+      throw Object.assign(new Error(`temporal-sql-tool ${args[0]} on ${database} (${maskUrlPassword(db.href)}) failed; see ${logFile}`), {
+        code: 'temporal_schema_failed',
+      });
     }
   }
 }
@@ -243,13 +253,18 @@ async function registerNamespace(address: string, namespace: string, server: Man
   const connection = await retry(() => Connection.connect({ address }), deadline, server, logFile);
   try {
     const svc = connection.workflowService;
-    await retry(async () => {
-      try {
-        await svc.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('3 days') });
-      } catch (e) {
-        if ((e as { code?: number }).code !== 6) throw e; // 6 = ALREADY_EXISTS: a restart of the stack
-      }
-    }, deadline, server, logFile);
+    await retry(
+      async () => {
+        try {
+          await svc.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('3 days') });
+        } catch (e) {
+          if ((e as { code?: number }).code !== 6) throw e; // 6 = ALREADY_EXISTS: a restart of the stack
+        }
+      },
+      deadline,
+      server,
+      logFile,
+    );
     await retry(() => svc.describeNamespace({ namespace }), deadline, server, logFile);
     const keyword = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
     const wanted: Record<string, temporal.api.enums.v1.IndexedValueType> = {};
@@ -257,11 +272,16 @@ async function registerNamespace(address: string, namespace: string, server: Man
       if (k.type !== SearchAttributeType.KEYWORD) throw new Error(`search attribute ${k.name}: only Keyword attributes are registered here`);
       wanted[k.name] = keyword;
     }
-    await retry(async () => {
-      const have = await connection.operatorService.listSearchAttributes({ namespace });
-      const missing = Object.fromEntries(Object.entries(wanted).filter(([name]) => !(name in (have.customAttributes ?? {}))));
-      if (Object.keys(missing).length > 0) await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: missing });
-    }, deadline, server, logFile);
+    await retry(
+      async () => {
+        const have = await connection.operatorService.listSearchAttributes({ namespace });
+        const missing = Object.fromEntries(Object.entries(wanted).filter(([name]) => !(name in (have.customAttributes ?? {}))));
+        if (Object.keys(missing).length > 0) await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: missing });
+      },
+      deadline,
+      server,
+      logFile,
+    );
     const query = ALL_SEARCH_ATTRIBUTES.map((k) => `${k.name} = 'probe'`).join(' AND ');
     await retry(() => svc.countWorkflowExecutions({ namespace, query }), deadline, server, logFile);
   } finally {
@@ -275,7 +295,8 @@ async function retry<T>(fn: () => Promise<T>, deadline: number, server: ManagedP
       return await fn();
     } catch (e) {
       if (server.child.exitCode !== null) throw new Error(`the Temporal server exited while starting; see ${logFile}`, { cause: e });
-      if (Date.now() > deadline) throw Object.assign(new Error(`the Temporal server did not become ready: ${(e as Error).message}`, { cause: e }), { code: 'temporal_unready' });
+      if (Date.now() > deadline)
+        throw Object.assign(new Error(`the Temporal server did not become ready: ${(e as Error).message}`, { cause: e }), { code: 'temporal_unready' });
       await new Promise((r) => setTimeout(r, 500));
     }
   }

@@ -23,12 +23,18 @@ export interface DevServerOptions {
 /** Tuning flags the dev server needs for load (see ENVIRONMENT-NOTES): WAL, relaxed fsync, more shard IO. */
 function tuningArgs(opts: DevServerOptions): string[] {
   return [
-    '--sqlite-pragma', 'journal_mode=WAL',
-    '--sqlite-pragma', 'synchronous=NORMAL',
-    '--sqlite-pragma', 'busy_timeout=5000',
-    '--dynamic-config-value', 'history.shardIOConcurrency=4',
-    '--dynamic-config-value', 'frontend.rps=5000',
-    '--dynamic-config-value', 'frontend.namespaceRPS=5000',
+    '--sqlite-pragma',
+    'journal_mode=WAL',
+    '--sqlite-pragma',
+    'synchronous=NORMAL',
+    '--sqlite-pragma',
+    'busy_timeout=5000',
+    '--dynamic-config-value',
+    'history.shardIOConcurrency=4',
+    '--dynamic-config-value',
+    'frontend.rps=5000',
+    '--dynamic-config-value',
+    'frontend.namespaceRPS=5000',
     ...(opts.codecEndpoint ? ['--ui-codec-endpoint', opts.codecEndpoint] : []),
   ];
 }
@@ -37,12 +43,18 @@ function tuningArgs(opts: DevServerOptions): string[] {
 export async function startTemporalDevServer(opts: DevServerOptions & { cliPath: string }): Promise<TemporalDevServer> {
   const logFile = path.join(opts.logDir, 'temporal.log');
   const args = [
-    'server', 'start-dev',
-    '--ip', '127.0.0.1',
-    '--port', String(opts.port),
-    '--ui-port', String(opts.uiPort),
-    '--db-filename', opts.dbFile,
-    '--log-level', 'warn',
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(opts.port),
+    '--ui-port',
+    String(opts.uiPort),
+    '--db-filename',
+    opts.dbFile,
+    '--log-level',
+    'warn',
     ...tuningArgs(opts),
     ...devServerSearchAttributeArgs(),
     ...(opts.namespace && opts.namespace !== 'default' ? ['--namespace', opts.namespace] : []),

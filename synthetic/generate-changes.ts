@@ -53,13 +53,19 @@ export function generateChanges(opts: { accounts: string[]; share: number; seed:
       truth[kind] = (truth[kind] ?? 0) + 1;
       switch (kind) {
         case 'note':
-          out.changes.push({ ...base, change: { kind, item: { external_id: `note-${id}`, body: rng.pick(NOTE_BODIES), created_at: isoSeconds(recorded - day) } } });
+          out.changes.push({
+            ...base,
+            change: { kind, item: { external_id: `note-${id}`, body: rng.pick(NOTE_BODIES), created_at: isoSeconds(recorded - day) } },
+          });
           return;
         case 'transaction': {
           const type = rng.pick(['CREDIT', 'CHARGE'] as const);
           const amount = `${rng.int(1, 200)}.${String(rng.int(0, 99)).padStart(2, '0')}`;
           const reason = type === 'CREDIT' ? rng.pick(CREDIT_REASONS) : rng.pick(CHARGE_REASONS);
-          out.changes.push({ ...base, change: { kind, item: { transaction_id: `tx-${id}`, transaction_date: isoDate(recorded - day), amount, type, reason } } });
+          out.changes.push({
+            ...base,
+            change: { kind, item: { transaction_id: `tx-${id}`, transaction_date: isoDate(recorded - day), amount, type, reason } },
+          });
           return;
         }
         case 'statement': {
@@ -69,7 +75,17 @@ export function generateChanges(opts: { accounts: string[]; share: number; seed:
           out.documents.push({ relativePath: file, bytes: minimalPdf([`Statement ${id}`, `${from} to ${to}`]) });
           out.changes.push({
             ...base,
-            change: { kind, item: { statement_id: `stmt-${id}`, bill_period_from_date: from, bill_period_to_date: to, issued_date: to, number: String(n + 1), statement_path: `/${file}` } },
+            change: {
+              kind,
+              item: {
+                statement_id: `stmt-${id}`,
+                bill_period_from_date: from,
+                bill_period_to_date: to,
+                issued_date: to,
+                number: String(n + 1),
+                statement_path: `/${file}`,
+              },
+            },
             document_path: file,
           });
           return;

@@ -238,11 +238,7 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
     live.stage = 'record';
     live.outcome = o;
     if (o.outcome === 'completed') return o;
-    upsertSearchAttributes([
-      { key: KmStage, value: o.stage },
-      { key: KmOutcome, value: o.outcome },
-      ...(o.code ? [{ key: KmErrorCode, value: o.code }] : []),
-    ]);
+    upsertSearchAttributes([{ key: KmStage, value: o.stage }, { key: KmOutcome, value: o.outcome }, ...(o.code ? [{ key: KmErrorCode, value: o.code }] : [])]);
     // Created, but the read-back differs: visible in the UI, not a failed execution.
     if (o.outcome === 'completed_with_differences') return o;
     const where = o.attr ? ` at ${o.attr}` : '';

@@ -1,4 +1,14 @@
-import { allHandlersFinished, condition, continueAsNew, proxyActivities, proxyLocalActivities, setHandler, setWorkflowOptions, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  setWorkflowOptions,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { RunActivities } from '../activities/types';
 import type { MigrationRunArgs, RunState, SupplierStatus } from '../domain/inputs';
 import { count, emptyTotals } from '../domain/run-totals';
@@ -29,7 +39,15 @@ const TICK_MAX_MS = 10_000;
  * Obeys the supplier's status and the operator's pause / resume / cancel.
  */
 export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<RunProgress> {
-  const st: RunState = input.state ?? { exhausted: false, buffer: [], inFlight: [], totals: emptyTotals(), paused: false, cancelled: false, completeSupplier: false };
+  const st: RunState = input.state ?? {
+    exhausted: false,
+    buffer: [],
+    inFlight: [],
+    totals: emptyTotals(),
+    paused: false,
+    cancelled: false,
+    completeSupplier: false,
+  };
   const inFlight = new Set(st.inFlight);
   let supplier: SupplierStatus = 'ONGOING';
   let supplierSignal: SupplierStatus | undefined;
@@ -108,7 +126,13 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
     if (supplier === 'COMPLETE') st.completeSupplier = true;
     // The operator resumed the supplier: accounts parked on it recheck now, not at their next timer.
     if (supplierSignal === 'ONGOING' && supplier === 'ONGOING' && inFlight.size > 0) {
-      await local.wakeAccounts({ supplierCode: input.supplierCode, runId: input.runId, dryRun: input.dryRun, externalAccountNumbers: [...inFlight], status: 'ONGOING' });
+      await local.wakeAccounts({
+        supplierCode: input.supplierCode,
+        runId: input.runId,
+        dryRun: input.dryRun,
+        externalAccountNumbers: [...inFlight],
+        status: 'ONGOING',
+      });
     }
     supplierSignal = undefined;
   }
@@ -118,7 +142,13 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
     if (st.cancelled || st.paused || st.completeSupplier || supplier !== 'ONGOING') return;
     while (inFlight.size < input.concurrency && !(st.exhausted && st.buffer.length === 0)) {
       if (st.buffer.length === 0) {
-        const page = await local.listAccounts({ runId: input.runId, selection: input.selection, source: input.source, cursor: st.cursor, limit: input.pageSize });
+        const page = await local.listAccounts({
+          runId: input.runId,
+          selection: input.selection,
+          source: input.source,
+          cursor: st.cursor,
+          limit: input.pageSize,
+        });
         st.buffer = page.accounts;
         st.cursor = page.nextCursor;
         st.exhausted = page.exhausted;

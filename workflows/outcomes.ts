@@ -42,7 +42,8 @@ export function outcomeOf(externalAccountNumber: string, e: Ending): AccountOutc
       break;
     case 'event': {
       const t = e.event.type;
-      if (t.endsWith('.complete') || t.endsWith('.dry_run_complete')) return { ...base, outcome: 'completed', stage: 'await', accountNumber: e.event.identifier, source: 'event' };
+      if (t.endsWith('.complete') || t.endsWith('.dry_run_complete'))
+        return { ...base, outcome: 'completed', stage: 'await', accountNumber: e.event.identifier, source: 'event' };
       if (t.endsWith('.cancelled')) return { ...base, outcome: 'failed', stage: 'await', code: 'import_cancelled', source: 'event' };
       return { ...base, outcome: 'failed', stage: 'platform', code: e.event.errorCode ?? 'import_error', source: 'event' };
     }

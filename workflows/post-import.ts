@@ -1,4 +1,16 @@
-import { condition, continueAsNew, ParentClosePolicy, proxyActivities, setHandler, setWorkflowOptions, startChild, upsertSearchAttributes, workflowInfo, type ActivityOptions, type ChildWorkflowHandle } from '@temporalio/workflow';
+import {
+  condition,
+  continueAsNew,
+  ParentClosePolicy,
+  proxyActivities,
+  setHandler,
+  setWorkflowOptions,
+  startChild,
+  upsertSearchAttributes,
+  workflowInfo,
+  type ActivityOptions,
+  type ChildWorkflowHandle,
+} from '@temporalio/workflow';
 import { POST_IMPORT_COMPLETED, POST_IMPORT_ERROR } from '../domain/event-types';
 import { FINAL_PLATFORM_ERROR_CODES } from '../domain/platform-error-codes';
 import { ERROR_ATTR_OF, RESOURCE_TYPE_OF } from '../domain/post-import-kinds';
@@ -21,7 +33,6 @@ const platformOptions: ActivityOptions = {
   scheduleToCloseTimeout: '24 hours',
   retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: FINAL_PLATFORM_ERROR_CODES },
 };
-
 
 type ItemOutcome = { status: 'completed' | 'post_import_failed'; source: string; code?: string; attr?: string; eventId?: string };
 
@@ -85,7 +96,8 @@ export async function accountDeltaWorkflow(raw: AccountDeltaInput): Promise<Acco
       const sent = await platform.sendPostImportItem({ ...ref, deltaId: input.deltaId, workflowId: workflowInfo().workflowId, reask: ask > 0 });
       if (sent.kind === 'already_exists') return { status: 'completed', source: ask > 0 ? 'reask' : 'platform_response' };
       if (sent.kind === 'failed') return { status: 'post_import_failed', source: 'platform_response', code: sent.code, attr: sent.attr };
-      const mine = (e: ImportEventSignal) => (e.resourceType === undefined || e.resourceType === rt) && (e.type === POST_IMPORT_ERROR || e.identifier === ref.key);
+      const mine = (e: ImportEventSignal) =>
+        (e.resourceType === undefined || e.resourceType === rt) && (e.type === POST_IMPORT_ERROR || e.identifier === ref.key);
       const fromSignals = () => events.slice(from).find(mine);
       let ev = fromSignals() ?? (await main.findPostImportEvent({ ...ref, sinceMs: sent.sentAtMs }));
       if (!ev && (await condition(() => fromSignals() !== undefined, `${input.eventWaitSeconds} seconds`))) ev = fromSignals();

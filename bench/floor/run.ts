@@ -28,7 +28,14 @@ export type FloorWork = 'noop' | 'ceiling';
  * activity is the script's work, and there are as many activity slots as accounts in flight (the
  * script's concurrency), so the slots never bound it.
  */
-export async function runFloor(opts: { config: Config; client: Client; accounts: readonly string[]; concurrency: number; tag: string; work?: FloorWork }): Promise<FloorRun> {
+export async function runFloor(opts: {
+  config: Config;
+  client: Client;
+  accounts: readonly string[];
+  concurrency: number;
+  tag: string;
+  work?: FloorWork;
+}): Promise<FloorRun> {
   const { config, client } = opts;
   const work = opts.work ?? 'noop';
   quietRuntime();
@@ -70,14 +77,25 @@ export async function runFloor(opts: { config: Config; client: Client; accounts:
   await migrator?.close();
   const completed = results.filter((r) => r.ok).length;
   const history = await historyLengths(client, ids.slice(0, 50));
-  return passFigures({ accounts: opts.accounts.length, concurrency: opts.concurrency, completed, wallMs, latenciesMs: latencies, historyLengths: history, loadAvg1: os.loadavg()[0] });
+  return passFigures({
+    accounts: opts.accounts.length,
+    concurrency: opts.concurrency,
+    completed,
+    wallMs,
+    latenciesMs: latencies,
+    historyLengths: history,
+    loadAvg1: os.loadavg()[0],
+  });
 }
 
 /** History length of a sample of executions (every floor workflow has the same shape). */
 async function historyLengths(client: Client, workflowIds: string[]): Promise<number[]> {
   const out: number[] = [];
   for (const id of workflowIds) {
-    const d = await client.workflow.getHandle(id).describe().catch(() => undefined);
+    const d = await client.workflow
+      .getHandle(id)
+      .describe()
+      .catch(() => undefined);
     if (d) out.push(d.historyLength);
   }
   return out;

@@ -54,7 +54,8 @@ Examples:
       else {
         for (const w of summary.examples.wrong) println(`wrong: ${w.account}: expected ${w.expected}, got ${w.got}`);
         if (summary.examples.lost.length) println(`lost: ${summary.examples.lost.join(', ')}`);
-        for (const r of summary.examples.early as Array<Record<string, string>>) println(`early: ${r.method} ${r.path}: told at ${r.toldAt} to wait until ${r.retryAt}, came at ${r.arrivedAt}`);
+        for (const r of summary.examples.early as Array<Record<string, string>>)
+          println(`early: ${r.method} ${r.path}: told at ${r.toldAt} to wait until ${r.retryAt}, came at ${r.arrivedAt}`);
         if (summary.examples.duplicated.length) println(`duplicated: ${summary.examples.duplicated.join(', ')}`);
         for (const p of summary.harnessProblems) println(`harness: ${p}`);
         println(summary.line);

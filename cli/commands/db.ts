@@ -52,7 +52,10 @@ Examples:
 const share = (perTenThousand: number) => `${(perTenThousand / 100).toFixed(perTenThousand % 100 === 0 ? 0 : perTenThousand % 10 === 0 ? 1 : 2)}%`;
 
 function mixHelp(): string {
-  return SEED_MIX.map((s) => `  ${share(s.perTenThousand).padStart(6)}  ${s.outcome ?? 'in progress'} at ${s.stage}${s.code ? `: ${s.code}` : ''}${s.attr ? ` (${s.attr})` : ''}${s.outcome === 'completed' ? `, learned by ${s.source}` : ''}`).join('\n');
+  return SEED_MIX.map(
+    (s) =>
+      `  ${share(s.perTenThousand).padStart(6)}  ${s.outcome ?? 'in progress'} at ${s.stage}${s.code ? `: ${s.code}` : ''}${s.attr ? ` (${s.attr})` : ''}${s.outcome === 'completed' ? `, learned by ${s.source}` : ''}`,
+  ).join('\n');
 }
 
 function seedLedgerCommand(): Command {
@@ -84,7 +87,8 @@ Examples:
     .action(async (opts: { accounts: number; runs: number; runId?: string; supplier?: string; force?: boolean; json?: boolean }) => {
       const ctx = loadCliContext();
       const refusal = seedRefusal(ctx.cfg);
-      if (refusal && !opts.force) throw usageError('not_a_local_ledger', `refusing to seed: ${refusal}; --force seeds anyway (never a ledger real runs write to)`);
+      if (refusal && !opts.force)
+        throw usageError('not_a_local_ledger', `refusing to seed: ${refusal}; --force seeds anyway (never a ledger real runs write to)`);
       if (opts.runs > opts.accounts) throw usageError('invalid_runs', `--runs ${opts.runs}: at most --accounts (${opts.accounts}) runs`);
       const base = opts.runId ?? newRunId().replace(/^run-/, 'seed-');
       if (!RUN_ID_PATTERN.test(base)) throw usageError('invalid_run_id', `--run-id ${JSON.stringify(base)}: letters, digits, '.', '_' and '-' only`);
@@ -111,7 +115,9 @@ Examples:
         }
         // Statistics and visibility as autovacuum leaves them shortly after a run, so the commands
         // timed next plan (and scan indexes only) as they would on a real ledger.
-        await pool.query('vacuum (analyze) migrate.runs, migrate.account_attempts, migrate.account_errors, migrate.reconciliations, migrate.reconciliation_differences');
+        await pool.query(
+          'vacuum (analyze) migrate.runs, migrate.account_attempts, migrate.account_errors, migrate.reconciliations, migrate.reconciliation_differences',
+        );
       });
       if (opts.json) printJson({ runs: seeded });
     });

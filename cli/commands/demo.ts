@@ -45,7 +45,10 @@ async function refuseIfRunning(dataDir: string): Promise<void> {
   if (!existing) return;
   const [host, port] = existing.temporalAddress.split(':');
   if (await canConnect(host, Number(port))) {
-    throw usageError('demo_running', `a demo stack is already running from ${dataDir} (Temporal UI ${existing.temporalUiUrl}): stop it (Ctrl-C in its terminal) first`);
+    throw usageError(
+      'demo_running',
+      `a demo stack is already running from ${dataDir} (Temporal UI ${existing.temporalUiUrl}): stop it (Ctrl-C in its terminal) first`,
+    );
   }
 }
 
@@ -90,7 +93,12 @@ Examples:
         if (interrupted()) return;
         info(`Stack up in ${Math.round((Date.now() - started) / 1000)} s. Temporal UI: ${stack.info.temporalUiUrl}`);
         info(`Generating ${opts.accounts} legacy accounts (seed ${opts.seed}, default defect mix) into the legacy schema…`);
-        await generateDataset({ accounts: opts.accounts, seed: opts.seed, databaseUrl: stack.env.DATABASE_URL, documentsDir: path.resolve(ROOT, cfg.SOURCE_DOCUMENTS_DIR) });
+        await generateDataset({
+          accounts: opts.accounts,
+          seed: opts.seed,
+          databaseUrl: stack.env.DATABASE_URL,
+          documentsDir: path.resolve(ROOT, cfg.SOURCE_DOCUMENTS_DIR),
+        });
         if (interrupted()) return;
 
         const run = await startRun(client, cfg, {
@@ -113,7 +121,9 @@ Examples:
         const accounted = o.completed + o.failed + o.notAttempted;
         const byCode = { rows: await failuresByCode(pool, run.runId) };
         println('');
-        println(`Summary of run ${run.runId} (${watched.final?.state ?? watched.workflowStatus.toLowerCase()}, ${Math.round((Date.now() - started) / 1000)} s in all):`);
+        println(
+          `Summary of run ${run.runId} (${watched.final?.state ?? watched.workflowStatus.toLowerCase()}, ${Math.round((Date.now() - started) / 1000)} s in all):`,
+        );
         println(`  completed      ${o.completed}`);
         println(`  failed         ${o.failed}`);
         for (const r of byCode.rows.filter((x) => x.outcome === 'failed')) println(`    ${r.code.padEnd(48)} ${r.n}`);

@@ -64,7 +64,12 @@ export async function startStackInterruptibly(
   });
   const interrupted = () => stops.first() !== undefined;
   try {
-    const stack = await startStack({ env: { ...env, LOG_LEVEL: env.LOG_LEVEL ?? 'warn' }, freePorts: opts.freePorts, workers: 0, log: (l) => info(`  · ${l}`) });
+    const stack = await startStack({
+      env: { ...env, LOG_LEVEL: env.LOG_LEVEL ?? 'warn' },
+      freePorts: opts.freePorts,
+      workers: 0,
+      log: (l) => info(`  · ${l}`),
+    });
     const workerPids: number[] = [];
     try {
       for (let n = 0; n < (opts.workers ?? 1) && !interrupted(); n++) {
@@ -92,7 +97,10 @@ export function devCommand(): Command {
     .description('run the whole embedded stack (Temporal + UI, Postgres, S3/SQS, platform sandbox, events, codec, one worker) until Ctrl-C')
     .option('--workers <n>', 'worker processes', (v) => Number.parseInt(v, 10), 1)
     .addOption(
-      new Option('--engine <engine>', 'Temporal engine: dev = the CLI dev server (SQLite), server = the Temporal server on the embedded Postgres (default: KRAKEN_TEMPORAL_ENGINE, else dev)').choices(['dev', 'server']),
+      new Option(
+        '--engine <engine>',
+        'Temporal engine: dev = the CLI dev server (SQLite), server = the Temporal server on the embedded Postgres (default: KRAKEN_TEMPORAL_ENGINE, else dev)',
+      ).choices(['dev', 'server']),
     )
     .addHelpText(
       'after',

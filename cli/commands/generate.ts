@@ -36,7 +36,10 @@ Examples:
     .action(async (opts) => {
       const ctx = loadCliContext();
       if (!opts.out && !ctx.cfg.DATABASE_URL) {
-        throw usageError('database_url_missing', 'DATABASE_URL is not set and no running dev stack provides it: start one (kraken-migrate dev) or use --out DIR');
+        throw usageError(
+          'database_url_missing',
+          'DATABASE_URL is not set and no running dev stack provides it: start one (kraken-migrate dev) or use --out DIR',
+        );
       }
       try {
         const result = await generateDataset({

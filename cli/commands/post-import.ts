@@ -41,7 +41,9 @@ Example:
 
   run
     .command('delta <runId>')
-    .description("carry over what changed in the source since extraction (notes, transactions, statements, payment instructions) for a run's completed accounts")
+    .description(
+      "carry over what changed in the source since extraction (notes, transactions, statements, payment instructions) for a run's completed accounts",
+    )
     .option('--concurrency <n>', 'accounts at once', positiveInt('--concurrency'), 20)
     .option('--delta-id <id>', 'id of this delta (default: delta-YYYYMMDD-HHMMSS-xxxx)')
     .option('--no-wait', 'start it and return')
@@ -64,7 +66,14 @@ Example:
         if (!original) throw usageError('run_not_found', `no run ${runId} in the ledger`);
         if (original.dryRun) throw usageError('dry_run', `run ${runId} was a dry run: nothing was created to carry changes over to`);
         const client = await s.temporal();
-        const started = await startDelta(client, ctx.cfg, { runId, supplierCode: original.supplierCode, source: original.source, accounts: 'completed', concurrency: opts.concurrency, deltaId: opts.deltaId });
+        const started = await startDelta(client, ctx.cfg, {
+          runId,
+          supplierCode: original.supplierCode,
+          source: original.source,
+          accounts: 'completed',
+          concurrency: opts.concurrency,
+          deltaId: opts.deltaId,
+        });
         if (!opts.wait) return opts.json ? printJson(started) : println(`Started ${started.deltaId}: ${started.uiUrl}`);
         info(`Delta ${started.deltaId} started (${started.uiUrl}); waiting for it to finish…`);
         const r = await awaitDelta(client, started.deltaId);
@@ -82,7 +91,13 @@ export async function rerunFailedPostImport(runId: string, opts: { json?: boolea
     const original = await runRow(await s.db(), runId);
     if (!original) throw usageError('run_not_found', `no run ${runId} in the ledger`);
     const client = await s.temporal();
-    const started = await startDelta(client, ctx.cfg, { runId, supplierCode: original.supplierCode, source: original.source, accounts: 'failed_items', concurrency: opts.concurrency });
+    const started = await startDelta(client, ctx.cfg, {
+      runId,
+      supplierCode: original.supplierCode,
+      source: original.source,
+      accounts: 'failed_items',
+      concurrency: opts.concurrency,
+    });
     info(`Retrying the post_import_failed items of ${runId} as ${started.deltaId} (${started.uiUrl})…`);
     const r = await awaitDelta(client, started.deltaId);
     process.exitCode = r.failed > 0 ? EXIT.failures : EXIT.ok;

@@ -21,7 +21,10 @@ export async function buildReport(
 ): Promise<WrittenReport & { data: NonNullable<Awaited<ReturnType<typeof loadReportData>>> }> {
   // The CSV streams on its own connection while the summary loads: the run must exist first.
   if (!(await runRow(pool, runId))) throw usageError('run_not_found', `no run ${runId} in the ledger`);
-  const [data, csv] = await Promise.all([loadReportData(pool, runId, { temporalUiUrl: cfg.TEMPORAL_UI_URL, namespace: cfg.TEMPORAL_NAMESPACE }), writeReportCsv(pool, runId, dir)]);
+  const [data, csv] = await Promise.all([
+    loadReportData(pool, runId, { temporalUiUrl: cfg.TEMPORAL_UI_URL, namespace: cfg.TEMPORAL_NAMESPACE }),
+    writeReportCsv(pool, runId, dir),
+  ]);
   if (!data) throw usageError('run_not_found', `no run ${runId} in the ledger`);
   // A run still going: list the accounts Temporal is retrying (best effort; the ledger part stands
   // alone). Connected only then: a finished run's report never waits on an unreachable Temporal.

@@ -35,7 +35,7 @@ const LIST_PAGE = 1000;
 
 /** The `failed_of_run` selection, page by page, through the query the new run's enumeration uses (activities/run.ts). */
 export async function* failedOfRun(ledger: Ledger, runId: string, codes: string[] | undefined): AsyncGenerator<string[]> {
-  for (let after: string | undefined; ; ) {
+  for (let after: string | undefined; ;) {
     const page = await ledger.failedAccounts(runId, codes, after, LIST_PAGE);
     yield page;
     if (page.length < LIST_PAGE) return;
@@ -126,7 +126,10 @@ Examples:
       const ctx = loadCliContext();
       const source = (await parsePayloadOptions(opts)) ?? parseSourceOption(opts.source);
       const selection = parseSelectionOptions({ limit: opts.limit, accounts: opts.accounts });
-      for (const [flag, v] of [['--window-start', opts.windowStart], ['--window-end', opts.windowEnd]] as const) {
+      for (const [flag, v] of [
+        ['--window-start', opts.windowStart],
+        ['--window-end', opts.windowEnd],
+      ] as const) {
         if (v !== undefined && Number.isNaN(Date.parse(v))) throw usageError('invalid_window', `${flag} ${JSON.stringify(v)}: expected an ISO 8601 date-time`);
       }
       await withServices(ctx, async (s) => {
@@ -180,8 +183,16 @@ Example:
         println(`Started ${st.startTime}${st.closeTime ? `, closed ${st.closeTime}` : ''}`);
         const o = st.outcomes;
         println(`Accounts: completed ${o.completed}, failed ${o.failed}, not attempted ${o.notAttempted}, in progress ${o.inProgress}`);
-        if (st.progress) println(`Enumerated ${st.progress.totals.enumerated}${st.progress.exhausted ? '' : '+'}, dispatched ${st.progress.totals.dispatched}, in flight ${st.progress.inFlight}`);
-        if (Object.keys(st.stagesInProgress).length) println(`In progress by stage: ${Object.entries(st.stagesInProgress).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+        if (st.progress)
+          println(
+            `Enumerated ${st.progress.totals.enumerated}${st.progress.exhausted ? '' : '+'}, dispatched ${st.progress.totals.dispatched}, in flight ${st.progress.inFlight}`,
+          );
+        if (Object.keys(st.stagesInProgress).length)
+          println(
+            `In progress by stage: ${Object.entries(st.stagesInProgress)
+              .map(([k, v]) => `${k} ${v}`)
+              .join(', ')}`,
+          );
         if (st.topErrors.length) println(`Top errors: ${st.topErrors.map((e) => `${e.code} ${e.count}`).join(', ')}`);
         if (st.retrying.length) {
           println(`Retrying (${st.retrying.length}):`);
@@ -206,7 +217,15 @@ Example:
         const client = await s.temporal();
         const supplier = opts.supplier ? ` AND KmSupplier = '${String(opts.supplier).replace(/'/g, "\\'")}'` : '';
         const query = `(KmKind = 'run' OR KmKind = 'dry-run')${supplier}`;
-        const found: Array<{ runId: string; workflowId: string; status: string; kind: string; supplierCode: string; startTime: string; closeTime: string | null }> = [];
+        const found: Array<{
+          runId: string;
+          workflowId: string;
+          status: string;
+          kind: string;
+          supplierCode: string;
+          startTime: string;
+          closeTime: string | null;
+        }> = [];
         for await (const wf of client.workflow.list({ query, pageSize: opts.limit })) {
           const sa = wf.typedSearchAttributes;
           found.push({
@@ -222,7 +241,10 @@ Example:
         }
         // Continue-as-new leaves several executions per run: keep the newest.
         const runs = [...new Map(found.map((f) => [f.runId, f])).values()];
-        const rows = await runRows(await s.db(), runs.map((r) => r.runId));
+        const rows = await runRows(
+          await s.db(),
+          runs.map((r) => r.runId),
+        );
         const out = runs.map((r) => {
           const row = rows.get(r.runId);
           return { ...r, ledgerStatus: row?.status ?? null, totals: row?.totals ?? null, uiUrl: workflowUiUrl(ctx.cfg, r.workflowId) };
@@ -233,7 +255,16 @@ Example:
         println(
           table(
             ['RUN', 'KIND', 'SUPPLIER', 'STATUS', 'STARTED', 'DONE', 'FAILED', 'N/A'],
-            out.map((r) => [r.runId, r.kind, r.supplierCode, r.ledgerStatus ?? r.status.toLowerCase(), r.startTime.slice(0, 19), n(r.totals, 'completed'), n(r.totals, 'failed'), n(r.totals, 'notAttempted')]),
+            out.map((r) => [
+              r.runId,
+              r.kind,
+              r.supplierCode,
+              r.ledgerStatus ?? r.status.toLowerCase(),
+              r.startTime.slice(0, 19),
+              n(r.totals, 'completed'),
+              n(r.totals, 'failed'),
+              n(r.totals, 'notAttempted'),
+            ]),
           ),
         );
       });
@@ -249,7 +280,10 @@ Example:
       .command(`${action} <runId>`)
       .description(what)
       .option('--json', 'print the resulting progress as JSON')
-      .addHelpText('after', `\nExample:\n  $ kraken-migrate run ${action} run-20250601-120000-ab12${action === 'resume' ? '' : ' --reason "platform maintenance"'}`);
+      .addHelpText(
+        'after',
+        `\nExample:\n  $ kraken-migrate run ${action} run-20250601-120000-ab12${action === 'resume' ? '' : ' --reason "platform maintenance"'}`,
+      );
     if (action !== 'resume') cmd.option('--reason <text>', 'why (kept in the run history)');
     cmd.action(async (runId: string, opts) => {
       const ctx = loadCliContext();
@@ -284,7 +318,8 @@ Examples:
   $ kraken-migrate run rerun-failed run-20250601-120000-ab12 --code invalid_phone_number missing_meter_point`,
     )
     .action(async (runId: string, opts) => {
-      if (opts.stage !== undefined && opts.stage !== 'post-import') throw usageError('invalid_stage', `--stage ${JSON.stringify(opts.stage)}: only "post-import" is supported`);
+      if (opts.stage !== undefined && opts.stage !== 'post-import')
+        throw usageError('invalid_stage', `--stage ${JSON.stringify(opts.stage)}: only "post-import" is supported`);
       if (opts.stage === 'post-import') return rerunFailedPostImport(runId, { json: opts.json, concurrency: opts.concurrency });
       const ctx = loadCliContext();
       await withServices(ctx, async (s) => {

@@ -15,7 +15,10 @@ export function workerCommand(): Command {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only by the command that needs it (see the comment above)
       const { createWorkers } = require('../../workers/worker') as typeof import('../../workers/worker');
       const w = await createWorkers(ctx.cfg, { identity: workerIdentity() });
-      w.logger.info({ taskQueue: ctx.cfg.TEMPORAL_TASK_QUEUE, pid: process.pid, deploymentName: w.version.deploymentName, buildId: w.version.buildId }, 'worker ready');
+      w.logger.info(
+        { taskQueue: ctx.cfg.TEMPORAL_TASK_QUEUE, pid: process.pid, deploymentName: w.version.deploymentName, buildId: w.version.buildId },
+        'worker ready',
+      );
       // Temporal's runtime shuts the workers down gracefully on SIGINT / SIGTERM.
       await w.run();
       await w.close();

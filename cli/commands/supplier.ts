@@ -8,7 +8,6 @@ import { loadCliContext, withServices, type CliContext } from '../context';
 import { CliError, EXIT, usageError } from '../errors';
 import { printJson, println, table } from '../output';
 
-
 const quote = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /** Visibility query for the runs of a supplier that are still going. */
@@ -56,7 +55,12 @@ export function supplierCommand(): Command {
       await withServices(ctx, async (s) => {
         const rows = await supplierRows(await s.db());
         if (opts.json) return printJson(rows);
-        println(table(['SUPPLIER', 'STATUS', 'DOCUMENT ROOT', 'UPDATED', 'BY', 'REASON'], rows.map((r) => [r.supplierCode, r.status, r.documentRoot, r.updatedAt.slice(0, 19), r.updatedBy, r.reason ?? ''])));
+        println(
+          table(
+            ['SUPPLIER', 'STATUS', 'DOCUMENT ROOT', 'UPDATED', 'BY', 'REASON'],
+            rows.map((r) => [r.supplierCode, r.status, r.documentRoot, r.updatedAt.slice(0, 19), r.updatedBy, r.reason ?? '']),
+          ),
+        );
       });
     });
 
@@ -113,7 +117,9 @@ Examples:
           }
         }
         if (opts.json) return printJson({ supplierCode: code, status, signalledRuns: signalled });
-        println(`${code} is now ${status}${opts.sandbox ? ' (ledger and sandbox)' : ''}; signalled ${signalled.length} running run(s)${signalled.length ? `: ${signalled.join(', ')}` : ''}.`);
+        println(
+          `${code} is now ${status}${opts.sandbox ? ' (ledger and sandbox)' : ''}; signalled ${signalled.length} running run(s)${signalled.length ? `: ${signalled.join(', ')}` : ''}.`,
+        );
       });
     });
 
@@ -123,7 +129,8 @@ Examples:
     .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExample:\n  $ kraken-migrate supplier set-root DEMO-SUPPLIER migrations/demo-supplier')
     .action(async (code: string, root: string, opts) => {
-      if (root.trim() === '' || root.startsWith('/') || root.includes('..')) throw usageError('invalid_document_root', `document root ${JSON.stringify(root)}: expected a relative path without '..'`);
+      if (root.trim() === '' || root.startsWith('/') || root.includes('..'))
+        throw usageError('invalid_document_root', `document root ${JSON.stringify(root)}: expected a relative path without '..'`);
       const ctx = loadCliContext();
       await withServices(ctx, async (s) => {
         await createLedger(await s.db()).setSupplier(code, { documentRoot: root, updatedBy: who });

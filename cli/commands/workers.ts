@@ -33,11 +33,19 @@ Example:
           return undefined;
         }
       })();
-      println(`Deployment ${name}: current version ${report.currentBuildId ?? '(none: new workflows wait for set-current-version)'}${report.rampingBuildId ? `, ramping ${report.rampingBuildId}` : ''}`);
+      println(
+        `Deployment ${name}: current version ${report.currentBuildId ?? '(none: new workflows wait for set-current-version)'}${report.rampingBuildId ? `, ramping ${report.rampingBuildId}` : ''}`,
+      );
       println(
         table(
           ['build id', 'status', 'accounts running', 'carry-overs running', 'retire'],
-          report.versions.map((v) => [v.buildId + (v.buildId === mine ? ' (this checkout)' : ''), v.status, String(v.accountsRunning), String(v.postImportRunning), v.retireable ? 'yes' : 'no']),
+          report.versions.map((v) => [
+            v.buildId + (v.buildId === mine ? ' (this checkout)' : ''),
+            v.status,
+            String(v.accountsRunning),
+            String(v.postImportRunning),
+            v.retireable ? 'yes' : 'no',
+          ]),
         ),
       );
     });

@@ -28,7 +28,10 @@ export function afterImportHtml(a: AfterImport | undefined, esc: (v: unknown) =>
     ? `<h2>Changes after import</h2><p id="post-import" class="meta">Items ${fmt(items)}: completed ${fmt(p.completed ?? 0)}, post_import_failed ${fmt(p.post_import_failed ?? 0)}, in flight ${fmt((p.pending ?? 0) + (p.sending ?? 0) + (p.sent ?? 0))}.</p>` +
       (a.postImport.failed.length
         ? `<table id="post-import-failed"><thead><tr><th>Account</th><th>Item</th><th>Code</th><th>Attr</th></tr></thead><tbody>${a.postImport.failed
-            .map((f) => `<tr><td>${esc(f.externalAccountNumber)}</td><td>${esc(`${f.kind} ${f.key}`)}</td><td><code>${esc(f.code ?? '')}</code></td><td><code>${esc(f.attr ?? '')}</code></td></tr>`)
+            .map(
+              (f) =>
+                `<tr><td>${esc(f.externalAccountNumber)}</td><td>${esc(`${f.kind} ${f.key}`)}</td><td><code>${esc(f.code ?? '')}</code></td><td><code>${esc(f.attr ?? '')}</code></td></tr>`,
+            )
             .join('')}</tbody></table>`
         : '')
     : '';

@@ -77,7 +77,9 @@ export function throughputChart(points: Array<{ minute: string; count: number }>
     `<line x1="${left - 2}" y1="${10 + chartH}" x2="${width}" y2="${10 + chartH}" stroke="#999"></line>` +
     `<text x="${left - 6}" y="18" text-anchor="end" class="val">${max}</text><text x="${left - 6}" y="${10 + chartH}" text-anchor="end" class="val">0</text>` +
     `<text x="${left}" y="${chartH + 28}" class="val">${escapeHtml(new Date(first).toISOString().slice(11, 16))} UTC</text>` +
-    (minutes.length > 1 ? `<text x="${width - 10}" y="${chartH + 28}" text-anchor="end" class="val">${escapeHtml(new Date(minutes[minutes.length - 1].t).toISOString().slice(11, 16))} UTC</text>` : '');
+    (minutes.length > 1
+      ? `<text x="${width - 10}" y="${chartH + 28}" text-anchor="end" class="val">${escapeHtml(new Date(minutes[minutes.length - 1].t).toISOString().slice(11, 16))} UTC</text>`
+      : '');
   return `<figure class="chart"><figcaption>${title}</figcaption><svg id="throughput" data-chart="throughput" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${chartH + 36}" role="img" aria-label="${title}">${axis}${bars}</svg></figure>`;
 }
 

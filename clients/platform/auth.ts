@@ -14,7 +14,10 @@ export interface PlatformAuth {
   invalidate(rejected?: string): void;
 }
 
-export type AuthConfig = Pick<Config, 'PLATFORM_AUTH_MODE' | 'PLATFORM_API_KEY' | 'PLATFORM_ORGANIZATION_SECRET_KEY' | 'PLATFORM_GRAPHQL_URL' | 'PLATFORM_HTTP_TIMEOUT_MS'> &
+export type AuthConfig = Pick<
+  Config,
+  'PLATFORM_AUTH_MODE' | 'PLATFORM_API_KEY' | 'PLATFORM_ORGANIZATION_SECRET_KEY' | 'PLATFORM_GRAPHQL_URL' | 'PLATFORM_HTTP_TIMEOUT_MS'
+> &
   Partial<Pick<Config, 'PLATFORM_TOKEN_INPUT' | 'PLATFORM_PRESIGNED_KEY' | 'PLATFORM_REFRESH_TOKEN'>>;
 
 /** The `ObtainJSONWebTokenInput` fields this client can authenticate the mutation with (each standalone). */
@@ -81,9 +84,7 @@ const obtainTokenResponseSchema = z.object({
         .nullish(),
     })
     .nullish(),
-  errors: z
-    .array(z.looseObject({ extensions: z.looseObject({ errorCode: z.string().optional() }).nullish() }))
-    .optional(),
+  errors: z.array(z.looseObject({ extensions: z.looseObject({ errorCode: z.string().optional() }).nullish() })).optional(),
 });
 
 type TokenInput = Partial<Record<TokenInputName, string>>;

@@ -108,7 +108,10 @@ export function createDataImportApi(http: PlatformHttp, v2BaseUrl: string, logge
       const { status } = parsed.data;
       if (!isKnownImportStatus(status) && !unknownStatuses.has(status)) {
         unknownStatuses.add(status);
-        logger?.warn({ status: status.slice(0, 64), code: 'import_status_unknown' }, 'platform reported an import status the spec does not show; polling continues');
+        logger?.warn(
+          { status: status.slice(0, 64), code: 'import_status_unknown' },
+          'platform reported an import status the spec does not show; polling continues',
+        );
       }
       return parsed.data;
     },

@@ -37,7 +37,8 @@ export function createHttp(cfg: HttpConfig, deps: HttpDeps): PlatformHttp {
     return new PlatformFinalError(PLATFORM_ERROR_CODES.authFailed, { method: req.method, path: pathOf(req.url), status });
   }
 
-  const authFor = (req: HttpRequest): PlatformAuth | undefined => (req.authenticated === 'rest' ? (deps.restAuth ?? deps.auth) : req.authenticated ? deps.auth : undefined);
+  const authFor = (req: HttpRequest): PlatformAuth | undefined =>
+    req.authenticated === 'rest' ? (deps.restAuth ?? deps.auth) : req.authenticated ? deps.auth : undefined;
 
   async function attempt(req: HttpRequest): Promise<{ res: RawResponse; credential?: string }> {
     if (!req.authenticated) return { res: await send(transport, req) };

@@ -43,7 +43,12 @@ export function firstError(body: unknown): { code: string; attr: string; detail:
       return { code: errors[0].code, attr: String(errors[0].attr ?? 'non_field_errors'), detail: String(errors[0].detail ?? '') };
     }
     if (typeof body.code === 'string') return { code: body.code, attr: 'non_field_errors', detail: String(body.detail ?? '') };
-    if (typeof body.error_detail === 'string') return { code: typeof body.status === 'string' ? body.status.toLowerCase() : 'post_import_rejected', attr: 'non_field_errors', detail: body.error_detail };
+    if (typeof body.error_detail === 'string')
+      return {
+        code: typeof body.status === 'string' ? body.status.toLowerCase() : 'post_import_rejected',
+        attr: 'non_field_errors',
+        detail: body.error_detail,
+      };
     const flat = flattenFieldErrors(body);
     if (flat.length) return { code: 'invalid', attr: flat[0].attr, detail: flat[0].detail };
   }
@@ -80,7 +85,8 @@ function interpret201(i: PostImportItem, body: unknown): PostImportSendResult {
   if (i.kind === 'transaction') {
     const first = isObj(body) && Array.isArray(body.results) ? body.results[0] : undefined;
     if (isObj(first) && first.status === 'TRANSACTION_ALREADY_EXISTS') return { kind: 'already_exists' };
-    if (isObj(first) && first.status === 'TRANSACTION_IMPORT_ERROR') return { kind: 'rejected', code: 'transaction_import_error', attr: 'transactions.0', detail: String(first.error_detail ?? '') };
+    if (isObj(first) && first.status === 'TRANSACTION_IMPORT_ERROR')
+      return { kind: 'rejected', code: 'transaction_import_error', attr: 'transactions.0', detail: String(first.error_detail ?? '') };
     return { kind: 'accepted' };
   }
   return { kind: 'accepted' };

@@ -52,7 +52,10 @@ export interface ScheduleOnceInput {
  * the client never sends one. Errors of either call propagate (transient ones are retried by the
  * caller, which then passes `answerUnseen: true`).
  */
-export async function scheduleOnce(api: Pick<DataImportApi, 'scheduleAccountCreation' | 'getImportStatus'>, input: ScheduleOnceInput): Promise<ScheduleOnceResult> {
+export async function scheduleOnce(
+  api: Pick<DataImportApi, 'scheduleAccountCreation' | 'getImportStatus'>,
+  input: ScheduleOnceInput,
+): Promise<ScheduleOnceResult> {
   const { payload } = input.request;
   if (input.answerUnseen) {
     const supplier = payload.import_supplier;

@@ -28,8 +28,7 @@ export type NotPreCheckedReason =
   | 'no_rates_found';
 
 export type TariffVerdict =
-  | { code: string; verdict: 'confirmed'; productCode: string }
-  | { code: string; verdict: 'not_pre_checked'; reason: NotPreCheckedReason };
+  { code: string; verdict: 'confirmed'; productCode: string } | { code: string; verdict: 'not_pre_checked'; reason: NotPreCheckedReason };
 
 export interface TariffPreflight {
   /** One verdict per distinct code, in input order. */

@@ -21,8 +21,7 @@ export const POST_IMPORT_EVENT_TYPES = {
   error: 'data_import.import_process.post_import.error',
 } as const;
 export type ImportEventType =
-  | (typeof IMPORT_EVENT_TYPES)[keyof typeof IMPORT_EVENT_TYPES]
-  | (typeof POST_IMPORT_EVENT_TYPES)[keyof typeof POST_IMPORT_EVENT_TYPES];
+  (typeof IMPORT_EVENT_TYPES)[keyof typeof IMPORT_EVENT_TYPES] | (typeof POST_IMPORT_EVENT_TYPES)[keyof typeof POST_IMPORT_EVENT_TYPES];
 
 export const PAYLOAD_VERSION = 'v1';
 

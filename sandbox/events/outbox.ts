@@ -55,15 +55,29 @@ export class EventOutbox {
     const envelope = buildEnvelope(type, payload, this.deps.envelope, Date.now());
     const dropped = this.deps.prng.chance(faults.eventDropRate);
     const duplicated = !dropped && this.deps.prng.chance(faults.eventDuplicateRate);
-    const lateMs = !dropped && this.deps.prng.chance(faults.eventLateRate)
-      ? Math.round(faults.eventLateMinMs + this.deps.prng.next() * Math.max(0, faults.eventLateMaxMs - faults.eventLateMinMs))
-      : 0;
+    const lateMs =
+      !dropped && this.deps.prng.chance(faults.eventLateRate)
+        ? Math.round(faults.eventLateMinMs + this.deps.prng.next() * Math.max(0, faults.eventLateMaxMs - faults.eventLateMinMs))
+        : 0;
     const pending = dropped ? [] : configuredTargets(targets);
     const status = dropped ? 'dropped' : pending.length ? 'pending' : 'no_target';
     await client.query(
       `INSERT INTO sandbox.events (id, type, import_process_id, import_supplier, external_identifier, body, status, dropped, duplicated, pending_targets, next_attempt_at, late_ms)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now() + $11 * interval '1 millisecond', $12)`,
-      [envelope.id, type, meta.importProcessId, meta.importSupplier, meta.externalIdentifier, JSON.stringify(envelope), status, dropped, duplicated, pending, faults.eventDelayMs + lateMs, lateMs],
+      [
+        envelope.id,
+        type,
+        meta.importProcessId,
+        meta.importSupplier,
+        meta.externalIdentifier,
+        JSON.stringify(envelope),
+        status,
+        dropped,
+        duplicated,
+        pending,
+        faults.eventDelayMs + lateMs,
+        lateMs,
+      ],
     );
   }
 

@@ -104,7 +104,12 @@ export class ImportProcessor {
     }
   }
 
-  private async createAccount(client: pg.PoolClient, p: ClaimedProcess, base: { resource_type: string; external_identifier: string }, meta: EventMeta): Promise<void> {
+  private async createAccount(
+    client: pg.PoolClient,
+    p: ClaimedProcess,
+    base: { resource_type: string; external_identifier: string },
+    meta: EventMeta,
+  ): Promise<void> {
     const number = await createAccount(client, { supplier: p.import_supplier, externalIdentifier: p.external_identifier, processId: p.id }, newAccountNumber);
     if (number) {
       if (await finishProcess(client, p.id, 'PROCESSED', number, null)) {

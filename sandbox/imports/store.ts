@@ -44,7 +44,16 @@ export type ScheduleResult = { kind: 'already_imported'; accountNumber: string }
  */
 export async function scheduleImport(
   pool: pg.Pool,
-  p: { supplier: string; externalIdentifier: string; isDryRun: boolean; payload: unknown; startMs: number; endMs: number; processingDelayMs: number; repeatOpensSecondImport?: boolean },
+  p: {
+    supplier: string;
+    externalIdentifier: string;
+    isDryRun: boolean;
+    payload: unknown;
+    startMs: number;
+    endMs: number;
+    processingDelayMs: number;
+    repeatOpensSecondImport?: boolean;
+  },
 ): Promise<ScheduleResult> {
   const r = await pool.query<{ account_id: string | null; id: number | null }>(
     `WITH prior AS (
@@ -154,7 +163,11 @@ export async function finishProcess(
 }
 
 /** Inserts the account; undefined when one already exists for this supplier + external id. */
-export async function createAccount(client: pg.PoolClient, p: { supplier: string; externalIdentifier: string; processId: number }, newNumber: () => string): Promise<string | undefined> {
+export async function createAccount(
+  client: pg.PoolClient,
+  p: { supplier: string; externalIdentifier: string; processId: number },
+  newNumber: () => string,
+): Promise<string | undefined> {
   for (let attempt = 0; attempt < 10; attempt++) {
     const number = newNumber();
     const r = await client.query<{ number: string }>(
@@ -163,7 +176,10 @@ export async function createAccount(client: pg.PoolClient, p: { supplier: string
       [number, p.supplier, p.externalIdentifier, p.processId],
     );
     if (r.rowCount === 1) return number;
-    const exists = await client.query('SELECT 1 FROM sandbox.accounts WHERE import_supplier = $1 AND external_identifier = $2', [p.supplier, p.externalIdentifier]);
+    const exists = await client.query('SELECT 1 FROM sandbox.accounts WHERE import_supplier = $1 AND external_identifier = $2', [
+      p.supplier,
+      p.externalIdentifier,
+    ]);
     if (exists.rowCount) return undefined;
     // else: the random number collided with another account's; draw again
   }

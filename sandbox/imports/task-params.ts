@@ -19,21 +19,33 @@ export type ResolvedWindow = { ok: true; isDryRun: boolean; startMs: number; end
  */
 export function resolveWindow(params: TaskParamsInput, nowMs: number, startToleranceMs: number): ResolvedWindow {
   const errors: FieldError[] = [];
-  const startMs = params.schedule_window_start ? parseIsoDateTime(params.schedule_window_start) ?? NaN : nowMs;
+  const startMs = params.schedule_window_start ? (parseIsoDateTime(params.schedule_window_start) ?? NaN) : nowMs;
   const endMs = params.schedule_window_end
-    ? parseIsoDateTime(params.schedule_window_end) ?? NaN
+    ? (parseIsoDateTime(params.schedule_window_end) ?? NaN)
     : Math.min(Math.max(startMs, nowMs) + DEFAULT_WINDOW_MS, nowMs + MAX_WINDOW_AHEAD_MS);
   if (Number.isNaN(startMs)) errors.push({ attr: 'task_params.schedule_window_start', code: 'invalid', detail: 'Datetime has wrong format.' });
   if (Number.isNaN(endMs)) errors.push({ attr: 'task_params.schedule_window_end', code: 'invalid', detail: 'Datetime has wrong format.' });
   if (errors.length) return { ok: false, errors };
   if (startMs < nowMs - startToleranceMs) {
-    errors.push({ attr: 'task_params.schedule_window_start', code: 'schedule_window_start_in_past', detail: 'The schedule window start must not be in the past.' });
+    errors.push({
+      attr: 'task_params.schedule_window_start',
+      code: 'schedule_window_start_in_past',
+      detail: 'The schedule window start must not be in the past.',
+    });
   }
   if (endMs > nowMs + MAX_WINDOW_AHEAD_MS + startToleranceMs) {
-    errors.push({ attr: 'task_params.schedule_window_end', code: 'schedule_window_end_too_far_in_future', detail: 'The schedule window end must not be more than 4 days in the future.' });
+    errors.push({
+      attr: 'task_params.schedule_window_end',
+      code: 'schedule_window_end_too_far_in_future',
+      detail: 'The schedule window end must not be more than 4 days in the future.',
+    });
   }
   if (startMs >= endMs) {
-    errors.push({ attr: 'task_params.non_field_errors', code: 'schedule_window_start__after_end', detail: 'The schedule window start must be before its end.' });
+    errors.push({
+      attr: 'task_params.non_field_errors',
+      code: 'schedule_window_start__after_end',
+      detail: 'The schedule window start must be before its end.',
+    });
   }
   if (errors.length) return { ok: false, errors };
   return { ok: true, isDryRun: params.is_dry_run === true, startMs, endMs };

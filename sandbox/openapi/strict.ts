@@ -45,7 +45,10 @@ const TOKEN_RESULT_FIELDS = ['token', 'payload', 'refreshToken', 'refreshExpires
 
 const segment = '[^/]+';
 function templateRe(template: string): RegExp {
-  const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, segment).replace(/\{[^}]+\}/g, segment);
+  const escaped = template
+    .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+    .replace(/\\?\{[^}]+\\?\}/g, segment)
+    .replace(/\{[^}]+\}/g, segment);
   return new RegExp(`^${escaped}$`);
 }
 
@@ -73,7 +76,11 @@ function openApiRoutes(doc: OpenApiDocument): Route[] {
   const out: Route[] = [];
   for (const [template, ops] of Object.entries(doc.paths)) {
     for (const [method, raw] of Object.entries(ops)) {
-      const op = raw as { security?: unknown[]; parameters?: Array<{ in?: string; name?: string }>; requestBody?: { content?: Record<string, { schema?: { $ref?: string } }> } };
+      const op = raw as {
+        security?: unknown[];
+        parameters?: Array<{ in?: string; name?: string }>;
+        requestBody?: { content?: Record<string, { schema?: { $ref?: string } }> };
+      };
       if (typeof op !== 'object' || op === null || !['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
       const schema = refName(op.requestBody?.content?.['application/json']?.schema?.$ref);
       out.push({
@@ -150,7 +157,12 @@ function shapeOf(schemas: Schemas, node: unknown, data: unknown, seen = new Set<
 }
 
 /** Dot paths of every property in `data` that `schemaName` does not declare (at any depth). */
-export function undeclaredProperties(schemas: Schemas, schemaName: string, data: unknown, allowed: Record<string, string[]> = STRICT_ALLOWED_UNDECLARED): string[] {
+export function undeclaredProperties(
+  schemas: Schemas,
+  schemaName: string,
+  data: unknown,
+  allowed: Record<string, string[]> = STRICT_ALLOWED_UNDECLARED,
+): string[] {
   const out: string[] = [];
   const walk = (value: unknown, nodes: unknown[], path: string[]) => {
     if (nodes.length === 0 || value === null || typeof value !== 'object') return;
@@ -234,7 +246,8 @@ export function createStrictChecker(doc: OpenApiDocument, validator: SpecValidat
       const schema = route.body.schema;
       const out: Omit<Violation, 'at'>[] = [];
       for (const p of undeclaredProperties(schemas, schema, body)) out.push({ method, path, kind: 'body', detail: `undeclared property ${p} (${schema})` });
-      if (schemas[schema]) for (const e of validator.validate(schema, body)) out.push({ method, path, kind: 'body', detail: `${e.code} at ${e.attr} (${schema})` });
+      if (schemas[schema])
+        for (const e of validator.validate(schema, body)) out.push({ method, path, kind: 'body', detail: `${e.code} at ${e.attr} (${schema})` });
       return out;
     },
   };

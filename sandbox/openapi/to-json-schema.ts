@@ -42,7 +42,9 @@ export interface DiscriminatorInfo {
 export function possibleErrors(schema: JsonSchemaObject): string[] {
   const validators = schema['x-validators'];
   if (!Array.isArray(validators)) return [];
-  return validators.flatMap((v) => (Array.isArray((v as { possible_errors?: unknown }).possible_errors) ? (v as { possible_errors: string[] }).possible_errors : []));
+  return validators.flatMap((v) =>
+    Array.isArray((v as { possible_errors?: unknown }).possible_errors) ? (v as { possible_errors: string[] }).possible_errors : [],
+  );
 }
 
 export function refName(ref: string): string {
@@ -112,7 +114,10 @@ function convertNode(node: unknown, where: string, tenantEnums: ReadonlySet<stri
     if (absentAs === undefined) out.required = [propertyName];
     const absent = { not: { required: [propertyName] } };
     out.allOf = mapping.map((m) => {
-      const given = m.value === null ? { properties: { [propertyName]: { type: 'null' } } } : { properties: { [propertyName]: { const: m.value } }, required: [propertyName] };
+      const given =
+        m.value === null
+          ? { properties: { [propertyName]: { type: 'null' } } }
+          : { properties: { [propertyName]: { const: m.value } }, required: [propertyName] };
       return {
         if: m.value === absentAs && m.value !== null ? { anyOf: [absent, given] } : given,
         then: { $ref: `#/definitions/${m.definition}` },
@@ -134,10 +139,7 @@ function convertNode(node: unknown, where: string, tenantEnums: ReadonlySet<stri
   return out;
 }
 
-export function convertComponents(
-  schemas: Record<string, JsonSchemaObject>,
-  tenantEnums: readonly string[] = TENANT_ENUMS,
-): Record<string, JsonSchemaObject> {
+export function convertComponents(schemas: Record<string, JsonSchemaObject>, tenantEnums: readonly string[] = TENANT_ENUMS): Record<string, JsonSchemaObject> {
   const set = new Set(tenantEnums);
   const defs: Record<string, JsonSchemaObject> = {};
   for (const [name, schema] of Object.entries(schemas)) defs[name] = convertNode(schema, name, set) as JsonSchemaObject;
@@ -149,12 +151,7 @@ export function convertComponents(
  * converted schema (e.g. every `document_path` / `statement_path` for
  * `path_does_not_exist_in_file_store`, every agreement `tariff_code` for `tariff_code_not_found`).
  */
-export function collectMarkedValues(
-  defs: Record<string, JsonSchemaObject>,
-  root: string,
-  data: unknown,
-  code: string,
-): Array<{ attr: string; value: string }> {
+export function collectMarkedValues(defs: Record<string, JsonSchemaObject>, root: string, data: unknown, code: string): Array<{ attr: string; value: string }> {
   const out: Array<{ attr: string; value: string }> = [];
   const seen = new Set<string>();
   const walk = (schema: unknown, value: unknown, path: string[]) => {
@@ -170,7 +167,7 @@ export function collectMarkedValues(
     if (isObject(schema.else)) walk(schema.else, value, path);
     const disc = schema['x-discriminator'] as DiscriminatorInfo | undefined;
     if (disc && isObject(value)) {
-      const tag = (value)[disc.propertyName] ?? null;
+      const tag = value[disc.propertyName] ?? null;
       const branch = disc.mapping.find((m) => m.value === tag);
       if (branch) walk(defs[branch.definition], value, path);
     }

@@ -100,7 +100,13 @@ export function createSpecValidator(doc: OpenApiDocument, opts: { phoneRegion?: 
 }
 
 function attrOf(instancePath: string, extra?: string): string {
-  const parts = instancePath === '' ? [] : instancePath.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts =
+    instancePath === ''
+      ? []
+      : instancePath
+          .slice(1)
+          .split('/')
+          .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (extra !== undefined) parts.push(extra);
   return parts.join('.') || 'non_field_errors';
 }

@@ -69,7 +69,11 @@ function propertyId(number: string, index: number): number {
 }
 
 function agreements(mp: Obj): AgreementRecord[] {
-  return list(mp.agreements).map((a) => ({ tariff_code: String(a.tariff_code ?? ''), valid_from: midnight(a.effective_from), valid_to: midnight(a.effective_to) }));
+  return list(mp.agreements).map((a) => ({
+    tariff_code: String(a.tariff_code ?? ''),
+    valid_from: midnight(a.effective_from),
+    valid_to: midnight(a.effective_to),
+  }));
 }
 
 /** The documented record (plus, with `extras`, customers and balance) for the account created from `payload`. */
@@ -97,7 +101,11 @@ export function accountRecordFromPayload(number: string, payload: unknown, opts:
             consumption_standard: null,
             meters: list(m.meters).map((meter) => ({
               serial_number: String(meter.meter_serial_number ?? ''),
-              registers: list(meter.registers).map((r) => ({ identifier: String(r.register_id ?? ''), rate: 'STANDARD', is_settlement_register: r.is_settlement !== false })),
+              registers: list(meter.registers).map((r) => ({
+                identifier: String(r.register_id ?? ''),
+                rate: 'STANDARD',
+                is_settlement_register: r.is_settlement !== false,
+              })),
             })),
             agreements: agreements(m),
             is_export: m.export_type === 'EXPORT_ONLY',

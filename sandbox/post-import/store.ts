@@ -22,7 +22,10 @@ export async function accountByNumber(pool: pg.Pool, number: string): Promise<Im
 }
 
 export async function accountByExternal(pool: pg.Pool, supplier: string, externalIdentifier: string): Promise<ImportedAccount | undefined> {
-  const r = await pool.query<{ number: string }>('SELECT number FROM sandbox.accounts WHERE import_supplier = $1 AND external_identifier = $2', [supplier, externalIdentifier]);
+  const r = await pool.query<{ number: string }>('SELECT number FROM sandbox.accounts WHERE import_supplier = $1 AND external_identifier = $2', [
+    supplier,
+    externalIdentifier,
+  ]);
   return r.rows[0] ? accountByNumber(pool, r.rows[0].number) : undefined;
 }
 

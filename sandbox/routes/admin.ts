@@ -47,7 +47,8 @@ function publicTargets(state: RuntimeState) {
 export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
   app.register(async (scope) => {
     scope.addHook('onRequest', async (req, reply) => {
-      if (!LOOPBACK.has(req.socket.remoteAddress ?? '')) return reply.code(403).send({ detail: 'The admin API is served on loopback only.', code: 'permission_denied' });
+      if (!LOOPBACK.has(req.socket.remoteAddress ?? ''))
+        return reply.code(403).send({ detail: 'The admin API is served on loopback only.', code: 'permission_denied' });
     });
 
     scope.get('/admin/suppliers', async () => ({ suppliers: deps.suppliers.list() }));

@@ -64,7 +64,11 @@ function tariffsByRegion(p: CatalogueProduct, fuel: 'electricity' | 'gas', base:
 }
 
 function badQuery(error: z.ZodError) {
-  return { detail: 'Invalid query parameters.', code: 'invalid', errors: error.issues.map((i) => ({ attr: i.path.join('.'), code: 'invalid', detail: i.message })) };
+  return {
+    detail: 'Invalid query parameters.',
+    code: 'invalid',
+    errors: error.issues.map((i) => ({ attr: i.path.join('.'), code: 'invalid', detail: i.message })),
+  };
 }
 
 /** Public product catalogue, no auth, list envelope `{count, next, previous, results}`. */
@@ -129,7 +133,12 @@ export function registerCatalogueRoutes(app: FastifyInstance): void {
     const results = [];
     for (let i = start; i < Math.min(count, start + page_size); i++) {
       const slot = newest - i * SLOT_MS;
-      results.push({ ...unitRateForSlot(p, req.params.tariff, slot), valid_from: isoSeconds(slot), valid_to: isoSeconds(slot + SLOT_MS), payment_method: null });
+      results.push({
+        ...unitRateForSlot(p, req.params.tariff, slot),
+        valid_from: isoSeconds(slot),
+        valid_to: isoSeconds(slot + SLOT_MS),
+        payment_method: null,
+      });
     }
     return { count, ...pageLinks(req, page, page_size, count), results };
   });

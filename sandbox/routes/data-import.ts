@@ -35,7 +35,11 @@ export const bodies = {
   }),
   notOngoing: (s: Supplier) => {
     const detail = `Import supplier ${s.code} is not accepting new accounts: its migration is ${s.status.toLowerCase()}.`;
-    return { detail, code: 'import_supplier_migration_not_ongoing', errors: [{ detail, code: 'import_supplier_migration_not_ongoing', attr: 'import_supplier' }] };
+    return {
+      detail,
+      code: 'import_supplier_migration_not_ongoing',
+      errors: [{ detail, code: 'import_supplier_migration_not_ongoing', attr: 'import_supplier' }],
+    };
   },
   alreadyImported: (ext: string, accountId: string) => ({
     non_field_errors: {
@@ -137,7 +141,8 @@ export function registerDataImportRoutes(app: FastifyInstance, deps: DataImportD
         deps.witness.responseLost(reply);
         return reply;
       }
-      if (blindResendTrapMs > 0 && result.processId !== null && !req.raw.socket.destroyed) await releaseHeldImport(deps.pool, result.processId, processingDelayMs);
+      if (blindResendTrapMs > 0 && result.processId !== null && !req.raw.socket.destroyed)
+        await releaseHeldImport(deps.pool, result.processId, processingDelayMs);
       // The spec documents no body for 201; a repeat while the import is live gets the same answer.
       return reply.code(201).send();
     });

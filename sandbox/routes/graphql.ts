@@ -44,7 +44,10 @@ export function registerGraphqlRoutes(app: FastifyInstance, deps: GraphqlDeps): 
     const ttl = Number((req.body as { ttlSeconds?: unknown } | undefined)?.ttlSeconds ?? 300);
     const now = Math.floor(Date.now() / 1000) + deps.state.faults.clockOffsetSeconds;
     const exp = now + (Number.isFinite(ttl) && ttl > 0 ? Math.floor(ttl) : 300);
-    const preSignedKey = signJwt({ sub: 'kraken|pre-signed:sandbox', iss: 'kraken-sandbox', iat: now, exp, tokenUse: 'pre_signed', origIat: now }, deps.jwtSecret);
+    const preSignedKey = signJwt(
+      { sub: 'kraken|pre-signed:sandbox', iss: 'kraken-sandbox', iat: now, exp, tokenUse: 'pre_signed', origIat: now },
+      deps.jwtSecret,
+    );
     return { preSignedKey, expiresAt: exp };
   });
 
@@ -65,7 +68,8 @@ export function registerGraphqlRoutes(app: FastifyInstance, deps: GraphqlDeps): 
     let sub: string | undefined;
     let origIat = now;
     let refresh: { token: string; exp: number } | undefined;
-    if (given[0] === 'organizationSecretKey' && deps.organizationSecretKey && secretEquals(value, deps.organizationSecretKey)) sub = 'kraken|organization:sandbox';
+    if (given[0] === 'organizationSecretKey' && deps.organizationSecretKey && secretEquals(value, deps.organizationSecretKey))
+      sub = 'kraken|organization:sandbox';
     else if (given[0] === 'APIKey' && deps.dataImportKey && secretEquals(value, deps.dataImportKey)) sub = 'kraken|data-import-key:sandbox';
     else if (given[0] === 'preSignedKey') {
       // Short-lived keys this sandbox signed (`POST /admin/pre-signed-keys`).

@@ -45,7 +45,11 @@ const bodies = {
   invalid: (errors: FieldError[]) => ({ detail: 'Invalid data.', code: errors[0]?.code ?? 'invalid', errors }),
   notOngoing: (code: string, status: string) => {
     const detail = `Import supplier ${code} is not accepting changes: its migration is ${status.toLowerCase()}.`;
-    return { detail, code: 'import_supplier_migration_not_ongoing', errors: [{ detail, code: 'import_supplier_migration_not_ongoing', attr: 'import_supplier' }] };
+    return {
+      detail,
+      code: 'import_supplier_migration_not_ongoing',
+      errors: [{ detail, code: 'import_supplier_migration_not_ongoing', attr: 'import_supplier' }],
+    };
   },
   notFound: () => ({
     detail: 'The account import process or account have not been found.',
@@ -65,7 +69,9 @@ export function registerPostImportRoutes(app: FastifyInstance, deps: PostImportD
       if (await injectRequestFaults(req, reply, deps.state, deps.prng)) return reply;
       // The account endpoint is an ordinary REST endpoint (sandbox/README.md, "Credentials", rules 4-5: the token or HTTP
       // Basic); the v1 data-import endpoints take `Token <…>` only.
-      const outcome = req.url.startsWith('/v1/accounts/') ? authenticateRest(req.headers.authorization, deps.auth) : authenticate(req.headers.authorization, deps.auth);
+      const outcome = req.url.startsWith('/v1/accounts/')
+        ? authenticateRest(req.headers.authorization, deps.auth)
+        : authenticate(req.headers.authorization, deps.auth);
       if (!outcome.ok) return reply.code(401).header('WWW-Authenticate', 'Token').send(outcome.body);
     });
 
@@ -131,7 +137,11 @@ export function registerPostImportRoutes(app: FastifyInstance, deps: PostImportD
         await lockAccount(client, account.number);
         const out: Array<'created' | 'exists'> = [];
         for (const item of items) {
-          const base = { resource_type: item.resourceType, import_process_resource_type: 'ACCOUNT', import_process_external_identifier: account.external_identifier };
+          const base = {
+            resource_type: item.resourceType,
+            import_process_resource_type: 'ACCOUNT',
+            import_process_external_identifier: account.external_identifier,
+          };
           const meta = { importProcessId: account.import_process_id, importSupplier: account.import_supplier, externalIdentifier: account.external_identifier };
           if (deps.prng.chance(deps.state.faults.postImportErrorRate)) {
             // Accepted, then refused: nothing is created and only the event tells.
@@ -140,7 +150,16 @@ export function registerPostImportRoutes(app: FastifyInstance, deps: PostImportD
                ON CONFLICT (account_number, resource_type, source_key) DO UPDATE SET request_count = sandbox.post_import_requests.request_count + 1`,
               [account.number, item.resourceType, item.sourceKey],
             );
-            await deps.outbox.emit(client, POST_IMPORT_EVENT_TYPES.error, { ...base, error_code: 'post_import_forced_error', error_detail: `The ${item.resourceType.toLowerCase()} could not be added (forced by the sandbox).` }, meta);
+            await deps.outbox.emit(
+              client,
+              POST_IMPORT_EVENT_TYPES.error,
+              {
+                ...base,
+                error_code: 'post_import_forced_error',
+                error_detail: `The ${item.resourceType.toLowerCase()} could not be added (forced by the sandbox).`,
+              },
+              meta,
+            );
             out.push('created');
             continue;
           }
@@ -197,10 +216,20 @@ export function registerPostImportRoutes(app: FastifyInstance, deps: PostImportD
       const txs = (r.body.transactions as Obj[]) ?? [];
       const ids = txs.map((t) => String(t.transaction_id));
       const dup = ids.findIndex((id, i) => ids.indexOf(id) !== i);
-      if (dup >= 0) return reply.code(400).send(bodies.invalid([{ attr: `transactions.${dup}.transaction_id`, code: 'duplicate_transaction_ids', detail: 'Transaction ids must be unique.' }]));
+      if (dup >= 0)
+        return reply
+          .code(400)
+          .send(bodies.invalid([{ attr: `transactions.${dup}.transaction_id`, code: 'duplicate_transaction_ids', detail: 'Transaction ids must be unique.' }]));
       const today = new Date().toISOString().slice(0, 10);
       const future = txs.findIndex((t) => String(t.transaction_date) > today);
-      if (future >= 0) return reply.code(400).send(bodies.invalid([{ attr: `transactions.${future}.transaction_date`, code: 'transaction_in_future', detail: 'The transaction date is in the future.' }]));
+      if (future >= 0)
+        return reply
+          .code(400)
+          .send(
+            bodies.invalid([
+              { attr: `transactions.${future}.transaction_date`, code: 'transaction_in_future', detail: 'The transaction date is in the future.' },
+            ]),
+          );
       const check = req.query.check_previously_added !== 'false';
       const statuses = await createItems(
         r.account,
@@ -219,9 +248,15 @@ export function registerPostImportRoutes(app: FastifyInstance, deps: PostImportD
       const statements = (r.body.statements as Obj[]) ?? [];
       const errors: FieldError[] = [];
       statements.forEach((s, i) => {
-        if (typeof s.statement_path !== 'string') errors.push({ attr: `statements.${i}`, code: 'missing_statement_path_or_pdf_context', detail: 'A statement needs a statement_path.' });
+        if (typeof s.statement_path !== 'string')
+          errors.push({ attr: `statements.${i}`, code: 'missing_statement_path_or_pdf_context', detail: 'A statement needs a statement_path.' });
       });
-      errors.push(...(await missingPaths(statements.flatMap((s, i) => (typeof s.statement_path === 'string' ? [{ attr: `statements.${i}.statement_path`, path: s.statement_path }] : [])), r.account.import_supplier)));
+      errors.push(
+        ...(await missingPaths(
+          statements.flatMap((s, i) => (typeof s.statement_path === 'string' ? [{ attr: `statements.${i}.statement_path`, path: s.statement_path }] : [])),
+          r.account.import_supplier,
+        )),
+      );
       if (errors.length) return reply.code(400).send(bodies.invalid(errors));
       const statuses = await createItems(
         r.account,
@@ -230,7 +265,15 @@ export function registerPostImportRoutes(app: FastifyInstance, deps: PostImportD
       const existing = statuses.findIndex((s) => s === 'exists');
       if (existing >= 0) {
         // The others of this request were created: the platform validates per statement (assumed).
-        return reply.code(400).send(bodies.invalid([{ attr: `statements.${existing}.statement_id`, code: 'historical_statement_already_exists', detail: 'The account already has this historical statement.' }]));
+        return reply.code(400).send(
+          bodies.invalid([
+            {
+              attr: `statements.${existing}.statement_id`,
+              code: 'historical_statement_already_exists',
+              detail: 'The account already has this historical statement.',
+            },
+          ]),
+        );
       }
       return reply.code(201).send(r.body);
     });
@@ -238,8 +281,16 @@ export function registerPostImportRoutes(app: FastifyInstance, deps: PostImportD
     scope.post('/v1/data-import/payment-instruction/create/', async (req, reply) => {
       const r = await resolve('LegacyPaymentInstruction', req.body, reply);
       if (!r) return reply;
-      const reference = typeof r.body.reference === 'string' ? r.body.reference : typeof r.body.instruction_reference === 'string' ? r.body.instruction_reference : undefined;
-      if (!reference) return reply.code(400).send(bodies.invalid([{ attr: 'reference', code: 'mutually_exclusive_field_required', detail: 'Either instruction_reference or reference is required.' }]));
+      const reference =
+        typeof r.body.reference === 'string' ? r.body.reference : typeof r.body.instruction_reference === 'string' ? r.body.instruction_reference : undefined;
+      if (!reference)
+        return reply
+          .code(400)
+          .send(
+            bodies.invalid([
+              { attr: 'reference', code: 'mutually_exclusive_field_required', detail: 'Either instruction_reference or reference is required.' },
+            ]),
+          );
       const client = await deps.pool.connect();
       let active: string | undefined;
       try {
@@ -252,7 +303,12 @@ export function registerPostImportRoutes(app: FastifyInstance, deps: PostImportD
       }
       const answer = { account_number: r.account.external_identifier, kraken_account_number: r.account.number, reference };
       if (active !== undefined && active !== reference) {
-        return reply.code(400).send({ error_detail: 'Account already has an active instruction', external_account_number: r.account.external_identifier, import_supplier: r.account.import_supplier, reference });
+        return reply.code(400).send({
+          error_detail: 'Account already has an active instruction',
+          external_account_number: r.account.external_identifier,
+          import_supplier: r.account.import_supplier,
+          reference,
+        });
       }
       // The same reference again is answered like the first time (assumed: the spec says nothing).
       await createItems(r.account, [{ resourceType: 'PAYMENT_INSTRUCTION', sourceKey: reference, dedupeKey: reference, data: r.body, dedupe: true }]);

@@ -109,7 +109,9 @@ export async function attempts(e: E2E, runId: string): Promise<Map<string, Attem
 export async function groundTruth(
   e: E2E,
   supplier: string,
-): Promise<Map<string, { account_number: string | null; created_count: number; schedule_accepted_count: number; import_process_count: number; status: string }>> {
+): Promise<
+  Map<string, { account_number: string | null; created_count: number; schedule_accepted_count: number; import_process_count: number; status: string }>
+> {
   const gt = await sandbox(e, 'GET', `/admin/ground-truth?supplier=${encodeURIComponent(supplier)}`);
   return new Map(gt.accounts.map((a: any) => [a.external_identifier, a]));
 }
@@ -131,7 +133,11 @@ export async function expectOutcomesMatchGroundTruth(e: E2E, runId: string, supp
     const row = ledger.get(t.external_account_number);
     expect(row, t.external_account_number).toBeDefined();
     if (t.expected.outcome === 'completed') {
-      expect({ account: t.external_account_number, outcome: row!.outcome, code: row!.error_code }).toEqual({ account: t.external_account_number, outcome: 'completed', code: null });
+      expect({ account: t.external_account_number, outcome: row!.outcome, code: row!.error_code }).toEqual({
+        account: t.external_account_number,
+        outcome: 'completed',
+        code: null,
+      });
       const created = platform.get(t.external_account_number);
       expect(created?.created_count).toBe(1);
       expect(row!.platform_account_number).toBe(created?.account_number);

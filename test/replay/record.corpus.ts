@@ -43,7 +43,10 @@ async function record(file: string, scenario: string, workflowId: string, runId?
 
 /** The run's accounts that ended as `outcome` (ledger), first `n`. */
 async function accountsWith(runId: string, outcome: string, n: number): Promise<string[]> {
-  const r = await e.pool.query<{ a: string }>(`select external_account_number as a from migrate.account_attempts where run_id = $1 and outcome = $2 order by 1 limit $3`, [runId, outcome, n]);
+  const r = await e.pool.query<{ a: string }>(
+    `select external_account_number as a from migrate.account_attempts where run_id = $1 and outcome = $2 order by 1 limit $3`,
+    [runId, outcome, n],
+  );
   return r.rows.map((x) => x.a);
 }
 
@@ -57,18 +60,29 @@ describe('record the replay corpus', () => {
     const handle = await startRun(e, {
       runId,
       supplierCode: supplier,
-      selection: { kind: 'list', path: accountsFile(e, runId, truth.map((t) => t.external_account_number)) },
+      selection: {
+        kind: 'list',
+        path: accountsFile(
+          e,
+          runId,
+          truth.map((t) => t.external_account_number),
+        ),
+      },
       concurrency: 4,
       pageSize: 25,
       continueAsNewAtEvents: 50,
     });
     await handle.result();
     let segments: string[] = [];
-    await until('visibility to list the run segments', async () => {
-      segments = [];
-      for await (const wf of e.client.workflow.list({ query: `WorkflowId = '${runWorkflowId(runId)}'` })) segments.push(wf.runId);
-      return segments.length > 1;
-    }, 30_000);
+    await until(
+      'visibility to list the run segments',
+      async () => {
+        segments = [];
+        for await (const wf of e.client.workflow.list({ query: `WorkflowId = '${runWorkflowId(runId)}'` })) segments.push(wf.runId);
+        return segments.length > 1;
+      },
+      30_000,
+    );
     // The first segment ends in continue-as-new; the latest one completes the run.
     const first = segments[segments.length - 1];
     await record('run-continued-as-new.json', 'a run segment that ended in continue-as-new', runWorkflowId(runId), first);
@@ -81,7 +95,21 @@ describe('record the replay corpus', () => {
     for (const [i, a] of failed.entries()) await record(`account-failed-${i + 1}.json`, 'an account that failed (planted defect)', accountId(supplier, a));
 
     const dry = uniqueId('run-replay-dry-');
-    await (await startRun(e, { runId: dry, supplierCode: supplier, dryRun: true, selection: { kind: 'list', path: accountsFile(e, dry, truth.slice(0, 3).map((t) => t.external_account_number)) } })).result();
+    await (
+      await startRun(e, {
+        runId: dry,
+        supplierCode: supplier,
+        dryRun: true,
+        selection: {
+          kind: 'list',
+          path: accountsFile(
+            e,
+            dry,
+            truth.slice(0, 3).map((t) => t.external_account_number),
+          ),
+        },
+      })
+    ).result();
     await record('dry-run.json', 'a dry run, completed', runWorkflowId(dry));
   });
 
@@ -95,7 +123,14 @@ describe('record the replay corpus', () => {
     const handle: WorkflowHandle = await startRun(e, {
       runId,
       supplierCode: supplier,
-      selection: { kind: 'list', path: accountsFile(e, runId, truth.map((t) => t.external_account_number)) },
+      selection: {
+        kind: 'list',
+        path: accountsFile(
+          e,
+          runId,
+          truth.map((t) => t.external_account_number),
+        ),
+      },
       concurrency: 3,
       timings: { eventWaitSeconds: 10, pollMaxSeconds: 3600, supplierRecheckSeconds: 5 },
     });

@@ -28,7 +28,17 @@ export async function setup(project: TestProject) {
   // The e2e stack is always the embedded one: never the developer's DATABASE_URL, S3, SQS or
   // Temporal (tests truncate tables and reset the sandbox).
   const env = loadEnv();
-  for (const k of ['DATABASE_URL', 'S3_ENDPOINT', 'SQS_ENDPOINT', 'EVENTS_QUEUE_URL', 'TEMPORAL_ADDRESS', 'PLATFORM_BASE_URL', 'PLATFORM_V2_BASE_URL', 'PLATFORM_GRAPHQL_URL']) delete env[k];
+  for (const k of [
+    'DATABASE_URL',
+    'S3_ENDPOINT',
+    'SQS_ENDPOINT',
+    'EVENTS_QUEUE_URL',
+    'TEMPORAL_ADDRESS',
+    'PLATFORM_BASE_URL',
+    'PLATFORM_V2_BASE_URL',
+    'PLATFORM_GRAPHQL_URL',
+  ])
+    delete env[k];
   stack = await startStack({
     env: {
       ...env,

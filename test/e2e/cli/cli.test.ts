@@ -13,7 +13,16 @@ import { runWorkflowId } from '../../../domain/workflow-ids';
 import { KmAccount } from '../../../domain/search-attributes';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let env: Record<string, string>;
 let cfg: Config;
@@ -101,7 +110,11 @@ describe('kraken-migrate against the running stack', () => {
       ['validate', true, 200],
       ['import_status', true, 404],
     ]);
-    const bad = await cli(['platform', 'check'], 60_000, { PLATFORM_AUTH_MODE: 'jwt', PLATFORM_TOKEN_INPUT: 'organizationSecretKey', PLATFORM_ORGANIZATION_SECRET_KEY: 'sk_wrong_0123456789abcdef' });
+    const bad = await cli(['platform', 'check'], 60_000, {
+      PLATFORM_AUTH_MODE: 'jwt',
+      PLATFORM_TOKEN_INPUT: 'organizationSecretKey',
+      PLATFORM_ORGANIZATION_SECRET_KEY: 'sk_wrong_0123456789abcdef',
+    });
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/FAILED token .*KT-CT-1135/);
     expect(bad.stdout).not.toContain('sk_wrong_0123456789abcdef');
@@ -136,13 +149,21 @@ describe('kraken-migrate against the running stack', () => {
     const details = (await desc.staticDetails()) ?? '';
     const r = await cli(['run', 'status', runId, '--json']);
     const views = JSON.parse(r.stdout).accountViews as Record<'all' | 'failed' | 'running' | 'differing', string>;
-    for (const [label, url] of [['all', views.all], ['failed', views.failed], ['still running', views.running], ['completed with differences', views.differing]]) {
+    for (const [label, url] of [
+      ['all', views.all],
+      ['failed', views.failed],
+      ['still running', views.running],
+      ['completed with differences', views.differing],
+    ]) {
       expect(details).toContain(`[${label}](${url})`);
       expect(url.startsWith(`${cfg.TEMPORAL_UI_URL}/namespaces/${cfg.TEMPORAL_NAMESPACE}/workflows?query=`)).toBe(true);
     }
     // What the UI lists for that link is what the ledger says failed (visibility is eventually consistent).
     const query = new URL(views.failed).searchParams.get('query')!;
-    const failed = await pool.query<{ a: string }>(`select external_account_number as a from migrate.account_attempts where run_id = $1 and outcome = 'failed'`, [runId]);
+    const failed = await pool.query<{ a: string }>(
+      `select external_account_number as a from migrate.account_attempts where run_id = $1 and outcome = 'failed'`,
+      [runId],
+    );
     const want = failed.rows.map((x) => x.a).sort();
     let listed: string[] = [];
     for (let i = 0; i < 40; i++) {
@@ -179,7 +200,13 @@ describe('kraken-migrate against the running stack', () => {
     const r = await cli(['run', 'list', '--json']);
     expect(r.code).toBe(0);
     const mine = JSON.parse(r.stdout).find((x: { runId: string }) => x.runId === runId);
-    expect(mine).toMatchObject({ workflowId: runWorkflowId(runId), kind: 'run', status: 'COMPLETED', ledgerStatus: 'completed', supplierCode: cfg.IMPORT_SUPPLIER_CODE });
+    expect(mine).toMatchObject({
+      workflowId: runWorkflowId(runId),
+      kind: 'run',
+      status: 'COMPLETED',
+      ledgerStatus: 'completed',
+      supplierCode: cfg.IMPORT_SUPPLIER_CODE,
+    });
   });
 
   it('report writes failed-accounts.csv (one row per error) and report.html', async () => {
@@ -207,7 +234,10 @@ describe('kraken-migrate against the running stack', () => {
     const CHROMIUM = await findChromium();
     if (!CHROMIUM) {
       // In CI a missing browser is a failure, never a skip.
-      if (process.env.CI) throw new Error('no Chromium found (CHROMIUM_PATH, chromium/google-chrome on PATH, Playwright download): the CI script must apt-get install -y chromium');
+      if (process.env.CI)
+        throw new Error(
+          'no Chromium found (CHROMIUM_PATH, chromium/google-chrome on PATH, Playwright download): the CI script must apt-get install -y chromium',
+        );
       process.stderr.write('[e2e] report browser test SKIPPED: no Chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)\n');
       ctx.skip('no Chromium found; skipped outside CI');
       return;
@@ -224,7 +254,10 @@ describe('kraken-migrate against the running stack', () => {
         expect(sizes.some((s) => s.w > 0 && s.h > 0)).toBe(true);
       }
       const links = await page.$$eval('a.wf', (as) => as.map((a) => ({ href: (a as unknown as { href: string }).href, text: a.textContent ?? '' })));
-      const failed = await pool.query(`select external_account_number, workflow_id from migrate.account_attempts where run_id = $1 and outcome in ('failed', 'not_attempted')`, [runId]);
+      const failed = await pool.query(
+        `select external_account_number, workflow_id from migrate.account_attempts where run_id = $1 and outcome in ('failed', 'not_attempted')`,
+        [runId],
+      );
       expect(links.map((l) => l.text).sort()).toEqual(failed.rows.map((x) => x.external_account_number).sort());
       const prefix = `${cfg.TEMPORAL_UI_URL}/namespaces/${cfg.TEMPORAL_NAMESPACE}/workflows/`;
       for (const link of links) {
@@ -247,8 +280,16 @@ describe('kraken-migrate against the running stack', () => {
     expect(rerun).not.toBe(runId);
     const w = await cli(['run', 'watch', rerun]);
     const row = (await pool.query(`select * from migrate.runs where run_id = $1`, [rerun])).rows[0];
-    expect(row).toMatchObject({ parent_run_id: runId, supplier_code: cfg.IMPORT_SUPPLIER_CODE, source: { kind: 'postgres' }, selection: { kind: 'failed_of_run', runId } });
-    const before = await pool.query(`select external_account_number from migrate.account_attempts where run_id = $1 and outcome in ('failed', 'not_attempted') order by 1`, [runId]);
+    expect(row).toMatchObject({
+      parent_run_id: runId,
+      supplier_code: cfg.IMPORT_SUPPLIER_CODE,
+      source: { kind: 'postgres' },
+      selection: { kind: 'failed_of_run', runId },
+    });
+    const before = await pool.query(
+      `select external_account_number from migrate.account_attempts where run_id = $1 and outcome in ('failed', 'not_attempted') order by 1`,
+      [runId],
+    );
     const after = await pool.query(`select external_account_number from migrate.account_attempts where run_id = $1 order by 1`, [rerun]);
     expect(after.rows).toEqual(before.rows);
     const o = await outcomes(rerun);
@@ -267,7 +308,11 @@ describe('kraken-migrate against the running stack', () => {
     // Slow the platform down so the run is still dispatching when the commands below arrive
     // (each CLI start takes seconds on a loaded machine; at full speed 40 accounts can finish first).
     const faults = (body: unknown) =>
-      fetch(`http://127.0.0.1:${cfg.SANDBOX_PORT}/admin/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`http://127.0.0.1:${cfg.SANDBOX_PORT}/admin/faults`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     expect((await faults({ processingDelayMs: 4000 })).ok).toBe(true);
     onTestFinished(async () => {
       await faults({ processingDelayMs: 200 });
@@ -295,7 +340,10 @@ describe('kraken-migrate against the running stack', () => {
     const o = await outcomes(small);
     expect(o.open).toBe(0);
     expect(o.completed + o.failed + o.not_attempted).toBe(40);
-    const nc = await pool.query(`select count(*)::int as n from migrate.account_attempts where run_id = $1 and outcome = 'not_attempted' and error_code = 'run_cancelled'`, [small]);
+    const nc = await pool.query(
+      `select count(*)::int as n from migrate.account_attempts where run_id = $1 and outcome = 'not_attempted' and error_code = 'run_cancelled'`,
+      [small],
+    );
     expect(nc.rows[0].n).toBeGreaterThan(0);
     expect((await cli(['run', 'pause', small])).code).toBe(2); // closed runs cannot be steered
   });

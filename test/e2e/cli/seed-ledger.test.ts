@@ -83,7 +83,11 @@ describe('db seed-ledger and the operator commands on what it seeds', () => {
     expect(remote.code).toBe(2);
     expect(remote.stderr).toContain("error [not_a_local_ledger]: refusing to seed: DATABASE_URL's host ledger.example.com is not this machine");
     // Production mode wants https platform URLs: on this machine, so only the mode refuses.
-    const https = { PLATFORM_BASE_URL: 'https://127.0.0.1:9/v1/', PLATFORM_V2_BASE_URL: 'https://127.0.0.1:9/v2/', PLATFORM_GRAPHQL_URL: 'https://127.0.0.1:9/v1/graphql/' };
+    const https = {
+      PLATFORM_BASE_URL: 'https://127.0.0.1:9/v1/',
+      PLATFORM_V2_BASE_URL: 'https://127.0.0.1:9/v2/',
+      PLATFORM_GRAPHQL_URL: 'https://127.0.0.1:9/v1/graphql/',
+    };
     const production = await cli(['db', 'seed-ledger', '--accounts', '10', '--run-id', runId], { KRAKEN_MIGRATE_MODE: 'production', ...https });
     expect(production.code).toBe(2);
     expect(production.stderr).toContain('KRAKEN_MIGRATE_MODE is production');
@@ -117,21 +121,45 @@ describe('db seed-ledger and the operator commands on what it seeds', () => {
   it("run status's ledger part and the report count the seed's mix, by outcome and by code", async () => {
     const progress = await ledgerProgress(pool, runId, 20);
     const o = mix.byOutcome;
-    expect(progress.outcomes).toEqual({ completed: o.completed + o.completed_with_differences, failed: o.failed, notAttempted: o.not_attempted, inProgress: o.in_progress });
+    expect(progress.outcomes).toEqual({
+      completed: o.completed + o.completed_with_differences,
+      failed: o.failed,
+      notAttempted: o.not_attempted,
+      inProgress: o.in_progress,
+    });
     expect(Object.fromEntries(progress.topErrors.map((e) => [e.code, e.count]))).toEqual(mix.byCode);
     // Every completed account was read back; those with differences differ on the seed's two fields
     // (counted per field by the reconciliations table's triggers).
     const { reconciliation } = await postImportStatus(pool, runId);
     const checked = o.completed + o.completed_with_differences;
     expect(reconciliation).toMatchObject({ checked, matched: o.completed, differing: o.completed_with_differences, missing: 0, unverified: 0 });
-    expect(reconciliation.byField).toEqual({ 'customers.*.family_name': o.completed_with_differences, 'supply_addresses.*.meter_points.*.agreements.*.tariff_code': o.completed_with_differences });
-    expect(reconciliation.fields.find((f) => f.field === 'customers.*.family_name')).toEqual({ field: 'customers.*.family_name', matched: o.completed, differing: o.completed_with_differences, unverified: 0 });
-    expect(reconciliation.fields.find((f) => f.field === 'customers.*.email')).toEqual({ field: 'customers.*.email', matched: checked, differing: 0, unverified: 0 });
+    expect(reconciliation.byField).toEqual({
+      'customers.*.family_name': o.completed_with_differences,
+      'supply_addresses.*.meter_points.*.agreements.*.tariff_code': o.completed_with_differences,
+    });
+    expect(reconciliation.fields.find((f) => f.field === 'customers.*.family_name')).toEqual({
+      field: 'customers.*.family_name',
+      matched: o.completed,
+      differing: o.completed_with_differences,
+      unverified: 0,
+    });
+    expect(reconciliation.fields.find((f) => f.field === 'customers.*.email')).toEqual({
+      field: 'customers.*.email',
+      matched: checked,
+      differing: 0,
+      unverified: 0,
+    });
 
     const dir = path.join(tmp, 'report');
     const r = await cli(['report', runId, '--out', dir, '--json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).totals).toEqual({ accounts: ACCOUNTS, completed: o.completed + o.completed_with_differences, failed: o.failed, notAttempted: o.not_attempted, inProgress: o.in_progress });
+    expect(JSON.parse(r.stdout).totals).toEqual({
+      accounts: ACCOUNTS,
+      completed: o.completed + o.completed_with_differences,
+      failed: o.failed,
+      notAttempted: o.not_attempted,
+      inProgress: o.in_progress,
+    });
     const html = fs.readFileSync(path.join(dir, 'report.html'), 'utf8');
     const byCodeChart = html.slice(html.indexOf('id="by-code"'), html.indexOf('</svg>', html.indexOf('id="by-code"')));
     const bars = Object.fromEntries([...byCodeChart.matchAll(/data-label="([^"]+)" data-count="(\d+)"/g)].map((m) => [m[1], Number(m[2])]));
@@ -162,13 +190,20 @@ describe('db seed-ledger and the operator commands on what it seeds', () => {
     expect(rows[0]).toEqual(['external_account_number', 'outcome', 'stage', 'code', 'attr', 'detail', 'source_field']);
     // Every error of every failed account, one row per not-attempted account, one per difference.
     const expectedRows = (outcome: string) =>
-      plan.filter((s) => s.outcome === outcome).reduce((sum, s) => sum + (s.hi - s.lo) * Math.max(1, outcome === 'completed_with_differences' ? s.differences.length : s.errors.length), 0);
+      plan
+        .filter((s) => s.outcome === outcome)
+        .reduce((sum, s) => sum + (s.hi - s.lo) * Math.max(1, outcome === 'completed_with_differences' ? s.differences.length : s.errors.length), 0);
     const count = (outcome: string) => rows.slice(1).filter((r) => r[1] === outcome).length;
     expect(count('failed')).toBe(expectedRows('failed'));
     expect(count('not_attempted')).toBe(expectedRows('not_attempted'));
     expect(count('completed_with_differences')).toBe(expectedRows('completed_with_differences'));
     expect(rows.length - 1).toBe(expectedRows('failed') + expectedRows('not_attempted') + expectedRows('completed_with_differences'));
-    const failedAccounts = new Set(rows.slice(1).filter((r) => r[1] === 'failed' || r[1] === 'not_attempted').map((r) => r[0]));
+    const failedAccounts = new Set(
+      rows
+        .slice(1)
+        .filter((r) => r[1] === 'failed' || r[1] === 'not_attempted')
+        .map((r) => r[0]),
+    );
     expect(failedAccounts.size).toBe(mix.byOutcome.failed + mix.byOutcome.not_attempted);
   });
 
@@ -181,7 +216,10 @@ describe('db seed-ledger and the operator commands on what it seeds', () => {
       // The CSV's first row of each failed account names the code it recorded.
       const firstRow = new Map<string, string>();
       for (const row of csv) if (row[1] === 'failed' && !firstRow.has(row[0])) firstRow.set(row[0], row[3]);
-      const withCode = [...firstRow].filter(([, c]) => c === code).map(([a]) => a).sort();
+      const withCode = [...firstRow]
+        .filter(([, c]) => c === code)
+        .map(([a]) => a)
+        .sort();
       expect(listed).toEqual(withCode);
       expect(listed).toHaveLength(mix.byCode[code]);
       expect(r.stderr).toContain(`${listed.length} accounts of ${runId} would be rerun (codes ${code}).`);

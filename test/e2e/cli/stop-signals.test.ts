@@ -40,7 +40,12 @@ async function startInGroup(args: string[], readyLine: string): Promise<Started>
     env[v] = String(p);
   }
   for (const k of ['DATABASE_URL', 'S3_ENDPOINT', 'SQS_ENDPOINT', 'EVENTS_QUEUE_URL', 'TEMPORAL_ADDRESS']) delete env[k];
-  const npm = spawn('npm', ['run', '--silent', ...args.slice(0, 1), '--', ...args.slice(1)], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const npm = spawn('npm', ['run', '--silent', ...args.slice(0, 1), '--', ...args.slice(1)], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   npm.stdout.on('data', (d) => (out += d));
   npm.stderr.on('data', (d) => (out += d));
@@ -127,14 +132,18 @@ const WAYS: Way[] = [
 ];
 
 describe('a long-running command stops everything it started, however it is stopped', () => {
-  it.each(WAYS)('npm run dev: $name', async ({ send }) => {
-    const s = await startInGroup(['dev'], 'Ctrl-C stops everything.');
-    expect((await busyPorts(s.ports)).length).toBeGreaterThan(0);
-    expect(marked(s.mark).length).toBeGreaterThan(3);
-    await send(s);
-    const left = await leftAfterStop(s, 90_000);
-    expect(left, s.output()).toEqual({ processes: [], ports: [], seconds: expect.any(Number) });
-  }, 400_000);
+  it.each(WAYS)(
+    'npm run dev: $name',
+    async ({ send }) => {
+      const s = await startInGroup(['dev'], 'Ctrl-C stops everything.');
+      expect((await busyPorts(s.ports)).length).toBeGreaterThan(0);
+      expect(marked(s.mark).length).toBeGreaterThan(3);
+      await send(s);
+      const left = await leftAfterStop(s, 90_000);
+      expect(left, s.output()).toEqual({ processes: [], ports: [], seconds: expect.any(Number) });
+    },
+    400_000,
+  );
 
   it('npm run demo -- --keep: Ctrl-C once the demo is done', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stop-signals-demo-'));

@@ -50,15 +50,23 @@ describe('events dropped, duplicated and reordered', () => {
     }
     expect(copies.size).toBeGreaterThan(0);
     expect([...copies.values()].some((c) => c.duplicated)).toBe(true);
-    const inbox = await e.pool.query<{ event_id: string; deliveries: number }>(`select event_id, deliveries from migrate.inbox where event_id = any($1)`, [[...copies.keys()]]);
+    const inbox = await e.pool.query<{ event_id: string; deliveries: number }>(`select event_id, deliveries from migrate.inbox where event_id = any($1)`, [
+      [...copies.keys()],
+    ]);
     // One inbox row per event, however many copies arrived; every copy counted on that row.
     expect(inbox.rows.map((r) => r.event_id).sort()).toEqual([...copies.keys()].sort());
-    for (const r of inbox.rows) expect({ id: r.event_id, deliveries: r.deliveries >= copies.get(r.event_id)!.copies }).toEqual({ id: r.event_id, deliveries: true });
+    for (const r of inbox.rows)
+      expect({ id: r.event_id, deliveries: r.deliveries >= copies.get(r.event_id)!.copies }).toEqual({ id: r.event_id, deliveries: true });
     expect(inbox.rows.filter((r) => copies.get(r.event_id)!.duplicated).every((r) => r.deliveries >= 2)).toBe(true);
 
     // A forged delivery (a wrong API key, as the stack's webhook expects an EventBridge connection's
     // header) is refused and recorded as refused, not as an event.
-    const forged = JSON.stringify({ version: '0', id: uniqueId('forged-'), 'detail-type': 'data_import.import_process.complete', detail: { resource_type: 'ACCOUNT', external_identifier: accounts[0], identifier: 'A-FORGED01' } });
+    const forged = JSON.stringify({
+      version: '0',
+      id: uniqueId('forged-'),
+      'detail-type': 'data_import.import_process.complete',
+      detail: { resource_type: 'ACCOUNT', external_identifier: accounts[0], identifier: 'A-FORGED01' },
+    });
     const res = await fetch(`http://127.0.0.1:${e.config.EVENTS_PORT}/events/eventbridge`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', [e.config.EVENTS_WEBHOOK_API_KEY_HEADER]: `forged-${'0'.repeat(32)}` },

@@ -21,7 +21,10 @@ const run = promisify(execFile);
 
 /** What the sandbox recorded it was sent for an account (the last import process). */
 async function received(e: E2E, supplier: string, ext: string): Promise<unknown> {
-  const r = await e.pool.query(`select payload from sandbox.import_processes where import_supplier = $1 and external_identifier = $2 order by id desc limit 1`, [supplier, ext]);
+  const r = await e.pool.query(
+    `select payload from sandbox.import_processes where import_supplier = $1 and external_identifier = $2 order by id desc limit 1`,
+    [supplier, ext],
+  );
   return r.rows[0]?.payload;
 }
 
@@ -75,9 +78,17 @@ describe('bring your own data: payloads go in unchanged', () => {
     typo.customers[0].familyname = typo.customers[0].family_name;
     typo.supply_addresses[0].colour = 'red';
     const otherSupplier = { ...structuredClone(base), external_account_number: `${tag}-SUPP`, import_supplier: 'SOMEONE-ELSE' };
-    const missingDoc = { ...structuredClone(base), external_account_number: `${tag}-NODOC`, notes: [], statements: [{ ...base.statements![0], statement_path: `/bills/${tag}/absent.pdf` }] };
+    const missingDoc = {
+      ...structuredClone(base),
+      external_account_number: `${tag}-NODOC`,
+      notes: [],
+      statements: [{ ...base.statements![0], statement_path: `/bills/${tag}/absent.pdf` }],
+    };
     // Written as text: JSON.stringify itself overflows the stack on such a value.
-    const deep = JSON.stringify({ ...base, external_account_number: `${tag}-DEEP`, metadata: [{ key: 'k', value: 'DEEP' }] }).replace('"DEEP"', '{"a":'.repeat(5000) + '1' + '}'.repeat(5000));
+    const deep = JSON.stringify({ ...base, external_account_number: `${tag}-DEEP`, metadata: [{ key: 'k', value: 'DEEP' }] }).replace(
+      '"DEEP"',
+      '{"a":'.repeat(5000) + '1' + '}'.repeat(5000),
+    );
     const dup = { ...structuredClone(base), external_account_number: `${tag}-DUP` };
     const huge = `{"import_supplier":"${supplier}","external_account_number":"${tag}-HUGE","notes":[{"body":"${'x'.repeat(17 * 1024 * 1024)}"}]}`;
 
@@ -98,7 +109,13 @@ describe('bring your own data: payloads go in unchanged', () => {
     fs.writeFileSync(file, lines.join('\n') + '\n');
 
     const runId = uniqueId('run-byo-');
-    const result = await runToEnd(e, { runId, supplierCode: supplier, source: { kind: 'payloads', path: file, documents: docs }, selection: { kind: 'all' }, concurrency: 10 });
+    const result = await runToEnd(e, {
+      runId,
+      supplierCode: supplier,
+      source: { kind: 'payloads', path: file, documents: docs },
+      selection: { kind: 'all' },
+      concurrency: 10,
+    });
     expect(result.state).toBe('completed');
 
     const rows = await attempts(e, runId);
@@ -132,7 +149,10 @@ describe('bring your own data: payloads go in unchanged', () => {
     ]);
     expect(rows.size).toBe(good.length + 8);
     // Every undocumented key is listed, not only the first.
-    const typoErrors = await e.pool.query(`select attr, code from migrate.account_errors where run_id = $1 and external_account_number = $2 order by attr`, [runId, `${tag}-TYPO`]);
+    const typoErrors = await e.pool.query(`select attr, code from migrate.account_errors where run_id = $1 and external_account_number = $2 order by attr`, [
+      runId,
+      `${tag}-TYPO`,
+    ]);
     expect(typoErrors.rows).toEqual([
       { attr: 'customers.0.familyname', code: 'undocumented_field' },
       { attr: 'supply_addresses.0.colour', code: 'undocumented_field' },
@@ -140,7 +160,10 @@ describe('bring your own data: payloads go in unchanged', () => {
     for (const ext of [`${tag}-TYPO`, `${tag}-SUPP`, `${tag}-DEEP`, `${tag}-DUP`]) expect(await received(e, supplier, ext)).toBeUndefined();
 
     // validate on the same file: the same accounts fail, with the same first code (documents are the run's to read).
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'validate', file, '--supplier', supplier, '--json'], { env: { ...process.env, ...e.env }, maxBuffer: 64 << 20 }).catch((err) => err);
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'validate', file, '--supplier', supplier, '--json'], {
+      env: { ...process.env, ...e.env },
+      maxBuffer: 64 << 20,
+    }).catch((err) => err);
     const report = JSON.parse(stdout) as { accounts: Array<{ externalAccountNumber: string; errors: Array<{ code: string; attr: string }> }> };
     const byValidate = new Map(report.accounts.map((a) => [a.externalAccountNumber, a.errors[0]?.code ?? 'valid']));
     const byRun = new Map([...rows].map(([ext, r]) => [ext, r.outcome === 'completed' || r.stage === 'documents' ? 'valid' : r.error_code]));
@@ -161,12 +184,21 @@ describe('bring your own data: payloads go in unchanged', () => {
 
     const runId = uniqueId('run-byt-');
     // A page of 2: the run pages through the table by keyset.
-    const result = await runToEnd(e, { runId, supplierCode: supplier, source: { kind: 'payloads-table', table: `${schema}.kraken_payloads`, documents: docs }, selection: { kind: 'all' }, pageSize: 2 });
+    const result = await runToEnd(e, {
+      runId,
+      supplierCode: supplier,
+      source: { kind: 'payloads-table', table: `${schema}.kraken_payloads`, documents: docs },
+      selection: { kind: 'all' },
+      pageSize: 2,
+    });
     expect(result.state).toBe('completed');
     const ledger = await attempts(e, runId);
     expect(ledger.size).toBe(good.length + 2);
     for (const p of good) {
-      expect({ ext: p.external_account_number, outcome: ledger.get(p.external_account_number!)?.outcome }).toEqual({ ext: p.external_account_number, outcome: 'completed' });
+      expect({ ext: p.external_account_number, outcome: ledger.get(p.external_account_number!)?.outcome }).toEqual({
+        ext: p.external_account_number,
+        outcome: 'completed',
+      });
       expect(await received(e, supplier, p.external_account_number!)).toEqual(p);
     }
     const failed = (ext: string) => ({ code: ledger.get(ext)?.error_code, attr: ledger.get(ext)?.error_attr });
@@ -193,7 +225,12 @@ describe('bring your own data: payloads go in unchanged', () => {
     fs.writeFileSync(file, gzipSync([withDocs, missing].map((p) => JSON.stringify(p)).join('\n')));
 
     const runId = uniqueId('run-bys-');
-    await runToEnd(e, { runId, supplierCode: supplier, source: { kind: 'payloads', path: file, documents: `s3://${teamBucket}/exports/2026` }, selection: { kind: 'all' } });
+    await runToEnd(e, {
+      runId,
+      supplierCode: supplier,
+      source: { kind: 'payloads', path: file, documents: `s3://${teamBucket}/exports/2026` },
+      selection: { kind: 'all' },
+    });
     const ledger = await attempts(e, runId);
     expect(ledger.get(withDocs.external_account_number!)?.outcome).toBe('completed');
     expect(await received(e, supplier, withDocs.external_account_number!)).toEqual(withDocs);
@@ -214,14 +251,15 @@ describe('bring your own data: payloads go in unchanged', () => {
     const today = new Date().toISOString().slice(0, 10);
     // The sandbox's catalogue is platform state the filler cannot know: a meter point it adds may
     // carry only tariffs the bases already use (generated ones come from the catalogue).
-    const tariffsOf = (v: unknown): string[] => (JSON.stringify(v).match(/"tariff_code":"[^"]*"/g) ?? []);
+    const tariffsOf = (v: unknown): string[] => JSON.stringify(v).match(/"tariff_code":"[^"]*"/g) ?? [];
     const known = new Set([...examples, ...generated].flatMap(tariffsOf));
     const valid = (p: Record<string, any>) => tariffsOf(p).every((t) => known.has(t)) && validateAccount(p, { today, importSupplier: supplier }).ok;
     // Valid accounts of different shapes whose tariffs the sandbox's catalogue knows (the spec
     // example, generated accounts), each filled from the contract while the client's own
     // validation still passes (as in test/unit/schemas/every-documented-field.test.ts).
     const newStyle: any = structuredClone(generated[1]);
-    for (const k of ['billing_address1', 'billing_address2', 'billing_address3', 'billing_address4', 'billing_address5', 'billing_postcode']) delete newStyle[k];
+    for (const k of ['billing_address1', 'billing_address2', 'billing_address3', 'billing_address4', 'billing_address5', 'billing_postcode'])
+      delete newStyle[k];
     newStyle.billing_address = { country: 'GB', postal_code: 'OX5 1AB', street_address: '14 Orchard Lane' };
     const bases: Array<[unknown, string[]]> = [
       [examples[0], []],
@@ -246,7 +284,13 @@ describe('bring your own data: payloads go in unchanged', () => {
     fs.writeFileSync(file, gzipSync(payloads.map((p) => JSON.stringify(p)).join('\n')));
 
     const runId = uniqueId('run-byo-all-');
-    const result = await runToEnd(e, { runId, supplierCode: supplier, source: { kind: 'payloads', path: file, documents: docs }, selection: { kind: 'all' }, concurrency: 4 });
+    const result = await runToEnd(e, {
+      runId,
+      supplierCode: supplier,
+      source: { kind: 'payloads', path: file, documents: docs },
+      selection: { kind: 'all' },
+      concurrency: 4,
+    });
     expect(result.state).toBe('completed');
     const rows = await attempts(e, runId);
     for (const p of payloads) {

@@ -24,7 +24,14 @@ describe('long runs', () => {
     const result = await runToEnd(e, {
       runId,
       supplierCode: supplier,
-      selection: { kind: 'list', path: accountsFile(e, runId, truth.map((t) => t.external_account_number)) },
+      selection: {
+        kind: 'list',
+        path: accountsFile(
+          e,
+          runId,
+          truth.map((t) => t.external_account_number),
+        ),
+      },
       concurrency: 4,
       pageSize: 25,
       continueAsNewAtEvents: 50,
@@ -39,7 +46,8 @@ describe('long runs', () => {
 
     // Determinism: today's workflow code replays every segment of the run and a sample of accounts.
     const histories = [];
-    for (const seg of segments) histories.push({ workflowId: runWorkflowId(runId), history: await e.client.workflow.getHandle(runWorkflowId(runId), seg).fetchHistory() });
+    for (const seg of segments)
+      histories.push({ workflowId: runWorkflowId(runId), history: await e.client.workflow.getHandle(runWorkflowId(runId), seg).fetchHistory() });
     for (const t of truth.slice(0, 8)) {
       const id = `account-import/${supplier}/${t.external_account_number}`;
       histories.push({ workflowId: id, history: await e.client.workflow.getHandle(id).fetchHistory() });

@@ -18,20 +18,40 @@ describe('the pipeline against the strict sandbox', () => {
 
     const cfg = e.config;
     const auth = createAuth(cfg);
-    const check = await runPlatformCheck({ client: createPlatformClient(cfg, { auth }), auth, authMode: cfg.PLATFORM_AUTH_MODE, supplierCode: cfg.IMPORT_SUPPLIER_CODE });
-    expect(check.steps.map((s) => `${s.step} ${s.ok ? 'ok' : `failed ${s.status} ${s.reason}`}`)).toEqual(['token ok', 'catalogue ok', 'validate ok', 'import_status ok']);
+    const check = await runPlatformCheck({
+      client: createPlatformClient(cfg, { auth }),
+      auth,
+      authMode: cfg.PLATFORM_AUTH_MODE,
+      supplierCode: cfg.IMPORT_SUPPLIER_CODE,
+    });
+    expect(check.steps.map((s) => `${s.step} ${s.ok ? 'ok' : `failed ${s.status} ${s.reason}`}`)).toEqual([
+      'token ok',
+      'catalogue ok',
+      'validate ok',
+      'import_status ok',
+    ]);
 
     const prefix = uniqueId('STRICT');
     const truth = await seedAccounts(e, { accounts: 200, seed: 42, accountNumberPrefix: `${prefix}-` });
     const runId = uniqueId('run-strict-');
-    const list = accountsFile(e, runId, truth.map((t) => t.external_account_number));
+    const list = accountsFile(
+      e,
+      runId,
+      truth.map((t) => t.external_account_number),
+    );
     const result = await runToEnd(e, { runId, supplierCode: cfg.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: list }, concurrency: 50 });
     expect(result.totals.completed + result.totals.failed + result.totals.notAttempted).toBe(200);
     await expectOutcomesMatchGroundTruth(e, runId, cfg.IMPORT_SUPPLIER_CODE, truth);
 
     // Every account whose tariff the catalogue could not confirm is counted "not pre-checked".
-    const notes = await e.pool.query(`select count(distinct external_account_number)::int as n from migrate.account_errors where run_id = $1 and stage = 'preflight'`, [runId]);
-    const byCode = await e.pool.query(`select error_code, stage, count(*)::int as n from migrate.account_attempts where run_id = $1 and outcome <> 'completed' group by 1, 2 order by 1`, [runId]);
+    const notes = await e.pool.query(
+      `select count(distinct external_account_number)::int as n from migrate.account_errors where run_id = $1 and stage = 'preflight'`,
+      [runId],
+    );
+    const byCode = await e.pool.query(
+      `select error_code, stage, count(*)::int as n from migrate.account_attempts where run_id = $1 and outcome <> 'completed' group by 1, 2 order by 1`,
+      [runId],
+    );
     process.stderr.write(`[strict run] ${JSON.stringify(result.totals)} not pre-checked ${notes.rows[0].n}; failures ${JSON.stringify(byCode.rows)}\n`);
 
     const violations = await sandbox(e, 'GET', '/admin/violations');

@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsFile, attempts, connectE2E, expectOutcomesMatchGroundTruth, groundTruth, runToEnd, sandbox, seedAccounts, uniqueId, type E2E } from '../helpers';
+import {
+  accountsFile,
+  attempts,
+  connectE2E,
+  expectOutcomesMatchGroundTruth,
+  groundTruth,
+  runToEnd,
+  sandbox,
+  seedAccounts,
+  uniqueId,
+  type E2E,
+} from '../helpers';
 
 let e: E2E;
 beforeAll(async () => {
@@ -15,7 +26,11 @@ describe('a migration run on the real stack', () => {
     const truth = await seedAccounts(e, { accounts: 40, seed: 7, defectRate: 0.4, accountNumberPrefix: `${prefix}-` });
     const supplier = e.config.IMPORT_SUPPLIER_CODE;
     const runId = uniqueId('run-hp-');
-    const list = accountsFile(e, runId, truth.map((t) => t.external_account_number));
+    const list = accountsFile(
+      e,
+      runId,
+      truth.map((t) => t.external_account_number),
+    );
 
     const result = await runToEnd(e, { runId, supplierCode: supplier, selection: { kind: 'list', path: list }, concurrency: 10 });
 
@@ -27,12 +42,16 @@ describe('a migration run on the real stack', () => {
     const failed = truth.find((t) => t.expected.outcome === 'failed' && t.expected.stage === 'validate');
     expect(failed, 'the seeded data holds a validation defect').toBeDefined();
     if (failed?.expected.outcome !== 'failed') throw new Error('unreachable');
-    const errs = await e.pool.query(`select code, attr, detail from migrate.account_errors where run_id = $1 and external_account_number = $2`, [runId, failed.external_account_number]);
+    const errs = await e.pool.query(`select code, attr, detail from migrate.account_errors where run_id = $1 and external_account_number = $2`, [
+      runId,
+      failed.external_account_number,
+    ]);
     expect(errs.rows).toContainEqual(expect.objectContaining({ code: failed.expected.code, attr: failed.expected.attr }));
 
     // The failed accounts are Failed executions, findable by run and code in the UI.
     const failedInTemporal: string[] = [];
-    for await (const wf of e.client.workflow.list({ query: `KmRunId = '${runId}' AND KmKind = 'account' AND ExecutionStatus = 'Failed'` })) failedInTemporal.push(wf.workflowId);
+    for await (const wf of e.client.workflow.list({ query: `KmRunId = '${runId}' AND KmKind = 'account' AND ExecutionStatus = 'Failed'` }))
+      failedInTemporal.push(wf.workflowId);
     expect(failedInTemporal.length).toBe(result.totals.failed);
   });
 
@@ -45,9 +64,15 @@ describe('a migration run on the real stack', () => {
     expect(defective.length).toBeGreaterThan(0);
     // One clean account the platform refuses while processing: DRY_RUN_ERRORED.
     const refused = clean.pop()!;
-    await sandbox(e, 'PUT', '/admin/forced-outcomes', { [refused]: { outcome: 'error', error_code: 'meter_point_with_no_agreement', error_detail: 'forced by the test' } });
+    await sandbox(e, 'PUT', '/admin/forced-outcomes', {
+      [refused]: { outcome: 'error', error_code: 'meter_point_with_no_agreement', error_detail: 'forced by the test' },
+    });
     const runId = uniqueId('run-dry-');
-    const list = accountsFile(e, runId, truth.map((t) => t.external_account_number));
+    const list = accountsFile(
+      e,
+      runId,
+      truth.map((t) => t.external_account_number),
+    );
     const result = await runToEnd(e, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: list }, dryRun: true });
     await sandbox(e, 'PUT', '/admin/forced-outcomes', { [refused]: null });
     expect(result.totals).toMatchObject({ completed: clean.length, failed: defective.length + 1 });
@@ -68,7 +93,11 @@ describe('a migration run on the real stack', () => {
     }
     // A rehearsal does not block the real import: its workflows live in their own ID space.
     const realList = accountsFile(e, `${runId}-real`, clean);
-    const real = await runToEnd(e, { runId: uniqueId('run-after-dry-'), supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: realList } });
+    const real = await runToEnd(e, {
+      runId: uniqueId('run-after-dry-'),
+      supplierCode: e.config.IMPORT_SUPPLIER_CODE,
+      selection: { kind: 'list', path: realList },
+    });
     expect(real.totals.completed).toBe(clean.length);
   });
 });

@@ -10,7 +10,12 @@ afterAll(async () => {
 });
 
 const errorsOf = async (runId: string, ext: string) =>
-  (await e.pool.query(`select stage, code, attr from migrate.account_errors where run_id = $1 and external_account_number = $2 and stage = 'platform' order by id`, [runId, ext])).rows;
+  (
+    await e.pool.query(
+      `select stage, code, attr from migrate.account_errors where run_id = $1 and external_account_number = $2 and stage = 'platform' order by id`,
+      [runId, ext],
+    )
+  ).rows;
 
 // import_process_failed_validation names the process, not the field: the client asks the validate
 // endpoint and records the field paths, whether the code came as the schedule answer or as an event.
@@ -25,7 +30,19 @@ describe('import_process_failed_validation is explained by the validate endpoint
     ]);
     const truth = await seedAccounts(e, { accounts: 1, seed: 61, defectRate: 0, accountNumberPrefix: `${supplier}-` });
     const runId = uniqueId('run-ghost-');
-    await runToEnd(e, { runId, supplierCode: supplier, selection: { kind: 'list', path: accountsFile(e, runId, truth.map((t) => t.external_account_number)) }, concurrency: 1 });
+    await runToEnd(e, {
+      runId,
+      supplierCode: supplier,
+      selection: {
+        kind: 'list',
+        path: accountsFile(
+          e,
+          runId,
+          truth.map((t) => t.external_account_number),
+        ),
+      },
+      concurrency: 1,
+    });
     const ext = truth[0].external_account_number;
     const row = (await attempts(e, runId)).get(ext);
     expect(row).toMatchObject({ outcome: 'failed', error_code: 'import_process_failed_validation', error_attr: 'import_supplier' });
@@ -38,7 +55,9 @@ describe('import_process_failed_validation is explained by the validate endpoint
   it('as an error event: the validate endpoint is asked and what it says is recorded', async () => {
     const truth = await seedAccounts(e, { accounts: 1, seed: 62, defectRate: 0, accountNumberPrefix: `${uniqueId('IPFV')}-` });
     const ext = truth[0].external_account_number;
-    await sandbox(e, 'PUT', '/admin/forced-outcomes', { [ext]: { outcome: 'error', error_code: 'import_process_failed_validation', error_detail: 'Validate the import process.' } });
+    await sandbox(e, 'PUT', '/admin/forced-outcomes', {
+      [ext]: { outcome: 'error', error_code: 'import_process_failed_validation', error_detail: 'Validate the import process.' },
+    });
     const runId = uniqueId('run-ipfv-');
     await runToEnd(e, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runId, [ext]) }, concurrency: 1 });
     expect((await attempts(e, runId)).get(ext)).toMatchObject({ outcome: 'failed', stage: 'platform', error_code: 'import_process_failed_validation' });

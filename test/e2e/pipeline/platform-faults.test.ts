@@ -30,7 +30,11 @@ describe('platform faults', () => {
       [a429]: { fail_schedule_times: 1, status: 429 },
     });
     const runId = uniqueId('run-faults-');
-    const result = await runToEnd(e, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runId, [a5xx, a429, plain]) } });
+    const result = await runToEnd(e, {
+      runId,
+      supplierCode: e.config.IMPORT_SUPPLIER_CODE,
+      selection: { kind: 'list', path: accountsFile(e, runId, [a5xx, a429, plain]) },
+    });
     expect(result.totals.completed).toBe(3);
     const platform = await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE);
     for (const ext of [a5xx, a429, plain]) {
@@ -51,7 +55,11 @@ describe('platform faults', () => {
     const before = (await sandbox(e, 'GET', '/admin/requests')).responseLost;
     try {
       const runId = uniqueId('run-lost-');
-      const result = await runToEnd(e, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runId, accounts) } });
+      const result = await runToEnd(e, {
+        runId,
+        supplierCode: e.config.IMPORT_SUPPLIER_CODE,
+        selection: { kind: 'list', path: accountsFile(e, runId, accounts) },
+      });
       expect(result.totals.completed).toBe(8);
     } finally {
       await sandbox(e, 'PUT', '/admin/faults', { responseLostRate: 0, blindResendTrapMs: 0 });

@@ -17,7 +17,12 @@ afterAll(async () => {
 const ROOT = path.resolve(__dirname, '../../..');
 /** The CLI as an operator runs it, against the e2e stack. */
 function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [require.resolve('tsx/cli'), 'cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...e.env }, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, [require.resolve('tsx/cli'), 'cli/main.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...e.env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -28,9 +33,15 @@ async function clean(prefix: string, n: number) {
 describe('platform outcomes end to end', () => {
   it('an import the platform ERRORs fails the account at stage platform with its code; nothing is created', async () => {
     const [bad, good] = await clean(uniqueId('ER'), 2);
-    await sandbox(e, 'PUT', '/admin/forced-outcomes', { [bad]: { outcome: 'error', error_code: 'gaps_or_overlaps_in_agreement_dates', error_detail: 'forced by the test' } });
+    await sandbox(e, 'PUT', '/admin/forced-outcomes', {
+      [bad]: { outcome: 'error', error_code: 'gaps_or_overlaps_in_agreement_dates', error_detail: 'forced by the test' },
+    });
     const runId = uniqueId('run-errored-');
-    const result = await runToEnd(e, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runId, [bad, good]) } });
+    const result = await runToEnd(e, {
+      runId,
+      supplierCode: e.config.IMPORT_SUPPLIER_CODE,
+      selection: { kind: 'list', path: accountsFile(e, runId, [bad, good]) },
+    });
     await sandbox(e, 'PUT', '/admin/forced-outcomes', { [bad]: null });
     expect(result.totals).toMatchObject({ completed: 1, failed: 1 });
     const ledger = await attempts(e, runId);
@@ -71,9 +82,15 @@ describe('platform outcomes end to end', () => {
     const recorded = (await attempts(e, runId)).get(ext)!;
     expect(recorded).toMatchObject({ outcome: 'completed', outcome_source: 'poll' });
     // The event comes later and is kept in the inbox; the recorded outcome stays as it was.
-    await until('the late event to reach the inbox', async () => (await e.pool.query(`select 1 from migrate.inbox where external_identifier = $1`, [ext])).rowCount === 1);
+    await until(
+      'the late event to reach the inbox',
+      async () => (await e.pool.query(`select 1 from migrate.inbox where external_identifier = $1`, [ext])).rowCount === 1,
+    );
     expect((await attempts(e, runId)).get(ext)).toEqual(recorded);
-    expect((await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE)).get(ext)).toMatchObject({ created_count: 1, account_number: recorded.platform_account_number });
+    expect((await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE)).get(ext)).toMatchObject({
+      created_count: 1,
+      account_number: recorded.platform_account_number,
+    });
     const wf = await e.client.workflow.getHandle(`account-import/${e.config.IMPORT_SUPPLIER_CODE}/${ext}`).describe();
     expect(wf.status.name).toBe('COMPLETED');
   });
@@ -86,7 +103,12 @@ describe('platform outcomes end to end', () => {
     let seen: Awaited<ReturnType<typeof listRetryingAccounts>> = [];
     await until('the account to be listed as retrying', async () => (seen = await listRetryingAccounts(e.client, runId)).length > 0, 60_000);
     expect(seen).toEqual([
-      expect.objectContaining({ account: ext, activity: 'scheduleAccount', lastFailureCode: 'platform_unavailable', lastFailureMessage: expect.stringMatching(/-> 503$/) }),
+      expect.objectContaining({
+        account: ext,
+        activity: 'scheduleAccount',
+        lastFailureCode: 'platform_unavailable',
+        lastFailureMessage: expect.stringMatching(/-> 503$/),
+      }),
     ]);
     expect(seen[0].attempt).toBeGreaterThanOrEqual(2);
     expect(Date.parse(seen[0].nextRetryAt!)).toBeGreaterThan(0);

@@ -24,7 +24,12 @@ afterAll(async () => {
 /** A run registered in the ledger, and one account of it started as the run starts it (the run workflow itself is not needed). */
 async function startAccount(ext: string, opts: { runId: string; signal?: { type: string; identifier: string } }) {
   const supplierCode = e.config.IMPORT_SUPPLIER_CODE;
-  const run = migrationRunInputSchema.parse({ runId: opts.runId, supplierCode, source: { kind: 'postgres' }, selection: { kind: 'list', path: accountsFile(e, opts.runId, [ext]) } });
+  const run = migrationRunInputSchema.parse({
+    runId: opts.runId,
+    supplierCode,
+    source: { kind: 'postgres' },
+    selection: { kind: 'list', path: accountsFile(e, opts.runId, [ext]) },
+  });
   await createLedger(e.pool).registerRun(run);
   const input = accountImportInputSchema.parse({
     runId: run.runId,
@@ -35,10 +40,18 @@ async function startAccount(ext: string, opts: { runId: string; signal?: { type:
     window: run.window,
     timings: { ...run.timings, supplierRecheckSeconds: 2 },
   });
-  const start = { taskQueue: e.config.TEMPORAL_TASK_QUEUE, workflowId: accountWorkflowId(supplierCode, ext, false, run.runId), args: [input] as [typeof input] };
+  const start = {
+    taskQueue: e.config.TEMPORAL_TASK_QUEUE,
+    workflowId: accountWorkflowId(supplierCode, ext, false, run.runId),
+    args: [input] as [typeof input],
+  };
   // With a signal: delivered with the start, so the workflow has it before it does anything else.
   if (opts.signal) {
-    return e.client.workflow.signalWithStart('accountImportWorkflow', { ...start, signal: importEventSignal, signalArgs: [{ eventId: uniqueId('ev-'), ...opts.signal }] });
+    return e.client.workflow.signalWithStart('accountImportWorkflow', {
+      ...start,
+      signal: importEventSignal,
+      signalArgs: [{ eventId: uniqueId('ev-'), ...opts.signal }],
+    });
   }
   return e.client.workflow.start('accountImportWorkflow', start);
 }
@@ -56,19 +69,35 @@ describe('the ledger keeps one outcome per account (on the real Postgres)', () =
     const runId = uniqueId('run-set-once-');
     const ext = uniqueId('SO');
     const supplierCode = e.config.IMPORT_SUPPLIER_CODE;
-    await ledger.registerRun(migrationRunInputSchema.parse({ runId, supplierCode, source: { kind: 'postgres' }, selection: { kind: 'list', path: accountsFile(e, runId, [ext]) } }));
+    await ledger.registerRun(
+      migrationRunInputSchema.parse({ runId, supplierCode, source: { kind: 'postgres' }, selection: { kind: 'list', path: accountsFile(e, runId, [ext]) } }),
+    );
     const ref = { runId, externalAccountNumber: ext, supplierCode, dryRun: false };
     await ledger.openAttempt(ref, `account-import/${supplierCode}/${ext}`);
 
     const first: AccountOutcome = { externalAccountNumber: ext, outcome: 'completed', stage: 'await', accountNumber: 'A-0000SET1', source: 'event' };
     expect(await ledger.recordOutcome(ref, first)).toBe(true);
     // A late poll result, a retried step, another worker: none may replace what was recorded.
-    const later: AccountOutcome = { externalAccountNumber: ext, outcome: 'failed', stage: 'platform', code: 'import_error', attr: 'customers.0.email', source: 'poll' };
+    const later: AccountOutcome = {
+      externalAccountNumber: ext,
+      outcome: 'failed',
+      stage: 'platform',
+      code: 'import_error',
+      attr: 'customers.0.email',
+      source: 'poll',
+    };
     expect(await ledger.recordOutcome(ref, later)).toBe(false);
     expect(await ledger.recordOutcome(ref, { ...first, accountNumber: 'A-0000SET2' })).toBe(false);
 
     expect(await ledger.recordedOutcomes(runId, [ext])).toEqual([first]);
-    expect((await attempts(e, runId)).get(ext)).toMatchObject({ outcome: 'completed', stage: 'await', error_code: null, error_attr: null, platform_account_number: 'A-0000SET1', outcome_source: 'event' });
+    expect((await attempts(e, runId)).get(ext)).toMatchObject({
+      outcome: 'completed',
+      stage: 'await',
+      error_code: null,
+      error_attr: null,
+      platform_account_number: 'A-0000SET1',
+      outcome_source: 'event',
+    });
   });
 });
 
@@ -81,7 +110,18 @@ describe("the inbox never hands an earlier run's event to a later attempt", () =
       const eventId = uniqueId('ev-');
       return insertInboxRecord(
         e.pool,
-        { eventId, dedupeKey: eventId, eventType, payloadVersion: 'v1', externalIdentifier: ext, identifier: null, errorCode, raw: {}, matchStatus: 'unmatched', note: null },
+        {
+          eventId,
+          dedupeKey: eventId,
+          eventType,
+          payloadVersion: 'v1',
+          externalIdentifier: ext,
+          identifier: null,
+          errorCode,
+          raw: {},
+          matchStatus: 'unmatched',
+          note: null,
+        },
         eventId,
         'webhook',
       ).then(() => eventId);
@@ -90,7 +130,9 @@ describe("the inbox never hands an earlier run's event to a later attempt", () =
     const old = await record('data_import.import_process.error', 'tariff_code_not_found');
 
     const runId = uniqueId('run-inbox-');
-    await ledger.registerRun(migrationRunInputSchema.parse({ runId, supplierCode, source: { kind: 'postgres' }, selection: { kind: 'list', path: accountsFile(e, runId, [ext]) } }));
+    await ledger.registerRun(
+      migrationRunInputSchema.parse({ runId, supplierCode, source: { kind: 'postgres' }, selection: { kind: 'list', path: accountsFile(e, runId, [ext]) } }),
+    );
     const ref = { runId, externalAccountNumber: ext, supplierCode, dryRun: false };
     await ledger.openAttempt(ref, `account-import/${supplierCode}/${ext}`);
     await new Promise((r) => setTimeout(r, 20));
@@ -140,9 +182,15 @@ describe('the account workflow', () => {
       await setSupplierEverywhere(e, supplierCode, 'ONGOING');
     }
     expect(result).toBeInstanceOf(WorkflowFailedError);
-    expect((await attempts(e, runId)).get(ext)).toMatchObject({ outcome: 'not_attempted', stage: 'guard', error_code: 'import_supplier_migration_not_ongoing' });
+    expect((await attempts(e, runId)).get(ext)).toMatchObject({
+      outcome: 'not_attempted',
+      stage: 'guard',
+      error_code: 'import_supplier_migration_not_ongoing',
+    });
     // Nothing went to the rate-limited platform queue, and the platform never heard of the account.
-    const platformActivities = history.events!.filter((ev) => ev.activityTaskScheduledEventAttributes).map((ev) => ev.activityTaskScheduledEventAttributes!.activityType!.name);
+    const platformActivities = history
+      .events!.filter((ev) => ev.activityTaskScheduledEventAttributes)
+      .map((ev) => ev.activityTaskScheduledEventAttributes!.activityType!.name);
     expect(platformActivities).toEqual([]);
     expect((await groundTruth(e, supplierCode)).get(ext)).toBeUndefined();
   });

@@ -33,12 +33,22 @@ describe('supplier guard and operator controls', () => {
     const handle = await startRun(e, {
       runId,
       supplierCode: supplier,
-      selection: { kind: 'list', path: accountsFile(e, runId, truth.map((t) => t.external_account_number)) },
+      selection: {
+        kind: 'list',
+        path: accountsFile(
+          e,
+          runId,
+          truth.map((t) => t.external_account_number),
+        ),
+      },
       concurrency: 4,
       timings: { eventWaitSeconds: 10, pollMaxSeconds: 3600, supplierRecheckSeconds: 5 },
     });
     // The platform's refusal pauses our mirror of the supplier, and the run waits on it.
-    await until('the ledger to learn the pause', async () => (await e.pool.query(`select status from migrate.supplier_status where supplier_code = $1`, [supplier])).rows[0]?.status === 'PAUSED');
+    await until(
+      'the ledger to learn the pause',
+      async () => (await e.pool.query(`select status from migrate.supplier_status where supplier_code = $1`, [supplier])).rows[0]?.status === 'PAUSED',
+    );
     await until('the run to wait on the supplier', async () => (await handle.query(runProgressQuery)).state === 'waiting_on_supplier');
     const during = await attempts(e, runId);
     expect([...during.values()].filter((a) => a.outcome === 'failed')).toEqual([]);
@@ -57,7 +67,18 @@ describe('supplier guard and operator controls', () => {
     await setSupplierEverywhere(e, supplier, 'COMPLETE');
     const truth = await seedAccounts(e, { accounts: 5, seed: 9, defectRate: 0, accountNumberPrefix: `${supplier}-` });
     const runId = uniqueId('run-complete-');
-    const handle = await startRun(e, { runId, supplierCode: supplier, selection: { kind: 'list', path: accountsFile(e, runId, truth.map((t) => t.external_account_number)) } });
+    const handle = await startRun(e, {
+      runId,
+      supplierCode: supplier,
+      selection: {
+        kind: 'list',
+        path: accountsFile(
+          e,
+          runId,
+          truth.map((t) => t.external_account_number),
+        ),
+      },
+    });
     const result = await handle.result();
     expect(result.totals).toMatchObject({ completed: 0, failed: 0, notAttempted: 5 });
     const rows = [...(await attempts(e, runId)).values()];
@@ -70,7 +91,19 @@ describe('supplier guard and operator controls', () => {
     const truth = await seedAccounts(e, { accounts: 20, seed: 13, defectRate: 0, accountNumberPrefix: `${uniqueId('CX')}-` });
     const runId = uniqueId('run-cancel-');
     await sandbox(e, 'PUT', '/admin/faults', { latencyMs: 300, latencyJitterMs: 0 });
-    const handle = await startRun(e, { runId, supplierCode: supplier, selection: { kind: 'list', path: accountsFile(e, runId, truth.map((t) => t.external_account_number)) }, concurrency: 3 });
+    const handle = await startRun(e, {
+      runId,
+      supplierCode: supplier,
+      selection: {
+        kind: 'list',
+        path: accountsFile(
+          e,
+          runId,
+          truth.map((t) => t.external_account_number),
+        ),
+      },
+      concurrency: 3,
+    });
     await until('some accounts to be dispatched', async () => (await handle.query(runProgressQuery)).totals.dispatched >= 3);
     await handle.executeUpdate(cancelRun, { args: [{ reason: 'test' }] });
     const result = await handle.result();

@@ -29,7 +29,19 @@ describe('a worker killed mid-run', () => {
     const runId = uniqueId('run-crash-');
     const handle = await startRun(
       e,
-      { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runId, truth.map((t) => t.external_account_number)) }, concurrency: 8 },
+      {
+        runId,
+        supplierCode: e.config.IMPORT_SUPPLIER_CODE,
+        selection: {
+          kind: 'list',
+          path: accountsFile(
+            e,
+            runId,
+            truth.map((t) => t.external_account_number),
+          ),
+        },
+        concurrency: 8,
+      },
       { taskQueue: queue },
     );
     // Kill it with some accounts done and a schedule call in flight at the sandbox.

@@ -27,7 +27,13 @@ afterAll(async () => {
   await e?.close();
 });
 
-interface TruthItem { external_identifier: string; resource_type: string; source_key: string; created_count: number; request_count: number }
+interface TruthItem {
+  external_identifier: string;
+  resource_type: string;
+  source_key: string;
+  created_count: number;
+  request_count: number;
+}
 const KIND_OF: Record<string, string> = { NOTE: 'note', TRANSACTION: 'transaction', STATEMENT: 'statement', PAYMENT_INSTRUCTION: 'payment_instruction' };
 
 async function platformItems(accounts: string[]): Promise<TruthItem[]> {
@@ -39,11 +45,15 @@ async function platformItems(accounts: string[]): Promise<TruthItem[]> {
 /** Every generated change is on the platform exactly once, and nothing else is. */
 function expectExactlyOnce(items: TruthItem[], g: GeneratedChanges) {
   const want = g.changes.map((c) => `${c.external_account_number}|${c.change.kind}|${itemKey(c.change)}`).sort();
-  const created = items.flatMap((i) => Array.from({ length: i.created_count }, () => `${i.external_identifier}|${KIND_OF[i.resource_type]}|${i.source_key}`)).sort();
+  const created = items
+    .flatMap((i) => Array.from({ length: i.created_count }, () => `${i.external_identifier}|${KIND_OF[i.resource_type]}|${i.source_key}`))
+    .sort();
   expect(created).toEqual(want);
   // And per account and kind, the generator's own counts.
   const counts: Record<string, Record<string, number>> = {};
-  for (const i of items) (counts[i.external_identifier] ??= {})[KIND_OF[i.resource_type]] = ((counts[i.external_identifier] ??= {})[KIND_OF[i.resource_type]] ?? 0) + i.created_count;
+  for (const i of items)
+    (counts[i.external_identifier] ??= {})[KIND_OF[i.resource_type]] =
+      ((counts[i.external_identifier] ??= {})[KIND_OF[i.resource_type]] ?? 0) + i.created_count;
   expect(counts).toEqual(g.truth);
 }
 
@@ -51,7 +61,12 @@ async function migrate(n: number, seed: number, prefix: string) {
   const truth = await seedAccounts(e, { accounts: n, seed, defectRate: 0, accountNumberPrefix: `${uniqueId(prefix)}-` });
   const accounts = truth.map((t) => t.external_account_number);
   const runId = uniqueId(`run-${prefix.toLowerCase()}-`);
-  const result = await runToEnd(e, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runId, accounts) }, concurrency: 20 });
+  const result = await runToEnd(e, {
+    runId,
+    supplierCode: e.config.IMPORT_SUPPLIER_CODE,
+    selection: { kind: 'list', path: accountsFile(e, runId, accounts) },
+    concurrency: 20,
+  });
   return { runId, accounts, result };
 }
 
@@ -65,14 +80,22 @@ describe('after creation: reconciliation and changes carried over', () => {
     expect(clean).toMatchObject({ checked: 50, matched: 50, differing: 0, missing: 0, byField: {} });
     expect(clean.unverifiedByField['customers.*.family_name']).toBe(50);
     for (const f of Object.keys(clean.unverifiedByField)) expect(['balance', 'customers.*.given_name', 'customers.*.family_name']).toContain(f);
-    expect(clean.fields.find((f) => f.field === 'properties.*.electricity_meter_points.*.agreements.*.tariff_code')).toMatchObject({ differing: 0, unverified: 0 });
+    expect(clean.fields.find((f) => f.field === 'properties.*.electricity_meter_points.*.agreements.*.tariff_code')).toMatchObject({
+      differing: 0,
+      unverified: 0,
+    });
     expect(clean.fields.find((f) => f.field === 'properties.*.electricity_meter_points.*.agreements.*.tariff_code')?.matched).toBeGreaterThan(0);
 
     const g = await generateChangesForRun(e.pool, { runId, source: { kind: 'postgres' }, share: 0.6, seed: 11, documentsDir: e.config.SOURCE_DOCUMENTS_DIR });
     expect(g.changes.length).toBeGreaterThan(30);
     expect(new Set(g.changes.map((c) => c.change.kind)).size).toBe(4);
 
-    const first = await startDelta(e.client, e.config, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, source: { kind: 'postgres' }, accounts: 'completed' });
+    const first = await startDelta(e.client, e.config, {
+      runId,
+      supplierCode: e.config.IMPORT_SUPPLIER_CODE,
+      source: { kind: 'postgres' },
+      accounts: 'completed',
+    });
     const r1 = await awaitDelta(e.client, first.deltaId);
     expect(r1).toMatchObject({ accounts: 50, items: g.changes.length, completed: g.changes.length, failed: 0 });
     const after1 = await platformItems(accounts);
@@ -81,14 +104,22 @@ describe('after creation: reconciliation and changes carried over', () => {
     expect(sources.rows.find((x) => x.outcome_source === 'event')?.n).toBeGreaterThan(0);
 
     // A second delta finds every item completed in the ledger: it sends nothing at all.
-    const r2 = await awaitDelta(e.client, (await startDelta(e.client, e.config, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, source: { kind: 'postgres' }, accounts: 'completed' })).deltaId);
+    const r2 = await awaitDelta(
+      e.client,
+      (await startDelta(e.client, e.config, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, source: { kind: 'postgres' }, accounts: 'completed' }))
+        .deltaId,
+    );
     expect(r2).toMatchObject({ accounts: 50, items: 0, failed: 0 });
     expect(await platformItems(accounts)).toEqual(after1);
 
     // Another day of changes, refused by the platform after acceptance: post_import_failed, the accounts untouched.
     const g2 = await generateChangesForRun(e.pool, { runId, source: { kind: 'postgres' }, share: 0.2, seed: 12, documentsDir: e.config.SOURCE_DOCUMENTS_DIR });
     await sandbox(e, 'PUT', '/admin/faults', { postImportErrorRate: 1 });
-    const r3 = await awaitDelta(e.client, (await startDelta(e.client, e.config, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, source: { kind: 'postgres' }, accounts: 'completed' })).deltaId);
+    const r3 = await awaitDelta(
+      e.client,
+      (await startDelta(e.client, e.config, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, source: { kind: 'postgres' }, accounts: 'completed' }))
+        .deltaId,
+    );
     const hasInstruction = new Set(g.changes.filter((c) => c.change.kind === 'payment_instruction').map((c) => c.external_account_number));
     const conflicting = g2.changes.filter((c) => c.change.kind === 'payment_instruction' && hasInstruction.has(c.external_account_number));
     expect(r3.failed).toBe(g2.changes.length);
@@ -96,20 +127,34 @@ describe('after creation: reconciliation and changes carried over', () => {
       post_import_forced_error: g2.changes.length - conflicting.length,
       ...(conflicting.length ? { payment_instruction_already_active: conflicting.length } : {}),
     });
-    const failed = await e.pool.query(`select kind, error_code, error_attr from migrate.post_import_items where run_id = $1 and status = 'post_import_failed'`, [runId]);
+    const failed = await e.pool.query(
+      `select kind, error_code, error_attr from migrate.post_import_items where run_id = $1 and status = 'post_import_failed'`,
+      [runId],
+    );
     expect(failed.rowCount).toBe(g2.changes.length);
-    for (const row of failed.rows) if (row.error_code === 'post_import_forced_error') expect(row.error_attr).toBe({ note: 'notes.0', transaction: 'transactions.0', statement: 'statements.0', payment_instruction: 'non_field_errors' }[row.kind as string]);
+    for (const row of failed.rows)
+      if (row.error_code === 'post_import_forced_error')
+        expect(row.error_attr).toBe(
+          { note: 'notes.0', transaction: 'transactions.0', statement: 'statements.0', payment_instruction: 'non_field_errors' }[row.kind as string],
+        );
     const platform = await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE);
     for (const a of accounts) expect(platform.get(a)).toMatchObject({ created_count: 1, schedule_accepted_count: 1 });
 
     // rerun-failed --stage post-import: only those items, now accepted — except a second payment
     // instruction for an account that has one (the platform keeps one active instruction).
     await sandbox(e, 'PUT', '/admin/faults', { postImportErrorRate: 0 });
-    const r4 = await awaitDelta(e.client, (await startDelta(e.client, e.config, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, source: { kind: 'postgres' }, accounts: 'failed_items' })).deltaId);
+    const r4 = await awaitDelta(
+      e.client,
+      (await startDelta(e.client, e.config, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, source: { kind: 'postgres' }, accounts: 'failed_items' }))
+        .deltaId,
+    );
     expect(r4).toMatchObject({ items: g2.changes.length, completed: g2.changes.length - conflicting.length, failed: conflicting.length });
     if (conflicting.length) expect(r4.failedByCode).toEqual({ payment_instruction_already_active: conflicting.length });
     const landed = [...g.changes, ...g2.changes.filter((c) => !conflicting.includes(c))];
-    expectExactlyOnce((await platformItems(accounts)).filter((i) => i.created_count > 0), { changes: landed, documents: [], truth: truthOf(landed) });
+    expectExactlyOnce(
+      (await platformItems(accounts)).filter((i) => i.created_count > 0),
+      { changes: landed, documents: [], truth: truthOf(landed) },
+    );
   });
 
   it('a run that carries changes over reads each account back before the carry-over and records differences the same way', async () => {
@@ -161,7 +206,8 @@ describe('after creation: reconciliation and changes carried over', () => {
     const differing = rows.filter((r) => r.outcome === 'completed_with_differences');
     expect(differing.map((r) => r.external_account_number).sort()).toEqual(expected);
     expect(rows.filter((r) => r.outcome === 'completed').length).toBe(20 - differing.length);
-    for (const r of differing) expect({ stage: r.stage, attr: r.error_attr }).toEqual({ stage: 'reconcile', attr: 'properties.*.electricity_meter_points.*.agreements.*.tariff_code' });
+    for (const r of differing)
+      expect({ stage: r.stage, attr: r.error_attr }).toEqual({ stage: 'reconcile', attr: 'properties.*.electricity_meter_points.*.agreements.*.tariff_code' });
 
     const data = await loadReportData(e.pool, runId, { temporalUiUrl: 'http://ui', namespace: 'default' });
     const rec = data!.afterImport!.reconciliation;
@@ -181,7 +227,12 @@ describe('after creation: reconciliation and changes carried over', () => {
     expect(csv.filter((r) => r[3] === 'reconciliation_difference').map((r) => [r[0], r[4]])).toEqual(expected.map((a) => [a, TARIFF]));
     // Per account, the fields its record does not show: the customers' names on every account.
     const unverifiedRows = csv.filter((r) => r[3] === 'reconciliation_unverified');
-    expect(unverifiedRows.filter((r) => r[4] === 'customers.*.family_name').map((r) => r[0]).sort()).toEqual([...accounts].sort());
+    expect(
+      unverifiedRows
+        .filter((r) => r[4] === 'customers.*.family_name')
+        .map((r) => r[0])
+        .sort(),
+    ).toEqual([...accounts].sort());
     expect(new Set(unverifiedRows.map((r) => r[4]))).toEqual(new Set(rec.fields.filter((f) => f.unverified > 0).map((f) => f.field)));
     const html = renderReportHtml(data!);
     expect(html).toContain('<h2>Reconciliation</h2>');
@@ -196,7 +247,9 @@ describe('after creation: reconciliation and changes carried over', () => {
     expect(summary).toMatchObject({ checked: 20, matched: 20, differing: 0, byField: {} });
     expect(summary.unverifiedByField['properties.*.gas_meter_points.*.mprn']).toBeGreaterThan(0);
     expect(summary.fields.filter((f) => f.differing > 0)).toEqual([]);
-    expect(reconciliationLine(summary)).toMatch(/^Reconciliation: checked 20, matched 20, differing 0, unverified 20 \(not in the platform's record: .*properties\.\*\.gas_meter_points\.\*\.mprn \d+/);
+    expect(reconciliationLine(summary)).toMatch(
+      /^Reconciliation: checked 20, matched 20, differing 0, unverified 20 \(not in the platform's record: .*properties\.\*\.gas_meter_points\.\*\.mprn \d+/,
+    );
     const after = await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE);
     for (const a of accounts) expect(after.get(a)).toEqual(before.get(a));
   });
@@ -246,4 +299,3 @@ function truthOf(changes: GeneratedChanges['changes']): GeneratedChanges['truth'
   }
   return out;
 }
-

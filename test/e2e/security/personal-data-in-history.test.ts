@@ -96,7 +96,13 @@ describe('personal data and secrets stay out of Temporal and the logs', () => {
     const debugWorker = await startOwnWorker(e, { taskQueue: debugQueue, name: 'pii-debug-worker', env: { LOG_LEVEL: 'debug' } });
     const debugRunId = uniqueId('run-pii-debug-');
     try {
-      await (await startRun(e, { runId: debugRunId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, debugRunId, debugAccounts) } }, { taskQueue: debugQueue })).result();
+      await (
+        await startRun(
+          e,
+          { runId: debugRunId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, debugRunId, debugAccounts) } },
+          { taskQueue: debugQueue },
+        )
+      ).result();
     } finally {
       debugWorker.kill('SIGTERM');
     }
@@ -149,7 +155,11 @@ describe('personal data and secrets stay out of Temporal and the logs', () => {
     const b64 = (v: Uint8Array | null | undefined) => Buffer.from(v ?? []).toString('base64');
     const payload = { metadata: Object.fromEntries(Object.entries(started.metadata ?? {}).map(([k, v]) => [k, b64(v)])), data: b64(started.data) };
     expect(Buffer.from(payload.data, 'base64').toString('latin1')).not.toContain(accounts[0]);
-    const res = await fetch(`http://127.0.0.1:${e.config.CODEC_PORT}/decode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ payloads: [payload] }) });
+    const res = await fetch(`http://127.0.0.1:${e.config.CODEC_PORT}/decode`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ payloads: [payload] }),
+    });
     expect(res.status).toBe(200);
     const decoded = (await res.json()) as { payloads: { data: string }[] };
     expect(Buffer.from(decoded.payloads[0].data, 'base64').toString('utf8')).toMatch(/"externalAccountNumber":"PII/);

@@ -28,8 +28,11 @@ const HELD_MS = 30_000;
 /** The CLI as an operator runs it, pointed at the e2e stack. */
 function kraken(args: string[], extraEnv: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [require.resolve('tsx/cli'), 'cli/main.ts', ...args], { cwd: path.resolve(__dirname, '../../..'), env: { ...process.env, ...e.env, ...extraEnv } }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [require.resolve('tsx/cli'), 'cli/main.ts', ...args],
+      { cwd: path.resolve(__dirname, '../../..'), env: { ...process.env, ...e.env, ...extraEnv } },
+      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -59,11 +62,20 @@ describe('upgrading during a migration (Worker Versioning)', () => {
     await awaitTaskQueueRouting(e.client, A, workerTaskQueues(queue, platformTaskQueue(queue)));
     // Version B: the same plus a workflow change behind patched() (version-b/interceptors.ts). It polls
     // from now on but gets nothing until it is current.
-    const workerB = await workers.start(queue, 'upgrade-worker-b', { KRAKEN_DEPLOYMENT_NAME: deploymentName, KRAKEN_BUILD_ID: B.buildId }, 'test/e2e/upgrade/version-b/worker.ts');
+    const workerB = await workers.start(
+      queue,
+      'upgrade-worker-b',
+      { KRAKEN_DEPLOYMENT_NAME: deploymentName, KRAKEN_BUILD_ID: B.buildId },
+      'test/e2e/upgrade/version-b/worker.ts',
+    );
     await sandbox(e, 'PUT', '/admin/faults', { processingDelayMs: HELD_MS });
 
     const runId = uniqueId('run-upgrade-');
-    const handle = await startRun(e, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runId, accounts) }, concurrency: CONCURRENCY }, { taskQueue: queue });
+    const handle = await startRun(
+      e,
+      { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runId, accounts) }, concurrency: CONCURRENCY },
+      { taskQueue: queue },
+    );
     // The first CONCURRENCY accounts were scheduled by A's workers (so pinned to A): roll B out now.
     const supplier = e.config.IMPORT_SUPPLIER_CODE;
     await until('the first accounts scheduled on version A', async () => {
@@ -90,7 +102,11 @@ describe('upgrading during a migration (Worker Versioning)', () => {
     expect(table.stdout).toMatch(new RegExp(`${A.buildId}\\s+\\S+\\s+${CONCURRENCY}\\s+0\\s+no`));
 
     // A's workers stop once nothing is pinned to A any more (the operator's cue: `kraken-migrate workers`).
-    await until('no account left on version A', async () => (await workerVersions(e.client, deploymentName))?.versions.find((v) => v.buildId === A.buildId)?.retireable === true, 180_000);
+    await until(
+      'no account left on version A',
+      async () => (await workerVersions(e.client, deploymentName))?.versions.find((v) => v.buildId === A.buildId)?.retireable === true,
+      180_000,
+    );
     const ledgerWhenAStopped = await attempts(e, runId);
     workerA.kill('SIGTERM');
     await new Promise((r) => (workerA.exitCode !== null ? r(undefined) : workerA.once('exit', r)));
@@ -114,7 +130,9 @@ describe('upgrading during a migration (Worker Versioning)', () => {
     // Which version ran each account (the server's TemporalWorkerDeploymentVersion, as the UI filters it).
     const onVersion = async (v: typeof A) => {
       const out = new Map<string, Date>();
-      for await (const w of e.client.workflow.list({ query: `KmRunId = '${runId}' AND KmKind = 'account' AND TemporalWorkerDeploymentVersion = '${deploymentName}:${v.buildId}'` })) {
+      for await (const w of e.client.workflow.list({
+        query: `KmRunId = '${runId}' AND KmKind = 'account' AND TemporalWorkerDeploymentVersion = '${deploymentName}:${v.buildId}'`,
+      })) {
         out.set(w.workflowId, w.startTime);
       }
       return out;

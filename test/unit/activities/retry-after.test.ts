@@ -29,7 +29,13 @@ describe("the platform's Retry-After across activity attempts", () => {
     const beats: unknown[] = [];
     env.on('heartbeat', (d: unknown) => beats.push(d));
     const a = activities(async () => {
-      throw new PlatformTransientError(PLATFORM_ERROR_CODES.rateLimited, { method: 'GET', path: '/v2/…', status: 429, reason: 'http_status', retryAfterMs: 5_000 });
+      throw new PlatformTransientError(PLATFORM_ERROR_CODES.rateLimited, {
+        method: 'GET',
+        path: '/v2/…',
+        status: 429,
+        reason: 'http_status',
+        retryAfterMs: 5_000,
+      });
     });
     const before = Date.now();
     const f = await failure(env.run(a.getImportStatus, ref));

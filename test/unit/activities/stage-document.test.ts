@@ -20,7 +20,12 @@ let aws: ManagedProcess;
 let s3: S3Client;
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-const doc = (sourcePath: string, payloadPath = `/letters/${sourcePath}`): DocumentRef => ({ sourcePath, payloadPath, attr: 'notes.0.document_paths.0.document_path', contentType: 'application/pdf' });
+const doc = (sourcePath: string, payloadPath = `/letters/${sourcePath}`): DocumentRef => ({
+  sourcePath,
+  payloadPath,
+  attr: 'notes.0.document_paths.0.document_path',
+  contentType: 'application/pdf',
+});
 const stage = (d: DocumentRef) => stageDocument({ s3, bucket, documentRoot: 'migrations/test', sourceDir, doc: d, partSizeBytes: PART });
 
 async function objectBytes(key: string): Promise<Buffer> {
@@ -34,7 +39,13 @@ beforeAll(async () => {
   const port = await freePort();
   const started = await startLocalAws({ port, logDir: base });
   aws = started.proc;
-  s3 = createS3Client({ S3_ENDPOINT: started.endpoint, S3_REGION: 'eu-west-2', S3_ACCESS_KEY_ID: 'test', S3_SECRET_ACCESS_KEY: 'test', S3_FORCE_PATH_STYLE: true });
+  s3 = createS3Client({
+    S3_ENDPOINT: started.endpoint,
+    S3_REGION: 'eu-west-2',
+    S3_ACCESS_KEY_ID: 'test',
+    S3_SECRET_ACCESS_KEY: 'test',
+    S3_FORCE_PATH_STYLE: true,
+  });
   await ensureBucket(s3, bucket);
 }, 60_000);
 

@@ -34,8 +34,29 @@ const results = (over: Partial<BenchResults> = {}): BenchResults =>
     versions: { node: 'v20.20.2', temporalCli: '1.5.1 (Server 1.29.1, UI 2.42.1)', temporalio: '1.24.0' },
     load: { atStart: [1.5, 1.25, 1], atEnd: [2, 1.5, 1.25] },
     endToEnd: run(),
-    floor: { accounts: 2000, concurrency: 50, completed: 2000, notCompleted: 0, wallSeconds: 20, accountsPerSecond: 100, latency: { p50Ms: 420 }, loadAvg1: 2, historyEventsPerAccount: 11 },
-    plainScript: { accounts: 2000, concurrency: 50, completed: 2000, notCompleted: 0, wallSeconds: 40, accountsPerSecond: 50, latency: { p50Ms: 800, p95Ms: 1500 }, loadAvg1: 2, peakRssMb: 180, failedByCode: {} },
+    floor: {
+      accounts: 2000,
+      concurrency: 50,
+      completed: 2000,
+      notCompleted: 0,
+      wallSeconds: 20,
+      accountsPerSecond: 100,
+      latency: { p50Ms: 420 },
+      loadAvg1: 2,
+      historyEventsPerAccount: 11,
+    },
+    plainScript: {
+      accounts: 2000,
+      concurrency: 50,
+      completed: 2000,
+      notCompleted: 0,
+      wallSeconds: 40,
+      accountsPerSecond: 50,
+      latency: { p50Ms: 800, p95Ms: 1500 },
+      loadAvg1: 2,
+      peakRssMb: 180,
+      failedByCode: {},
+    },
     ratios: { pipelineOverFloor: 0.25, pipelineOverScript: 0.5 },
     validation: { seconds: 3, payloadsPerSecondPerCore: { runs: [1200, 1500, 1400], median: 1400 } },
     sandbox: { requestsPerRun: 2000, concurrency: 32, requestsPerSecond: { runs: [600, 650, 640], median: 640 }, p50Ms: 45, p95Ms: 120, failed: 0 },
@@ -102,11 +123,23 @@ describe('resultRows', () => {
     };
     const rows = byFigure(results({ endToEnd: run({ cost }) }));
     expect(rows.get('history events per account')).toMatchObject({ value: '17.4', note: expect.stringContaining('0.42 its share of the run') });
-    expect(rows.get('Temporal Cloud actions per account')).toMatchObject({ value: '6.10', note: 'workflowStarts 1.00, activityAttempts 2.00, localActivityTasks 2.10, timers 1.00' });
+    expect(rows.get('Temporal Cloud actions per account')).toMatchObject({
+      value: '6.10',
+      note: 'workflowStarts 1.00, activityAttempts 2.00, localActivityTasks 2.10, timers 1.00',
+    });
   });
 
   it('shows both sweeps and the 2-worker spread over fresh stacks', () => {
-    const floor = (c: number, rate: number) => ({ accounts: 2000, concurrency: c, completed: 2000, notCompleted: 0, wallSeconds: 20, accountsPerSecond: rate, latency: {}, loadAvg1: 2 });
+    const floor = (c: number, rate: number) => ({
+      accounts: 2000,
+      concurrency: c,
+      completed: 2000,
+      notCompleted: 0,
+      wallSeconds: 20,
+      accountsPerSecond: rate,
+      latency: {},
+      loadAvg1: 2,
+    });
     const rows = byFigure(
       results({
         pipelineSweep: [run({ concurrency: 50, accountsPerSecond: 20 }), run({ concurrency: 100, accountsPerSecond: 25 })],
@@ -116,7 +149,10 @@ describe('resultRows', () => {
     );
     expect(rows.get('pipeline sweep')?.value).toBe('50: 20.0 · 100: 25.0');
     expect(rows.get('floor sweep')?.value).toBe('50: 80.0 · 100: 100.0');
-    expect(rows.get('2 workers: median (spread)')).toMatchObject({ value: '35.00 acc/s', note: 'min 30.00 – max 40.00 over 3 fresh stacks; ×1.40 of 1 worker' });
+    expect(rows.get('2 workers: median (spread)')).toMatchObject({
+      value: '35.00 acc/s',
+      note: 'min 30.00 – max 40.00 over 3 fresh stacks; ×1.40 of 1 worker',
+    });
   });
 
   it('says when platform events arrived without an account number (they cannot be routed)', () => {
@@ -130,8 +166,20 @@ describe('resultRows', () => {
   });
 
   it('shows the ceiling beside the floor and the script, with the ratios that bound the pipeline', () => {
-    const ceiling = { accounts: 2000, concurrency: 50, completed: 1999, notCompleted: 1, wallSeconds: 62.5, accountsPerSecond: 32, latency: { p50Ms: 1200 }, loadAvg1: 2, cpuMsPerAccount: { bench: 30, temporal: 25 } };
-    const rows = resultRows(results({ ceiling, ratios: { pipelineOverFloor: 0.25, pipelineOverScript: 0.5, ceilingOverFloor: 0.32, ceilingOverScript: 0.64 } }));
+    const ceiling = {
+      accounts: 2000,
+      concurrency: 50,
+      completed: 1999,
+      notCompleted: 1,
+      wallSeconds: 62.5,
+      accountsPerSecond: 32,
+      latency: { p50Ms: 1200 },
+      loadAvg1: 2,
+      cpuMsPerAccount: { bench: 30, temporal: 25 },
+    };
+    const rows = resultRows(
+      results({ ceiling, ratios: { pipelineOverFloor: 0.25, pipelineOverScript: 0.5, ceilingOverFloor: 0.32, ceilingOverScript: 0.64 } }),
+    );
     const at = rows.findIndex((r) => r.figure.startsWith('Ceiling'));
     expect(rows[at]).toMatchObject({ value: '32.00 acc/s', note: expect.stringContaining('1,999/2,000 in 62.5 s at concurrency 50') });
     expect(rows.slice(at + 1, at + 5).map((r) => [r.figure.trim(), r.value])).toEqual([
@@ -181,7 +229,11 @@ describe('renderReport', () => {
     expect(text[4]).toBe('settings: sandbox latency 0, processing delay 0, events on (route: SQS), OUTCOME_EVENT_WAIT_SECONDS=30');
     expect(text[5]).toContain('1.50 / 1.25 / 1.00 at start');
     expect(text.at(-1)).toBe('OK: every account of every pass completed');
-    expect(renderReport(results({ ok: false })).split('\n').at(-1)).toBe('NOT OK: some accounts did not complete');
+    expect(
+      renderReport(results({ ok: false }))
+        .split('\n')
+        .at(-1),
+    ).toBe('NOT OK: some accounts did not complete');
   });
 
   it('results survive a JSON round trip through the schema unchanged', () => {

@@ -5,11 +5,30 @@ import { parseBenchArgs } from '../../../bench/options';
 describe('parseBenchArgs', () => {
   it('defaults to the full table: 2000 accounts, scaling on, memory off', () => {
     const o = parseBenchArgs([]);
-    expect(o).toMatchObject({ mode: 'default', accounts: 2000, concurrency: [50, 100, 200], floorConcurrency: [50, 100, 200, 400], scalingRepeats: 3, floor: true, script: true, scaling: true, memoryAccounts: 0, eventWaitSeconds: 30, out: 'bench/results.json' });
+    expect(o).toMatchObject({
+      mode: 'default',
+      accounts: 2000,
+      concurrency: [50, 100, 200],
+      floorConcurrency: [50, 100, 200, 400],
+      scalingRepeats: 3,
+      floor: true,
+      script: true,
+      scaling: true,
+      memoryAccounts: 0,
+      eventWaitSeconds: 30,
+      out: 'bench/results.json',
+    });
   });
 
   it('--smoke is tiny and never scales, but explicit values still win', () => {
-    expect(parseBenchArgs(['--smoke'])).toMatchObject({ mode: 'smoke', accounts: 30, scaling: false, memoryAccounts: 0, validationSeconds: 1, sandboxRequests: 200 });
+    expect(parseBenchArgs(['--smoke'])).toMatchObject({
+      mode: 'smoke',
+      accounts: 30,
+      scaling: false,
+      memoryAccounts: 0,
+      validationSeconds: 1,
+      sandboxRequests: 200,
+    });
     expect(parseBenchArgs(['--smoke', '--accounts', '12'])).toMatchObject({ mode: 'smoke', accounts: 12 });
   });
 
@@ -34,7 +53,7 @@ describe('parseBenchArgs', () => {
     expect(() => parseBenchArgs(['--engine', 'cloud'], {})).toThrow();
   });
 
-  it('--events picks one event route (SQS, the deployment\'s, by default) or both, and refuses others', () => {
+  it("--events picks one event route (SQS, the deployment's, by default) or both, and refuses others", () => {
     expect(parseBenchArgs([]).eventsRoute).toBe('sqs');
     expect(parseBenchArgs(['--events', 'webhook']).eventsRoute).toBe('webhook');
     expect(parseBenchArgs(['--events', 'both']).eventsRoute).toBe('both');

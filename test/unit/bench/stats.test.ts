@@ -33,13 +33,18 @@ describe('percentile (nearest rank)', () => {
 
   it('is always a member of the sample, monotonic in p, and at least p% of values are <= it', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: -1000, max: 1000 }), { minLength: 1, maxLength: 200 }), fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 100 }), (xs, p, q) => {
-        const v = percentile(xs, p)!;
-        expect(xs).toContain(v);
-        expect(xs.filter((x) => x <= v).length).toBeGreaterThanOrEqual(Math.ceil((p / 100) * xs.length));
-        const [lo, hi] = p <= q ? [p, q] : [q, p];
-        expect(percentile(xs, lo)!).toBeLessThanOrEqual(percentile(xs, hi)!);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: -1000, max: 1000 }), { minLength: 1, maxLength: 200 }),
+        fc.integer({ min: 0, max: 100 }),
+        fc.integer({ min: 0, max: 100 }),
+        (xs, p, q) => {
+          const v = percentile(xs, p)!;
+          expect(xs).toContain(v);
+          expect(xs.filter((x) => x <= v).length).toBeGreaterThanOrEqual(Math.ceil((p / 100) * xs.length));
+          const [lo, hi] = p <= q ? [p, q] : [q, p];
+          expect(percentile(xs, lo)!).toBeLessThanOrEqual(percentile(xs, hi)!);
+        },
+      ),
     );
   });
 });
@@ -64,10 +69,17 @@ describe('median, mean, ratio', () => {
   });
 });
 
-
 describe('passFigures', () => {
   it('derives throughput, nearest-rank latencies and mean history length from the raw measurements', () => {
-    const f = passFigures({ accounts: 5, concurrency: 2, completed: 4, wallMs: 2000, latenciesMs: [100.4, 300, 200, 400.6], historyLengths: [10, 11], loadAvg1: 1.234 });
+    const f = passFigures({
+      accounts: 5,
+      concurrency: 2,
+      completed: 4,
+      wallMs: 2000,
+      latenciesMs: [100.4, 300, 200, 400.6],
+      historyLengths: [10, 11],
+      loadAvg1: 1.234,
+    });
     expect(f).toEqual({
       accounts: 5,
       concurrency: 2,

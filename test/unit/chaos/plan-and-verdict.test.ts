@@ -35,7 +35,14 @@ describe('planChaos', () => {
 });
 
 const truth = (ext: string, expected: GroundTruth['expected']) => ({ external_account_number: ext, expected }) as GroundTruth;
-const row = (o: Partial<LedgerOutcome>): LedgerOutcome => ({ outcome: null, stage: null, error_code: null, error_attr: null, platform_account_number: null, ...o });
+const row = (o: Partial<LedgerOutcome>): LedgerOutcome => ({
+  outcome: null,
+  stage: null,
+  error_code: null,
+  error_attr: null,
+  platform_account_number: null,
+  ...o,
+});
 
 describe('judge', () => {
   const T = [
@@ -65,7 +72,15 @@ describe('judge', () => {
     expect(v.wrong.map((w) => w.account)).toEqual(['A']);
     expect(v.early).toBe(2);
     expect(passed(v)).toBe(false);
-    const wrongCode = judge({ truth: T, ledger: new Map([['A', ledger.get('A')!], ['B', row({ outcome: 'failed', stage: 'validate', error_code: 'invalid', error_attr: 'customers.0.mobile' })]]), platform, early: 0 });
+    const wrongCode = judge({
+      truth: T,
+      ledger: new Map([
+        ['A', ledger.get('A')!],
+        ['B', row({ outcome: 'failed', stage: 'validate', error_code: 'invalid', error_attr: 'customers.0.mobile' })],
+      ]),
+      platform,
+      early: 0,
+    });
     expect(wrongCode.wrong.map((w) => w.account)).toEqual(['A', 'B']);
   });
 

@@ -80,7 +80,10 @@ describe('kraken-migrate validate', () => {
   });
 
   it('says so and exits 1 when the file holds no records', async () => {
-    for (const [file, text] of [['empty.jsonl', ''], ['empty.json', '[]']]) {
+    for (const [file, text] of [
+      ['empty.jsonl', ''],
+      ['empty.json', '[]'],
+    ]) {
       fs.writeFileSync(path.join(dir, file), text);
       const r = await cli(['validate', path.join(dir, file)]);
       expect(r.code).toBe(1);
@@ -106,7 +109,10 @@ describe('kraken-migrate run start with payloads', () => {
 
   it('one source a run: --payloads with --source or --payloads-table is a usage error', async () => {
     const file = jsonl('one-payload.jsonl', [realisticAccount()]);
-    for (const extra of [['--source', file], ['--payloads-table', 'team.payloads']]) {
+    for (const extra of [
+      ['--source', file],
+      ['--payloads-table', 'team.payloads'],
+    ]) {
       const r = await cli(['run', 'start', '--payloads', file, ...extra]);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('conflicting_options');
@@ -158,9 +164,16 @@ describe('kraken-migrate in production mode and the image commands', () => {
   const prod = { KRAKEN_MIGRATE_MODE: 'production', CODEC_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}` };
 
   it('refuses to start with a non-HTTPS platform URL, naming each variable (exit 2)', async () => {
-    const r = await cli(['config', 'print'], { ...prod, PLATFORM_BASE_URL: 'http://tenant.example/v1/', PLATFORM_V2_BASE_URL: 'https://tenant.example/v2/', PLATFORM_GRAPHQL_URL: 'https://tenant.example/v1/graphql/' });
+    const r = await cli(['config', 'print'], {
+      ...prod,
+      PLATFORM_BASE_URL: 'http://tenant.example/v1/',
+      PLATFORM_V2_BASE_URL: 'https://tenant.example/v2/',
+      PLATFORM_GRAPHQL_URL: 'https://tenant.example/v1/graphql/',
+    });
     expect(r.code).toBe(2);
-    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^config error: PLATFORM_BASE_URL="http:\/\/tenant.example\/v1\/": must be an https:\/\/ URL in production mode/)]);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^config error: PLATFORM_BASE_URL="http:\/\/tenant.example\/v1\/": must be an https:\/\/ URL in production mode/),
+    ]);
   });
 
   it('db migrate without DATABASE_URL exits 2 with a coded line', async () => {

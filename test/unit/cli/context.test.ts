@@ -25,7 +25,10 @@ const stack: StackInfo = {
 
 describe('mergeStackEnv', () => {
   it('fills unset variables from the stack and its secrets; what the operator set wins', () => {
-    const env = mergeStackEnv({ TEMPORAL_ADDRESS: 'temporal.example:7233', PLATFORM_API_KEY: '' }, stack, { PLATFORM_API_KEY: 'dik_sandbox_x', CODEC_KEYS: 'dev1:k' });
+    const env = mergeStackEnv({ TEMPORAL_ADDRESS: 'temporal.example:7233', PLATFORM_API_KEY: '' }, stack, {
+      PLATFORM_API_KEY: 'dik_sandbox_x',
+      CODEC_KEYS: 'dev1:k',
+    });
     expect(env.TEMPORAL_ADDRESS).toBe('temporal.example:7233');
     expect(env.TEMPORAL_UI_URL).toBe('http://127.0.0.1:18233');
     expect(env.PLATFORM_BASE_URL).toBe('http://127.0.0.1:18800/v1/');
@@ -45,7 +48,10 @@ describe('mergeStackEnv', () => {
 
 describe('errors and exit codes', () => {
   it('maps config, usage, unreachable and port errors', () => {
-    expect(describeError(new ConfigError(['A=1: bad', 'B=2: bad']))).toEqual({ lines: ['config error: A=1: bad', 'config error: B=2: bad'], exitCode: EXIT.usage });
+    expect(describeError(new ConfigError(['A=1: bad', 'B=2: bad']))).toEqual({
+      lines: ['config error: A=1: bad', 'config error: B=2: bad'],
+      exitCode: EXIT.usage,
+    });
     expect(describeError(new CliError('temporal_unreachable', 'down', EXIT.unreachable)).exitCode).toBe(3);
     expect(describeError(Object.assign(new Error('port 7233 in use'), { code: 'port_in_use' })).exitCode).toBe(2);
     expect(describeError(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' })).exitCode).toBe(3);

@@ -62,5 +62,4 @@ describe('CSV cells', () => {
     expect(text.endsWith('\r\n')).toBe(true);
     expect(parseCsv(text)).toEqual([[...CSV_HEADER], ...rows]);
   });
-
 });

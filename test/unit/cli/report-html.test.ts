@@ -38,7 +38,13 @@ describe('renderReportHtml with hostile source data', () => {
     const data = hostileReportData();
     const hrefs = [...html.matchAll(/<a class="wf" href="([^"]+)" data-workflow-id="([^"]+)">/g)];
     expect(hrefs).toHaveLength(3);
-    const decoded = (s: string) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+    const decoded = (s: string) =>
+      s
+        .replace(/&amp;/g, '&')
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>');
     expect(hrefs.map((m) => decoded(m[1]))).toEqual(data.examples.map((e) => uiLink(data, e.workflowId)));
     expect(decodeURIComponent(decoded(hrefs[0][1]).split('/workflows/')[1])).toBe(data.examples[0].workflowId);
   });
@@ -52,10 +58,15 @@ describe('renderReportHtml with hostile source data', () => {
 
 describe('charts', () => {
   it('draws one bar per item, the largest full width, each labelled and escaped', () => {
-    const svg = horizontalBarChart('by-code', 'Codes', [
-      { label: 'a', count: 10 },
-      { label: HOSTILE, count: 5 },
-    ], '#f00');
+    const svg = horizontalBarChart(
+      'by-code',
+      'Codes',
+      [
+        { label: 'a', count: 10 },
+        { label: HOSTILE, count: 5 },
+      ],
+      '#f00',
+    );
     const widths = [...svg.matchAll(/<rect class="bar"[^>]* width="(\d+)"/g)].map((m) => Number(m[1]));
     expect(widths).toEqual([360, 180]);
     expect(svg).not.toContain('<script');

@@ -17,7 +17,8 @@ const queried = (done: number, enumerated: number, exhausted: boolean): RunSnaps
   }) as unknown as RunSnapshot;
 
 /** A snapshot whose progress query missed this tick: only the ledger answered. */
-const ledgerOnly = (done: number, inProgress: number): RunSnapshot => ({ at: 0, workflowStatus: 'RUNNING', ledger: ledger(done, inProgress) }) as unknown as RunSnapshot;
+const ledgerOnly = (done: number, inProgress: number): RunSnapshot =>
+  ({ at: 0, workflowStatus: 'RUNNING', ledger: ledger(done, inProgress) }) as unknown as RunSnapshot;
 
 describe('the watcher’s denominator never moves backwards', () => {
   it('keeps 200 when a tick falls back to the ledger (the demo showed 128/200+, then 137/142+)', () => {

@@ -53,7 +53,12 @@ describe('parseCodecKeys', () => {
 
 describe('parseCodecKeyFile / CODEC_KEY_FILE', () => {
   it('reads {"keys":[…]} with the last key newest', () => {
-    const file = JSON.stringify({ keys: [{ id: 'k1', key: b64() }, { id: 'k2', key: b64() }] });
+    const file = JSON.stringify({
+      keys: [
+        { id: 'k1', key: b64() },
+        { id: 'k2', key: b64() },
+      ],
+    });
     const ring = loadCodecKeys(
       { CODEC_KEY_FILE: '/etc/keys.json', KRAKEN_MIGRATE_MODE: 'production' },
       { readFile: (p) => (p === '/etc/keys.json' ? file : '') },
@@ -77,9 +82,7 @@ describe('parseCodecKeyFile / CODEC_KEY_FILE', () => {
   });
 
   it('refuses both sources at once', () => {
-    const err = keyError(() =>
-      loadCodecKeys({ CODEC_KEYS: `k1:${b64()}`, CODEC_KEY_FILE: '/x.json', KRAKEN_MIGRATE_MODE: 'development' }),
-    );
+    const err = keyError(() => loadCodecKeys({ CODEC_KEYS: `k1:${b64()}`, CODEC_KEY_FILE: '/x.json', KRAKEN_MIGRATE_MODE: 'development' }));
     expect(err.code).toBe('codec_key_invalid');
   });
 });

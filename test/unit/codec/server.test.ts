@@ -45,10 +45,10 @@ describe('codec server', () => {
   it('/encode then /decode round-trips; /encode output is encrypted', async () => {
     const url = await start();
     const original = toJsonPayload(defaultPayloadConverter.toPayload([1, MARKER]));
-    const enc = (await (await post(`${url}/encode`, { payloads: [original] })).json()) as { payloads: typeof original[] };
+    const enc = (await (await post(`${url}/encode`, { payloads: [original] })).json()) as { payloads: (typeof original)[] };
     expect(Buffer.from(enc.payloads[0].metadata.encoding, 'base64').toString()).toBe('binary/encrypted');
     expect(Buffer.from(enc.payloads[0].data, 'base64').includes(Buffer.from(MARKER))).toBe(false);
-    const dec = (await (await post(`${url}/default/decode`, enc)).json()) as { payloads: typeof original[] };
+    const dec = (await (await post(`${url}/default/decode`, enc)).json()) as { payloads: (typeof original)[] };
     expect(dec.payloads).toEqual([original]);
   });
 

@@ -42,7 +42,10 @@ describe('contract derivation (scripts/contract-update.ts)', () => {
     const c = deriveContract(yaml, { source: 'ref/spec.yml', derivedOn: '2026-01-02' });
     expect(c.paths['/v2/x/'].post).not.toHaveProperty('summary');
     expect(c.paths['/v2/x/'].post).not.toHaveProperty('description');
-    expect((c.paths['/v2/x/'].post as any).requestBody.content['application/json'].examples.ExamplePayload.value).toEqual({ description: 'kept', mobile: '07123456789' });
+    expect((c.paths['/v2/x/'].post as any).requestBody.content['application/json'].examples.ExamplePayload.value).toEqual({
+      description: 'kept',
+      mobile: '07123456789',
+    });
     expect(c.components.schemas.Note).toEqual({
       type: 'object',
       properties: { description: { type: 'string' } },
@@ -68,7 +71,11 @@ describe('the contract in the repository', () => {
 
   it('holds the data-import paths, both auth schemes, the validators with their codes and the examples', () => {
     expect(Object.keys(contract.paths)).toEqual(
-      expect.arrayContaining(['/v2/data-import/accounts/', '/v2/data-import/accounts/validate/', '/v2/data-import/accounts/{import_supplier_code}/{external_identifier}/']),
+      expect.arrayContaining([
+        '/v2/data-import/accounts/',
+        '/v2/data-import/accounts/validate/',
+        '/v2/data-import/accounts/{import_supplier_code}/{external_identifier}/',
+      ]),
     );
     expect(Object.keys(contract.components.securitySchemes).sort()).toEqual(['DRFKrakenTokenAuthentication', 'DataImportViewerAPIKeyAuthentication']);
     const mobile = (contract.components.schemas as any).CustomerDetail?.properties?.mobile ?? findProperty(contract.components.schemas, 'mobile');
@@ -79,7 +86,10 @@ describe('the contract in the repository', () => {
 
   it('is the only source of the reference folder: no code or test outside the contract script names it', () => {
     const folder = ['shared', 'reference'].join('/'); // spelt apart so this file does not match itself
-    const hits = execFileSync('git', ['grep', '--untracked', '-l', folder, '--', '*.ts', '*.js', '*.mjs', '*.json', '*.sh', '.ci/*'], { cwd: repo, encoding: 'utf8' })
+    const hits = execFileSync('git', ['grep', '--untracked', '-l', folder, '--', '*.ts', '*.js', '*.mjs', '*.json', '*.sh', '.ci/*'], {
+      cwd: repo,
+      encoding: 'utf8',
+    })
       .split('\n')
       .filter(Boolean);
     expect(hits).toEqual(['scripts/contract-update.ts']);

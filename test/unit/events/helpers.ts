@@ -73,10 +73,11 @@ export function envelope(type: string, detail: Record<string, unknown>, id?: str
 }
 
 export async function insertRun(pool: Pool, runId: string, opts: { supplierCode?: string; dryRun?: boolean } = {}): Promise<void> {
-  await pool.query(
-    `insert into migrate.runs (run_id, supplier_code, dry_run, source, selection, concurrency) values ($1, $2, $3, '{}', '{}', 1)`,
-    [runId, opts.supplierCode ?? 'SUP-A', opts.dryRun ?? false],
-  );
+  await pool.query(`insert into migrate.runs (run_id, supplier_code, dry_run, source, selection, concurrency) values ($1, $2, $3, '{}', '{}', 1)`, [
+    runId,
+    opts.supplierCode ?? 'SUP-A',
+    opts.dryRun ?? false,
+  ]);
 }
 
 export async function insertAttempt(

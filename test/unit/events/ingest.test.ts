@@ -26,10 +26,11 @@ beforeEach(() => {
   deps = { pool: db.pool, signal: fake.signal, logger: quietLogger() };
 });
 
-const complete = (ext: string, identifier: string, id?: string) =>
-  envelope(COMPLETE, { resource_type: 'account', external_identifier: ext, identifier }, id);
+const complete = (ext: string, identifier: string, id?: string) => envelope(COMPLETE, { resource_type: 'account', external_identifier: ext, identifier }, id);
 
-async function scheduledAttempt(opts: { supplierCode?: string; dryRun?: boolean; scheduled?: boolean; outcome?: string; outcomeSource?: string; ext?: string; runId?: string } = {}) {
+async function scheduledAttempt(
+  opts: { supplierCode?: string; dryRun?: boolean; scheduled?: boolean; outcome?: string; outcomeSource?: string; ext?: string; runId?: string } = {},
+) {
   const runId = opts.runId ?? uniq('run');
   const ext = opts.ext ?? uniq('ACC');
   await insertRun(db.pool, runId, { supplierCode: opts.supplierCode, dryRun: opts.dryRun });
@@ -96,12 +97,21 @@ describe('ingestEvent: recording', () => {
       eventId: foreign,
       matchStatus: 'unknown_type',
     });
-    expect(await inboxRow(db.pool, foreign)).toMatchObject({ match_status: 'unknown_type', event_type: 'billing.statement.issued', note: 'unknown_type: foreign_type' });
+    expect(await inboxRow(db.pool, foreign)).toMatchObject({
+      match_status: 'unknown_type',
+      event_type: 'billing.statement.issued',
+      note: 'unknown_type: foreign_type',
+    });
 
     const broken = uniq('evt');
     const ext = uniq('ACC');
     await ingestEvent(deps, envelope(COMPLETE, { resource_type: 'account', external_identifier: ext }, broken), 'test');
-    expect(await inboxRow(db.pool, broken)).toMatchObject({ match_status: 'unknown_type', event_type: COMPLETE, external_identifier: ext, note: 'unknown_type: invalid_detail' });
+    expect(await inboxRow(db.pool, broken)).toMatchObject({
+      match_status: 'unknown_type',
+      event_type: COMPLETE,
+      external_identifier: ext,
+      note: 'unknown_type: invalid_detail',
+    });
     expect(fake.calls).toEqual([]);
   });
 
@@ -168,7 +178,11 @@ describe('routing', () => {
     const a = await scheduledAttempt({ outcome: 'completed', outcomeSource: 'poll' });
     const id = uniq('evt');
     expect(await ingestEvent(deps, complete(a.ext, 'A-0006', id), 'test')).toMatchObject({ matchStatus: 'late' });
-    expect(await inboxRow(db.pool, id)).toMatchObject({ match_status: 'late', matched_run_id: a.runId, note: 'late: outcome completed already recorded (poll); ignored' });
+    expect(await inboxRow(db.pool, id)).toMatchObject({
+      match_status: 'late',
+      matched_run_id: a.runId,
+      note: 'late: outcome completed already recorded (poll); ignored',
+    });
     expect(fake.calls).toEqual([]);
   });
 
@@ -203,7 +217,11 @@ describe('routing', () => {
   it('routes a cancelled window to whichever attempt (dry run or real) is waiting', async () => {
     const dry = await scheduledAttempt({ dryRun: true });
     const id = uniq('evt');
-    const r = await ingestEvent(deps, envelope(CANCELLED, { resource_type: 'account', external_identifier: dry.ext, expiry_window_end: '2026-01-05T00:00:00Z' }, id), 'test');
+    const r = await ingestEvent(
+      deps,
+      envelope(CANCELLED, { resource_type: 'account', external_identifier: dry.ext, expiry_window_end: '2026-01-05T00:00:00Z' }, id),
+      'test',
+    );
     expect(r).toMatchObject({ matchStatus: 'matched', workflowId: dry.workflowId });
     expect(fake.calls).toEqual([{ workflowId: dry.workflowId, signal: { eventId: id, type: CANCELLED } }]);
   });
@@ -219,7 +237,11 @@ describe('routing', () => {
 
     const second = await scheduledAttempt({ ext, dryRun: true });
     const id = uniq('evt');
-    expect(await ingestEvent(deps, envelope(DRY_COMPLETE, detail, id), 'test')).toMatchObject({ status: 'recorded', matchStatus: 'matched', workflowId: second.workflowId });
+    expect(await ingestEvent(deps, envelope(DRY_COMPLETE, detail, id), 'test')).toMatchObject({
+      status: 'recorded',
+      matchStatus: 'matched',
+      workflowId: second.workflowId,
+    });
   });
 });
 

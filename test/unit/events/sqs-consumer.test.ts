@@ -51,7 +51,9 @@ describe('SQS consumer', () => {
     const queueUrl = await queue(30);
     const ids = [uniq('evt'), uniq('evt')];
     for (const id of ids) {
-      const body = JSON.stringify(envelope('data_import.import_process.error', { resource_type: 'account', external_identifier: uniq('ACC'), error_code: 'x', error_detail: 'y' }, id));
+      const body = JSON.stringify(
+        envelope('data_import.import_process.error', { resource_type: 'account', external_identifier: uniq('ACC'), error_code: 'x', error_detail: 'y' }, id),
+      );
       await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
     }
     await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: 'not json at all' }));
@@ -63,7 +65,9 @@ describe('SQS consumer', () => {
       await consumer.stop();
     }
     for (const id of ids) expect(await inboxRow(db.pool, id)).toMatchObject({ received_via: 'sqs', match_status: 'unmatched', deliveries: 1 });
-    const rej = await db.pool.query(`select reason, received_via from migrate.rejected_deliveries where received_via = 'sqs' and body_bytes = $1`, [Buffer.byteLength('not json at all')]);
+    const rej = await db.pool.query(`select reason, received_via from migrate.rejected_deliveries where received_via = 'sqs' and body_bytes = $1`, [
+      Buffer.byteLength('not json at all'),
+    ]);
     expect(rej.rows).toEqual([{ reason: 'malformed_json', received_via: 'sqs' }]);
     expect(await counts(queueUrl)).toEqual({ visible: 0, inFlight: 0 });
   });
@@ -71,7 +75,9 @@ describe('SQS consumer', () => {
   it('does not delete a message it could not record (database down); it is redelivered and recorded later', async () => {
     const queueUrl = await queue(1);
     const id = uniq('evt');
-    const body = JSON.stringify(envelope('data_import.import_process.complete', { resource_type: 'account', external_identifier: uniq('ACC'), identifier: 'A-77' }, id));
+    const body = JSON.stringify(
+      envelope('data_import.import_process.complete', { resource_type: 'account', external_identifier: uniq('ACC'), identifier: 'A-77' }, id),
+    );
     await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
 
     const pool = await deadPool();
@@ -113,10 +119,15 @@ describe('SQS consumer', () => {
       send: (_cmd: unknown, opts?: { abortSignal?: AbortSignal }) => {
         receives++;
         signal = opts?.abortSignal;
-        return new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })), { once: true }));
+        return new Promise((_resolve, reject) =>
+          signal?.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })), { once: true }),
+        );
       },
     } as unknown as typeof sqs;
-    const consumer = startSqsConsumer({ pool: db.pool, signal: fakeSignaller().signal, logger: quietLogger(), sqs: hanging }, { queueUrl: 'http://127.0.0.1:1/q', waitTimeSeconds: 20 });
+    const consumer = startSqsConsumer(
+      { pool: db.pool, signal: fakeSignaller().signal, logger: quietLogger(), sqs: hanging },
+      { queueUrl: 'http://127.0.0.1:1/q', waitTimeSeconds: 20 },
+    );
     await until(() => receives === 1);
     expect(signal?.aborted).toBe(false);
     await consumer.stop();

@@ -61,7 +61,9 @@ describe('signalling the waiting account workflow (real Temporal)', () => {
     await insertAttempt(db.pool, { runId, ext, workflowId });
 
     const id = uniq('evt');
-    const body = JSON.stringify(envelope('data_import.import_process.complete', { resource_type: 'account', external_identifier: ext, identifier: 'A-5E1F2A3B' }, id));
+    const body = JSON.stringify(
+      envelope('data_import.import_process.complete', { resource_type: 'account', external_identifier: ext, identifier: 'A-5E1F2A3B' }, id),
+    );
     const res = await signedPost(receiver.url + WEBHOOK_PATH, SECRET, body);
     expect(res.status).toBe(202);
     expect(await res.json()).toEqual({ status: 'recorded', eventId: id, matchStatus: 'matched', workflowId });
@@ -72,7 +74,11 @@ describe('signalling the waiting account workflow (real Temporal)', () => {
     // The workflow has returned but the ledger row still looks open: the signal fails, the event is late.
     const lateId = uniq('evt');
     const errBody = JSON.stringify(
-      envelope('data_import.import_process.error', { resource_type: 'account', external_identifier: ext, error_code: 'import_failed', error_detail: 'x' }, lateId),
+      envelope(
+        'data_import.import_process.error',
+        { resource_type: 'account', external_identifier: ext, error_code: 'import_failed', error_detail: 'x' },
+        lateId,
+      ),
     );
     const late = await signedPost(receiver.url + WEBHOOK_PATH, SECRET, errBody);
     expect(late.status).toBe(202);

@@ -81,7 +81,11 @@ describe('POST /events/eventbridge with HMAC signatures (EVENTS_WEBHOOK_AUTH=hma
     const body = completeBody(uniq('ACC'), uniq('evt'));
     const t = Math.floor(Date.now() / 1000);
     const tampered = body.replace('A-9F00', 'A-EVIL');
-    const r1 = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-kraken-signature': signWebhookBody(SECRET, body, t) }, body: tampered });
+    const r1 = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-kraken-signature': signWebhookBody(SECRET, body, t) },
+      body: tampered,
+    });
     expect(r1.status).toBe(401);
     expect((await answer(r1)).code).toBe('signature_mismatch');
 
@@ -97,7 +101,9 @@ describe('POST /events/eventbridge with HMAC signatures (EVENTS_WEBHOOK_AUTH=hma
   });
 
   it('rejects an oversized body with 413 and records it', async () => {
-    const body = JSON.stringify(envelope('data_import.import_process.complete', { resource_type: 'x'.repeat(MAX), external_identifier: 'A', identifier: 'B' }, uniq('evt')));
+    const body = JSON.stringify(
+      envelope('data_import.import_process.complete', { resource_type: 'x'.repeat(MAX), external_identifier: 'A', identifier: 'B' }, uniq('evt')),
+    );
     const before = await db.pool.query(`select count(*)::int as n from migrate.rejected_deliveries where reason = 'body_too_large'`);
     const res = await signedPost(url, SECRET, body);
     expect(res.status).toBe(413);
@@ -191,7 +197,11 @@ describe('POST /events/eventbridge with the API-key header (the default: an Even
   it('rejects a delivery without the header, or with the key in another header or a valid HMAC signature only', async () => {
     const id = uniq('evt');
     const body = completeBody(uniq('ACC'), id);
-    const variants: Array<Record<string, string>> = [{}, { authorization: `Bearer ${API_KEY}` }, { 'x-kraken-signature': signWebhookBody(API_KEY, body, Math.floor(Date.now() / 1000)) }];
+    const variants: Array<Record<string, string>> = [
+      {},
+      { authorization: `Bearer ${API_KEY}` },
+      { 'x-kraken-signature': signWebhookBody(API_KEY, body, Math.floor(Date.now() / 1000)) },
+    ];
     for (const headers of variants) {
       const res = await eventBridgeDelivery(keyUrl, body, headers);
       expect(res.status).toBe(401);
@@ -207,9 +217,19 @@ describe('POST /events/eventbridge with the API-key header (the default: an Even
     );
     try {
       const id = uniq('evt');
-      const ok = await custom.inject({ method: 'POST', url: WEBHOOK_PATH, headers: { 'content-type': 'application/json', 'X-Kraken-Events-Key': API_KEY }, payload: completeBody(uniq('ACC'), id) });
+      const ok = await custom.inject({
+        method: 'POST',
+        url: WEBHOOK_PATH,
+        headers: { 'content-type': 'application/json', 'X-Kraken-Events-Key': API_KEY },
+        payload: completeBody(uniq('ACC'), id),
+      });
       expect(ok.statusCode).toBe(202);
-      const wrongHeader = await custom.inject({ method: 'POST', url: WEBHOOK_PATH, headers: { 'content-type': 'application/json', 'x-api-key': API_KEY }, payload: completeBody(uniq('ACC'), uniq('evt')) });
+      const wrongHeader = await custom.inject({
+        method: 'POST',
+        url: WEBHOOK_PATH,
+        headers: { 'content-type': 'application/json', 'x-api-key': API_KEY },
+        payload: completeBody(uniq('ACC'), uniq('evt')),
+      });
       expect(wrongHeader.statusCode).toBe(401);
     } finally {
       await custom.close();
@@ -225,7 +245,9 @@ describe('start-up without a key or secret', () => {
   const deps = () => ({ pool: db.pool, signal: fake.signal, logger: quietLogger() });
 
   it('refuses to start in development unless allowUnsigned is given, naming what is missing', () => {
-    expect(() => createWebhookApp(deps(), { config: parseConfig({}) })).toThrow(expect.objectContaining({ code: 'webhook_auth_missing', message: expect.stringContaining('EVENTS_WEBHOOK_API_KEY') }));
+    expect(() => createWebhookApp(deps(), { config: parseConfig({}) })).toThrow(
+      expect.objectContaining({ code: 'webhook_auth_missing', message: expect.stringContaining('EVENTS_WEBHOOK_API_KEY') }),
+    );
     expect(() => createWebhookApp(deps(), { config: parseConfig({ EVENTS_WEBHOOK_AUTH: 'hmac' }) })).toThrow(
       expect.objectContaining({ code: 'webhook_auth_missing', message: expect.stringContaining('EVENTS_WEBHOOK_SECRET') }),
     );
@@ -240,7 +262,12 @@ describe('start-up without a key or secret', () => {
     const open = createWebhookApp(deps(), { config: parseConfig({}), allowUnsigned: true });
     try {
       const id = uniq('evt');
-      const res = await open.inject({ method: 'POST', url: WEBHOOK_PATH, headers: { 'content-type': 'application/json' }, payload: completeBody(uniq('ACC'), id) });
+      const res = await open.inject({
+        method: 'POST',
+        url: WEBHOOK_PATH,
+        headers: { 'content-type': 'application/json' },
+        payload: completeBody(uniq('ACC'), id),
+      });
       expect(res.statusCode).toBe(202);
       expect(res.json()).toMatchObject({ status: 'recorded', eventId: id });
     } finally {

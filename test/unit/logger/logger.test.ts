@@ -10,7 +10,13 @@ function memoryLogger(level = 'info'): { logger: pino.Logger; records: () => Arr
   return {
     logger,
     raw: () => lines.join(''),
-    records: () => lines.join('').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>),
+    records: () =>
+      lines
+        .join('')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
   };
 }
 

@@ -1,11 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createAuth,
-  createPlatformClient,
-  jwtExpiryMs,
-  PlatformFinalError,
-  PlatformTransientError,
-} from '../../../clients/platform';
+import { createAuth, createPlatformClient, jwtExpiryMs, PlatformFinalError, PlatformTransientError } from '../../../clients/platform';
 import { API_KEY, configFor, fakeJwt, json, ORG_SECRET, startFakePlatform, type FakePlatform, type Seen } from './fake-platform';
 
 let platform: FakePlatform | undefined;
@@ -44,9 +38,7 @@ describe('token mode', () => {
     platform = await startFakePlatform((_req, res) => json(res, 404, { detail: 'The requested resource was not found.', code: 'not_found' }));
     const client = createPlatformClient(configFor(platform.origin, { PLATFORM_AUTH_MODE: 'token' }));
     await client.getImportStatus('S', 'E');
-    expect(platform.seen.map((r) => [r.url, r.headers['authorization']])).toEqual([
-      ['/v2/data-import/accounts/S/E/', `Token ${API_KEY}`],
-    ]);
+    expect(platform.seen.map((r) => [r.url, r.headers['authorization']])).toEqual([['/v2/data-import/accounts/S/E/', `Token ${API_KEY}`]]);
   });
 
   it('fails with platform_auth_failed when no key is configured', async () => {
@@ -166,7 +158,8 @@ describe('JWT mode', () => {
     let n = 0;
     platform = await startFakePlatform((req, res) => {
       n += 1;
-      if ('refreshToken' in graphqlInput(req)) return json(res, 200, { data: null, errors: [{ message: 'Invalid data.', extensions: { errorCode: 'KT-CT-1134' } }] });
+      if ('refreshToken' in graphqlInput(req))
+        return json(res, 200, { data: null, errors: [{ message: 'Invalid data.', extensions: { errorCode: 'KT-CT-1134' } }] });
       json(res, 200, tokenResponse(fakeJwt(inAnHour(), `t${n}`)));
     });
     const auth = createAuth(configFor(platform.origin, { PLATFORM_AUTH_MODE: 'jwt' }));
@@ -181,7 +174,11 @@ describe('JWT mode', () => {
     ['APIKey', { PLATFORM_TOKEN_INPUT: 'APIKey' as const }, { APIKey: API_KEY }],
     ['preSignedKey', { PLATFORM_TOKEN_INPUT: 'preSignedKey' as const, PLATFORM_PRESIGNED_KEY: 'psk-1' }, { preSignedKey: 'psk-1' }],
     ['refreshToken', { PLATFORM_TOKEN_INPUT: 'refreshToken' as const, PLATFORM_REFRESH_TOKEN: 'rt-given' }, { refreshToken: 'rt-given' }],
-    ['preSignedKey (chosen because it is the one configured)', { PLATFORM_ORGANIZATION_SECRET_KEY: undefined, PLATFORM_PRESIGNED_KEY: 'psk-2' }, { preSignedKey: 'psk-2' }],
+    [
+      'preSignedKey (chosen because it is the one configured)',
+      { PLATFORM_ORGANIZATION_SECRET_KEY: undefined, PLATFORM_PRESIGNED_KEY: 'psk-2' },
+      { preSignedKey: 'psk-2' },
+    ],
   ])('obtains the first token with the %s input, standalone', async (_name, overrides, expected) => {
     const token = fakeJwt(inAnHour());
     platform = await startFakePlatform((_req, res) => json(res, 200, tokenResponse(token)));
@@ -206,7 +203,9 @@ describe('JWT mode', () => {
 
 describe('ordinary REST endpoints (sandbox/README.md, "Credentials", rule 5)', () => {
   it('PLATFORM_REST_AUTH=basic sends the API key by HTTP Basic with an empty password; data-import keeps the token', async () => {
-    platform = await startFakePlatform((req, res) => (req.url.startsWith('/v1/accounts/') ? json(res, 200, { number: 'A-1' }) : json(res, 404, { detail: 'x', code: 'not_found' })));
+    platform = await startFakePlatform((req, res) =>
+      req.url.startsWith('/v1/accounts/') ? json(res, 200, { number: 'A-1' }) : json(res, 404, { detail: 'x', code: 'not_found' }),
+    );
     const client = createPlatformClient(configFor(platform.origin, { PLATFORM_AUTH_MODE: 'token', PLATFORM_REST_AUTH: 'basic' }));
     expect(await client.getAccount('A-1')).toMatchObject({ number: 'A-1' });
     await client.getImportStatus('S', 'E');

@@ -71,7 +71,8 @@ function catalogueServer(origin: () => string) {
     const rates = /^\/v1\/products\/([^/]+)\/electricity-tariffs\/([^/]+)\/standard-unit-rates\/$/.exec(url.pathname);
     if (rates) {
       const [p, t] = [decodeURIComponent(rates[1]), decodeURIComponent(rates[2])];
-      const known = (codes.includes(p) && (t === `E-1R-${p}-A` || (p === 'VAR-22-11-01' && t.startsWith(`E-1R-${p}-`)))) || (p === '1234' && t === 'ELEC-1234-J');
+      const known =
+        (codes.includes(p) && (t === `E-1R-${p}-A` || (p === 'VAR-22-11-01' && t.startsWith(`E-1R-${p}-`)))) || (p === '1234' && t === 'ELEC-1234-J');
       if (!known) return json(res, 404, { detail: 'Not found.' });
       const slot = { value_exc_vat: 20, value_inc_vat: 21, valid_from: '2024-01-01T00:00:00Z', valid_to: '2024-01-01T00:30:00Z', payment_method: null };
       return json(res, 200, { count: 1000, next: null, previous: null, results: [slot] });
@@ -122,7 +123,8 @@ describe('getProduct and getStandardUnitRates', () => {
     const rate = (from: string, to: string) => ({ value_exc_vat: 23.1, value_inc_vat: 24.26, valid_from: from, valid_to: to, payment_method: null });
     platform = await startFakePlatform((req, res) => {
       const url = new URL(req.url, platform!.origin);
-      if (url.searchParams.get('page') === '2') return json(res, 200, { count: 2, next: null, previous: null, results: [rate('2024-01-01T00:00:00Z', '2024-01-01T00:30:00Z')] });
+      if (url.searchParams.get('page') === '2')
+        return json(res, 200, { count: 2, next: null, previous: null, results: [rate('2024-01-01T00:00:00Z', '2024-01-01T00:30:00Z')] });
       const next = new URL(url);
       next.searchParams.set('page', '2');
       return json(res, 200, { count: 2, next: next.href, previous: null, results: [rate('2024-01-01T00:30:00Z', '2024-01-01T01:00:00Z')] });
@@ -132,7 +134,8 @@ describe('getProduct and getStandardUnitRates', () => {
     for await (const r of client.getStandardUnitRates('VAR-22-11-01', 'E-1R-VAR-22-11-01-C', {
       periodFrom: new Date('2024-01-01T00:00:00Z'),
       periodTo: '2024-01-01T01:00:00Z',
-    })) rates.push(r);
+    }))
+      rates.push(r);
     expect(rates.map((r) => r.valid_from)).toEqual(['2024-01-01T00:30:00Z', '2024-01-01T00:00:00Z']);
     const first = new URL(platform.seen[0].url, platform.origin);
     expect(first.pathname).toBe('/v1/products/VAR-22-11-01/electricity-tariffs/E-1R-VAR-22-11-01-C/standard-unit-rates/');
@@ -191,6 +194,8 @@ describe('tariff pre-flight (documented data only)', () => {
     const preflight = createTariffPreflight(createPlatformClient(configFor(platform.origin)));
     await expect(preflight.check([{ code: 'E-1R-PROD-01-A', fuel: 'electricity' }])).rejects.toMatchObject({ code: 'platform_unavailable' });
     fail = false;
-    expect(await preflight.check([{ code: 'E-1R-PROD-01-A', fuel: 'electricity' }])).toEqual([{ code: 'E-1R-PROD-01-A', verdict: 'confirmed', productCode: 'PROD-01' }]);
+    expect(await preflight.check([{ code: 'E-1R-PROD-01-A', fuel: 'electricity' }])).toEqual([
+      { code: 'E-1R-PROD-01-A', verdict: 'confirmed', productCode: 'PROD-01' },
+    ]);
   });
 });

@@ -1,11 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createPlatformClient,
-  PlatformFinalError,
-  PlatformTransientError,
-  USER_AGENT,
-  type PlatformClientConfig,
-} from '../../../clients/platform';
+import { createPlatformClient, PlatformFinalError, PlatformTransientError, USER_AGENT, type PlatformClientConfig } from '../../../clients/platform';
 import type { ScheduleAccountCreation } from '../../../schemas/account';
 import type { PlatformLogger } from '../../../clients/platform';
 import { API_KEY, configFor, json, startFakePlatform, type FakePlatform, type Handler } from './fake-platform';

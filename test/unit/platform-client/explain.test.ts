@@ -15,7 +15,11 @@ describe('explainFailedValidation (import_process_failed_validation says "valida
   it("asks the validate endpoint and returns the process code plus every field path, from the spec's own 400 examples", async () => {
     platform = await startFakePlatform((req, res) => {
       if (req.url === '/v2/data-import/accounts/') {
-        return json(res, 400, { code: 'import_process_failed_validation', detail: 'Import process validation failed during account creation.', domain: 'import_process' });
+        return json(res, 400, {
+          code: 'import_process_failed_validation',
+          detail: 'Import process validation failed during account creation.',
+          domain: 'import_process',
+        });
       }
       // The spec's validate 400 example: a DRF field map.
       return json(res, 400, { customers: { '0': { landline: ['abcde is not a valid phone number'] } } });

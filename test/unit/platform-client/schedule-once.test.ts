@@ -43,7 +43,8 @@ function tenant(rescheduling: Rescheduling, opts: { older?: Process[] } = {}) {
       if (fate === 'lost_before_arrival') throw lost();
       const account = processes.find((p) => p.status === 'PROCESSED');
       if (account) return { kind: 'already_imported', accountNumber: account.kraken_identifier! };
-      if (live() && rescheduling === 'rejects') return { kind: 'validation_failed', errors: [{ code: 'import_in_progress', attr: 'non_field_errors', detail: 'An import is in progress.' }] };
+      if (live() && rescheduling === 'rejects')
+        return { kind: 'validation_failed', errors: [{ code: 'import_in_progress', attr: 'non_field_errors', detail: 'An import is in progress.' }] };
       if (!live() || rescheduling === 'duplicates') processes.push({ status: 'PENDING', createdAt: clock++ });
       if (fate === 'lost_after_accepted') throw lost();
       return { kind: 'accepted', body: undefined };
@@ -127,83 +128,90 @@ describe('scheduleOnce with a payload that names no account', () => {
     t.api.getImportStatus = async () => {
       throw new Error('the status was asked without an account to ask about');
     };
-    expect(await scheduleOnce(t.api, { request: { ...request, payload } as ScheduleAccountCreation, answerUnseen: true })).toEqual({ kind: 'accepted', body: undefined });
+    expect(await scheduleOnce(t.api, { request: { ...request, payload } as ScheduleAccountCreation, answerUnseen: true })).toEqual({
+      kind: 'accepted',
+      body: undefined,
+    });
     expect(t.calls.schedule).toBe(1);
   });
 });
 
-describe.each<Rescheduling>(['idempotent', 'rejects', 'duplicates'])('scheduleOnce against a tenant whose re-schedule while pending is "%s"', (rescheduling) => {
-  it('a first call whose answer is seen sends one schedule and reads no status', async () => {
-    const t = tenant(rescheduling);
-    expect(await scheduleWithRetries(t.api)).toEqual({ kind: 'accepted', body: undefined });
-    expect(t.calls).toEqual({ schedule: 1, status: 0 });
-  });
+describe.each<Rescheduling>(['idempotent', 'rejects', 'duplicates'])(
+  'scheduleOnce against a tenant whose re-schedule while pending is "%s"',
+  (rescheduling) => {
+    it('a first call whose answer is seen sends one schedule and reads no status', async () => {
+      const t = tenant(rescheduling);
+      expect(await scheduleWithRetries(t.api)).toEqual({ kind: 'accepted', body: undefined });
+      expect(t.calls).toEqual({ schedule: 1, status: 0 });
+    });
 
-  it('accepted, answer lost: the status shows the pending import, nothing is sent again, one account results', async () => {
-    const t = tenant(rescheduling);
-    t.loseNext('lost_after_accepted');
-    expect(await scheduleWithRetries(t.api)).toEqual({ kind: 'accepted', body: undefined, learnedFromStatus: 'PENDING' });
-    expect(t.calls).toEqual({ schedule: 1, status: 1 });
-    t.process();
-    expect(t.processes).toHaveLength(1);
-    expect(t.accountsCreated()).toBe(1);
-  });
-
-  it('lost before it arrived: the status shows nothing, the schedule is sent again and accepted', async () => {
-    const t = tenant(rescheduling);
-    t.loseNext('lost_before_arrival');
-    expect(await scheduleWithRetries(t.api)).toEqual({ kind: 'accepted', body: undefined });
-    expect(t.calls).toEqual({ schedule: 2, status: 1 });
-    expect(t.processes).toHaveLength(1);
-  });
-
-  it('lost, and already processed by the time the status is read: the account is the outcome', async () => {
-    const t = tenant(rescheduling);
-    t.loseNext('lost_after_accepted');
-    // The status read happens after processing: drive it through the fake's status call.
-    const getStatus = t.api.getImportStatus;
-    t.api.getImportStatus = async (s, e) => {
+    it('accepted, answer lost: the status shows the pending import, nothing is sent again, one account results', async () => {
+      const t = tenant(rescheduling);
+      t.loseNext('lost_after_accepted');
+      expect(await scheduleWithRetries(t.api)).toEqual({ kind: 'accepted', body: undefined, learnedFromStatus: 'PENDING' });
+      expect(t.calls).toEqual({ schedule: 1, status: 1 });
       t.process();
-      return getStatus(s, e);
-    };
-    expect(await scheduleWithRetries(t.api)).toEqual({ kind: 'already_imported', accountNumber: 'A-0000AAAA', learnedFromStatus: 'PROCESSED' });
-    expect(t.calls.schedule).toBe(1);
-    expect(t.accountsCreated()).toBe(1);
-  });
+      expect(t.processes).toHaveLength(1);
+      expect(t.accountsCreated()).toBe(1);
+    });
 
-  it('rerun after ERRORED, answer lost after it landed: the status shows our new pending import (not the older one), nothing is sent again', async () => {
-    const t = tenant(rescheduling, { older: [{ status: 'ERRORED', createdAt: 1 }] });
-    t.loseNext('lost_after_accepted');
-    expect(await scheduleWithRetries(t.api)).toMatchObject({ kind: 'accepted', learnedFromStatus: 'PENDING' });
-    expect(t.calls).toEqual({ schedule: 1, status: 1 });
-    t.process();
-    expect(t.processes.map((p) => p.status)).toEqual(['ERRORED', 'PROCESSED']);
-  });
+    it('lost before it arrived: the status shows nothing, the schedule is sent again and accepted', async () => {
+      const t = tenant(rescheduling);
+      t.loseNext('lost_before_arrival');
+      expect(await scheduleWithRetries(t.api)).toEqual({ kind: 'accepted', body: undefined });
+      expect(t.calls).toEqual({ schedule: 2, status: 1 });
+      expect(t.processes).toHaveLength(1);
+    });
 
-  it('rerun after ERRORED, lost before it arrived: the status shows only the older ERRORED process, so it schedules again', async () => {
-    const t = tenant(rescheduling, { older: [{ status: 'ERRORED', createdAt: 1 }] });
-    t.loseNext('lost_before_arrival');
-    expect(await scheduleWithRetries(t.api)).toEqual({ kind: 'accepted', body: undefined });
-    expect(t.calls).toEqual({ schedule: 2, status: 1 });
-    t.process();
-    expect(t.accountsCreated()).toBe(1);
-  });
+    it('lost, and already processed by the time the status is read: the account is the outcome', async () => {
+      const t = tenant(rescheduling);
+      t.loseNext('lost_after_accepted');
+      // The status read happens after processing: drive it through the fake's status call.
+      const getStatus = t.api.getImportStatus;
+      t.api.getImportStatus = async (s, e) => {
+        t.process();
+        return getStatus(s, e);
+      };
+      expect(await scheduleWithRetries(t.api)).toEqual({ kind: 'already_imported', accountNumber: 'A-0000AAAA', learnedFromStatus: 'PROCESSED' });
+      expect(t.calls.schedule).toBe(1);
+      expect(t.accountsCreated()).toBe(1);
+    });
 
-  it('the status read failing is retried like the schedule: nothing is sent while the truth is unknown', async () => {
-    const t = tenant(rescheduling);
-    t.loseNext('lost_after_accepted');
-    let failures = 2;
-    const getStatus = t.api.getImportStatus;
-    t.api.getImportStatus = async (s, e) => {
-      if (failures-- > 0) throw new PlatformTransientError(PLATFORM_ERROR_CODES.unavailable, { method: 'GET', path: '/v2/…', status: 503, reason: 'http_status' });
-      return getStatus(s, e);
-    };
-    expect(await scheduleWithRetries(t.api)).toMatchObject({ kind: 'accepted', learnedFromStatus: 'PENDING' });
-    expect(t.calls.schedule).toBe(1);
-    t.process();
-    expect(t.processes).toHaveLength(1);
-  });
-});
+    it('rerun after ERRORED, answer lost after it landed: the status shows our new pending import (not the older one), nothing is sent again', async () => {
+      const t = tenant(rescheduling, { older: [{ status: 'ERRORED', createdAt: 1 }] });
+      t.loseNext('lost_after_accepted');
+      expect(await scheduleWithRetries(t.api)).toMatchObject({ kind: 'accepted', learnedFromStatus: 'PENDING' });
+      expect(t.calls).toEqual({ schedule: 1, status: 1 });
+      t.process();
+      expect(t.processes.map((p) => p.status)).toEqual(['ERRORED', 'PROCESSED']);
+    });
+
+    it('rerun after ERRORED, lost before it arrived: the status shows only the older ERRORED process, so it schedules again', async () => {
+      const t = tenant(rescheduling, { older: [{ status: 'ERRORED', createdAt: 1 }] });
+      t.loseNext('lost_before_arrival');
+      expect(await scheduleWithRetries(t.api)).toEqual({ kind: 'accepted', body: undefined });
+      expect(t.calls).toEqual({ schedule: 2, status: 1 });
+      t.process();
+      expect(t.accountsCreated()).toBe(1);
+    });
+
+    it('the status read failing is retried like the schedule: nothing is sent while the truth is unknown', async () => {
+      const t = tenant(rescheduling);
+      t.loseNext('lost_after_accepted');
+      let failures = 2;
+      const getStatus = t.api.getImportStatus;
+      t.api.getImportStatus = async (s, e) => {
+        if (failures-- > 0)
+          throw new PlatformTransientError(PLATFORM_ERROR_CODES.unavailable, { method: 'GET', path: '/v2/…', status: 503, reason: 'http_status' });
+        return getStatus(s, e);
+      };
+      expect(await scheduleWithRetries(t.api)).toMatchObject({ kind: 'accepted', learnedFromStatus: 'PENDING' });
+      expect(t.calls.schedule).toBe(1);
+      t.process();
+      expect(t.processes).toHaveLength(1);
+    });
+  },
+);
 
 describe('without the status check (the behaviour it replaces)', () => {
   it('a blind retry after a lost answer duplicates the import on a tenant that creates a second process', async () => {

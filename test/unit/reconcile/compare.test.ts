@@ -36,7 +36,12 @@ describe('account reconciliation against the documented account record', () => {
   it('a changed tariff code is one difference at its agreement, and nothing else', () => {
     const r = check(alterField(accountRecordFromPayload('A-1', payload), `${E0}.agreements.1.tariff_code`));
     expect(r.differences).toEqual([
-      { path: `${E0}.agreements.1.tariff_code`, field: 'properties.*.electricity_meter_points.*.agreements.*.tariff_code', expected: 'E-2R-FIX-23-04-01-C', found: 'E-2R-FIX-23-04-01-C-ALTERED' },
+      {
+        path: `${E0}.agreements.1.tariff_code`,
+        field: 'properties.*.electricity_meter_points.*.agreements.*.tariff_code',
+        expected: 'E-2R-FIX-23-04-01-C',
+        found: 'E-2R-FIX-23-04-01-C-ALTERED',
+      },
     ]);
     expect(differencesByField(r.differences)).toEqual({ 'properties.*.electricity_meter_points.*.agreements.*.tariff_code': 1 });
   });
@@ -55,7 +60,11 @@ describe('account reconciliation against the documented account record', () => {
   });
 
   it('a record without a whole section leaves it unverified, never differing', () => {
-    const found = omitFields(accountRecordFromPayload('A-1', payload), ['properties.*.gas_meter_points', `properties.0.electricity_meter_points.0.meters.0.registers`, 'properties.0.moved_in_at']);
+    const found = omitFields(accountRecordFromPayload('A-1', payload), [
+      'properties.*.gas_meter_points',
+      `properties.0.electricity_meter_points.0.meters.0.registers`,
+      'properties.0.moved_in_at',
+    ]);
     const r = check(found);
     expect(r.differences).toEqual([]);
     expect(fieldsOf(r.unverified)).toEqual([
@@ -97,7 +106,9 @@ describe('account reconciliation against the documented account record', () => {
     expect(r.differences).toEqual([]);
     // Paths are the record's: the first point sent is the record's second, its agreements reversed.
     const path = 'properties.0.electricity_meter_points.1.agreements.0.tariff_code';
-    expect(compareAccount(expectedAccountRecord(two, 'A-1'), alterField(found, path)).differences.map((d) => [d.path, d.expected])).toEqual([[path, 'E-2R-FIX-23-04-01-C']]);
+    expect(compareAccount(expectedAccountRecord(two, 'A-1'), alterField(found, path)).differences.map((d) => [d.path, d.expected])).toEqual([
+      [path, 'E-2R-FIX-23-04-01-C'],
+    ]);
   });
 
   it('reports a wrong account number, a missing and an extra meter point, and a list that is not a list', () => {

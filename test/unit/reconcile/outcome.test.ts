@@ -19,6 +19,10 @@ describe('the outcome after the read-back', () => {
   });
 
   it('an account the platform does not show is completed_with_differences on its number', () => {
-    expect(reconciledOutcome(created, { status: 'account_missing', fields: ['number'] })).toMatchObject({ outcome: 'completed_with_differences', stage: 'reconcile', attr: 'number' });
+    expect(reconciledOutcome(created, { status: 'account_missing', fields: ['number'] })).toMatchObject({
+      outcome: 'completed_with_differences',
+      stage: 'reconcile',
+      attr: 'number',
+    });
   });
 });

@@ -27,7 +27,9 @@ describe('the reconciliation in three words: matched, differing, unverified', ()
     expect(reconciliationLine(summary)).toBe(
       `Reconciliation: checked 40, matched 32, differing 8, unverified 40 (differing by field: ${TARIFF} 8) (not in the platform's record: customers.*.family_name 40, customers.*.given_name 40)`,
     );
-    expect(reconciliationLine({ ...summary, matched: 40, differing: 0, byField: {}, unverified: 0, unverifiedByField: {} })).toBe('Reconciliation: checked 40, matched 40, differing 0, unverified 0');
+    expect(reconciliationLine({ ...summary, matched: 40, differing: 0, byField: {}, unverified: 0, unverifiedByField: {} })).toBe(
+      'Reconciliation: checked 40, matched 40, differing 0, unverified 0',
+    );
   });
 
   const report = afterImportSchema.parse({
@@ -42,7 +44,15 @@ describe('the reconciliation in three words: matched, differing, unverified', ()
         { field: 'customers.*.family_name', matched: 0, differing: 0, unverified: 2 },
         { field: TARIFF, matched: 0, differing: 1, unverified: 0 },
       ],
-      differences: [{ externalAccountNumber: 'ACC-2', path: 'properties.0.electricity_meter_points.0.agreements.0.tariff_code', field: TARIFF, expected: 'E-1R-A', found: 'E-1R-A-ALTERED' }],
+      differences: [
+        {
+          externalAccountNumber: 'ACC-2',
+          path: 'properties.0.electricity_meter_points.0.agreements.0.tariff_code',
+          field: TARIFF,
+          expected: 'E-1R-A',
+          found: 'E-1R-A-ALTERED',
+        },
+      ],
       unverifiedFields: [
         { externalAccountNumber: 'ACC-1', differing: false, field: 'customers.*.family_name', leaves: 1 },
         { externalAccountNumber: 'ACC-2', differing: true, field: 'customers.*.family_name', leaves: 2 },
@@ -53,9 +63,25 @@ describe('the reconciliation in three words: matched, differing, unverified', ()
 
   it('the CSV has a row per difference and per account and unverified field, the latter not counted as a difference', () => {
     expect(afterImportCsvRows(report)).toEqual([
-      ['ACC-2', 'completed_with_differences', 'reconcile', 'reconciliation_difference', 'properties.0.electricity_meter_points.0.agreements.0.tariff_code', 'expected E-1R-A, found E-1R-A-ALTERED', ''],
+      [
+        'ACC-2',
+        'completed_with_differences',
+        'reconcile',
+        'reconciliation_difference',
+        'properties.0.electricity_meter_points.0.agreements.0.tariff_code',
+        'expected E-1R-A, found E-1R-A-ALTERED',
+        '',
+      ],
       ['ACC-1', 'completed', 'reconcile', 'reconciliation_unverified', 'customers.*.family_name', "not in the platform's record (1 value unchecked)", ''],
-      ['ACC-2', 'completed_with_differences', 'reconcile', 'reconciliation_unverified', 'customers.*.family_name', "not in the platform's record (2 values unchecked)", ''],
+      [
+        'ACC-2',
+        'completed_with_differences',
+        'reconcile',
+        'reconciliation_unverified',
+        'customers.*.family_name',
+        "not in the platform's record (2 values unchecked)",
+        '',
+      ],
     ]);
   });
 
@@ -68,7 +94,10 @@ describe('the reconciliation in three words: matched, differing, unverified', ()
   });
 
   it('a report saved before unverified existed still loads', () => {
-    const old = afterImportSchema.parse({ reconciliation: { checked: 1, matched: 1, differing: 0, missing: 0, byField: [], differences: [] }, postImport: { byStatus: {}, failed: [] } });
+    const old = afterImportSchema.parse({
+      reconciliation: { checked: 1, matched: 1, differing: 0, missing: 0, byField: [], differences: [] },
+      postImport: { byStatus: {}, failed: [] },
+    });
     expect(old.reconciliation).toMatchObject({ unverified: 0, fields: [], unverifiedFields: [] });
   });
 });

@@ -22,18 +22,22 @@ describe('workflows already running replay with this code', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(7);
   });
 
-  it.each(corpus.map((c) => [c.file, c] as const))('%s', async (_file, c) => {
-    try {
-      // Payloads are stored decrypted (test/replay/corpus.ts): no codec, the project's failure converter.
-      await Worker.runReplayHistory({ workflowBundle: bundle, dataConverter: { failureConverterPath: FAILURE_CONVERTER_PATH } }, c.history, c.workflowId);
-    } catch (err) {
-      throw new Error(
-        `${c.workflowType} ${c.workflowId} (${c.scenario}), recorded by ${c.recordedBy} in test/replay/histories/${c.file}, ` +
-          `no longer replays with this code: ${(err as Error).message}\n` +
-          'Workflows like it are running in migrations now: put the change behind patched() (README, "Upgrading during a migration") ' +
-          'or record a new corpus only when no workflow of the old version can still be running.',
-        { cause: err },
-      );
-    }
-  }, 120_000);
+  it.each(corpus.map((c) => [c.file, c] as const))(
+    '%s',
+    async (_file, c) => {
+      try {
+        // Payloads are stored decrypted (test/replay/corpus.ts): no codec, the project's failure converter.
+        await Worker.runReplayHistory({ workflowBundle: bundle, dataConverter: { failureConverterPath: FAILURE_CONVERTER_PATH } }, c.history, c.workflowId);
+      } catch (err) {
+        throw new Error(
+          `${c.workflowType} ${c.workflowId} (${c.scenario}), recorded by ${c.recordedBy} in test/replay/histories/${c.file}, ` +
+            `no longer replays with this code: ${(err as Error).message}\n` +
+            'Workflows like it are running in migrations now: put the change behind patched() (README, "Upgrading during a migration") ' +
+            'or record a new corpus only when no workflow of the old version can still be running.',
+          { cause: err },
+        );
+      }
+    },
+    120_000,
+  );
 });

@@ -121,7 +121,12 @@ describe('public catalogue', () => {
     while (url) {
       const res: Response = await fetch(url); // no auth: public
       expect(res.status).toBe(200);
-      const body = (await res.json()) as { count: number; next: string | null; previous: string | null; results: Array<{ code: string; links: Array<{ href: string }> }> };
+      const body = (await res.json()) as {
+        count: number;
+        next: string | null;
+        previous: string | null;
+        results: Array<{ code: string; links: Array<{ href: string }> }>;
+      };
       if (pages > 0) expect(body.previous).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1\/products\/\?/);
       else expect(body.previous).toBeNull();
       count = body.count;
@@ -141,7 +146,10 @@ describe('public catalogue', () => {
   });
 
   it('filters by brand, is_green and is_prepay (AND)', async () => {
-    const body = (await (await fetch(`${stack.baseUrl}/v1/products/?brand=OCTOPUS_ENERGY&is_green=true&page_size=500`)).json()) as { count: number; results: any[] };
+    const body = (await (await fetch(`${stack.baseUrl}/v1/products/?brand=OCTOPUS_ENERGY&is_green=true&page_size=500`)).json()) as {
+      count: number;
+      results: any[];
+    };
     const expected = defaultCatalogue().filter((p) => p.brand === 'OCTOPUS_ENERGY' && p.is_green);
     expect(body.count).toBe(expected.length);
     expect(body.results.every((p) => p.brand === 'OCTOPUS_ENERGY' && p.is_green === true)).toBe(true);
@@ -163,7 +171,9 @@ describe('public catalogue', () => {
     expect(catalogueTariffCodes()).toContain('E-1R-VAR-22-11-01-C');
 
     const rates = (await (
-      await fetch(`${stack.baseUrl}/v1/products/VAR-22-11-01/electricity-tariffs/E-1R-VAR-22-11-01-C/standard-unit-rates/?period_from=2022-11-10T00:00:00Z&period_to=2022-11-11T00:00:00Z&page_size=20`)
+      await fetch(
+        `${stack.baseUrl}/v1/products/VAR-22-11-01/electricity-tariffs/E-1R-VAR-22-11-01-C/standard-unit-rates/?period_from=2022-11-10T00:00:00Z&period_to=2022-11-11T00:00:00Z&page_size=20`,
+      )
     ).json()) as any;
     expect(rates.count).toBe(48);
     expect(rates.results).toHaveLength(20);

@@ -58,7 +58,9 @@ describe('request faults', () => {
   it('latency: a request is held (in flight) before it is answered', async () => {
     await admin(stack, 'PUT', '/admin/faults', { latencyMs: 2_000 });
     const pending = schedule(stack, minimalAccount('LAT-1'));
-    await waitFor('the schedule call to be in flight', async () => ((await admin<any>(stack, 'GET', '/admin/requests')).inFlightSchedules === 1 ? true : undefined));
+    await waitFor('the schedule call to be in flight', async () =>
+      (await admin<any>(stack, 'GET', '/admin/requests')).inFlightSchedules === 1 ? true : undefined,
+    );
     // Held: nothing reached the application yet.
     expect((await admin<any>(stack, 'GET', '/admin/ground-truth')).accounts).toEqual([]);
     expect((await pending).status).toBe(201);
@@ -87,7 +89,9 @@ describe('request faults', () => {
       body: JSON.stringify({ payload: minimalAccount('GONE-1'), task_params: { is_dry_run: false, ...window() } }),
       signal: abort.signal,
     }).catch(() => 'aborted');
-    await waitFor('the schedule call to be in flight', async () => ((await admin<any>(stack, 'GET', '/admin/requests')).inFlightSchedules === 1 ? true : undefined));
+    await waitFor('the schedule call to be in flight', async () =>
+      (await admin<any>(stack, 'GET', '/admin/requests')).inFlightSchedules === 1 ? true : undefined,
+    );
     abort.abort();
     expect(await call).toBe('aborted');
     const w = await waitFor('the cut-off call to be counted', async () => {
@@ -105,9 +109,13 @@ describe('request faults', () => {
     const body = JSON.stringify({ payload: minimalAccount('GONE-2'), task_params: { is_dry_run: false, ...window() } });
     const script = `fetch(${JSON.stringify(`${stack.baseUrl}/v2/data-import/accounts/`)}, {method: 'POST', headers: {'content-type': 'application/json', authorization: ${JSON.stringify(`Token ${API_KEY}`)}}, body: ${JSON.stringify(body)}}).then(() => setTimeout(() => {}, 60000))`;
     const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
-    await waitFor('the schedule call to be in flight', async () => ((await admin<any>(stack, 'GET', '/admin/requests')).inFlightSchedules === 1 ? true : undefined));
+    await waitFor('the schedule call to be in flight', async () =>
+      (await admin<any>(stack, 'GET', '/admin/requests')).inFlightSchedules === 1 ? true : undefined,
+    );
     child.kill('SIGKILL');
-    await waitFor('the cut-off call to be counted', async () => ((await admin<any>(stack, 'GET', '/admin/requests')).clientGoneSchedules === before + 1 ? true : undefined));
+    await waitFor('the cut-off call to be counted', async () =>
+      (await admin<any>(stack, 'GET', '/admin/requests')).clientGoneSchedules === before + 1 ? true : undefined,
+    );
   });
 
   it('response lost: the import is created, the client sees a dropped connection or a 502', async () => {
@@ -160,7 +168,11 @@ describe('request faults', () => {
   });
 
   it('refuses an invalid fault setting', async () => {
-    const r = await fetch(`${stack.baseUrl}/admin/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error5xxRate: 2 }) });
+    const r = await fetch(`${stack.baseUrl}/admin/faults`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ error5xxRate: 2 }),
+    });
     expect(r.status).toBe(400);
   });
 });

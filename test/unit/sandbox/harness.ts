@@ -59,7 +59,14 @@ export async function startStack(name: string, extra: Partial<SandboxOptionsInpu
     aws = await startLocalAws({ port: await freePort(), logDir: dataDir });
     await migrate(pgServer.url, COMPONENTS.sandbox);
     pool = createPool(pgServer.url, 10);
-    const awsCfg = { S3_ENDPOINT: aws.endpoint, SQS_ENDPOINT: aws.endpoint, S3_REGION: 'eu-west-2', S3_ACCESS_KEY_ID: 'local', S3_SECRET_ACCESS_KEY: 'local', S3_FORCE_PATH_STYLE: true };
+    const awsCfg = {
+      S3_ENDPOINT: aws.endpoint,
+      SQS_ENDPOINT: aws.endpoint,
+      S3_REGION: 'eu-west-2',
+      S3_ACCESS_KEY_ID: 'local',
+      S3_SECRET_ACCESS_KEY: 'local',
+      S3_FORCE_PATH_STYLE: true,
+    };
     const s3 = createS3Client(awsCfg);
     const sqs = createSqsClient(awsCfg);
     await ensureBucket(s3, BUCKET);
@@ -119,7 +126,7 @@ export async function api(stack: Pick<Stack, 'baseUrl'>, method: string, route: 
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, text, json: text ? (JSON.parse(text)) : undefined };
+  return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
 }
 
 export async function putDocument(stack: Pick<Stack, 's3'>, key: string): Promise<void> {
@@ -136,7 +143,12 @@ export function window(aheadMs = 0, lengthMs = 3_600_000) {
   return { schedule_window_start: new Date(start).toISOString(), schedule_window_end: new Date(start + lengthMs).toISOString() };
 }
 
-export function schedule(stack: Pick<Stack, 'baseUrl'>, payload: Record<string, unknown>, taskParams: Record<string, unknown> = { is_dry_run: false, ...window() }, auth?: string) {
+export function schedule(
+  stack: Pick<Stack, 'baseUrl'>,
+  payload: Record<string, unknown>,
+  taskParams: Record<string, unknown> = { is_dry_run: false, ...window() },
+  auth?: string,
+) {
   return api(stack, 'POST', '/v2/data-import/accounts/', { payload, task_params: taskParams }, auth);
 }
 

@@ -82,9 +82,17 @@ describe('schedule', () => {
   it('checks the schedule window with the spec codes', async () => {
     const day = 24 * 3600 * 1000;
     const cases: Array<[Record<string, unknown>, string, string]> = [
-      [{ schedule_window_start: new Date(Date.now() - 60_000).toISOString(), schedule_window_end: new Date(Date.now() + day).toISOString() }, 'task_params.schedule_window_start', 'schedule_window_start_in_past'],
+      [
+        { schedule_window_start: new Date(Date.now() - 60_000).toISOString(), schedule_window_end: new Date(Date.now() + day).toISOString() },
+        'task_params.schedule_window_start',
+        'schedule_window_start_in_past',
+      ],
       [{ schedule_window_end: new Date(Date.now() + 5 * day).toISOString() }, 'task_params.schedule_window_end', 'schedule_window_end_too_far_in_future'],
-      [{ schedule_window_start: new Date(Date.now() + 2 * day).toISOString(), schedule_window_end: new Date(Date.now() + day).toISOString() }, 'task_params.non_field_errors', 'schedule_window_start__after_end'],
+      [
+        { schedule_window_start: new Date(Date.now() + 2 * day).toISOString(), schedule_window_end: new Date(Date.now() + day).toISOString() },
+        'task_params.non_field_errors',
+        'schedule_window_start__after_end',
+      ],
       [{ schedule_window_end: 'tomorrow' }, 'task_params.schedule_window_end', 'invalid'],
     ];
     for (const [params, attr, code] of cases) {
@@ -128,7 +136,15 @@ describe('schedule', () => {
     });
     const truth = await admin<any>(stack, 'GET', `/admin/ground-truth?supplier=${SUPPLIER}`);
     expect(truth.accounts).toEqual([
-      expect.objectContaining({ external_identifier: 'SCH-4', account_number: done.kraken_identifier, created_count: 1, schedule_accepted_count: 2, import_process_count: 1, status: 'PROCESSED', dry_run: false }),
+      expect.objectContaining({
+        external_identifier: 'SCH-4',
+        account_number: done.kraken_identifier,
+        created_count: 1,
+        schedule_accepted_count: 2,
+        import_process_count: 1,
+        status: 'PROCESSED',
+        dry_run: false,
+      }),
     ]);
     expect(truth.duplicates).toEqual([]);
   });

@@ -20,10 +20,17 @@ async function imported(ext: string, over: Record<string, unknown> = {}): Promis
   return done.kraken_identifier as string;
 }
 
-interface AdminEvent { type: string; external_identifier: string; envelope: any }
-const eventsOf = async (type: string) =>
-  (await admin<{ events: AdminEvent[] }>(stack, 'GET', '/admin/events')).events.filter((e) => e.type === type);
-const truth = async () => admin<{ items: Array<{ external_identifier: string; resource_type: string; source_key: string; created_count: number; request_count: number }>; duplicates: unknown[] }>(stack, 'GET', '/admin/ground-truth/post-import');
+interface AdminEvent {
+  type: string;
+  external_identifier: string;
+  envelope: any;
+}
+const eventsOf = async (type: string) => (await admin<{ events: AdminEvent[] }>(stack, 'GET', '/admin/events')).events.filter((e) => e.type === type);
+const truth = async () =>
+  admin<{
+    items: Array<{ external_identifier: string; resource_type: string; source_key: string; created_count: number; request_count: number }>;
+    duplicates: unknown[];
+  }>(stack, 'GET', '/admin/ground-truth/post-import');
 
 describe('GET /v1/accounts/<number>/', () => {
   it('returns the documented record of what was created, authenticated; customers and balance only when opted in; the faults alter or omit the chosen member', async () => {
@@ -79,7 +86,11 @@ describe('GET /v1/accounts/<number>/', () => {
 describe('v1 post-import endpoints', () => {
   it('creates a note once, answers a repeat NOTE_ALREADY_EXISTS, and emits post_import.completed for the new one only', async () => {
     await imported('ACC-N1');
-    const body = { import_supplier: SUPPLIER, external_account_number: 'ACC-N1', notes: [{ external_id: 'n-1', body: 'Called about a refund.', created_at: '2025-01-02T10:00:00Z' }] };
+    const body = {
+      import_supplier: SUPPLIER,
+      external_account_number: 'ACC-N1',
+      notes: [{ external_id: 'n-1', body: 'Called about a refund.', created_at: '2025-01-02T10:00:00Z' }],
+    };
     const first = await api(stack, 'POST', '/v1/data-import/notes/create/', body);
     expect(first.status).toBe(201);
     expect(first.json).toEqual([{ ...body.notes[0], status: 'NOTE_CREATION_SUCCESS' }]);
@@ -88,35 +99,51 @@ describe('v1 post-import endpoints', () => {
     // Another created_at is another note, as the spec says: the client must keep it stable.
     await api(stack, 'POST', '/v1/data-import/notes/create/', { ...body, notes: [{ ...body.notes[0], created_at: '2025-01-03T10:00:00Z' }] });
     const t = await truth();
-    expect(t.items).toEqual([expect.objectContaining({ external_identifier: 'ACC-N1', resource_type: 'NOTE', source_key: 'n-1', created_count: 2, request_count: 3 })]);
+    expect(t.items).toEqual([
+      expect.objectContaining({ external_identifier: 'ACC-N1', resource_type: 'NOTE', source_key: 'n-1', created_count: 2, request_count: 3 }),
+    ]);
     expect(t.duplicates).toHaveLength(1);
 
     const completed = await waitFor('two completed events', async () => {
       const e = await eventsOf('data_import.import_process.post_import.completed');
       return e.length === 2 ? e : undefined;
     });
-    expect(completed[0].envelope.detail.payload).toEqual({ resource_type: 'NOTE', import_process_resource_type: 'ACCOUNT', import_process_external_identifier: 'ACC-N1', identifier: 'n-1' });
+    expect(completed[0].envelope.detail.payload).toEqual({
+      resource_type: 'NOTE',
+      import_process_resource_type: 'ACCOUNT',
+      import_process_external_identifier: 'ACC-N1',
+      identifier: 'n-1',
+    });
   });
 
   it('deduplicates transactions by id unless check_previously_added=false, and refuses bad ones with field paths', async () => {
     await imported('ACC-T1');
     const tx = { transaction_id: 'tx-1', transaction_date: '2025-01-02', amount: '10.00', type: 'CREDIT', reason: 'BALANCE_ADJUSTMENT' };
     const body = { import_supplier: SUPPLIER, external_account_number: 'ACC-T1', transactions: [tx] };
-    expect((await api(stack, 'POST', '/v1/data-import/transactions/create/', body)).json).toEqual({ results: [{ status: 'TRANSACTION_ADDED_TO_ACCOUNT', transaction_data: tx }] });
+    expect((await api(stack, 'POST', '/v1/data-import/transactions/create/', body)).json).toEqual({
+      results: [{ status: 'TRANSACTION_ADDED_TO_ACCOUNT', transaction_data: tx }],
+    });
     expect((await api(stack, 'POST', '/v1/data-import/transactions/create/', body)).json.results[0].status).toBe('TRANSACTION_ALREADY_EXISTS');
-    expect((await api(stack, 'POST', '/v1/data-import/transactions/create/?check_previously_added=false', body)).json.results[0].status).toBe('TRANSACTION_ADDED_TO_ACCOUNT');
+    expect((await api(stack, 'POST', '/v1/data-import/transactions/create/?check_previously_added=false', body)).json.results[0].status).toBe(
+      'TRANSACTION_ADDED_TO_ACCOUNT',
+    );
     expect((await truth()).items[0]).toMatchObject({ source_key: 'tx-1', created_count: 2 });
 
     const bad = await api(stack, 'POST', '/v1/data-import/transactions/create/', { ...body, transactions: [{ ...tx, amount: 10 }] });
     expect(bad.status).toBe(400);
     expect(bad.json.errors).toEqual([expect.objectContaining({ attr: 'transactions.0.amount', code: 'invalid' })]);
-    const future = await api(stack, 'POST', '/v1/data-import/transactions/create/', { ...body, transactions: [{ ...tx, transaction_id: 'tx-2', transaction_date: '2999-01-01' }] });
+    const future = await api(stack, 'POST', '/v1/data-import/transactions/create/', {
+      ...body,
+      transactions: [{ ...tx, transaction_id: 'tx-2', transaction_date: '2999-01-01' }],
+    });
     expect(future.json.errors[0]).toMatchObject({ attr: 'transactions.0.transaction_date', code: 'transaction_in_future' });
   });
 
   it('needs the account imported: 404 for an unknown account, the documented 400 without an account identifier', async () => {
     const note = { body: 'x', created_at: '2025-01-02T10:00:00Z' };
-    expect((await api(stack, 'POST', '/v1/data-import/notes/create/', { import_supplier: SUPPLIER, external_account_number: 'NOPE', notes: [note] })).status).toBe(404);
+    expect(
+      (await api(stack, 'POST', '/v1/data-import/notes/create/', { import_supplier: SUPPLIER, external_account_number: 'NOPE', notes: [note] })).status,
+    ).toBe(404);
     const r = await api(stack, 'POST', '/v1/data-import/notes/create/', { import_supplier: SUPPLIER, notes: [note] });
     expect(r.status).toBe(400);
     expect(r.json).toEqual({ non_field_errors: ['Either account_number or external_account_number must be provided.'] });
@@ -151,13 +178,21 @@ describe('v1 post-import endpoints', () => {
   it('under postImportErrorRate an accepted item is refused by a post_import.error event and not created', async () => {
     await imported('ACC-E1');
     await admin(stack, 'PUT', '/admin/faults', { postImportErrorRate: 1 });
-    const r = await api(stack, 'POST', '/v1/data-import/notes/create/', { import_supplier: SUPPLIER, external_account_number: 'ACC-E1', notes: [{ external_id: 'n-9', body: 'b', created_at: '2025-01-02T10:00:00Z' }] });
+    const r = await api(stack, 'POST', '/v1/data-import/notes/create/', {
+      import_supplier: SUPPLIER,
+      external_account_number: 'ACC-E1',
+      notes: [{ external_id: 'n-9', body: 'b', created_at: '2025-01-02T10:00:00Z' }],
+    });
     expect(r.status).toBe(201);
     const [ev] = await waitFor('error event', async () => {
       const e = await eventsOf('data_import.import_process.post_import.error');
       return e.length ? e : undefined;
     });
-    expect(ev.envelope.detail.payload).toMatchObject({ resource_type: 'NOTE', import_process_external_identifier: 'ACC-E1', error_code: 'post_import_forced_error' });
+    expect(ev.envelope.detail.payload).toMatchObject({
+      resource_type: 'NOTE',
+      import_process_external_identifier: 'ACC-E1',
+      error_code: 'post_import_forced_error',
+    });
     expect((await truth()).items[0]).toMatchObject({ created_count: 0, request_count: 1 });
   });
 });

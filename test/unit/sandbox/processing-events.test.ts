@@ -1,6 +1,19 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { admin, DOC_ROOT, minimalAccount, putDocument, schedule, startReceiver, startStack, waitFor, waitForStatus, WEBHOOK_SECRET, window, type Stack } from './harness';
+import {
+  admin,
+  DOC_ROOT,
+  minimalAccount,
+  putDocument,
+  schedule,
+  startReceiver,
+  startStack,
+  waitFor,
+  waitForStatus,
+  WEBHOOK_SECRET,
+  window,
+  type Stack,
+} from './harness';
 import { signWebhookBody, verifyWebhookSignature } from '../../../clients/webhook-signature';
 
 let stack: Stack;
@@ -36,7 +49,9 @@ describe('asynchronous processing and events', () => {
   it('processes an import into an account and delivers a signed complete event (webhook and SQS)', async () => {
     await admin(stack, 'PUT', '/admin/event-targets', { sqsQueueUrl: stack.queueUrl });
     const notes = [{ body: 'hello', document_paths: [{ document_path: '/notes/PRC-1/a.pdf' }] }];
-    const statements = [{ bill_period_from_date: '2024-01-01', bill_period_to_date: '2024-02-01', statement_path: 'statements/PRC-1/jan.pdf', statement_id: '1' }];
+    const statements = [
+      { bill_period_from_date: '2024-01-01', bill_period_to_date: '2024-02-01', statement_path: 'statements/PRC-1/jan.pdf', statement_id: '1' },
+    ];
     await putDocument(stack, `${DOC_ROOT}/notes/PRC-1/a.pdf`);
     await putDocument(stack, `${DOC_ROOT}/statements/PRC-1/jan.pdf`);
     expect((await schedule(stack, minimalAccount('PRC-1', { notes, statements }))).status).toBe(201);
@@ -85,7 +100,12 @@ describe('asynchronous processing and events', () => {
     expect(done.latest_error.code).toBe('path_does_not_exist_in_file_store');
     const hook = await waitFor('error event', async () => deliveriesFor('PRC-2')[0]);
     expect(hook.json['detail-type']).toBe('data_import.import_process.error');
-    expect(hook.json.detail.payload).toEqual({ resource_type: 'ACCOUNT', external_identifier: 'PRC-2', error_code: 'path_does_not_exist_in_file_store', error_detail: expect.any(String) });
+    expect(hook.json.detail.payload).toEqual({
+      resource_type: 'ACCOUNT',
+      external_identifier: 'PRC-2',
+      error_code: 'path_does_not_exist_in_file_store',
+      error_detail: expect.any(String),
+    });
   });
 
   it('errors with tariff_code_not_found for a tariff outside the catalogue', async () => {

@@ -21,12 +21,16 @@ describe('OpenAPI → JSON Schema', () => {
   });
 
   it('turns nullable into a null type and reports null on non-nullable fields with code null', () => {
-    const defs = convertComponents({ S: { type: 'object', properties: { a: { type: 'string', nullable: true }, b: { type: 'string' }, c: { enum: ['X'], type: 'string', nullable: true } } } });
+    const defs = convertComponents({
+      S: { type: 'object', properties: { a: { type: 'string', nullable: true }, b: { type: 'string' }, c: { enum: ['X'], type: 'string', nullable: true } } },
+    });
     expect(defs.S.properties).toMatchObject({ a: { type: ['string', 'null'] }, c: { enum: ['X', null] } });
     const ex = example();
     ex.unknown_occupier = null; // nullable boolean
     ex.billing_name = null; // not nullable
-    expect(validator.validate('ValidateAccount', { payload: ex })).toEqual([{ attr: 'payload.billing_name', code: 'null', detail: 'This field may not be null.' }]);
+    expect(validator.validate('ValidateAccount', { payload: ex })).toEqual([
+      { attr: 'payload.billing_name', code: 'null', detail: 'This field may not be null.' },
+    ]);
   });
 
   it('validates a discriminated meter point against its own branch only', () => {
@@ -47,7 +51,11 @@ describe('OpenAPI → JSON Schema', () => {
     ex.supply_addresses[0].supply_postcode = '12345';
     ex.last_billed_to_date = '2024-02-29'; // a leap day: valid
     const got = validator.validate('ValidateAccount', { payload: ex }).map((e) => `${e.attr}:${e.code}`);
-    expect(got.sort()).toEqual(['payload.customers.0.date_of_birth:invalid', 'payload.customers.0.landline:invalid_phone_number', 'payload.supply_addresses.0.supply_postcode:invalid_postcode']);
+    expect(got.sort()).toEqual([
+      'payload.customers.0.date_of_birth:invalid',
+      'payload.customers.0.landline:invalid_phone_number',
+      'payload.supply_addresses.0.supply_postcode:invalid_postcode',
+    ]);
   });
 
   it('finds every document path and tariff code through the x-validators markers', () => {
@@ -102,6 +110,8 @@ describe('Business, discriminated by a tag neither option declares (assumption 2
     expect(errs({ enforce_business_contracts_exist: 'maybe' })).toEqual(['invalid_choice enforce_business_contracts_exist']);
     const schemas = (loadContract() as any).components.schemas;
     expect(undeclaredProperties(schemas, 'Business', { enforce_business_contracts_exist: true, business_contract_identifiers: ['C-1'] })).toEqual([]);
-    expect(undeclaredProperties(schemas, 'Business', { company_name: 'Acme', business_contract_identifiers: ['C-1'] })).toEqual(['business_contract_identifiers']);
+    expect(undeclaredProperties(schemas, 'Business', { company_name: 'Acme', business_contract_identifiers: ['C-1'] })).toEqual([
+      'business_contract_identifiers',
+    ]);
   });
 });

@@ -41,7 +41,8 @@ afterAll(async () => {
   await stack?.stop();
 }, 60_000);
 
-const violations = async () => (await admin<{ strict: boolean; count: number; violations: Array<{ kind: string; detail: string; path: string }> }>(stack, 'GET', '/admin/violations'));
+const violations = async () =>
+  await admin<{ strict: boolean; count: number; violations: Array<{ kind: string; detail: string; path: string }> }>(stack, 'GET', '/admin/violations');
 
 function clientConfig(overrides: Partial<PlatformClientConfig> = {}): PlatformClientConfig {
   return {
@@ -72,7 +73,11 @@ describe('strict sandbox mode', () => {
     expect(result.ok).toBe(true);
     const scheduled = await client.scheduleAccountCreation({ payload: minimalAccount('STRICT-OK-1') as never, task_params: { is_dry_run: true, ...window() } });
     expect(scheduled.kind).toBe('accepted');
-    for await (const _ of client.getStandardUnitRates('VAR-22-11-01', 'E-1R-VAR-22-11-01-C', { periodFrom: '2024-01-01T00:00:00Z', periodTo: '2024-01-01T01:00:00Z' })) break;
+    for await (const _ of client.getStandardUnitRates('VAR-22-11-01', 'E-1R-VAR-22-11-01-C', {
+      periodFrom: '2024-01-01T00:00:00Z',
+      periodTo: '2024-01-01T01:00:00Z',
+    }))
+      break;
     expect(await client.tariffPreflight().check([{ code: 'E-1R-VAR-22-11-01-C', fuel: 'electricity' }])).toMatchObject([{ verdict: 'confirmed' }]);
     expect(await violations()).toMatchObject({ strict: true, count: 0 });
   });
@@ -94,7 +99,15 @@ describe('strict sandbox mode', () => {
     const jwt = token.slice('Token '.length);
     const cases: Array<[string, string, string, unknown, string, number, string]> = [
       ['auth form', 'GET', '/v2/data-import/accounts/DEMO-SUPPLIER/X/', undefined, `JWT ${jwt}`, 401, 'auth'],
-      ['undeclared nested property', 'POST', '/v2/data-import/accounts/validate/', { payload: { ...minimalAccount('V-1'), customers: [{ given_name: 'A', family_name: 'B', nickname: 'x' }] } }, token, 400, 'body'],
+      [
+        'undeclared nested property',
+        'POST',
+        '/v2/data-import/accounts/validate/',
+        { payload: { ...minimalAccount('V-1'), customers: [{ given_name: 'A', family_name: 'B', nickname: 'x' }] } },
+        token,
+        400,
+        'body',
+      ],
       ['unknown path', 'GET', '/v2/data-import/everything/', undefined, token, 404, 'path'],
       ['wrong method', 'DELETE', '/v2/data-import/accounts/', undefined, token, 405, 'method'],
       ['undeclared query', 'GET', '/v1/products/?available_at=2024-01-01T00:00:00Z', undefined, '', 400, 'query'],
@@ -108,7 +121,10 @@ describe('strict sandbox mode', () => {
     const gql = await fetch(`${stack.baseUrl}/v1/graphql/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: 'mutation { obtainKrakenToken(input: $input) { token secret } }', variables: { input: { organizationSecretKey: ORG_KEY, APIKey: API_KEY } } }),
+      body: JSON.stringify({
+        query: 'mutation { obtainKrakenToken(input: $input) { token secret } }',
+        variables: { input: { organizationSecretKey: ORG_KEY, APIKey: API_KEY } },
+      }),
     });
     expect(gql.status).toBe(400);
     const v = await violations();

@@ -41,7 +41,12 @@ export function valueFor(raw: Json, key = 'value', stack: string[] = [], minimal
   // A single value of a oneOf (Business): the option with the most properties.
   if (js.oneOf) {
     const size = (o: Json) => Object.keys(deref(o).properties ?? {}).length;
-    return valueFor(options(js).reduce((a, b) => (size(b) > size(a) ? b : a)), key, inner, minimal);
+    return valueFor(
+      options(js).reduce((a, b) => (size(b) > size(a) ? b : a)),
+      key,
+      inner,
+      minimal,
+    );
   }
   if (js.enum) return js.enum.find((v: unknown) => v !== null && v !== '') ?? js.enum[0];
   switch (js.type) {

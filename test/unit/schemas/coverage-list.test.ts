@@ -9,7 +9,8 @@ function possibleErrors(node: unknown, out = new Set<string>()): Set<string> {
   if (Array.isArray(node)) node.forEach((n) => possibleErrors(n, out));
   else if (node && typeof node === 'object') {
     const o = node as Record<string, unknown>;
-    if (Array.isArray(o['x-validators'])) for (const v of o['x-validators'] as Array<{ possible_errors?: string[] }>) for (const c of v.possible_errors ?? []) out.add(c);
+    if (Array.isArray(o['x-validators']))
+      for (const v of o['x-validators'] as Array<{ possible_errors?: string[] }>) for (const c of v.possible_errors ?? []) out.add(c);
     Object.values(o).forEach((v) => possibleErrors(v, out));
   }
   return out;
@@ -46,7 +47,11 @@ describe('schemas/COVERAGE.md', () => {
   it('sorts every code into exactly one of the four lists, with the counts the headings state', () => {
     const found = lists();
     expect(found.map((l) => l.stated)).toEqual(found.map((l) => l.codes.size));
-    for (const code of codes) expect(found.filter((l) => l.codes.has(code)).map((l) => l.heading), code).toHaveLength(1);
+    for (const code of codes)
+      expect(
+        found.filter((l) => l.codes.has(code)).map((l) => l.heading),
+        code,
+      ).toHaveLength(1);
     for (const l of found) for (const code of l.codes) expect(codes.has(code), `${code} is not a possible_errors code`).toBe(true);
     expect(found.reduce((n, l) => n + l.codes.size, 0)).toBe(codes.size);
   });

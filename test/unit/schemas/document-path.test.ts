@@ -21,14 +21,20 @@ describe('document paths (property)', () => {
 
   it('any path whose .. segments climb above its start is rejected, plain or percent-encoded', () => {
     fc.assert(
-      fc.property(root, fc.array(segment, { maxLength: 3 }), fc.integer({ min: 1, max: 4 }), fc.array(segment, { minLength: 1, maxLength: 2 }), (r, down, extra, tail) => {
-        const ups = Array(down.length + extra).fill('..');
-        const path = `/${[...down, ...ups, ...tail].join('/')}`;
-        const plain = resolveDocumentPath(r, path);
-        expect(plain).toMatchObject({ ok: false, code: 'invalid_document_path' });
-        const encoded = resolveDocumentPath(r, path.replaceAll('..', '%2e%2E'));
-        expect(encoded).toMatchObject({ ok: false, code: 'invalid_document_path' });
-      }),
+      fc.property(
+        root,
+        fc.array(segment, { maxLength: 3 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.array(segment, { minLength: 1, maxLength: 2 }),
+        (r, down, extra, tail) => {
+          const ups = Array(down.length + extra).fill('..');
+          const path = `/${[...down, ...ups, ...tail].join('/')}`;
+          const plain = resolveDocumentPath(r, path);
+          expect(plain).toMatchObject({ ok: false, code: 'invalid_document_path' });
+          const encoded = resolveDocumentPath(r, path.replaceAll('..', '%2e%2E'));
+          expect(encoded).toMatchObject({ ok: false, code: 'invalid_document_path' });
+        },
+      ),
       RUNS,
     );
   });
@@ -43,7 +49,11 @@ describe('document paths (property)', () => {
   });
 
   it('any control character or backslash anywhere is rejected', () => {
-    const bad = fc.oneof(fc.integer({ min: 0, max: 31 }).map((c) => String.fromCharCode(c)), fc.constant('\u007f'), fc.constant('\\'));
+    const bad = fc.oneof(
+      fc.integer({ min: 0, max: 31 }).map((c) => String.fromCharCode(c)),
+      fc.constant('\u007f'),
+      fc.constant('\\'),
+    );
     fc.assert(
       fc.property(segment, bad, segment, (a, c, b) => {
         expect(resolveDocumentPath('r/s', `/${a}${c}${b}.pdf`)).toMatchObject({ ok: false, code: 'invalid_document_path' });

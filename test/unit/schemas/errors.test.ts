@@ -103,7 +103,11 @@ describe('parsePlatformErrorBody', () => {
 
   it('a standardized body with another whole-failure code keeps its items; items without attr point at the payload', () => {
     const body = { code: 'some_failure', detail: 'x', errors: [{ code: 'blank', detail: 'blank' }] };
-    expect(parsePlatformErrorBody(400, body)).toEqual({ kind: 'validation', detail: 'x', errors: [{ code: 'blank', attr: 'non_field_errors', detail: 'blank' }] });
+    expect(parsePlatformErrorBody(400, body)).toEqual({
+      kind: 'validation',
+      detail: 'x',
+      errors: [{ code: 'blank', attr: 'non_field_errors', detail: 'blank' }],
+    });
   });
 
   it('an ErrorResponse {code, detail} is one error with that code', () => {

@@ -61,7 +61,9 @@ describe('parseEvent', () => {
       version: 'v2',
       detail: { external_identifier: 'EXT-1' },
     });
-    const completeV3 = parseEvent(envelope('data_import.import_process.complete-v3', { resource_type: 'ACCOUNT', external_identifier: 'EXT-2', identifier: 'A-1', extra: 'x' }));
+    const completeV3 = parseEvent(
+      envelope('data_import.import_process.complete-v3', { resource_type: 'ACCOUNT', external_identifier: 'EXT-2', identifier: 'A-1', extra: 'x' }),
+    );
     expect(completeV3).toMatchObject({ kind: 'known', version: 'v3', detail: { identifier: 'A-1' } });
     // Without the shared fields it is not understood.
     expect(parseEvent(envelope('data_import.import_process.complete', { resource_type: 'account', version: 'v2' }))).toMatchObject({

@@ -62,8 +62,14 @@ describe('phone numbers (property)', () => {
   });
 
   it('strings without enough digits are never valid', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 12 }).filter((s) => (s.match(/\d/g) ?? []).length < 7), (s) => {
-      expect(isValidPhone(s)).toBe(false);
-    }), RUNS);
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 12 }).filter((s) => (s.match(/\d/g) ?? []).length < 7),
+        (s) => {
+          expect(isValidPhone(s)).toBe(false);
+        },
+      ),
+      RUNS,
+    );
   });
 });

@@ -91,7 +91,9 @@ describe('field rules', () => {
   });
 
   it('invalid_postcode on supply and billing postcodes; case and spacing are normalised', () => {
-    expect(errorsAfter((a) => (a.supply_addresses[0].supply_postcode = 'XYZ 123'))).toEqual([{ code: 'invalid_postcode', attr: 'supply_addresses.0.supply_postcode' }]);
+    expect(errorsAfter((a) => (a.supply_addresses[0].supply_postcode = 'XYZ 123'))).toEqual([
+      { code: 'invalid_postcode', attr: 'supply_addresses.0.supply_postcode' },
+    ]);
     expect(errorsAfter((a) => (a.billing_postcode = '12345'))).toEqual([{ code: 'invalid_postcode', attr: 'billing_postcode' }]);
     expect(errorsAfter((a) => (a.billing_postcode = 'ox51ab'))).toEqual([]);
   });

@@ -29,7 +29,7 @@ describe("the spec's own examples", () => {
     expect(result.ok && result.value.supply_addresses?.[0].meter_points.map((m) => m.supply_type)).toEqual(['ELECTRICITY', 'GAS']);
   });
 
-  it('keeps the example\'s ledgers, readings and document paths', () => {
+  it("keeps the example's ledgers, readings and document paths", () => {
     const parsed = energyAccountSchema.parse(exampleOf('/v2/data-import/accounts/'));
     expect(parsed.ledgers?.[0].current_statement_transactions?.map((t) => t.type)).toEqual(['REPAYMENT', 'PAYMENT']);
     expect(parsed.notes?.[0].document_paths?.[0].document_path).toBe('/notes/1234/attachment.jpg');
@@ -91,9 +91,7 @@ describe('fixtures', () => {
     expect(validateAccount(account)).toMatchObject({ ok: true });
     const points = account.supply_addresses!.flatMap((s) => s.meter_points);
     expect(points.map((p) => p.supply_type)).toEqual(['ELECTRICITY', 'GAS']);
-    const readings = points
-      .flatMap((p) => p.meters ?? [])
-      .reduce((n, m) => n + (m.transfer_readings?.length ?? 0) + (m.reading_history?.length ?? 0), 0);
+    const readings = points.flatMap((p) => p.meters ?? []).reduce((n, m) => n + (m.transfer_readings?.length ?? 0) + (m.reading_history?.length ?? 0), 0);
     expect(readings).toBe(12);
   });
 

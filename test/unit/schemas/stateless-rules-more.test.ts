@@ -42,7 +42,9 @@ describe('payment schedules', () => {
 
   it('fixed_payment_schedule_missing_frequency and fixed_payment_schedule_missing_day_of_month (no trigger = REGULAR)', () => {
     expect(errorsAfter((a) => delete schedule(a).frequency)).toEqual(only('fixed_payment_schedule_missing_frequency', 'payment_schedules.1.frequency'));
-    expect(errorsAfter((a) => (schedule(a).day_of_month = null))).toEqual(only('fixed_payment_schedule_missing_day_of_month', 'payment_schedules.1.day_of_month'));
+    expect(errorsAfter((a) => (schedule(a).day_of_month = null))).toEqual(
+      only('fixed_payment_schedule_missing_day_of_month', 'payment_schedules.1.day_of_month'),
+    );
   });
 
   it('invalid_payment_schedule_to_exempt_from_payment_adequacy', () => {
@@ -63,7 +65,8 @@ describe('payment schedules', () => {
   });
 
   it('payment_instalments_not_provided, _do_not_sum_to_total, _date_outside_of_payment_schedule_active_period, children_with_duplicate_values', () => {
-    const plan = (a: any, instalments?: unknown[]) => Object.assign(schedule(a), { trigger: 'PLAN', end_date: '2019-12-31', ...(instalments ? { instalments } : {}) });
+    const plan = (a: any, instalments?: unknown[]) =>
+      Object.assign(schedule(a), { trigger: 'PLAN', end_date: '2019-12-31', ...(instalments ? { instalments } : {}) });
     const inst = (amount: string, payment_date: string) => ({ amount, payment_date });
     expect(errorsAfter((a) => plan(a))).toEqual(only('payment_instalments_not_provided', 'payment_schedules.1.instalments'));
     expect(errorsAfter((a) => plan(a, [inst('30.00', '2019-09-02'), inst('30.00', '2019-10-02')]))).toEqual([]);
@@ -91,7 +94,10 @@ describe('payment schedules', () => {
   });
 
   it('payment_schedule_date_overlaps: same start or strictly overlapping dates; a shared boundary day is left to the platform', () => {
-    const next = (start: string) => (a: any) => ((schedule(a).end_date = '2019-06-01'), a.payment_schedules.push({ amount: '70.00', day_of_month: 2, frequency: 'MONTHLY', means: 'DD', start_date: start }));
+    const next = (start: string) => (a: any) => (
+      (schedule(a).end_date = '2019-06-01'),
+      a.payment_schedules.push({ amount: '70.00', day_of_month: 2, frequency: 'MONTHLY', means: 'DD', start_date: start })
+    );
     expect(errorsAfter(next('2019-05-01'))).toEqual(only('payment_schedule_date_overlaps', 'payment_schedules.2.start_date'));
     expect(errorsAfter(next('2018-01-01'))).toEqual(only('payment_schedule_date_overlaps', 'payment_schedules.2.start_date'));
     expect(errorsAfter(next('2019-06-01'))).toEqual([]);
@@ -170,7 +176,10 @@ describe('ledgers and statement transactions', () => {
 
   it('billing_document_identifier_not_allowed_for_current_statement_transactions and historical_statement_billing_document_identifier_mismatch', () => {
     expect(errorsAfter((a) => (ledger(a).current_statement_transactions[0].billing_document_identifier = 'B-1'))).toEqual(
-      only('billing_document_identifier_not_allowed_for_current_statement_transactions', 'ledgers.0.current_statement_transactions.0.billing_document_identifier'),
+      only(
+        'billing_document_identifier_not_allowed_for_current_statement_transactions',
+        'ledgers.0.current_statement_transactions.0.billing_document_identifier',
+      ),
     );
     const docs = (first: string, second: string) => (a: any) => {
       ledger(a).historical_statement_transactions[0].billing_document_identifier = first;
@@ -184,8 +193,16 @@ describe('ledgers and statement transactions', () => {
 
   it('transactions_target_non_initialised_prepay_meter: the serial number of a meter with prepay_details', () => {
     const vend = (serial: string) => (a: any) =>
-      ledger(a).current_statement_transactions.push({ transaction_id: '5', transaction_date: '2019-08-05', amount: '5.00', type: 'PAYMENT', to_prepay_meter_serial_number: serial });
-    expect(errorsAfter(vend('NOPE'))).toEqual(only('transactions_target_non_initialised_prepay_meter', 'ledgers.0.current_statement_transactions.2.to_prepay_meter_serial_number'));
+      ledger(a).current_statement_transactions.push({
+        transaction_id: '5',
+        transaction_date: '2019-08-05',
+        amount: '5.00',
+        type: 'PAYMENT',
+        to_prepay_meter_serial_number: serial,
+      });
+    expect(errorsAfter(vend('NOPE'))).toEqual(
+      only('transactions_target_non_initialised_prepay_meter', 'ledgers.0.current_statement_transactions.2.to_prepay_meter_serial_number'),
+    );
     expect(errorsAfter(vend('54BV'))).toEqual([]);
   });
 
@@ -201,20 +218,22 @@ describe('ledgers and statement transactions', () => {
   describe('supply charges', () => {
     const TX = 'ledgers.0.current_statement_transactions.2';
     /** Adds a 12.00 supply charge (10.00 net + 2.00 VAT) and lowers the balances to match. */
-    const withCharge = (change: (t: any) => void = () => {}) => (a: any) => {
-      const t = {
-        transaction_id: '6',
-        transaction_date: '2019-08-05',
-        amount: '12.00',
-        type: 'SUPPLY_CHARGE',
-        product_code: 'ELEC-1234',
-        line_items: [{ start_date: '2019-08-01', end_date: '2019-08-05', net_amount: '10.00', number_of_units: '100', rate_band: 'STANDARD' }],
-        tax_items: [{ amount: '2.00', rate: '0.2', tax_type: 'VAT', unit_type: 'PROPORTION', value_taxed: '10.00' }],
+    const withCharge =
+      (change: (t: any) => void = () => {}) =>
+      (a: any) => {
+        const t = {
+          transaction_id: '6',
+          transaction_date: '2019-08-05',
+          amount: '12.00',
+          type: 'SUPPLY_CHARGE',
+          product_code: 'ELEC-1234',
+          line_items: [{ start_date: '2019-08-01', end_date: '2019-08-05', net_amount: '10.00', number_of_units: '100', rate_band: 'STANDARD' }],
+          tax_items: [{ amount: '2.00', rate: '0.2', tax_type: 'VAT', unit_type: 'PROPORTION', value_taxed: '10.00' }],
+        };
+        change(t);
+        ledger(a).current_statement_transactions.push(t);
+        a.transfer_balance = ledger(a).ledger_balance = '18.00';
       };
-      change(t);
-      ledger(a).current_statement_transactions.push(t);
-      a.transfer_balance = ledger(a).ledger_balance = '18.00';
-    };
 
     it('a well-formed supply charge passes', () => {
       expect(errorsAfter(withCharge())).toEqual([]);
@@ -222,7 +241,9 @@ describe('ledgers and statement transactions', () => {
 
     it('conflicting_rate_band_specification, line_item_units_must_be_two_values', () => {
       expect(errorsAfter(withCharge((t) => delete t.line_items[0].rate_band))).toEqual(only('conflicting_rate_band_specification', `${TX}.line_items.0`));
-      expect(errorsAfter(withCharge((t) => (t.line_items[0].time_series_specification_code = 'TS')))).toEqual(only('conflicting_rate_band_specification', `${TX}.line_items.0`));
+      expect(errorsAfter(withCharge((t) => (t.line_items[0].time_series_specification_code = 'TS')))).toEqual(
+        only('conflicting_rate_band_specification', `${TX}.line_items.0`),
+      );
       expect(errorsAfter(withCharge((t) => (t.line_items[0].units = ['1'])))).toEqual(only('line_item_units_must_be_two_values', `${TX}.line_items.0.units`));
     });
 
@@ -260,7 +281,9 @@ describe('meter points, meters and readings', () => {
   });
 
   it('no_register_id_for_reading and historical_reading_register_id_not_recognised (reading history)', () => {
-    expect(errorsAfter((a) => delete elecMeter(a).reading_history[0].register_id)).toEqual(only('no_register_id_for_reading', `${MP0}.meters.0.reading_history.0.register_id`));
+    expect(errorsAfter((a) => delete elecMeter(a).reading_history[0].register_id)).toEqual(
+      only('no_register_id_for_reading', `${MP0}.meters.0.reading_history.0.register_id`),
+    );
     expect(errorsAfter((a) => (elecMeter(a).reading_history[0].register_id = '9'))).toEqual(
       only('historical_reading_register_id_not_recognised', `${MP0}.meters.0.reading_history.0.register_id`),
     );
@@ -270,7 +293,9 @@ describe('meter points, meters and readings', () => {
     const at = `${MP0}.meters.0.prepay_customer_reference_number`;
     expect(errorsAfter((a) => (elecMeter(a).is_prepay = true))).toEqual(only('electricity_prepay_meter_without_customer_reference_number', at));
     expect(errorsAfter((a) => Object.assign(elecMeter(a), { is_prepay: true, prepay_customer_reference_number: '1234 5678' }))).toEqual([]);
-    expect(errorsAfter((a) => Object.assign(elecMeter(a), { is_prepay: true, prepay_customer_reference_number: 'AB-1234' }))).toEqual(only('invalid_prepay_customer_reference_number', at));
+    expect(errorsAfter((a) => Object.assign(elecMeter(a), { is_prepay: true, prepay_customer_reference_number: 'AB-1234' }))).toEqual(
+      only('invalid_prepay_customer_reference_number', at),
+    );
   });
 
   it('prepay_details_on_non_prepay_meter', () => {
@@ -309,8 +334,12 @@ describe('meter points, meters and readings', () => {
   });
 
   it('gaps_or_overlaps_in_aq_history (each entry starts the day after the previous ends) and no_current_or_future_aq_entry_found', () => {
-    expect(errorsAfter((a) => (gas(a).aq_history[1].effective_to = '2018-12-30'))).toEqual(only('gaps_or_overlaps_in_aq_history', `${MP1}.aq_history.0.effective_from`));
-    expect(errorsAfter((a) => (gas(a).aq_history[1].effective_to = '2019-01-01'))).toEqual(only('gaps_or_overlaps_in_aq_history', `${MP1}.aq_history.0.effective_from`));
+    expect(errorsAfter((a) => (gas(a).aq_history[1].effective_to = '2018-12-30'))).toEqual(
+      only('gaps_or_overlaps_in_aq_history', `${MP1}.aq_history.0.effective_from`),
+    );
+    expect(errorsAfter((a) => (gas(a).aq_history[1].effective_to = '2019-01-01'))).toEqual(
+      only('gaps_or_overlaps_in_aq_history', `${MP1}.aq_history.0.effective_from`),
+    );
     expect(errorsAfter((a) => (gas(a).aq_history[0].effective_to = '2019-06-30'))).toEqual(only('no_current_or_future_aq_entry_found', `${MP1}.aq_history`));
   });
 
@@ -322,7 +351,10 @@ describe('meter points, meters and readings', () => {
   });
 
   it('future_supply_start_date for a billable meter point', () => {
-    expect(errorsAfter((a) => (gas(a).supply_start_date = '2019-09-01'))).toContainEqual({ code: 'future_supply_start_date', attr: `${MP1}.supply_start_date` });
+    expect(errorsAfter((a) => (gas(a).supply_start_date = '2019-09-01'))).toContainEqual({
+      code: 'future_supply_start_date',
+      attr: `${MP1}.supply_start_date`,
+    });
   });
 
   it('disputed_read_in_progress and smart_refusal_reason_given_for_interest', () => {
@@ -333,8 +365,14 @@ describe('meter points, meters and readings', () => {
   });
 
   it('no_reading_on_supply_end_date for a meter point off supply', () => {
-    expect(errorsAfter((a) => (elec(a).supply_end_date = '2019-07-01'))).toContainEqual({ code: 'no_reading_on_supply_end_date', attr: `${MP0}.supply_end_date` });
-    expect(errorsAfter((a) => (elec(a).supply_end_date = '2019-06-20'))).not.toContainEqual({ code: 'no_reading_on_supply_end_date', attr: `${MP0}.supply_end_date` });
+    expect(errorsAfter((a) => (elec(a).supply_end_date = '2019-07-01'))).toContainEqual({
+      code: 'no_reading_on_supply_end_date',
+      attr: `${MP0}.supply_end_date`,
+    });
+    expect(errorsAfter((a) => (elec(a).supply_end_date = '2019-06-20'))).not.toContainEqual({
+      code: 'no_reading_on_supply_end_date',
+      attr: `${MP0}.supply_end_date`,
+    });
   });
 
   it('no_supply_point_on_supply when every meter point has left supply', () => {
@@ -344,7 +382,9 @@ describe('meter points, meters and readings', () => {
   });
 
   it('no_agreement_covering_last_billed_to_date', () => {
-    expect(errorsAfter((a) => (elec(a).agreements[0].effective_from = '2019-08-02'))).toEqual(only('no_agreement_covering_last_billed_to_date', `${MP0}.agreements`));
+    expect(errorsAfter((a) => (elec(a).agreements[0].effective_from = '2019-08-02'))).toEqual(
+      only('no_agreement_covering_last_billed_to_date', `${MP0}.agreements`),
+    );
   });
 });
 
@@ -370,9 +410,17 @@ describe('customers, account type, addresses and lists', () => {
   it('children_with_duplicate_values for consent types and business detail keys; fields_are_mutually_exclusive', () => {
     const consent = { type: 'MARKETING', value: 'ACCEPTED' };
     expect(errorsAfter((a) => (a.consents = [consent, { ...consent, value: 'REJECTED' }]))).toEqual(only('children_with_duplicate_values', 'consents.1.type'));
-    expect(errorsAfter((a) => (a.business = { details: [{ key: 'vat_number', value: 'GB1' }, { key: 'vat_number', value: 'GB2' }] }))).toEqual(
-      only('children_with_duplicate_values', 'business.details.1.key'),
-    );
+    expect(
+      errorsAfter(
+        (a) =>
+          (a.business = {
+            details: [
+              { key: 'vat_number', value: 'GB1' },
+              { key: 'vat_number', value: 'GB2' },
+            ],
+          }),
+      ),
+    ).toEqual(only('children_with_duplicate_values', 'business.details.1.key'));
     expect(errorsAfter((a) => (bob(a).consents = [consent]))).toEqual(only('fields_are_mutually_exclusive', 'customers.0.consents'));
   });
 
@@ -387,14 +435,18 @@ describe('customers, account type, addresses and lists', () => {
   });
 
   it('business_fields_provided_for_domestic_accounts and account_billing_options_provided_for_domestic_accounts', () => {
-    expect(errorsAfter((a) => (a.business = { company_number: '01234567' }))).toEqual(only('business_fields_provided_for_domestic_accounts', 'business.company_number'));
+    expect(errorsAfter((a) => (a.business = { company_number: '01234567' }))).toEqual(
+      only('business_fields_provided_for_domestic_accounts', 'business.company_number'),
+    );
     expect(errorsAfter((a) => (a.account_billing_options = { use_industry_billing: true }))).toEqual(
       only('account_billing_options_provided_for_domestic_accounts', 'account_billing_options'),
     );
   });
 
   it('billing options on a business account: industry billing or a period, quarterly needs next_bill_due_date', () => {
-    const business = (options: object, extra: (a: any) => void = () => {}) => (a: any) => ((a.account_type = 'BUSINESS'), (a.account_billing_options = options), extra(a));
+    const business =
+      (options: object, extra: (a: any) => void = () => {}) =>
+      (a: any) => ((a.account_type = 'BUSINESS'), (a.account_billing_options = options), extra(a));
     expect(errorsAfter(business({ use_industry_billing: true }))).toEqual([]);
     expect(errorsAfter(business({ period_length: 'MONTHLY', period_start_day: 1 }))).toEqual([]);
     expect(errorsAfter(business({ use_industry_billing: true, period_length: 'MONTHLY' }))).toEqual(
@@ -418,7 +470,8 @@ describe('customers, account type, addresses and lists', () => {
     expect(errorsAfter((a) => (a.account_type = 'PORTFOLIO_LEAD'))).toContainEqual({ code: 'portfolio_lead_has_a_supply_address', attr: 'supply_addresses' });
   });
 
-  const secondAddress = (a: any, extra: object = {}) => a.supply_addresses.push({ ...a.supply_addresses[0], meter_points: [], property_administrators: [], ...extra });
+  const secondAddress = (a: any, extra: object = {}) =>
+    a.supply_addresses.push({ ...a.supply_addresses[0], meter_points: [], property_administrators: [], ...extra });
 
   it('duplicate_supply_addresses_found (address lines 1 and 2 and postcode)', () => {
     expect(errorsAfter((a) => secondAddress(a))).toEqual(only('duplicate_supply_addresses_found', 'supply_addresses.1'));
@@ -455,18 +508,28 @@ describe('customers, account type, addresses and lists', () => {
 });
 
 describe('deposit agreements', () => {
-  const deposit = { deposit_amount: '120.00', reason: 'Payment history', accepted_at: '2019-06-01T09:00:00Z', fulfilled_at: '2019-07-01T09:00:00Z', last_interest_date: '2019-07-31' };
+  const deposit = {
+    deposit_amount: '120.00',
+    reason: 'Payment history',
+    accepted_at: '2019-06-01T09:00:00Z',
+    fulfilled_at: '2019-07-01T09:00:00Z',
+    last_interest_date: '2019-07-31',
+  };
 
   it('a fulfilled deposit with its last interest date passes, as sent', () => {
     expect(errorsAfter((a) => (a.deposit_agreements = [deposit]))).toEqual([]);
   });
 
   it('multiple_active_deposits_not_allowed: only one a account', () => {
-    expect(errorsAfter((a) => (a.deposit_agreements = [deposit, { ...deposit, reason: 'Second' }]))).toEqual(only('multiple_active_deposits_not_allowed', 'deposit_agreements'));
+    expect(errorsAfter((a) => (a.deposit_agreements = [deposit, { ...deposit, reason: 'Second' }]))).toEqual(
+      only('multiple_active_deposits_not_allowed', 'deposit_agreements'),
+    );
   });
 
   it('last_interest_date_not_allowed: not before the deposit is fulfilled', () => {
-    expect(errorsAfter((a) => (a.deposit_agreements = [{ ...deposit, fulfilled_at: null }]))).toEqual(only('last_interest_date_not_allowed', 'deposit_agreements.0.last_interest_date'));
+    expect(errorsAfter((a) => (a.deposit_agreements = [{ ...deposit, fulfilled_at: null }]))).toEqual(
+      only('last_interest_date_not_allowed', 'deposit_agreements.0.last_interest_date'),
+    );
   });
 
   it('fulfilled_at_greater_than_last_interest_date', () => {
@@ -489,10 +552,12 @@ describe('meter point tax exemptions (ccl_exemptions, vat_exemptions)', () => {
     a.account_type = 'BUSINESS';
     a.business = { company_name: 'Example Ltd' };
   };
-  const withVat = (...list: unknown[]) => (a: any) => {
-    asBusiness(a);
-    elec(a).vat_exemptions = list;
-  };
+  const withVat =
+    (...list: unknown[]) =>
+    (a: any) => {
+      asBusiness(a);
+      elec(a).vat_exemptions = list;
+    };
   const closed = { effective_from: '2018-01-01', effective_to: '2018-12-31', rate: '1.0' };
   const open = { effective_from: '2019-01-01', rate: '0.5' };
 

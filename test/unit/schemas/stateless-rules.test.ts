@@ -27,9 +27,14 @@ describe('stateless x-validators on the spec example', () => {
   });
 
   it('campaign_name_and_slug_provided, campaign_name_or_slug_not_provided, duplicate_account_campaigns', () => {
-    expect(errorsAfter((a) => (a.account_campaigns[0].campaign_name = 'Super'))).toContainEqual({ code: 'campaign_name_and_slug_provided', attr: 'account_campaigns.0' });
+    expect(errorsAfter((a) => (a.account_campaigns[0].campaign_name = 'Super'))).toContainEqual({
+      code: 'campaign_name_and_slug_provided',
+      attr: 'account_campaigns.0',
+    });
     expect(errorsAfter((a) => delete a.account_campaigns[0].slug)).toContainEqual({ code: 'campaign_name_or_slug_not_provided', attr: 'account_campaigns.0' });
-    expect(errorsAfter((a) => a.account_campaigns.push({ ...a.account_campaigns[0] }))).toEqual([{ code: 'duplicate_account_campaigns', attr: 'account_campaigns.1.slug' }]);
+    expect(errorsAfter((a) => a.account_campaigns.push({ ...a.account_campaigns[0] }))).toEqual([
+      { code: 'duplicate_account_campaigns', attr: 'account_campaigns.1.slug' },
+    ]);
   });
 
   it('last_statement_issued_before_closing_date', () => {
@@ -50,7 +55,9 @@ describe('stateless x-validators on the spec example', () => {
 
   it('duplicate_ledger_in_payment_preferences', () => {
     const pref = { type: 'PASSIVE', ledger_identifier: 'L-1' };
-    expect(errorsAfter((a) => ((a.ledgers[0].ledger_identifier = 'L-1'), (a.payment_preferences = [pref, { ...pref }])))).toEqual([{ code: 'duplicate_ledger_in_payment_preferences', attr: 'payment_preferences.1.ledger_identifier' }]);
+    expect(errorsAfter((a) => ((a.ledgers[0].ledger_identifier = 'L-1'), (a.payment_preferences = [pref, { ...pref }])))).toEqual([
+      { code: 'duplicate_ledger_in_payment_preferences', attr: 'payment_preferences.1.ledger_identifier' },
+    ]);
   });
 
   it('debt_repayment_missing_end_date, debt_repayment_end_date_after_schedule_end_date, balance_triggered_schedule_missing_threshold', () => {
@@ -94,7 +101,10 @@ describe('stateless x-validators on the spec example', () => {
   it('multiple_open_ended_aqs_in_meterpoint_aq_history', () => {
     const aq = (from: string) => ({ effective_from: from, aq: '12000', source: 'NOMINATED' });
     const errors = errorsAfter((a) => (a.supply_addresses[0].meter_points[1].aq_history = [aq('2019-01-01'), aq('2019-06-01')]));
-    expect(errors).toContainEqual({ code: 'multiple_open_ended_aqs_in_meterpoint_aq_history', attr: 'supply_addresses.0.meter_points.1.aq_history.1.effective_to' });
+    expect(errors).toContainEqual({
+      code: 'multiple_open_ended_aqs_in_meterpoint_aq_history',
+      attr: 'supply_addresses.0.meter_points.1.aq_history.1.effective_to',
+    });
   });
 
   it('start_date_same_as_end_date on an account campaign', () => {
@@ -116,7 +126,9 @@ describe('ledger balances sum exactly (the money fast path reads every value as 
     return neg ? -n : n;
   }
   const decimal = fc.oneof(
-    fc.tuple(fc.constantFrom('', '-'), fc.stringMatching(/^\d{0,15}$/), fc.constantFrom('', '.'), fc.stringMatching(/^\d{0,11}$/)).map(([s, i, p, f]) => s + i + p + f),
+    fc
+      .tuple(fc.constantFrom('', '-'), fc.stringMatching(/^\d{0,15}$/), fc.constantFrom('', '.'), fc.stringMatching(/^\d{0,11}$/))
+      .map(([s, i, p, f]) => s + i + p + f),
     fc.constantFrom('.', '-.', '-0', '0.', '5.', '-0.00', '9999999999999.99', '99999999999999.99', '00012.5', '1e3', ' 1'),
   );
 
@@ -125,7 +137,10 @@ describe('ledger balances sum exactly (the money fast path reads every value as 
     fc.assert(
       fc.property(decimal, decimal, decimal, (transfer, a, b) => {
         const account = realisticAccount({ transfer_balance: transfer });
-        account.ledgers = [{ ...account.ledgers![0], ledger_balance: a }, { ...account.ledgers![0], ledger_balance: b }];
+        account.ledgers = [
+          { ...account.ledgers![0], ledger_balance: a },
+          { ...account.ledgers![0], ledger_balance: b },
+        ];
         const r = validateAccount(account, { today: '2026-01-01' });
         const got = !r.ok && r.errors.some((e) => e.code === 'ledger_balances_not_equal_to_transfer_balance');
         const [t, x, y] = [reference(transfer), reference(a), reference(b)];
@@ -140,7 +155,10 @@ describe('ledger balances sum exactly (the money fast path reads every value as 
 
   it('equal sums in different spellings pass', () => {
     const account = realisticAccount({ transfer_balance: '30.0000000001' });
-    account.ledgers = [{ ...account.ledgers![0], ledger_balance: '30' }, { ...account.ledgers![0], ledger_balance: '.0000000001' }];
+    account.ledgers = [
+      { ...account.ledgers![0], ledger_balance: '30' },
+      { ...account.ledgers![0], ledger_balance: '.0000000001' },
+    ];
     const r = validateAccount(account, { today: '2026-01-01' });
     expect(r.ok ? [] : r.errors.filter((e) => e.code === 'ledger_balances_not_equal_to_transfer_balance')).toEqual([]);
   });

@@ -61,9 +61,9 @@ describe('validateFile', () => {
 
 describe('formatValidationLine', () => {
   it('prints the account number, attr, code and detail', () => {
-    expect(formatValidationLine({ index: 3, externalAccountNumber: 'EXT-123' }, { attr: 'customers.0.mobile', code: 'invalid_phone_number', detail: 'bad' })).toBe(
-      'EXT-123 customers.0.mobile invalid_phone_number: bad',
-    );
+    expect(
+      formatValidationLine({ index: 3, externalAccountNumber: 'EXT-123' }, { attr: 'customers.0.mobile', code: 'invalid_phone_number', detail: 'bad' }),
+    ).toBe('EXT-123 customers.0.mobile invalid_phone_number: bad');
   });
 
   it('falls back to the record index and marks a root error', () => {

@@ -39,7 +39,10 @@ describe('changes after extraction', () => {
     expect(all.length).toBe(Object.values(g.truth['ACC-0001']).reduce((n, k) => n + (k ?? 0), 0));
     expect(await feed.changesSince('ACC-0001', new Date('2026-01-11T00:00:00Z'))).toEqual([]);
 
-    fs.appendFileSync(path.join(dir, 'accounts.changes.jsonl'), `${JSON.stringify({ ...g.changes[0], change: { kind: 'note', item: { external_id: 'x', body: '', created_at: '2026-01-01T00:00:00Z' } } })}\n`);
+    fs.appendFileSync(
+      path.join(dir, 'accounts.changes.jsonl'),
+      `${JSON.stringify({ ...g.changes[0], change: { kind: 'note', item: { external_id: 'x', body: '', created_at: '2026-01-01T00:00:00Z' } } })}\n`,
+    );
     await expect(feed.changesSince(g.changes[0].external_account_number, new Date(0))).rejects.toThrow(/change\.item\.body/);
   });
 });

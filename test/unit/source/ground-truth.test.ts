@@ -30,7 +30,10 @@ async function runPipeline(src: SourceAccount, documentsDir: string): Promise<Ou
   // The pre-flight as the sandbox catalogue answers it: electricity tariffs it knows are confirmed;
   // it never refuses. The platform then reports an unknown tariff, without a field.
   const tariffs = tariffsOf(v.value);
-  const notes = preflightNotes(tariffs, new Map(tariffs.filter((x) => x.fuel === 'electricity' && known.has(x.code)).map((x) => [x.code, { verdict: 'confirmed' }])));
+  const notes = preflightNotes(
+    tariffs,
+    new Map(tariffs.filter((x) => x.fuel === 'electricity' && known.has(x.code)).map((x) => [x.code, { verdict: 'confirmed' }])),
+  );
   const d = await describeDocuments(t.documents, documentsDir);
   if (d.missing.length > 0) return { outcome: 'failed', stage: 'documents', errors: d.missing };
   expect(d.documents).toHaveLength(t.documents.length);
@@ -99,6 +102,9 @@ describe('generated dataset vs ground truth (300 accounts)', () => {
     const src = await new FileSourceAdapter(path.join(dir, 'accounts.jsonl')).getAccount(g!.external_account_number);
     const t = transformAccount(src!, { importSupplierCode: 'DEMO-SUPPLIER', mapping: defaultMapping() });
     expect(t.ok).toBe(false);
-    if (!t.ok) expect(t.errors).toContainEqual(expect.objectContaining({ code: 'invalid_date', attr: 'customers.0.date_of_birth', sourceField: 'contacts.date_of_birth' }));
+    if (!t.ok)
+      expect(t.errors).toContainEqual(
+        expect.objectContaining({ code: 'invalid_date', attr: 'customers.0.date_of_birth', sourceField: 'contacts.date_of_birth' }),
+      );
   });
 });

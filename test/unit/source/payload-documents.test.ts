@@ -8,7 +8,11 @@ describe("the documents a team's payload names", () => {
     const account: any = realisticAccount();
     account.account_type = 'PORTFOLIO_LEAD';
     account.portfolio = { notes: [{ body: 'Lead note', document_paths: [{ document_path: '/portfolio/lead-letter.pdf' }] }] };
-    account.business = { portfolios: [{ portfolio_references: [{ namespace: 'portfolio-label', value: 'North' }], notes: [{ document_paths: [{ document_path: '/portfolio/north.html' }] }] }] };
+    account.business = {
+      portfolios: [
+        { portfolio_references: [{ namespace: 'portfolio-label', value: 'North' }], notes: [{ document_paths: [{ document_path: '/portfolio/north.html' }] }] },
+      ],
+    };
     const docs = payloadDocuments(account, '/team/documents').map((d) => [d.attr, d.sourcePath, d.contentType]);
     expect(docs).toEqual([
       ['notes.0.document_paths.0.document_path', 'notes/EXT-1001/email-2024-05-02.pdf', 'application/pdf'],
@@ -22,6 +26,8 @@ describe("the documents a team's payload names", () => {
     const account: any = realisticAccount({ account_type: 'PORTFOLIO_LEAD' } as any);
     account.portfolio = { notes: [{ body: 'x', document_paths: [{ document_path: '/../../etc/passwd' }] }] };
     const result = validateAccount(account);
-    expect(result.ok ? [] : result.errors.filter((e) => e.code === 'invalid_document_path').map((e) => e.attr)).toEqual(['portfolio.notes.0.document_paths.0.document_path']);
+    expect(result.ok ? [] : result.errors.filter((e) => e.code === 'invalid_document_path').map((e) => e.attr)).toEqual([
+      'portfolio.notes.0.document_paths.0.document_path',
+    ]);
   });
 });

@@ -55,7 +55,11 @@ describe('a payload file', () => {
     expect(JSON.stringify(got['#line-4'])).not.toContain('not json');
     expect(got['#line-5']).toMatchObject({ code: 'payload_not_an_object', detail: expect.stringContaining('line 5 ') });
     expect(got['#line-6']).toMatchObject({ code: 'payload_too_large', detail: expect.stringContaining('line 6 ') });
-    expect(got['C-3']).toMatchObject({ code: 'duplicate_external_account_number', attr: 'external_account_number', detail: expect.stringContaining('lines 7, 8') });
+    expect(got['C-3']).toMatchObject({
+      code: 'duplicate_external_account_number',
+      attr: 'external_account_number',
+      detail: expect.stringContaining('lines 7, 8'),
+    });
   });
 
   it('reads a gzipped file exactly as the plain one', async () => {
@@ -65,10 +69,14 @@ describe('a payload file', () => {
   });
 
   it('validate reads it account for account: the same accounts, and a payload nested 5,000 levels deep fails without a stack overflow', async () => {
-    const deep = JSON.stringify({ ...realisticAccount({ external_account_number: 'D-4' }), metadata: [{ key: 'k', value: 'DEEP' }] }).replace('"DEEP"', '{"a":'.repeat(5000) + '1' + '}'.repeat(5000));
+    const deep = JSON.stringify({ ...realisticAccount({ external_account_number: 'D-4' }), metadata: [{ key: 'k', value: 'DEEP' }] }).replace(
+      '"DEEP"',
+      '{"a":'.repeat(5000) + '1' + '}'.repeat(5000),
+    );
     const file = write('v.jsonl', [JSON.stringify(a), deep, 'nope', JSON.stringify(a)].join('\n'));
     const results = [];
-    for await (const r of validatePayloadFile(file, { importSupplier: a.import_supplier })) results.push({ ext: r.externalAccountNumber, codes: r.errors.map((e) => e.code) });
+    for await (const r of validatePayloadFile(file, { importSupplier: a.import_supplier }))
+      results.push({ ext: r.externalAccountNumber, codes: r.errors.map((e) => e.code) });
     expect(results).toEqual([
       { ext: '#line-3', codes: ['invalid_json'] },
       { ext: 'A-1', codes: ['duplicate_external_account_number'] },

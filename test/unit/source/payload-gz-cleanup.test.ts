@@ -83,7 +83,10 @@ describe('the decompressed copy of a .jsonl.gz payload file', () => {
       console.log(JSON.stringify(keys));
       process.exit(0);
     `;
-    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env: { ...process.env, TMPDIR: tmp }, encoding: 'utf8' });
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      env: { ...process.env, TMPDIR: tmp },
+      encoding: 'utf8',
+    });
     expect(JSON.parse(out)).toEqual(['A-1', 'B-2']); // the copy was made (the index was read from it)
     expect(leftovers()).toEqual([]);
   });
@@ -96,7 +99,10 @@ describe('the decompressed copy of a .jsonl.gz payload file', () => {
       console.log('indexed');
       setInterval(() => {}, 1000);
     `;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env: { ...process.env, TMPDIR: tmp }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      env: { ...process.env, TMPDIR: tmp },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     await new Promise<void>((resolve) => child.stdout.on('data', (d) => String(d).includes('indexed') && resolve()));
     // While it lives, its copy is its own: another source leaves it alone.
     const meanwhile = new PayloadFileSource(gz);

@@ -37,13 +37,26 @@ describe('transformAccount', () => {
   it('normalises messy contact fields and postcodes', () => {
     const item = clean()[0];
     const src: SourceAccount = structuredClone(item.source);
-    Object.assign(src.contacts[0], { is_primary: true, mobile_phone: '+44 7123 456789', home_phone: '(020) 7234 3456', date_of_birth: '3/7/1980 ', first_name: ' Bob ', email: ' Bob@Example.COM ' });
+    Object.assign(src.contacts[0], {
+      is_primary: true,
+      mobile_phone: '+44 7123 456789',
+      home_phone: '(020) 7234 3456',
+      date_of_birth: '3/7/1980 ',
+      first_name: ' Bob ',
+      email: ' Bob@Example.COM ',
+    });
     src.supply_addresses[0].postcode = 'w1f9de ';
     src.account.billing_postcode = ' w1f  9de';
     const t = transformAccount(src, ctx);
     expect(t.ok).toBe(true);
     if (!t.ok) return;
-    expect(t.payload.customers?.[0]).toMatchObject({ mobile: '07123456789', landline: '02072343456', date_of_birth: '1980-07-03', given_name: 'Bob', email: 'bob@example.com' });
+    expect(t.payload.customers?.[0]).toMatchObject({
+      mobile: '07123456789',
+      landline: '02072343456',
+      date_of_birth: '1980-07-03',
+      given_name: 'Bob',
+      email: 'bob@example.com',
+    });
     expect(t.payload.supply_addresses?.[0].supply_postcode).toBe('W1F 9DE');
     expect(t.payload.billing_postcode).toBe('W1F 9DE');
   });
@@ -59,7 +72,13 @@ describe('transformAccount', () => {
     const bad = transformAccount(src, ctx);
     expect(bad.ok).toBe(false);
     if (bad.ok) return;
-    expect(bad.errors).toContainEqual(expect.objectContaining({ code: 'unmapped_code', attr: 'supply_addresses.0.meter_points.0.agreements.0.tariff_code', sourceField: 'agreements.tariff_code' }));
+    expect(bad.errors).toContainEqual(
+      expect.objectContaining({
+        code: 'unmapped_code',
+        attr: 'supply_addresses.0.meter_points.0.agreements.0.tariff_code',
+        sourceField: 'agreements.tariff_code',
+      }),
+    );
     expect(bad.errors).toContainEqual(expect.objectContaining({ code: 'unmapped_code', sourceField: 'transactions.txn_type' }));
   });
 

@@ -62,7 +62,11 @@ describe('docker-compose.yml: the kraken-migrate services', () => {
       const cmd = cliCommand(args);
       expect(cmd, `${name}: ${args.join(' ')}`).toBeDefined();
       expect(cmd!.commands, `${name} runs a command, not a group`).toHaveLength(0);
-      for (const flag of args.filter((a) => a.startsWith('--'))) expect(cmd!.options.map((o) => o.long), `${name} ${flag}`).toContain(flag);
+      for (const flag of args.filter((a) => a.startsWith('--')))
+        expect(
+          cmd!.options.map((o) => o.long),
+          `${name} ${flag}`,
+        ).toContain(flag);
     }
     expect(services.worker.command).toEqual(['worker']);
     expect(services.events.command).toEqual(['events', 'serve']);

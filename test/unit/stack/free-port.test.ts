@@ -27,11 +27,12 @@ describe('freePort', () => {
     // Each really binds on loopback.
     const servers = await Promise.all(
       ports.slice(0, 5).map(
-        (port) => new Promise<net.Server>((resolve, reject) => {
-          const s = net.createServer();
-          s.once('error', reject);
-          s.listen(port, '127.0.0.1', () => resolve(s));
-        }),
+        (port) =>
+          new Promise<net.Server>((resolve, reject) => {
+            const s = net.createServer();
+            s.once('error', reject);
+            s.listen(port, '127.0.0.1', () => resolve(s));
+          }),
       ),
     );
     await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));

@@ -75,22 +75,26 @@ describe('embedded Postgres from any checkout location', () => {
     }
   });
 
-  it.runIf(isRoot)('as root, starts a real server for a data dir inside a mode-700 directory', async () => {
-    const privateDir = fs.mkdtempSync(path.join(base, 'clone-'));
-    fs.chmodSync(privateDir, 0o700);
-    const dataDir = path.join(privateDir, '.data', 'postgres');
-    const server = await startPostgres({ dataDir, port: await freePort() });
-    try {
-      expect(fs.existsSync(path.join(dataDir, 'RELOCATED'))).toBe(true);
-      const client = new pg.Client({ connectionString: server.url });
-      await client.connect();
-      const r = await client.query<{ user: string }>('select current_user as user');
-      await client.end();
-      expect(r.rows[0].user).toBe('postgres');
-    } finally {
-      await server.stop();
-      fs.rmSync(actualDataDir(dataDir), { recursive: true, force: true });
-      fs.rmSync(`${actualDataDir(dataDir)}.owner`, { force: true });
-    }
-  }, 120_000);
+  it.runIf(isRoot)(
+    'as root, starts a real server for a data dir inside a mode-700 directory',
+    async () => {
+      const privateDir = fs.mkdtempSync(path.join(base, 'clone-'));
+      fs.chmodSync(privateDir, 0o700);
+      const dataDir = path.join(privateDir, '.data', 'postgres');
+      const server = await startPostgres({ dataDir, port: await freePort() });
+      try {
+        expect(fs.existsSync(path.join(dataDir, 'RELOCATED'))).toBe(true);
+        const client = new pg.Client({ connectionString: server.url });
+        await client.connect();
+        const r = await client.query<{ user: string }>('select current_user as user');
+        await client.end();
+        expect(r.rows[0].user).toBe('postgres');
+      } finally {
+        await server.stop();
+        fs.rmSync(actualDataDir(dataDir), { recursive: true, force: true });
+        fs.rmSync(`${actualDataDir(dataDir)}.owner`, { force: true });
+      }
+    },
+    120_000,
+  );
 });

@@ -53,26 +53,26 @@ describe('a missing Temporal CLI is named, never downloaded', () => {
     ['npm test (pretest)', ['stack/temporal-cli.ts']],
     ['npm run demo', ['cli/main.ts', 'demo', '--data-dir', path.join(dir, 'demo')]],
     ['npm run dev', ['cli/main.ts', 'dev']],
-  ])(
-    '%s stops at once with one line and exit 2',
-    (_name, args) => {
-      // The last demo's report, which a failed start must not delete.
-      const lastReport = path.join(dir, 'demo', 'reports', 'run-1', 'report.html');
-      fs.mkdirSync(path.dirname(lastReport), { recursive: true });
-      fs.writeFileSync(lastReport, '<html></html>');
-      const r = spawnSync(process.execPath, [require.resolve('tsx/cli'), ...args], {
-        cwd: ROOT,
-        env: { PATH: process.env.PATH ?? '', HOME: dir, DATA_DIR: path.join(dir, 'data'), TEMPORAL_CLI_PATH: path.join(dir, 'no-such-temporal') },
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
-      const lines = r.stderr.trim().split('\n').filter((l) => !l.startsWith('npm warn'));
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^error \[temporal_cli_missing\]: TEMPORAL_CLI_PATH=.* is not an executable file: kraken-migrate needs the Temporal CLI v1\.5\.1/);
-      expect(r.status).toBe(2);
-      // Nothing was started: no Postgres data directory appeared.
-      expect(fs.existsSync(path.join(dir, 'data', 'postgres'))).toBe(false);
-      expect(fs.existsSync(lastReport)).toBe(true);
-    },
-  );
+  ])('%s stops at once with one line and exit 2', (_name, args) => {
+    // The last demo's report, which a failed start must not delete.
+    const lastReport = path.join(dir, 'demo', 'reports', 'run-1', 'report.html');
+    fs.mkdirSync(path.dirname(lastReport), { recursive: true });
+    fs.writeFileSync(lastReport, '<html></html>');
+    const r = spawnSync(process.execPath, [require.resolve('tsx/cli'), ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: dir, DATA_DIR: path.join(dir, 'data'), TEMPORAL_CLI_PATH: path.join(dir, 'no-such-temporal') },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    const lines = r.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('npm warn'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^error \[temporal_cli_missing\]: TEMPORAL_CLI_PATH=.* is not an executable file: kraken-migrate needs the Temporal CLI v1\.5\.1/);
+    expect(r.status).toBe(2);
+    // Nothing was started: no Postgres data directory appeared.
+    expect(fs.existsSync(path.join(dir, 'data', 'postgres'))).toBe(false);
+    expect(fs.existsSync(lastReport)).toBe(true);
+  });
 });

@@ -33,7 +33,9 @@ describe('the server engine binaries', () => {
     const log = path.join(dir, 'go-calls.log');
     const m = machine({ go: `echo "$@" >> ${log}; pkg="\${3%@*}"; out="$GOBIN/\${pkg##*/}"; printf '#!/bin/sh\\n' > "$out"; chmod +x "$out"` }, [], true);
     const paths = provisionTemporalServer({ ...m, quiet: true });
-    expect(fs.readFileSync(log, 'utf8').trim().split('\n')).toEqual(Object.values(SERVER_TOOLS).map((t) => `install -ldflags=-checklinkname=0 ${t.pkg}@${t.version}`));
+    expect(fs.readFileSync(log, 'utf8').trim().split('\n')).toEqual(
+      Object.values(SERVER_TOOLS).map((t) => `install -ldflags=-checklinkname=0 ${t.pkg}@${t.version}`),
+    );
     for (const p of Object.values(paths)) expect(fs.statSync(p).isFile()).toBe(true);
     expect(fs.readdirSync(path.join(m.root, '.tools', 'bin')).sort()).toEqual(['temporal-server', 'temporal-sql-tool', 'temporal-ui-server']);
   });
@@ -48,7 +50,9 @@ describe('the server engine binaries', () => {
     }
     expect(err).toBeInstanceOf(ServerBuildError);
     expect((err as ServerBuildError).code).toBe('temporal_server_build_failed');
-    expect((err as Error).message).toMatch(/temporal-server is not built and no Go toolchain is on PATH: install Go >= 1\.25 \(it builds go\.temporal\.io\/server\/cmd\/server@v1\.29\.1\)/);
+    expect((err as Error).message).toMatch(
+      /temporal-server is not built and no Go toolchain is on PATH: install Go >= 1\.25 \(it builds go\.temporal\.io\/server\/cmd\/server@v1\.29\.1\)/,
+    );
   });
 
   it('a failing build says which module failed', () => {

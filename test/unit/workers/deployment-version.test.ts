@@ -16,7 +16,10 @@ describe('the worker deployment version', () => {
   });
 
   it('KRAKEN_BUILD_ID and KRAKEN_DEPLOYMENT_NAME win', () => {
-    expect(workerDeploymentVersion(parseConfig({ KRAKEN_BUILD_ID: '1.4.0+abc1234', KRAKEN_DEPLOYMENT_NAME: 'migrate-eu' }))).toEqual({ deploymentName: 'migrate-eu', buildId: '1.4.0+abc1234' });
+    expect(workerDeploymentVersion(parseConfig({ KRAKEN_BUILD_ID: '1.4.0+abc1234', KRAKEN_DEPLOYMENT_NAME: 'migrate-eu' }))).toEqual({
+      deploymentName: 'migrate-eu',
+      buildId: '1.4.0+abc1234',
+    });
   });
 
   it('without git and without KRAKEN_BUILD_ID (an image built without the argument) the worker refuses, naming the variable', () => {
@@ -28,7 +31,9 @@ describe('the worker deployment version', () => {
   });
 
   it('names the rule the server enforces when the deployment name has a dot or a colon', () => {
-    expect(() => parseConfig({ KRAKEN_DEPLOYMENT_NAME: 'kraken.migrate' })).toThrow(/KRAKEN_DEPLOYMENT_NAME="kraken.migrate": letters, digits, '-' and '_' only \(no '.' or ':'\)/);
+    expect(() => parseConfig({ KRAKEN_DEPLOYMENT_NAME: 'kraken.migrate' })).toThrow(
+      /KRAKEN_DEPLOYMENT_NAME="kraken.migrate": letters, digits, '-' and '_' only \(no '.' or ':'\)/,
+    );
     expect(() => parseConfig({ KRAKEN_DEPLOYMENT_NAME: '__internal' })).toThrow(/KRAKEN_DEPLOYMENT_NAME/);
     expect(() => parseConfig({ KRAKEN_BUILD_ID: 'a b' })).toThrow(/KRAKEN_BUILD_ID="a b"/);
   });

@@ -5,7 +5,10 @@ import type { AccountOutcome } from '../../../domain/inputs';
 import { rowToOutcome } from '../../../ledger/attempts';
 
 const EXT = 'EXT-1';
-const event = (type: string, more: { identifier?: string; errorCode?: string } = {}): Ending => ({ step: 'event', event: { eventId: 'ev-1', type: `data_import.import_process.${type}`, ...more } });
+const event = (type: string, more: { identifier?: string; errorCode?: string } = {}): Ending => ({
+  step: 'event',
+  event: { eventId: 'ev-1', type: `data_import.import_process.${type}`, ...more },
+});
 const poll = (status: string, more: { accountNumber?: string; errorCode?: string } = {}): Ending => ({ step: 'poll', status: { status, ...more } });
 
 /**
@@ -23,7 +26,11 @@ const ENDINGS: Array<[string, Ending, Omit<AccountOutcome, 'externalAccountNumbe
     { step: 'documents', result: { ok: false, code: 'document_missing', attr: 'notes.0.document_paths.0.document_path' } },
     { outcome: 'failed', stage: 'documents', code: 'document_missing', attr: 'notes.0.document_paths.0.document_path', source: 'local' },
   ],
-  ['the supplier is complete', { step: 'guard', supplier: 'COMPLETE' }, { outcome: 'not_attempted', stage: 'guard', code: 'import_supplier_migration_not_ongoing', source: 'local' }],
+  [
+    'the supplier is complete',
+    { step: 'guard', supplier: 'COMPLETE' },
+    { outcome: 'not_attempted', stage: 'guard', code: 'import_supplier_migration_not_ongoing', source: 'local' },
+  ],
   [
     'the platform already had the account',
     { step: 'schedule', result: { kind: 'already_imported', accountNumber: 'A-11111111' } },
@@ -41,18 +48,42 @@ const ENDINGS: Array<[string, Ending, Omit<AccountOutcome, 'externalAccountNumbe
   ],
   ['a complete event', event('complete', { identifier: 'A-22222222' }), { outcome: 'completed', stage: 'await', accountNumber: 'A-22222222', source: 'event' }],
   ['a dry_run_complete event', event('dry_run_complete'), { outcome: 'completed', stage: 'await', source: 'event' }],
-  ['an error event', event('error', { errorCode: 'tariff_code_not_found' }), { outcome: 'failed', stage: 'platform', code: 'tariff_code_not_found', source: 'event' }],
+  [
+    'an error event',
+    event('error', { errorCode: 'tariff_code_not_found' }),
+    { outcome: 'failed', stage: 'platform', code: 'tariff_code_not_found', source: 'event' },
+  ],
   ['an error event without a code', event('error'), { outcome: 'failed', stage: 'platform', code: 'import_error', source: 'event' }],
-  ['a dry_run_error event', event('dry_run_error', { errorCode: 'path_does_not_exist_in_file_store' }), { outcome: 'failed', stage: 'platform', code: 'path_does_not_exist_in_file_store', source: 'event' }],
+  [
+    'a dry_run_error event',
+    event('dry_run_error', { errorCode: 'path_does_not_exist_in_file_store' }),
+    { outcome: 'failed', stage: 'platform', code: 'path_does_not_exist_in_file_store', source: 'event' },
+  ],
   ['a cancelled event (the schedule window expired)', event('cancelled'), { outcome: 'failed', stage: 'await', code: 'import_cancelled', source: 'event' }],
-  ['polling read PROCESSED', poll('PROCESSED', { accountNumber: 'A-33333333' }), { outcome: 'completed', stage: 'await', accountNumber: 'A-33333333', source: 'poll' }],
+  [
+    'polling read PROCESSED',
+    poll('PROCESSED', { accountNumber: 'A-33333333' }),
+    { outcome: 'completed', stage: 'await', accountNumber: 'A-33333333', source: 'poll' },
+  ],
   ['polling read DRY_RUN_SUCCEEDED', poll('DRY_RUN_SUCCEEDED'), { outcome: 'completed', stage: 'await', source: 'poll' }],
   ['polling read CANCELLED', poll('CANCELLED'), { outcome: 'failed', stage: 'await', code: 'import_cancelled', source: 'poll' }],
-  ['polling read ERRORED', poll('ERRORED', { errorCode: 'tariff_code_not_found' }), { outcome: 'failed', stage: 'platform', code: 'tariff_code_not_found', source: 'poll' }],
+  [
+    'polling read ERRORED',
+    poll('ERRORED', { errorCode: 'tariff_code_not_found' }),
+    { outcome: 'failed', stage: 'platform', code: 'tariff_code_not_found', source: 'poll' },
+  ],
   ['polling read ERRORED without a code', poll('ERRORED'), { outcome: 'failed', stage: 'platform', code: 'import_error', source: 'poll' }],
-  ['polling read DRY_RUN_ERRORED', poll('DRY_RUN_ERRORED', { errorCode: 'invalid_choice' }), { outcome: 'failed', stage: 'platform', code: 'invalid_choice', source: 'poll' }],
+  [
+    'polling read DRY_RUN_ERRORED',
+    poll('DRY_RUN_ERRORED', { errorCode: 'invalid_choice' }),
+    { outcome: 'failed', stage: 'platform', code: 'invalid_choice', source: 'poll' },
+  ],
   ['no outcome before the polling deadline', { step: 'timeout' }, { outcome: 'failed', stage: 'await', code: 'outcome_timeout', source: 'poll' }],
-  ['an activity gave up', { step: 'activity_failed', stage: 'schedule', code: 'platform_auth_failed' }, { outcome: 'failed', stage: 'schedule', code: 'platform_auth_failed', source: 'local' }],
+  [
+    'an activity gave up',
+    { step: 'activity_failed', stage: 'schedule', code: 'platform_auth_failed' },
+    { outcome: 'failed', stage: 'schedule', code: 'platform_auth_failed', source: 'local' },
+  ],
 ];
 
 describe('the outcome of every ending (outcomeOf)', () => {
@@ -67,7 +98,13 @@ describe('the outcome of every ending (outcomeOf)', () => {
 
   it('only endings that say an account exists (or a dry run passed) are completed', () => {
     const completed = ENDINGS.filter(([, e]) => outcomeOf(EXT, e).outcome === 'completed').map(([what]) => what);
-    expect(completed).toEqual(['the platform already had the account', 'a complete event', 'a dry_run_complete event', 'polling read PROCESSED', 'polling read DRY_RUN_SUCCEEDED']);
+    expect(completed).toEqual([
+      'the platform already had the account',
+      'a complete event',
+      'a dry_run_complete event',
+      'polling read PROCESSED',
+      'polling read DRY_RUN_SUCCEEDED',
+    ]);
   });
 });
 
@@ -107,9 +144,34 @@ describe('which events and statuses end the wait', () => {
 
 describe('an outcome read back from the ledger (rowToOutcome)', () => {
   it('carries every recorded column, and leaves out the empty ones', () => {
-    const row = { external_account_number: 'EXT-1', outcome: 'failed', stage: 'platform', error_code: 'tariff_code_not_found', error_attr: 'agreements.0.tariff_code', platform_account_number: null, outcome_source: 'event' };
-    expect(rowToOutcome(row)).toEqual({ externalAccountNumber: 'EXT-1', outcome: 'failed', stage: 'platform', code: 'tariff_code_not_found', attr: 'agreements.0.tariff_code', source: 'event' });
-    expect(rowToOutcome({ external_account_number: 'EXT-2', outcome: 'completed', stage: 'await', error_code: null, error_attr: null, platform_account_number: 'A-1', outcome_source: null })).toEqual({
+    const row = {
+      external_account_number: 'EXT-1',
+      outcome: 'failed',
+      stage: 'platform',
+      error_code: 'tariff_code_not_found',
+      error_attr: 'agreements.0.tariff_code',
+      platform_account_number: null,
+      outcome_source: 'event',
+    };
+    expect(rowToOutcome(row)).toEqual({
+      externalAccountNumber: 'EXT-1',
+      outcome: 'failed',
+      stage: 'platform',
+      code: 'tariff_code_not_found',
+      attr: 'agreements.0.tariff_code',
+      source: 'event',
+    });
+    expect(
+      rowToOutcome({
+        external_account_number: 'EXT-2',
+        outcome: 'completed',
+        stage: 'await',
+        error_code: null,
+        error_attr: null,
+        platform_account_number: 'A-1',
+        outcome_source: null,
+      }),
+    ).toEqual({
       externalAccountNumber: 'EXT-2',
       outcome: 'completed',
       stage: 'await',

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { count, emptyTotals } from '../../../domain/run-totals';
 import type { AccountOutcome } from '../../../domain/inputs';
 
-const o = (ext: string, outcome: AccountOutcome['outcome'], more: Partial<AccountOutcome> = {}): AccountOutcome => ({ externalAccountNumber: ext, outcome, stage: 'await', ...more });
+const o = (ext: string, outcome: AccountOutcome['outcome'], more: Partial<AccountOutcome> = {}): AccountOutcome => ({
+  externalAccountNumber: ext,
+  outcome,
+  stage: 'await',
+  ...more,
+});
 
 describe("the run's totals (what run status, the summary and the report show)", () => {
   it('books each outcome under its own heading, codes and sources beside', () => {
