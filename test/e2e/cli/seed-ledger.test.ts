@@ -8,6 +8,7 @@ import { ledgerProgress } from '../../../ledger';
 import { postImportStatus } from '../../../cli/post-import';
 import { EXAMPLES_PER_CODE } from '../../../ledger/report-data';
 import { planSeed, seedCounts } from '../../../ledger/seed-mix';
+import { parseCsv } from '../../support/csv';
 
 /**
  * `db seed-ledger` on the e2e stack's Postgres, then what an operator checks of a run that size:
@@ -30,35 +31,6 @@ function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ c
     child.stderr.on('data', (d) => (stderr += d));
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
-}
-
-/** RFC 4180 rows (quoted cells may hold commas and line breaks). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else cell += c;
-  }
-  return rows;
 }
 
 const plan = planSeed(ACCOUNTS);

@@ -1,35 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { csvCell, neutraliseFormula, toCsv } from '../../../cli/report/csv';
 import { CSV_HEADER } from '../../../cli/report/data';
-
-/** A strict RFC 4180 reader, to check that what we write reads back to the same cells. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else cell += c;
-  }
-  return rows;
-}
+import { parseCsv } from '../../support/csv';
 
 describe('CSV cells', () => {
   it.each(['=SUM(A1:A9)', '+44 7700 900123', '-1+2', '@cmd', '\tleading tab', '\rleading cr'])('prefixes %j with a quote so spreadsheets keep it text', (v) => {
