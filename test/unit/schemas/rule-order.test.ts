@@ -50,8 +50,11 @@ function meterPointsPayload(): any {
 }
 
 // validateAccount sorts its errors by (attr, code) (sortErrors in schemas/errors.ts), and the first
-// of them is the code and field a failed account records (activities/prepare.ts). These pins hold
-// that order, and the raw order accountRuleErrors emits in, across moves of the rules between files.
+// of them is the code and field a failed account records (activities/prepare.ts): that order does
+// not depend on which file a rule lives in, and these pins hold it. accountRuleErrors' raw order is
+// pinned too: it is one pass customer by customer (schemas/rules-customers.ts) and meter point by
+// meter point (schemas/rules-meters.ts), where the checks of one customer or meter point used to
+// come out in two or three separate passes.
 describe('the order errors come out in when several rules fire at once', () => {
   it('customer rules: the recorded (first) error and the whole sorted list', () => {
     const errors = validated(customersPayload());
@@ -76,15 +79,15 @@ describe('the order errors come out in when several rules fire at once', () => {
     expect(raw(customersPayload())).toEqual([
       ['customer_with_unknown_occupier', 'customers'],
       ['customer_family_name_required', 'customers.0.family_name'],
-      ['psr_industry_code_not_provided', 'customers.0.psr.0'],
-      ['start_date_later_than_end_date', 'customers.0.psr.0.effective_to'],
-      ['date_in_future', 'customers.0.consents.0.signed_at'],
-      ['metadata_has_duplicate_keys', 'customers.0.metadata.1.key'],
       ['customer_may_not_be_named_the_occupier', 'customers.0'],
       ['contact_details_for_occupier', 'customers.0'],
       ['possible_test_email_address', 'customers.0.email'],
+      ['psr_industry_code_not_provided', 'customers.0.psr.0'],
+      ['start_date_later_than_end_date', 'customers.0.psr.0.effective_to'],
+      ['date_in_future', 'customers.0.consents.0.signed_at'],
       ['children_with_duplicate_values', 'customers.0.consents.1.type'],
       ['fields_are_mutually_exclusive', 'customers.0.consents'],
+      ['metadata_has_duplicate_keys', 'customers.0.metadata.1.key'],
       ['repeated_values_for_unique_customer_detail_namespace', 'customers.1.user_details.0.value'],
     ]);
   });
@@ -108,13 +111,13 @@ describe('the order errors come out in when several rules fire at once', () => {
   it('meter-point rules: the raw emission order of accountRuleErrors', () => {
     expect(raw(meterPointsPayload())).toEqual([
       ['start_date_later_than_end_date', 'supply_addresses.0.meter_points.0.agreements.0.effective_to'],
-      ['active_gas_meter_without_transfer_reading', 'supply_addresses.0.meter_points.1.meters.0.transfer_readings'],
       ['future_smart_meter_commission_date', 'supply_addresses.0.meter_points.0.meters.0.smart_commissioned_on'],
       ['meter_with_duplicate_register_ids', 'supply_addresses.0.meter_points.0.meters.0.registers.2.register_id'],
       ['registers_have_duplicate_tprs', 'supply_addresses.0.meter_points.0.meters.0.registers.2.tpr'],
-      ['multiple_open_ended_aqs_in_meterpoint_aq_history', 'supply_addresses.0.meter_points.1.aq_history.3.effective_to'],
       ['disputed_read_in_progress', 'supply_addresses.0.meter_points.0.dr_in_progress'],
       ['smart_details_provided_for_non_smart_meter', 'supply_addresses.0.meter_points.0.meters.0.smart_commissioned_on'],
+      ['active_gas_meter_without_transfer_reading', 'supply_addresses.0.meter_points.1.meters.0.transfer_readings'],
+      ['multiple_open_ended_aqs_in_meterpoint_aq_history', 'supply_addresses.0.meter_points.1.aq_history.3.effective_to'],
       ['gaps_or_overlaps_in_aq_history', 'supply_addresses.0.meter_points.1.aq_history.2.effective_from'],
     ]);
   });
