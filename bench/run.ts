@@ -8,8 +8,6 @@ import { CommanderError } from 'commander';
 import { z } from 'zod';
 import { createPool, type Pool } from '../clients/db';
 import { connectClient } from '../clients/temporal';
-import { loadEnv } from '../config';
-import { sandboxAdmin } from '../sandbox/admin-client';
 import { startStack, type RunningStack } from '../stack/stack';
 import { runFloor } from './floor/run';
 import { withCpu } from './cpu';
@@ -17,51 +15,17 @@ import { renderReport } from './format';
 import { machineInfo, versions } from './machine';
 import { parseBenchArgs, type BenchOptions } from './options';
 import { runPipeline, seedSet, type PipelineTick, type SeededSet } from './pipeline';
-import { findDescendant, RssSampler } from './proc';
+import { RssSampler } from './proc';
 import { runHistoryCost } from './history-cost';
 import { benchResultsSchema, scriptRunSchema, type BenchResults, type MemoryGrowth, type PipelineRun, type ScriptRun } from './results';
 import { benchSandbox } from './sandbox';
+import { WORKER_ENV, benchEnv, findTemporalPid, routeEvents, workerNodeArgs } from './stack-env';
 import { median, ratio, round } from './stats';
 
 const ROOT = path.resolve(__dirname, '..');
-const WORKER_ENV = { LOG_LEVEL: 'info' };
-/** `--cpu-prof`: node writes each worker's profiles (one file a thread) when the worker stops. */
-const workerNodeArgs = (opts: BenchOptions): string[] => (opts.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfileDir}`] : []);
 const t0 = Date.now();
 const say = (m: string) => process.stderr.write(`[bench +${Math.round((Date.now() - t0) / 1000)}s] ${m}\n`);
 const load = () => os.loadavg().map((x) => round(x, 2)) as [number, number, number];
-
-/** The stack's environment for the bench: no artificial latency, no faults, no client-side throttling. */
-function benchEnv(dataDir: string, eventWaitSeconds: number, engine: BenchOptions['engine']): Record<string, string | undefined> {
-  return {
-    ...loadEnv(ROOT),
-    KRAKEN_TEMPORAL_ENGINE: engine,
-    DATA_DIR: dataDir,
-    SOURCE_DOCUMENTS_DIR: path.join(dataDir, 'source-documents'),
-    LOG_LEVEL: 'warn',
-    SANDBOX_PROCESSING_DELAY_MS: '0',
-    SANDBOX_LATENCY_MS: '0',
-    SANDBOX_LATENCY_JITTER_MS: '0',
-    SANDBOX_FAULT_5XX_RATE: '0',
-    SANDBOX_FAULT_429_RATE: '0',
-    SANDBOX_FAULT_DROP_CONNECTION_RATE: '0',
-    SANDBOX_EVENT_DROP_RATE: '0',
-    SANDBOX_EVENT_DUPLICATE_RATE: '0',
-    SANDBOX_EVENT_DELAY_MS: '0',
-    SANDBOX_EVENT_REORDER: 'false',
-    PLATFORM_RATE_LIMIT_PER_SECOND: '10000',
-    OUTCOME_EVENT_WAIT_SECONDS: String(eventWaitSeconds),
-  };
-}
-
-/**
- * The stack delivers each event by both routes (the dev stack's default, so either can be tried);
- * a deployment runs one. The sandbox's admin API switches the other off before anything is timed.
- */
-async function routeEvents(stack: RunningStack, route: BenchOptions['eventsRoute']): Promise<void> {
-  if (route === 'both') return;
-  await sandboxAdmin(stack.info.sandboxUrl, 'PUT', '/admin/event-targets', route === 'sqs' ? { webhookUrl: null } : { sqsQueueUrl: null });
-}
 
 /** Validation throughput, measured in a process of its own: `repeats` payloads/s figures. */
 async function validationProcess(seconds: number, repeats: number): Promise<number[]> {
@@ -346,14 +310,6 @@ async function measure(
     notes,
     ok: passes.every((p) => p.notCompleted === 0),
   });
-}
-
-function findTemporalPid(): number | undefined {
-  // The CLI's dev server, or the server engine's temporal-server (its UI server runs with `--env ui`).
-  return findDescendant(
-    process.pid,
-    (cmd) => (/temporal\b/.test(cmd) && cmd.includes('start-dev')) || (/temporal-server\b/.test(cmd) && cmd.includes('--env server')),
-  );
 }
 
 /** Seeds sets into one stack's database with disjoint legacy ids. */

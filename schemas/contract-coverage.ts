@@ -2,7 +2,7 @@ import { type Contract, loadContract } from '../contract';
 import { energyAccountSchema } from './account';
 
 /**
- * What the contract declares on `EnergyAccount` (and what it nests) that `account.ts` does not model,
+ * What the contract declares on `EnergyAccount` (and what it nests) that `account.ts` and its `account-*.ts` parts do not model,
  * as index-free dot paths (`supply_addresses.meter_points.agents`): read from the contract itself,
  * so the list cannot drift from it. A payload carrying one is refused with its own code (validate.ts)
  * rather than reported as undocumented: the field is documented, this client cannot pass it on yet.

@@ -6,7 +6,7 @@ import { isObj } from './rule-kit';
 
 /**
  * Strict zod schemas read from the contract (`contract/data-import.contract.json`) for the parts of
- * `EnergyAccount` that `account.ts` does not write out by hand. Each property is checked by what the
+ * `EnergyAccount` that `account.ts` and its `account-*.ts` parts do not write out by hand. Each property is checked by what the
  * contract states (type, `required`, `nullable`, `enum`, `format`, decimal `pattern`, `maxLength`,
  * `minLength`, `minimum`/`maximum`, `minItems`) plus the field-level `x-validators` that need nothing
  * but the value (phone numbers, MPAN/MPRN, delivery point identifiers, postcodes), and passed on as

@@ -11,11 +11,11 @@ export {
   type Transaction,
   accountSchemasFor,
   energyAccountSchema,
-  meterPointSchema,
   scheduleAccountCreationSchema,
   taskParamsSchema,
-  transactionSchema,
 } from './account';
+export { meterPointSchema } from './account-meter-points';
+export { transactionSchema } from './account-billing';
 export {
   LOCAL_CODES,
   PLATFORM_CODES,

@@ -1,4 +1,4 @@
-import { dayOf } from './formats';
+import { dayOf, isCalendarDate } from './formats';
 
 /**
  * Small readers shared by the stateless rule files (`rules-*.ts`). The rules run on the raw payload
@@ -116,4 +116,55 @@ export function meterPoints(account: Obj): Array<{ mp: Obj; path: Path; address:
     for (const [mp, j] of objects(sa.meter_points)) out.push({ mp, path: ['supply_addresses', i, 'meter_points', j], address: i });
   }
   return out;
+}
+
+/** A date or UTC datetime as epoch ms; undefined when unreadable. */
+export function instant(v: unknown): number | undefined {
+  if (!dayOf(v)) return undefined;
+  const s = v as string;
+  return Date.parse(s.length === 10 ? `${s}T00:00:00Z` : s);
+}
+
+/** `toKey`, if given, must be on or later than `fromKey` (`start_date_later_than_end_date` at `toKey`). */
+export function endBeforeStart(o: Obj, fromKey: string, toKey: string, path: Path, emit: Emit): void {
+  const a = o[fromKey];
+  const b = o[toKey];
+  if (typeof a !== 'string' || typeof b !== 'string') return;
+  // Two dates compare as strings; anything involving a datetime compares as instants.
+  const bothDates = a.length === 10 && b.length === 10;
+  const from = bothDates ? (isCalendarDate(a) ? a : undefined) : instant(a);
+  const to = bothDates ? (isCalendarDate(b) ? b : undefined) : instant(b);
+  if (from !== undefined && to !== undefined && to < from) {
+    emit('start_date_later_than_end_date', [...path, toKey], `${toKey} must be on or after ${fromKey}.`);
+  }
+}
+
+/** `code` at `key` when the day of `o[key]` is after today. */
+export function notInFuture(o: Obj, key: string, code: string, path: Path, ctx: RuleContext, emit: Emit): void {
+  const day = dayOf(o[key]);
+  if (day && day > ctx.today) emit(code, [...path, key], `${key} may not be in the future.`);
+}
+
+/** `metadata_has_duplicate_keys` for every metadata entry whose key repeats an earlier one. */
+export function duplicateMetadataKeys(list: unknown, path: Path, emit: Emit): void {
+  const seen = new Set<string>();
+  for (const [m, i] of objects(list)) {
+    if (typeof m.key !== 'string') continue;
+    if (seen.has(m.key)) emit('metadata_has_duplicate_keys', [...path, i, 'key'], `Metadata key "${m.key}" is repeated.`);
+    seen.add(m.key);
+  }
+}
+
+/**
+ * `code` for every item whose `key` repeats an earlier one. Unlike `repeated`, a whitespace-only
+ * value counts (only the empty string is skipped): the rules that use it have always read it so.
+ */
+export function duplicates(list: unknown, key: string, path: Path, code: string, emit: Emit, what: string): void {
+  const seen = new Set<string>();
+  for (const [o, i] of objects(list)) {
+    const v = o[key];
+    if (typeof v !== 'string' || v === '') continue;
+    if (seen.has(v)) emit(code, [...path, i, key], `${what} "${v}" is repeated.`);
+    seen.add(v);
+  }
 }

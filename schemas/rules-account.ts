@@ -1,65 +1,12 @@
-import { type Emit, type Obj, type Path, given, isObj, objects, present, repeated, type RuleContext } from './rule-kit';
-import { meterPeriodRules } from './rules-meter-periods';
+import { type Emit, type Obj, type Path, duplicateMetadataKeys, endBeforeStart, given, isObj, objects, present, repeated, type RuleContext } from './rule-kit';
 import { paymentPlanRules } from './rules-plans';
 import { portfolioAndDeprecatedRules } from './rules-portfolio-deprecated';
 
 /**
- * The spec's account-, customer-, business-, supply-address-, note-, statement-, debt- and campaign-level
- * `x-validators` that need only the payload. Codes are the platform's; attrs name the field it would
- * point at.
+ * The spec's account-, business-, supply-address-, note-, statement-, debt- and campaign-level
+ * `x-validators` that need only the payload (customers: rules-customers.ts; meter points:
+ * rules-meters.ts). Codes are the platform's; attrs name the field it would point at.
  */
-
-const OCCUPIER = 'the occupier';
-const norm = (v: unknown) => (typeof v === 'string' ? v.trim().replace(/\s+/g, ' ').toLowerCase() : '');
-
-/** A customer named "The Occupier" (in either name field or across both). */
-function namedTheOccupier(c: Obj): boolean {
-  const given_ = norm(c.given_name);
-  const family = norm(c.family_name);
-  return given_ === OCCUPIER || family === OCCUPIER || `${given_} ${family}`.trim() === OCCUPIER;
-}
-
-/** The spec's test addresses: `test@…`, `xxx@…`, `…@test.com`, `…@test.co.uk`, `….xxx`, `….xx`. */
-export function isTestEmail(email: string): boolean {
-  const e = email.trim().toLowerCase();
-  return e.startsWith('test@') || e.startsWith('xxx@') || e.endsWith('@test.com') || e.endsWith('@test.co.uk') || e.endsWith('.xxx') || e.endsWith('.xx');
-}
-
-function duplicateTypes(list: unknown, path: Path, emit: Emit) {
-  repeated(objects(list), 'type', (v, k) => emit('children_with_duplicate_values', [...path, k, 'type'], `Consent type "${v}" is given twice.`));
-}
-
-function customerRules(account: Obj, emit: Emit) {
-  const externalIds = new Map<string, number>();
-  for (const [c, i] of objects(account.customers)) {
-    const at: Path = ['customers', i];
-    if (namedTheOccupier(c)) {
-      emit('customer_may_not_be_named_the_occupier', at, 'A customer may not be named "The Occupier": use unknown_occupier on the account.');
-      if (present(c.email) || present(c.mobile) || present(c.landline)) {
-        emit('contact_details_for_occupier', at, 'A customer named "The Occupier" may not have contact details.');
-      }
-    }
-    if (present(c.email) && isTestEmail(c.email)) emit('possible_test_email_address', [...at, 'email'], `"${c.email}" looks like a test address.`);
-    duplicateTypes(c.consents, [...at, 'consents'], emit);
-    if (isObj(c.customer_preferences) && Array.isArray(c.consents) && c.consents.length > 0) {
-      emit('fields_are_mutually_exclusive', [...at, 'consents'], 'Give customer_preferences or consents, not both.');
-    }
-    // external_user_id is the one unique customer detail namespace the spec names.
-    for (const [d, k] of objects(c.user_details)) {
-      if (d.namespace !== 'external_user_id' || !given(d.value)) continue;
-      const key = String(d.value);
-      const owner = externalIds.get(key);
-      if (owner !== undefined && owner !== i) {
-        emit(
-          'repeated_values_for_unique_customer_detail_namespace',
-          [...at, 'user_details', k, 'value'],
-          `external_user_id "${key}" is also given for customer ${owner}.`,
-        );
-      }
-      if (owner === undefined) externalIds.set(key, i);
-    }
-  }
-}
 
 function accountTypeRules(account: Obj, emit: Emit) {
   const type = typeof account.account_type === 'string' ? account.account_type : '';
@@ -130,6 +77,10 @@ function supplyAddressRules(account: Obj, emit: Emit) {
     if (Array.isArray(sa.property_administrators) && sa.property_administrators.length > 1) {
       emit('multiple_property_administrators', ['supply_addresses', i, 'property_administrators'], 'At most one property administrator may be given.');
     }
+    for (const [pa, k] of objects(sa.property_administrators)) {
+      endBeforeStart(pa, 'effective_from', 'effective_to', ['supply_addresses', i, 'property_administrators', k], emit);
+    }
+    duplicateMetadataKeys(sa.metadata, ['supply_addresses', i, 'metadata'], emit);
   }
   repeated(addresses, 'property_external_identifier', (v, i) =>
     emit(
@@ -180,10 +131,8 @@ function depositRules(account: Obj, emit: Emit) {
   }
 }
 
-/** Customers, account type, billing options, supply addresses, notes, statements, debts, campaigns. */
+/** Business details, account type, billing options, supply addresses, notes, statements, debts, campaigns. */
 export function accountRules(account: Obj, ctx: RuleContext, emit: Emit): void {
-  customerRules(account, emit);
-  duplicateTypes(account.consents, ['consents'], emit);
   if (isObj(account.business)) {
     repeated(objects(account.business.details), 'key', (v, k) =>
       emit('children_with_duplicate_values', ['business', 'details', k, 'key'], `Business detail "${v}" is given twice.`),
@@ -196,7 +145,6 @@ export function accountRules(account: Obj, ctx: RuleContext, emit: Emit): void {
   supplyAddressRules(account, emit);
   listRules(account, emit);
   // Fields modelled from the contract (contract-zod.ts): their stateless validators.
-  meterPeriodRules(account, ctx, emit);
   paymentPlanRules(account, ctx, emit);
   portfolioAndDeprecatedRules(account, emit);
 }

@@ -1,9 +1,10 @@
 import { dayOf } from './formats';
-import { type Emit, type Obj, type Path, given, isObj, meterPoints, nextDay, objects, repeated } from './rule-kit';
+import { type Emit, type Obj, type Path, given, isObj, meterPoints, nextDay, objects, openEnded, repeated } from './rule-kit';
 
 /**
- * The stateless `x-validators` of a meter point's `configuration_periods` and `capacity_values`
- * (ElectricityConfigurationPeriod, ElectricityCapacityValue), its `agents`, and its agreements'
+ * The stateless `x-validators` of a meter point's dated lists: `configuration_periods` and
+ * `capacity_values` (ElectricityConfigurationPeriod, ElectricityCapacityValue), `vat_exemptions` and
+ * `ccl_exemptions`; and of its `agents` and its agreements'
  * `bespoke_tariff_rates` and `characteristics`. Where the contract leaves a reading open the looser
  * one is enforced (COVERAGE.md): a period's `effective_to_date` may be read inclusively or not, so
  * the next period may start on that day or the day after.
@@ -79,8 +80,42 @@ function agreementRules(mp: Obj, at: Path, emit: Emit) {
   }
 }
 
+/**
+ * A meter point's VAT and CCL exemptions, each list on its own: an end after the start, one open
+ * end, no overlap (read as payment schedules are: overlapping whether effective_to is inclusive or
+ * not, so touching periods pass), and none on a domestic account.
+ */
+function taxExemptionRules(mp: Obj, path: Path, domestic: boolean, emit: Emit) {
+  for (const key of ['ccl_exemptions', 'vat_exemptions'] as const) {
+    const list = objects(mp[key]);
+    if (list.length === 0) continue;
+    if (domestic) emit('tax_exemptions_provided_for_domestic_account', [...path, key], 'Tax exemptions are for business accounts only.');
+    const periods: Array<{ i: number; from: string; to: string | null }> = [];
+    for (const [x, i] of list) {
+      const from = dayOf(x.effective_from);
+      const to = openEnded(x.effective_to) ? null : dayOf(x.effective_to);
+      if (!from || to === undefined) continue; // unreadable: the schema reports it
+      if (to !== null && to <= from) emit('start_date_same_as_end_date', [...path, key, i, 'effective_to'], 'effective_to must be later than effective_from.');
+      periods.push({ i, from, to });
+    }
+    for (const o of periods.filter((p) => p.to === null).slice(1)) {
+      emit('multiple_open_ended_tax_exemptions', [...path, key, o.i, 'effective_to'], 'Only one open-ended tax exemption is allowed.');
+    }
+    periods.sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : a.i - b.i));
+    for (let b = 1; b < periods.length; b++) {
+      const clash = periods
+        .slice(0, b)
+        .find((a) => a.from === periods[b].from || (a.to !== null && periods[b].from < a.to) || (a.to === null && periods[b].to !== null));
+      if (clash)
+        emit('overlapping_effective_dates_for_tax_exemptions', [...path, key, periods[b].i, 'effective_from'], `This exemption overlaps exemption ${clash.i}.`);
+    }
+  }
+}
+
 export function meterPeriodRules(account: Obj, ctx: { today: string }, emit: Emit): void {
+  const domestic = typeof account.account_type === 'string' && account.account_type.startsWith('DOMESTIC');
   for (const { mp, path } of meterPoints(account)) {
+    taxExemptionRules(mp, path, domestic, emit);
     configurationPeriodRules(mp, path, ctx.today, emit);
     periodRules(mp.capacity_values, [...path, 'capacity_values'], emit);
     if (isObj(mp.agents) && (given(mp.dc_to_appoint) || given(mp.mop_to_appoint))) {

@@ -3,6 +3,9 @@ import {
   type Emit,
   type Obj,
   type Path,
+  dateField,
+  duplicates,
+  endBeforeStart,
   given,
   nextDay,
   isActiveMeter,
@@ -10,16 +13,23 @@ import {
   isObj,
   meterPoints,
   objects,
+  notInFuture,
   openEnded,
   present,
   type RuleContext,
 } from './rule-kit';
+import { meterPeriodRules } from './rules-meter-periods';
 
 /**
- * The spec's meter point, meter, register, reading, agreement, AQ and EAC `x-validators` that need
- * only the payload and today. Billable = supply open-ended or ending today or later; active meter =
- * not removed on or before today (the same readings as `rules.ts`).
+ * Every meter-point rule: the spec's meter point, meter, register, reading, agreement, AQ and EAC
+ * `x-validators` that need only the payload and today, with the dated period lists of
+ * rules-meter-periods.ts (configuration periods, capacity values, tax exemptions) run from
+ * `meterRules` too. Billable = supply open-ended or ending today or later; active meter = not removed
+ * on or before today.
  */
+
+/** Measurement classes B and D are unmetered supplies: no meters expected. */
+const UNMETERED_CLASSES = new Set(['B', 'D']);
 
 /** Electricity prepay customer reference numbers must read as an integer once whitespace is removed. */
 const INTEGER = /^[+-]?\d+$/;
@@ -41,6 +51,127 @@ function agreementRules(mp: Obj, path: Path, lastBilled: string | undefined, bil
   }
   if (billable && lastBilled && start && lastBilled >= start && agreements.length > 0 && readable && !covered) {
     emit('no_agreement_covering_last_billed_to_date', [...path, 'agreements'], `No agreement covers the last billed to date ${lastBilled}.`);
+  }
+}
+
+/** A meter point's identifier once per supply address and on one supply address only. */
+function duplicateMeterPoints(points: ReturnType<typeof meterPoints>, emit: Emit) {
+  const seenAcross = new Map<string, number>();
+  let seenHere = new Set<string>();
+  let address = -1;
+  for (const { mp, path, address: i } of points) {
+    if (i !== address) {
+      seenHere = new Set<string>();
+      address = i;
+    }
+    if (typeof mp.identifier !== 'string' || mp.identifier === '') continue;
+    const id = mp.identifier;
+    if (seenHere.has(id)) {
+      emit('duplicate_meter_points_provided', [...path, 'identifier'], `Meter point ${id} is given twice on this supply address.`);
+    } else if (seenAcross.has(id) && seenAcross.get(id) !== i) {
+      emit('duplicate_meter_points_on_different_supply_addresses_provided', [...path, 'identifier'], `Meter point ${id} is on another supply address too.`);
+    }
+    seenHere.add(id);
+    if (!seenAcross.has(id)) seenAcross.set(id, i);
+  }
+}
+
+/** Agreements (effective_to exclusive) must follow one another without gap or overlap from the current supply period on. */
+function agreementContinuity(mp: Obj, path: Path, emit: Emit) {
+  const supplyStart = dayOf(mp.supply_start_date);
+  const relevant: Array<{ from: string; to: string | null; index: number }> = [];
+  for (const [a, index] of objects(mp.agreements)) {
+    const from = dayOf(a.effective_from);
+    const to = dateField(a, 'effective_to');
+    if (!from || (to === undefined && a.effective_to !== undefined)) return; // unreadable dates: schema reports them
+    const end = to ?? null;
+    if (supplyStart && end !== null && end <= supplyStart) continue; // historic: gaps allowed
+    relevant.push({ from, to: end, index });
+  }
+  relevant.sort((x, y) => (x.from < y.from ? -1 : x.from > y.from ? 1 : x.index - y.index));
+  for (let k = 1; k < relevant.length; k++) {
+    const prev = relevant[k - 1];
+    const next = relevant[k];
+    if (prev.to === null || prev.to !== next.from) {
+      const kind = prev.to === null || next.from < prev.to ? 'overlaps' : 'leaves a gap after';
+      emit('gaps_or_overlaps_in_agreement_dates', [...path, 'agreements', next.index, 'effective_from'], `This agreement ${kind} agreement ${prev.index}.`);
+    }
+  }
+}
+
+/**
+ * Supply dates in order, agreements and meters present while on supply, one transfer reading per
+ * settlement register (electricity) or per active meter (gas). An unreadable removed_on counts as
+ * active here (the schema reports it), unlike isActiveMeter in rule-kit.ts.
+ */
+function supplyRules(mp: Obj, path: Path, ctx: RuleContext, emit: Emit) {
+  endBeforeStart(mp, 'supply_start_date', 'supply_end_date', path, emit);
+  const end = dateField(mp, 'supply_end_date');
+  const billable = end === null || end === undefined ? mp.supply_end_date === undefined || mp.supply_end_date === null : end >= ctx.today;
+
+  const agreements = objects(mp.agreements);
+  for (const [a, k] of agreements) endBeforeStart(a, 'effective_from', 'effective_to', [...path, 'agreements', k], emit);
+  if (billable && agreements.length === 0) {
+    emit('meter_point_with_no_agreement', [...path, 'agreements'], 'A meter point on supply needs at least one agreement.');
+  }
+  agreementContinuity(mp, path, emit);
+
+  for (const [aq, k] of objects(mp.aq_history)) endBeforeStart(aq, 'effective_from', 'effective_to', [...path, 'aq_history', k], emit);
+
+  const activeMeters = objects(mp.meters).filter(([m]) => {
+    const removed = dateField(m, 'removed_on');
+    return removed === null || removed === undefined || removed > ctx.today;
+  });
+  const unmetered = typeof mp.measurement_class === 'string' && UNMETERED_CLASSES.has(mp.measurement_class);
+  if (billable && activeMeters.length === 0 && !unmetered) {
+    emit('meter_point_with_no_meters', [...path, 'meters'], 'A meter point on supply needs at least one active meter.');
+  }
+  if (!billable) return;
+
+  for (const [meter, m] of activeMeters) {
+    const readings = objects(meter.transfer_readings);
+    if (mp.supply_type === 'ELECTRICITY') {
+      for (const [reg, r] of objects(meter.registers)) {
+        if (reg.is_settlement === false || typeof reg.register_id !== 'string') continue;
+        const count = readings.filter(([t]) => t.register_id === reg.register_id).length;
+        const at: Path = [...path, 'meters', m, 'registers', r];
+        if (count === 0) emit('missing_transfer_reading_for_register', at, `Register ${reg.register_id} has no transfer reading.`);
+        if (count > 1) emit('multiple_transfer_readings_for_register', at, `Register ${reg.register_id} has ${count} transfer readings.`);
+      }
+    } else if (mp.supply_type === 'GAS') {
+      const at: Path = [...path, 'meters', m, 'transfer_readings'];
+      if (readings.length === 0) emit('active_gas_meter_without_transfer_reading', at, 'An active gas meter needs a transfer reading.');
+      if (readings.length > 1) emit('active_gas_meter_with_multiple_transfer_readings', at, 'An active gas meter takes a single transfer reading.');
+    }
+  }
+}
+
+/** The spec lets a meter have two registers with the same TPR for the odd TPRs 01201 to 01229. */
+function mayRepeatTpr(tpr: string): boolean {
+  if (!/^\d{5}$/.test(tpr)) return false;
+  const n = Number(tpr);
+  return n >= 1201 && n <= 1229 && n % 2 === 1;
+}
+
+/** Future commissioning, repeated register ids / TPRs on one meter, more than one open-ended AQ. */
+function registerAndAqRules(mp: Obj, mpPath: Path, ctx: RuleContext, emit: Emit) {
+  for (const [m, k] of objects(mp.meters)) {
+    const mPath: Path = [...mpPath, 'meters', k];
+    notInFuture(m, 'smart_commissioned_on', 'future_smart_meter_commission_date', mPath, ctx, emit);
+    duplicates(m.registers, 'register_id', [...mPath, 'registers'], 'meter_with_duplicate_register_ids', emit, 'Register id');
+    if (mp.supply_type === 'ELECTRICITY') {
+      const seen = new Set<string>();
+      for (const [r, k] of objects(m.registers)) {
+        const tpr = r.tpr;
+        if (typeof tpr !== 'string' || tpr === '') continue;
+        if (seen.has(tpr) && !mayRepeatTpr(tpr)) emit('registers_have_duplicate_tprs', [...mPath, 'registers', k, 'tpr'], `TPR "${tpr}" is repeated.`);
+        seen.add(tpr);
+      }
+    }
+  }
+  const openAqs = objects(mp.aq_history).filter(([aq]) => aq.effective_to === undefined || aq.effective_to === null);
+  for (const [, k] of openAqs.slice(1)) {
+    emit('multiple_open_ended_aqs_in_meterpoint_aq_history', [...mpPath, 'aq_history', k, 'effective_to'], 'At most one AQ entry may be open-ended.');
   }
 }
 
@@ -203,45 +334,16 @@ function gasHistory(mp: Obj, path: Path, billable: boolean, today: string, emit:
   }
 }
 
-/** Meter points, their agreements, meters, registers, readings and consumption histories. */
-/**
- * A meter point's VAT and CCL exemptions, each list on its own: an end after the start, one open
- * end, no overlap (read as payment schedules are: overlapping whether effective_to is inclusive or
- * not, so touching periods pass), and none on a domestic account.
- */
-function taxExemptionRules(mp: Obj, path: Path, domestic: boolean, emit: Emit) {
-  for (const key of ['ccl_exemptions', 'vat_exemptions'] as const) {
-    const list = objects(mp[key]);
-    if (list.length === 0) continue;
-    if (domestic) emit('tax_exemptions_provided_for_domestic_account', [...path, key], 'Tax exemptions are for business accounts only.');
-    const periods: Array<{ i: number; from: string; to: string | null }> = [];
-    for (const [x, i] of list) {
-      const from = dayOf(x.effective_from);
-      const to = openEnded(x.effective_to) ? null : dayOf(x.effective_to);
-      if (!from || to === undefined) continue; // unreadable: the schema reports it
-      if (to !== null && to <= from) emit('start_date_same_as_end_date', [...path, key, i, 'effective_to'], 'effective_to must be later than effective_from.');
-      periods.push({ i, from, to });
-    }
-    for (const o of periods.filter((p) => p.to === null).slice(1)) {
-      emit('multiple_open_ended_tax_exemptions', [...path, key, o.i, 'effective_to'], 'Only one open-ended tax exemption is allowed.');
-    }
-    periods.sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : a.i - b.i));
-    for (let b = 1; b < periods.length; b++) {
-      const clash = periods
-        .slice(0, b)
-        .find((a) => a.from === periods[b].from || (a.to !== null && periods[b].from < a.to) || (a.to === null && periods[b].to !== null));
-      if (clash)
-        emit('overlapping_effective_dates_for_tax_exemptions', [...path, key, periods[b].i, 'effective_from'], `This exemption overlaps exemption ${clash.i}.`);
-    }
-  }
-}
-
+/** Meter points, their agreements, meters, registers, readings, consumption histories and periods. */
 export function meterRules(account: Obj, ctx: RuleContext, emit: Emit): void {
   const { today } = ctx;
   const accountLastBilled = dayOf(account.last_billed_to_date);
   const points = meterPoints(account);
+  duplicateMeterPoints(points, emit);
   let billableCount = 0;
   for (const { mp, path } of points) {
+    supplyRules(mp, path, ctx, emit);
+    registerAndAqRules(mp, path, ctx, emit);
     const billable = isBillable(mp, today);
     if (billable) billableCount++;
     const start = dayOf(mp.supply_start_date);
@@ -263,8 +365,6 @@ export function meterRules(account: Obj, ctx: RuleContext, emit: Emit): void {
       );
     }
 
-    taxExemptionRules(mp, path, typeof account.account_type === 'string' && account.account_type.startsWith('DOMESTIC'), emit);
-
     const pointLastBilled = dayOf(mp.last_billed_to_date);
     agreementRules(mp, path, pointLastBilled ?? accountLastBilled, billable, emit);
 
@@ -284,4 +384,5 @@ export function meterRules(account: Obj, ctx: RuleContext, emit: Emit): void {
   if (points.length > 0 && billableCount === 0) {
     emit('no_supply_point_on_supply', ['supply_addresses'], 'At least one meter point must be on supply (open-ended or ending today or later).');
   }
+  meterPeriodRules(account, ctx, emit);
 }

@@ -143,6 +143,17 @@ describe('cross-field rules', () => {
     expect(errors).toEqual([{ code: 'duplicate_meter_points_provided', attr: 'supply_addresses.0.meter_points.2.identifier' }]);
   });
 
+  it('duplicate_meter_points_on_different_supply_addresses_provided for the same MPxN on a second supply address', () => {
+    const errors = errorsAfter((a) => {
+      const second = structuredClone(a.supply_addresses[0]);
+      second.supply_address1 = '2 Other Street';
+      second.meter_points = [structuredClone(elec(a))];
+      a.supply_addresses.push(second);
+    });
+    const mpxn = errors.filter((e) => e.code.startsWith('duplicate_meter_points'));
+    expect(mpxn).toEqual([{ code: 'duplicate_meter_points_on_different_supply_addresses_provided', attr: 'supply_addresses.1.meter_points.0.identifier' }]);
+  });
+
   it('meter_point_with_no_agreement for a meter point on supply, not for one that left supply', () => {
     expect(errorsAfter((a) => (gas(a).agreements = []))).toEqual([{ code: 'meter_point_with_no_agreement', attr: `${MP1}.agreements` }]);
     // Off supply: no agreement needed (its final reading on the end date is, see no_reading_on_supply_end_date).
