@@ -5,8 +5,9 @@ import { MAX_PAYLOAD_LINE_BYTES } from './payload-lines';
 
 /**
  * A team's own payloads in a Postgres table or view: `external_account_number text`, `payload jsonb`.
- * Pages of numbers by keyset on the number; a payload is read on its own, by its number, and its
- * size is asked before it is fetched. The number column must agree with the payload's own.
+ * Pages of numbers by keyset on the number (in the column's order, so an index on it serves each
+ * page); a payload is read on its own, by its number, and its size is asked before it is fetched.
+ * The number column must agree with the payload's own.
  */
 export class PayloadTableSource implements PayloadSource {
   private readonly relation: string;
@@ -24,10 +25,15 @@ export class PayloadTableSource implements PayloadSource {
   }
 
   async listAccountNumbers(opts: { after?: string; limit: number }): Promise<string[]> {
+    // In the column's own collation, as source/postgres-adapter.ts and ledger/attempts.ts page
+    // theirs: an index (or primary key) on the column then serves each page as a range scan of one
+    // page of keys. A COLLATE of ours (byte order, say) matches no index on the column and reads the
+    // whole table's keys on every page. The cursor only ever comes back to this query: no other
+    // order has to agree with it.
     const r = await this.pool.query<{ n: string }>(
       `SELECT external_account_number AS n FROM ${this.relation}
-        WHERE external_account_number IS NOT NULL AND ($1::text IS NULL OR external_account_number COLLATE "C" > $1)
-        GROUP BY external_account_number ORDER BY external_account_number COLLATE "C" LIMIT $2`,
+        WHERE external_account_number IS NOT NULL AND ($1::text IS NULL OR external_account_number > $1)
+        GROUP BY external_account_number ORDER BY external_account_number LIMIT $2`,
       [opts.after ?? null, opts.limit],
     );
     return r.rows.map((x) => x.n);
