@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { chaosCommand } from './commands/chaos';
+import { rehearsalCommand } from './commands/rehearsal';
 import { codecCommand, configCommand, eventsCommand, workerCommand } from './commands/services';
 import { dbCommand } from './commands/db';
 import { demoCommand } from './commands/demo';
@@ -48,6 +49,7 @@ Exit codes: 0 ok · 1 accounts failed / validation errors · 2 usage or configur
     devCommand(),
     demoCommand(),
     chaosCommand(),
+    rehearsalCommand(),
   ]) {
     program.addCommand(cmd);
   }

@@ -154,6 +154,7 @@ export const configSchema = z.object({
   // The platform sandbox (only used when the project runs it)
   SANDBOX_PORT: port(DEFAULT_SANDBOX_PORT),
   SANDBOX_PROCESSING_DELAY_MS: z.coerce.number().int().min(0).default(500),
+  SANDBOX_PROCESSING_DELAY_JITTER_MS: z.coerce.number().int().min(0).default(0),
   SANDBOX_FAULT_5XX_RATE: rate(0),
   SANDBOX_FAULT_429_RATE: rate(0),
   SANDBOX_FAULT_RETRY_AFTER_SECONDS: z.coerce.number().int().min(0).default(1),

@@ -178,3 +178,37 @@ export async function attemptOutcomes(
   );
   return r.rows;
 }
+
+/** Per finished attempt of a run: when it finished (epoch ms) and how long it took (the rehearsal's tenths). */
+export async function attemptFinishes(pool: Pool, runId: string): Promise<Array<{ atMs: number; latencyMs: number }>> {
+  const r = await pool.query<{ at_ms: string; latency_ms: string }>(
+    `select extract(epoch from finished_at) * 1000 as at_ms, extract(epoch from (finished_at - started_at)) * 1000 as latency_ms
+       from migrate.account_attempts where run_id = $1 and finished_at is not null`,
+    [runId],
+  );
+  return r.rows.map((x) => ({ atMs: Number(x.at_ms), latencyMs: Number(x.latency_ms) }));
+}
+
+/** On-disk bytes of the ledger (its inbox apart), of other schemas in the same database, and of named databases. */
+export async function storeSizes(
+  pool: Pool,
+  databases: readonly string[] = [],
+): Promise<{ ledger: number; inbox: number; schemas: Record<string, number>; databases: Record<string, number> }> {
+  const r = await pool.query<{ schema: string; tbl: string; bytes: string }>(
+    `select n.nspname as schema, c.relname as tbl, pg_total_relation_size(c.oid) as bytes
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where c.relkind in ('r', 'p', 'm') and n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast')`,
+  );
+  const schemas: Record<string, number> = {};
+  let inbox = 0;
+  for (const x of r.rows) {
+    if (x.schema === 'migrate' && x.tbl === 'inbox') inbox += Number(x.bytes);
+    else schemas[x.schema] = (schemas[x.schema] ?? 0) + Number(x.bytes);
+  }
+  const d = databases.length
+    ? await pool.query<{ datname: string; bytes: string }>(`select datname, pg_database_size(datname) as bytes from pg_database where datname = any($1)`, [
+        [...databases],
+      ])
+    : { rows: [] };
+  return { ledger: schemas.migrate ?? 0, inbox, schemas, databases: Object.fromEntries(d.rows.map((x) => [x.datname, Number(x.bytes)])) };
+}

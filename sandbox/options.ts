@@ -37,6 +37,8 @@ export const faultsSchema = z.object({
   /** Shifts the sandbox's clock for token expiry, so a test sees a token expire without waiting for it. */
   clockOffsetSeconds: z.number().int().min(0).default(0),
   processingDelayMs: ms.default(500),
+  /** Each import's processing delay is processingDelayMs plus a uniform share of this (a tenant's queue is not a metronome). */
+  processingDelayJitterMs: ms.default(0),
   eventDelayMs: ms.default(0),
   eventDropRate: rate.default(0),
   eventDuplicateRate: rate.default(0),
@@ -148,6 +150,7 @@ export function sandboxOptionsFromConfig(cfg: Config, extra: Partial<SandboxOpti
       latencyJitterMs: cfg.SANDBOX_LATENCY_JITTER_MS,
       tokenTtlSeconds: cfg.SANDBOX_TOKEN_TTL_SECONDS,
       processingDelayMs: cfg.SANDBOX_PROCESSING_DELAY_MS,
+      processingDelayJitterMs: cfg.SANDBOX_PROCESSING_DELAY_JITTER_MS,
       eventDelayMs: cfg.SANDBOX_EVENT_DELAY_MS,
       eventDropRate: cfg.SANDBOX_EVENT_DROP_RATE,
       eventDuplicateRate: cfg.SANDBOX_EVENT_DUPLICATE_RATE,

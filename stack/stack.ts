@@ -65,6 +65,10 @@ export interface RunningStack {
    */
   restartTemporal(): Promise<void>;
   restartPlatformServices(): Promise<void>;
+  /** A platform outage (the rehearsal's maintenance window): the sandbox is down until started again. */
+  stopPlatformServices(): Promise<void>;
+  /** Starts the platform services again after `stopPlatformServices` (no-op while they run). */
+  startPlatformServices(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -214,6 +218,18 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
     };
     for (let i = 0; i < (opts.workers ?? 1); i++) await startWorker();
 
+    const stopPlatformServices = async () => {
+      await servicesProc.stop('SIGKILL', 5_000);
+      // The kernel frees the ports with the process; wait until they are really free.
+      for (const p of [config.SANDBOX_PORT, config.EVENTS_PORT]) {
+        for (let i = 0; i < 50 && (await canConnect('127.0.0.1', p)); i++) await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    const startPlatformServices = async () => {
+      if (servicesProc.child.exitCode === null && servicesProc.child.signalCode === null) return;
+      servicesProc = await startServices();
+    };
+
     const info: StackInfo = {
       temporalEngine: config.KRAKEN_TEMPORAL_ENGINE,
       temporalUiUrl: temporal.uiUrl,
@@ -244,13 +260,11 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
         temporal = await launchTemporal();
       },
       async restartPlatformServices() {
-        await servicesProc.stop('SIGKILL', 5_000);
-        // The kernel frees the ports with the process; wait until they are really free.
-        for (const p of [config.SANDBOX_PORT, config.EVENTS_PORT]) {
-          for (let i = 0; i < 50 && (await canConnect('127.0.0.1', p)); i++) await new Promise((r) => setTimeout(r, 100));
-        }
-        servicesProc = await startServices();
+        await stopPlatformServices();
+        await startPlatformServices();
       },
+      stopPlatformServices,
+      startPlatformServices,
       async stop() {
         await stopAll();
         fs.rmSync(path.join(dataDir, 'stack.json'), { force: true });

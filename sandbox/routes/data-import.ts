@@ -125,7 +125,8 @@ export function registerDataImportRoutes(app: FastifyInstance, deps: DataImportD
 
       // The blind-resend trap: every new import is held until its answer is on its way to the client
       // (an answer lost, or a client gone, leaves it held), and a repeat opens a second import.
-      const { processingDelayMs, blindResendTrapMs } = deps.state.faults;
+      const { blindResendTrapMs, processingDelayJitterMs } = deps.state.faults;
+      const processingDelayMs = deps.state.faults.processingDelayMs + (processingDelayJitterMs ? Math.floor(deps.prng.next() * processingDelayJitterMs) : 0);
       const result = await scheduleImport(deps.pool, {
         supplier: String(payload!.import_supplier),
         externalIdentifier: ext,

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { cmdline, descendants, processTable } from './proc';
+import { cmdline, descendants, processTable } from './proc-tree';
 
 /**
  * CPU time by process group over one pass (Linux /proc). On a machine whose cores are all busy,
