@@ -20,7 +20,7 @@ import { timeOperatorCommands, type OperatorTiming } from './operator-commands';
 import type { RehearsalOptions } from './options';
 import { recovery, type Recovery } from './recovery';
 import { StackSampler } from './sampler';
-import { goals, tenthRows, type Goals, type TenthRow } from './tenths';
+import { goals, tenthRows, type Goals, type Sample, type TenthRow } from './tenths';
 
 export interface RehearsalResult {
   options: RehearsalOptions;
@@ -38,6 +38,8 @@ export interface RehearsalResult {
   };
   tenths: TenthRow[];
   goals: Goals;
+  /** Every reading of the stack, so the table can be recomputed or plotted. */
+  samples: Sample[];
   /** Bytes per 1,000 accounts of the run. */
   storage: { temporalPer1000: number; ledgerPer1000: number; inboxPer1000: number; sandboxPer1000: number; raw: Record<string, number> };
   operatorCommands?: { rows: number; timings: OperatorTiming[] };
@@ -287,6 +289,7 @@ export async function runRehearsal(
       faults: { ...faults, outage: { seconds: outage.seconds, retryingSeenMax: outage.retryingSeenMax, statusLines: outage.statusLines, recovery: rec } },
       tenths,
       goals: g,
+      samples,
       storage: {
         temporalPer1000: per1000(temporalBytes),
         ledgerPer1000: per1000(sizes.ledger),
