@@ -1,14 +1,14 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
-import { createPool, type Pool } from '../clients/db';
+import { createPool } from '../clients/db';
 import { connectClient } from '../clients/temporal';
 import { formatRetrying, listRetryingAccounts } from '../clients/retrying-accounts';
 import { migrationRunInputSchema } from '../domain/inputs';
 import { runWorkflowId } from '../domain/workflow-ids';
 import { attemptFinishes, attemptOutcomes } from '../ledger';
-import { finishedCount } from '../ledger/run-queries';
-import { storeSizes } from '../ledger/run-queries';
+import { finishedCount, storeSizes } from '../ledger/run-queries';
 import { sandboxAdmin } from '../sandbox/admin-client';
 import { startStack, type RunningStack } from '../stack/stack';
 import type { ManagedProcess } from '../stack/child-process';
@@ -282,7 +282,7 @@ export async function runRehearsal(
       options: o,
       startedAt: startedAt.toISOString(),
       seconds,
-      machine: { cores: (await import('node:os')).cpus().length, loadAvgAtEnd: (await import('node:os')).loadavg().map((x) => Math.round(x * 100) / 100) },
+      machine: { cores: os.cpus().length, loadAvgAtEnd: os.loadavg().map((x) => Math.round(x * 100) / 100) },
       accounts: o.accounts,
       outcomes,
       verdict: v,

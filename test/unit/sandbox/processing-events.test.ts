@@ -138,6 +138,27 @@ describe('asynchronous processing and events', () => {
     expect(hook.json.detail.payload).toEqual({ resource_type: 'ACCOUNT', external_identifier: 'PRC-5', expiry_window_end: expect.stringMatching(/Z$/) });
   });
 
+  it('spreads processing over the delay plus a uniform share of the jitter (a tenant is no metronome)', async () => {
+    await admin(stack, 'PUT', '/admin/faults', { processingDelayMs: 60_000, processingDelayJitterMs: 60_000 });
+    const ids = Array.from({ length: 8 }, (_, i) => `JIT-${i}`);
+    for (const id of ids) expect((await schedule(stack, minimalAccount(id))).status).toBe(201);
+    await admin(stack, 'PUT', '/admin/faults', { processingDelayMs: 100, processingDelayJitterMs: 0 });
+    const r = await stack.pool.query<{ s: number }>(
+      `select extract(epoch from (due_at - created_at))::float8 as s from sandbox.import_processes where external_identifier = any($1)`,
+      [ids],
+    );
+    const delays = r.rows.map((x) => x.s);
+    expect(delays).toHaveLength(8);
+    // Out of the way of the event tests below: they count and order what is delivered.
+    await stack.pool.query('delete from sandbox.import_processes where external_identifier = any($1)', [ids]);
+    for (const d of delays) {
+      expect(d).toBeGreaterThanOrEqual(59.9);
+      expect(d).toBeLessThan(120.1);
+    }
+    // Eight draws from a minute's spread: not all the same moment.
+    expect(Math.max(...delays) - Math.min(...delays)).toBeGreaterThan(5);
+  });
+
   it('retries a failing webhook with backoff until it is accepted', async () => {
     receiver.failNext(2);
     expect((await schedule(stack, minimalAccount('PRC-6'))).status).toBe(201);
