@@ -14,11 +14,11 @@ export function formatRehearsal(r: RehearsalResult): string[] {
   );
   const groups = ['worker', 'temporal', 'postgres', 'sandbox'];
   lines.push('');
-  lines.push(`tenth | accounts |  acc/s | p50 s | p95 s | worker RSS MB (steady / all) | CPU ms/account: ${groups.join(' / ')}`);
+  lines.push(`tenth | accounts |  acc/s | p50 s | p95 s | worker RSS MB (steady / all) | CPU ms/account: ${groups.join(' / ')} | load`);
   for (const t of r.tenths) {
     lines.push(
       `${pad(t.tenth, 5)} | ${pad(t.accounts, 8)} | ${pad(t.accountsPerSecond.toFixed(2), 6)} | ${pad(t.p50Seconds, 5)} | ${pad(t.p95Seconds, 5)} | ` +
-        `${pad(`${t.steadyWorkerRssMb ?? '-'} / ${t.workersRssMb ?? '-'}`, 28)} | ${groups.map((g) => t.cpuMsPerAccount[g] ?? 0).join(' / ')}`,
+        `${pad(`${t.steadyWorkerRssMb ?? '-'} / ${t.workersRssMb ?? '-'}`, 28)} | ${groups.map((g) => t.cpuMsPerAccount[g] ?? 0).join(' / ')} | ${t.load1 ?? '-'}`,
     );
   }
   lines.push('');

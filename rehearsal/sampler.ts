@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { cpuSnapshot, type CpuSnapshot } from '../process/cpu-groups';
 import { processTable, treeRssMb } from '../process/proc-tree';
 import type { Sample } from './tenths';
@@ -38,6 +39,7 @@ export class StackSampler {
       steadyWorkerRssMb: treeRssMb(steadyWorker, table),
       workersRssMb: workers.reduce((sum, pid) => sum + treeRssMb(pid, table), 0),
       cpuMs: { ...this.totals },
+      load1: os.loadavg()[0],
     };
     this.samples.push(s);
     return s;

@@ -13,6 +13,8 @@ export interface Sample {
   /** RSS of every live worker process (MB). */
   workersRssMb: number;
   cpuMs: Record<string, number>;
+  /** The machine's 1-minute load average (what else was running). */
+  load1?: number;
 }
 
 /** One account of the run: when it finished (epoch ms) and how long it took from start to outcome. */
@@ -30,6 +32,8 @@ export interface TenthRow {
   p95Seconds: number;
   steadyWorkerRssMb: number | null;
   workersRssMb: number | null;
+  /** Mean 1-minute load average over the tenth's samples. */
+  load1: number | null;
   /** CPU per account (ms) in this tenth, by process group: worker, temporal, postgres, sandbox… */
   cpuMsPerAccount: Record<string, number>;
 }
@@ -82,6 +86,7 @@ export function tenthRows(startMs: number, finishes: readonly Finish[], samples:
     const seconds = Math.max(0.001, (toMs - fromMs) / 1000);
     const latencies = part.map((f) => f.latencyMs).sort((a, b) => a - b);
     const at = sampleAt(samples, toMs);
+    const loads = samples.filter((x) => x.atMs > fromMs && x.atMs <= toMs && x.load1 !== undefined).map((x) => x.load1!);
     const cpu: Record<string, number> = {};
     for (const g of groups) cpu[g] = round((cpuAt(samples, toMs, g) - cpuAt(samples, fromMs, g)) / part.length, 1);
     rows.push({
@@ -93,6 +98,7 @@ export function tenthRows(startMs: number, finishes: readonly Finish[], samples:
       p95Seconds: round(nearestRank(latencies, 95) / 1000, 1),
       steadyWorkerRssMb: at ? Math.round(at.steadyWorkerRssMb) : null,
       workersRssMb: at ? Math.round(at.workersRssMb) : null,
+      load1: loads.length ? round(loads.reduce((a, b) => a + b, 0) / loads.length, 1) : null,
       cpuMsPerAccount: cpu,
     });
     fromMs = toMs;
