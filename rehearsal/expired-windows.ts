@@ -104,9 +104,10 @@ interface PlatformRow {
 /** Ends when the run workflow (across continue-as-new) ends; fails past the deadline, naming the run. */
 async function awaitRun(client: Client, runId: string, deadlineMs: number): Promise<void> {
   const handle = client.workflow.getHandle(runWorkflowId(runId));
+  const waitMs = deadlineMs - Date.now();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`run ${runId} did not end within ${Math.round((deadlineMs - Date.now()) / 1000)} s`)), deadlineMs - Date.now());
+    timer = setTimeout(() => reject(new Error(`run ${runId} did not end within ${Math.round(waitMs / 1000)} s`)), waitMs);
   });
   try {
     await Promise.race([handle.result(), timeout]);
