@@ -170,10 +170,12 @@ export async function attemptOutcomes(
     error_code: string | null;
     error_attr: string | null;
     platform_account_number: string | null;
+    /** How the outcome was learnt: `event`, `poll`, `already_imported`, `local`, `platform_response`. */
+    outcome_source: string | null;
   }>
 > {
   const r = await pool.query(
-    'select external_account_number, outcome, stage, error_code, error_attr, platform_account_number from migrate.account_attempts where run_id = $1',
+    'select external_account_number, outcome, stage, error_code, error_attr, platform_account_number, outcome_source from migrate.account_attempts where run_id = $1',
     [runId],
   );
   return r.rows;

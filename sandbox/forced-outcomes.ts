@@ -15,7 +15,20 @@ export const forcedScheduleFailureSchema = z
     status: z.union([z.literal(429), z.number().int().min(500).max(599)]).default(500),
   })
   .strict();
-export const forcedOutcomeSchema = z.union([forcedErrorSchema, forcedScheduleFailureSchema]);
+/**
+ * A window the tenant could not meet: the schedule is accepted as usual, but the import stays
+ * PENDING until its `schedule_window_end` passes, then ends CANCELLED with a `cancelled` event (the
+ * processor's expired path). With `drop_events`, no event of this account is delivered (recorded as
+ * dropped), so a client learns the outcome only from the import status. The hold is fixed on each
+ * import when it is scheduled: removing the entry later does not release imports already held.
+ */
+export const forcedHoldSchema = z
+  .object({
+    hold: z.literal(true),
+    drop_events: z.boolean().default(false),
+  })
+  .strict();
+export const forcedOutcomeSchema = z.union([forcedErrorSchema, forcedScheduleFailureSchema, forcedHoldSchema]);
 export type ForcedOutcome = z.infer<typeof forcedOutcomeSchema>;
 /** `null` removes the entry. */
 export const forcedOutcomesPatchSchema = z.record(z.string().min(1), forcedOutcomeSchema.nullable());
@@ -84,6 +97,18 @@ export class ForcedOutcomeStore {
   forcedError(ext: string): { error_code: string; error_detail: string } | undefined {
     const spec = this.cache.get(ext)?.spec;
     return spec && 'outcome' in spec ? { error_code: spec.error_code, error_detail: spec.error_detail } : undefined;
+  }
+
+  /** True when new imports of this account are held until their window ends. */
+  holds(ext: string): boolean {
+    const spec = this.cache.get(ext)?.spec;
+    return spec !== undefined && 'hold' in spec;
+  }
+
+  /** True when this account's events are dropped (recorded, never delivered). */
+  dropsEvents(ext: string): boolean {
+    const spec = this.cache.get(ext)?.spec;
+    return spec !== undefined && 'hold' in spec && spec.drop_events;
   }
 
   clearMemory(): void {

@@ -12,6 +12,8 @@ export interface EventMeta {
   importProcessId: number;
   importSupplier: string;
   externalIdentifier: string;
+  /** Dropped whatever the drop rate (an operator-forced `drop_events`, sandbox/forced-outcomes.ts). */
+  forceDrop?: boolean;
 }
 
 export interface OutboxDeps {
@@ -53,10 +55,12 @@ export class EventOutbox {
   async emit<T extends ImportEventType>(client: pg.PoolClient, type: T, payload: ImportEventPayload<T>, meta: EventMeta): Promise<void> {
     const { faults, targets } = this.deps.state;
     const envelope = buildEnvelope(type, payload, this.deps.envelope, Date.now());
-    const dropped = this.deps.prng.chance(faults.eventDropRate);
-    const duplicated = !dropped && this.deps.prng.chance(faults.eventDuplicateRate);
+    const drawnDrop = this.deps.prng.chance(faults.eventDropRate);
+    // The draws are made as without it, so a forced drop leaves the fault stream of other events as it was.
+    const dropped = drawnDrop || meta.forceDrop === true;
+    const duplicated = !drawnDrop && this.deps.prng.chance(faults.eventDuplicateRate) && !dropped;
     const lateMs =
-      !dropped && this.deps.prng.chance(faults.eventLateRate)
+      !drawnDrop && this.deps.prng.chance(faults.eventLateRate) && !dropped
         ? Math.round(faults.eventLateMinMs + this.deps.prng.next() * Math.max(0, faults.eventLateMaxMs - faults.eventLateMinMs))
         : 0;
     const pending = dropped ? [] : configuredTargets(targets);

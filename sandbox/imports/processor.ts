@@ -74,7 +74,12 @@ export class ImportProcessor {
   }
 
   private async settle(client: pg.PoolClient, p: ClaimedProcess, verdict: Verdict | { kind: 'cancel' }): Promise<void> {
-    const meta = { importProcessId: p.id, importSupplier: p.import_supplier, externalIdentifier: p.external_identifier };
+    const meta = {
+      importProcessId: p.id,
+      importSupplier: p.import_supplier,
+      externalIdentifier: p.external_identifier,
+      forceDrop: this.deps.forced.dropsEvents(p.external_identifier),
+    };
     const base = { resource_type: RESOURCE_TYPE, external_identifier: p.external_identifier };
     const outbox = this.deps.outbox;
     switch (verdict.kind) {

@@ -53,6 +53,8 @@ export async function scheduleImport(
     endMs: number;
     processingDelayMs: number;
     repeatOpensSecondImport?: boolean;
+    /** Never due: the processor takes it only once its window has ended (forced `hold`). */
+    holdUntilWindowEnd?: boolean;
   },
 ): Promise<ScheduleResult> {
   const r = await pool.query<{ account_id: string | null; id: number | null }>(
@@ -61,7 +63,8 @@ export async function scheduleImport(
      ), fresh AS (
        SELECT $1::text AS s, $2::text AS e, 'PENDING' AS status, $3::boolean AS dry, $4::jsonb AS payload,
               to_timestamp($5::float8 / 1000) AS ws, to_timestamp($6::float8 / 1000) AS we,
-              greatest(now() + $7 * interval '1 millisecond', to_timestamp($5::float8 / 1000)) AS due, '${STATUS_EVENT.PENDING}' AS ev
+              CASE WHEN $9::boolean THEN 'infinity'::timestamptz
+                   ELSE greatest(now() + $7 * interval '1 millisecond', to_timestamp($5::float8 / 1000)) END AS due, '${STATUS_EVENT.PENDING}' AS ev
        WHERE NOT EXISTS (SELECT 1 FROM prior)
      ), ins AS (
        INSERT INTO sandbox.import_processes
@@ -81,18 +84,28 @@ export async function scheduleImport(
        DO UPDATE SET schedule_accepted_count = sandbox.schedule_counts.schedule_accepted_count + 1
      )
      SELECT (SELECT number FROM prior) AS account_id, coalesce((SELECT id FROM ins), (SELECT id FROM again)) AS id`,
-    [p.supplier, p.externalIdentifier, p.isDryRun, JSON.stringify(p.payload), p.startMs, p.endMs, p.processingDelayMs, p.repeatOpensSecondImport === true],
+    [
+      p.supplier,
+      p.externalIdentifier,
+      p.isDryRun,
+      JSON.stringify(p.payload),
+      p.startMs,
+      p.endMs,
+      p.processingDelayMs,
+      p.repeatOpensSecondImport === true,
+      p.holdUntilWindowEnd === true,
+    ],
   );
   const row = r.rows[0];
   if (row.account_id) return { kind: 'already_imported', accountNumber: row.account_id };
   return { kind: 'accepted', processId: row.id === null ? null : Number(row.id) };
 }
 
-/** A held import (the blind-resend trap) whose answer reached the client: due after the usual delay. */
+/** A held import (the blind-resend trap) whose answer reached the client: due after the usual delay (a forced hold stays). */
 export async function releaseHeldImport(pool: pg.Pool, id: number, processingDelayMs: number): Promise<void> {
   await pool.query(
     `UPDATE sandbox.import_processes SET due_at = greatest(now() + $2 * interval '1 millisecond', schedule_window_start)
-      WHERE id = $1 AND status = 'PENDING'`,
+      WHERE id = $1 AND status = 'PENDING' AND due_at <> 'infinity'`,
     [id, processingDelayMs],
   );
 }

@@ -136,6 +136,7 @@ export function registerDataImportRoutes(app: FastifyInstance, deps: DataImportD
         endMs: window.endMs,
         processingDelayMs: blindResendTrapMs > 0 ? blindResendTrapMs : processingDelayMs,
         repeatOpensSecondImport: blindResendTrapMs > 0,
+        holdUntilWindowEnd: deps.forced.holds(ext),
       });
       if (result.kind === 'already_imported') return reply.code(400).send(bodies.alreadyImported(ext, result.accountNumber));
       if (await loseResponse(req, reply, deps.state, deps.prng)) {
