@@ -44,6 +44,7 @@ export function formatRehearsal(r: RehearsalResult): string[] {
       .map(([k, n]) => `${k} ${n}`)
       .join(', ')}`,
   );
+  if (r.windows) lines.push(`Expired windows and outcomes that never came: ${r.windows.line}`);
   if (r.operatorCommands) {
     lines.push(`Operator commands on a ledger of ${r.operatorCommands.rows.toLocaleString('en')} attempts (ledger part, one process each):`);
     for (const t of r.operatorCommands.timings) lines.push(`  ${t.command}: ${t.ms} ms, peak RSS ${t.peakRssMb} MB`);

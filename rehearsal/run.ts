@@ -16,6 +16,7 @@ import { TEMPORAL_DATABASES } from '../stack/temporal-full-server';
 import { writeDatasetToPostgres } from '../synthetic/dataset-postgres';
 import { generateDataset, type GroundTruth } from '../synthetic/generator';
 import { judge, type LedgerOutcome, type PlatformTruth } from '../chaos/verdict';
+import { runExpiredWindowsPhase, type ExpiredWindowsSummary } from './expired-windows';
 import { timeOperatorCommands, type OperatorTiming } from './operator-commands';
 import type { RehearsalOptions } from './options';
 import { recovery, type Recovery } from './recovery';
@@ -42,6 +43,8 @@ export interface RehearsalResult {
   samples: Sample[];
   /** Bytes per 1,000 accounts of the run. */
   storage: { temporalPer1000: number; ledgerPer1000: number; inboxPer1000: number; sandboxPer1000: number; raw: Record<string, number> };
+  /** Expired windows and never-answered outcomes, after the main run (rehearsal/expired-windows.ts). */
+  windows?: ExpiredWindowsSummary;
   operatorCommands?: { rows: number; timings: OperatorTiming[] };
   passed: boolean;
   problems: string[];
@@ -258,6 +261,43 @@ export async function runRehearsal(
     const temporalBytes = o.engine === 'server' ? Object.values(sizes.databases).reduce((s, b) => s + b, 0) : sqliteBytes(dataDir);
     const per1000 = (b: number) => Math.round((b / o.accounts) * 1000);
 
+    let windows: ExpiredWindowsSummary | undefined;
+    if (o.windowAccounts > 0) {
+      // Clean accounts of their own (the main run's numbers are `R-…`), a third for each ending.
+      const numbers: string[] = [];
+      function* windowItems() {
+        for (const item of generateDataset({
+          accounts: o.windowAccounts,
+          seed: o.seed + 1,
+          defectRate: 0,
+          accountNumberPrefix: 'W-',
+          accountIdOffset: o.accounts,
+        })) {
+          numbers.push(item.expected.external_account_number);
+          yield item;
+        }
+      }
+      await writeDatasetToPostgres(pool, windowItems(), { documentsDir: stack.config.SOURCE_DOCUMENTS_DIR });
+      const third = Math.max(1, Math.floor(numbers.length / 3));
+      log(`[${elapsed()}] expired windows: ${numbers.length} accounts held by the platform (window ${o.windowSeconds} s)`);
+      windows = await runExpiredWindowsPhase(
+        { stack, client, pool, log: (l) => log(`  ${l}`) },
+        {
+          accountNumbers: {
+            cancelled: numbers.slice(0, third),
+            cancelledEventDropped: numbers.slice(third, 2 * third),
+            neverAnswered: numbers.slice(2 * third),
+          },
+          windowSeconds: o.windowSeconds,
+          pollMaxSeconds: Math.max(30, Math.round(o.windowSeconds / 2)),
+          concurrency: 20,
+          runIdPrefix: `${runId}-windows`,
+        },
+      );
+      log(`  ${windows.line}`);
+      if (!windows.passed) problems.push(`expired windows: ${windows.line}`);
+    }
+
     let operatorCommands: RehearsalResult['operatorCommands'];
     if (o.ledgerRows > 0) {
       log(`[${elapsed()}] seeding the ledger with ${o.ledgerRows} attempts and timing the operator commands`);
@@ -302,6 +342,7 @@ export async function runRehearsal(
           ...Object.fromEntries(Object.entries(sizes.schemas).map(([k, b]) => [`schema:${k}`, b])),
         },
       },
+      windows,
       operatorCommands,
       passed: v.lost + v.duplicated + v.reopened + v.wrong === 0 && problems.length === 0,
       problems,
