@@ -105,6 +105,18 @@ export const configSchema = z.object({
   /** Ordinary REST endpoints (not data-import): `basic` = PLATFORM_API_KEY by HTTP Basic, `token` = the access token. */
   PLATFORM_REST_AUTH: z.enum(['token', 'basic']).default('token'),
   PLATFORM_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(50),
+  /**
+   * Workflows the main worker keeps in memory between tasks (its sticky cache). 0 turns the cache and
+   * sticky execution off: every workflow task goes to the shared queue and replays its whole history
+   * (the replay rehearsal runs so). The SDK has no cache of 1 (it makes it 2: @temporalio/worker
+   * lib/worker-options.js), so 1 is refused rather than silently changed.
+   */
+  WORKER_MAX_CACHED_WORKFLOWS: z.coerce
+    .number('a whole number of workflows')
+    .int('a whole number of workflows')
+    .min(0, '0 or more')
+    .refine((n) => n !== 1, '0 (no cache, sticky execution off) or at least 2')
+    .default(1000),
   PLATFORM_HTTP_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   /** `ledgers` (the spec example's form) or `account` (the deprecated account-level balance fields). */
   PLATFORM_BALANCE_FIELDS: z.enum(['ledgers', 'account']).default('ledgers'),
