@@ -21,7 +21,7 @@ const LAYERS = [
   ['events', 'workers', 'sandbox'],
   ['synthetic'],
   ['stack'],
-  ['chaos', 'scripts'],
+  ['chaos', 'scripts', 'rehearsal'],
   ['cli'],
   // The benchmarks time the operator commands themselves (bench/ledger-part.ts): they stand on top.
   ['bench'],
