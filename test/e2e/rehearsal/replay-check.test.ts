@@ -9,7 +9,9 @@ import { stallWorker, WORKFLOW_TASK_TIMEOUT_MS } from '../../../rehearsal/stall-
 import { decryptHistory } from '../../replay/corpus';
 import { accountsFile, connectE2E, groundTruth, ownWorkers, seedAccounts, startRun, uniqueId, until, type E2E } from '../helpers';
 
-const ACCOUNTS = 10;
+// REPLAY_CHECK_ACCOUNTS sets the size (CI: 10); either engine (`KRAKEN_TEMPORAL_ENGINE=server`).
+const ACCOUNTS = Number(process.env.REPLAY_CHECK_ACCOUNTS ?? 10);
+const TIMEOUT_MS = Math.max(300_000, ACCOUNTS * 2_000);
 
 let e: E2E;
 const workers = ownWorkers(() => e);
@@ -22,58 +24,66 @@ afterAll(async () => {
 });
 
 describe('the replay check, on a run whose workers keep no workflow cache and one of which froze', () => {
-  it(`${ACCOUNTS} accounts: no nondeterminism, at least one workflow task timed out and retried, none lost or duplicated`, async () => {
-    const queue = uniqueId('replay-q-');
-    const truth = await seedAccounts(e, { accounts: ACCOUNTS, seed: 32, defectRate: 0, accountNumberPrefix: `${uniqueId('RC')}-` });
-    // No cache (sticky execution off): every workflow task of every workflow replays its history.
-    const noCache = { WORKER_MAX_CACHED_WORKFLOWS: '0' };
-    const [frozen] = await Promise.all([workers.start(queue, 'replay-worker-1', noCache), workers.start(queue, 'replay-worker-2', noCache)]);
-    const runId = uniqueId('run-replay-check-');
-    const handle = await startRun(
-      e,
-      {
-        runId,
-        supplierCode: e.config.IMPORT_SUPPLIER_CODE,
-        selection: {
-          kind: 'list',
-          path: accountsFile(
-            e,
-            runId,
-            truth.map((t) => t.external_account_number),
-          ),
+  it(
+    `${ACCOUNTS} accounts: no nondeterminism, at least one workflow task timed out and retried, none lost or duplicated`,
+    async () => {
+      const queue = uniqueId('replay-q-');
+      const truth = await seedAccounts(e, { accounts: ACCOUNTS, seed: 32, defectRate: 0, accountNumberPrefix: `${uniqueId('RC')}-` });
+      // No cache (sticky execution off): every workflow task of every workflow replays its history.
+      const noCache = { WORKER_MAX_CACHED_WORKFLOWS: '0' };
+      const [frozen] = await Promise.all([workers.start(queue, 'replay-worker-1', noCache), workers.start(queue, 'replay-worker-2', noCache)]);
+      const runId = uniqueId('run-replay-check-');
+      const handle = await startRun(
+        e,
+        {
+          runId,
+          supplierCode: e.config.IMPORT_SUPPLIER_CODE,
+          selection: {
+            kind: 'list',
+            path: accountsFile(
+              e,
+              runId,
+              truth.map((t) => t.external_account_number),
+            ),
+          },
+          concurrency: Math.min(ACCOUNTS, 60),
         },
-        concurrency: ACCOUNTS,
-      },
-      { taskQueue: queue },
-    );
-    // Frozen at once: the run's first tasks and its accounts' first tasks are being handed out now,
-    // some to the frozen worker's open polls; they time out and the other worker replays them.
-    const stall = await stallWorker({ name: 'replay-worker-1', pid: frozen.pid! }, WORKFLOW_TASK_TIMEOUT_MS + 3_000);
-    expect(stall.frozenMs).toBeGreaterThan(WORKFLOW_TASK_TIMEOUT_MS);
-    const result = await handle.result();
-    expect(result.totals).toMatchObject({ completed: ACCOUNTS, failed: 0 });
+        { taskQueue: queue },
+      );
+      // Frozen at once: the run's first tasks and its accounts' first tasks are being handed out now,
+      // some to the frozen worker's open polls; they time out and the other worker replays them.
+      const stall = await stallWorker({ name: 'replay-worker-1', pid: frozen.pid! }, WORKFLOW_TASK_TIMEOUT_MS + 3_000);
+      expect(stall.frozenMs).toBeGreaterThan(WORKFLOW_TASK_TIMEOUT_MS);
+      const result = await handle.result();
+      expect(result.totals).toMatchObject({ completed: ACCOUNTS, failed: 0 });
 
-    // Visibility catches up a moment after the workflows close.
-    await until('visibility to list every account workflow of the run', async () => (await replayCheck(e.client, runId)).accountWorkflows === ACCOUNTS, 60_000);
-    const check = await replayCheck(e.client, runId, { concurrency: 4 });
-    process.stderr.write(`[replay-check] ${JSON.stringify(check)}\n`);
-    expect(check.accountWorkflows).toBe(ACCOUNTS);
-    expect(check.runSegments).toBeGreaterThanOrEqual(1);
-    expect(check.workflowsScanned).toBe(check.accountWorkflows + check.runSegments);
-    expect(check.failures.filter((f) => f.nondeterministic)).toEqual([]);
-    expect(check.nondeterminism).toBe(0);
-    expect(check.workflowTaskTimedOut).toBeGreaterThanOrEqual(1);
-    expect(check.workflowsWithTimeouts).toBeGreaterThanOrEqual(1);
+      // Visibility catches up a moment after the workflows close.
+      await until(
+        'visibility to list every account workflow of the run',
+        async () => (await e.client.workflow.count(`KmRunId = '${runId}' AND KmKind = 'account'`)).count === ACCOUNTS,
+        120_000,
+      );
+      const check = await replayCheck(e.client, runId, { concurrency: 4 });
+      process.stderr.write(`[replay-check] ${JSON.stringify(check)}\n`);
+      expect(check.accountWorkflows).toBe(ACCOUNTS);
+      expect(check.runSegments).toBeGreaterThanOrEqual(1);
+      expect(check.workflowsScanned).toBe(check.accountWorkflows + check.runSegments);
+      expect(check.failures.filter((f) => f.nondeterministic)).toEqual([]);
+      expect(check.nondeterminism).toBe(0);
+      expect(check.workflowTaskTimedOut).toBeGreaterThanOrEqual(1);
+      expect(check.workflowsWithTimeouts).toBeGreaterThanOrEqual(1);
 
-    // The platform's ground truth: every account created exactly once.
-    const platform = await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE);
-    for (const t of truth) expect(platform.get(t.external_account_number)?.created_count, t.external_account_number).toBe(1);
+      // The platform's ground truth: every account created exactly once.
+      const platform = await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE);
+      for (const t of truth) expect(platform.get(t.external_account_number)?.created_count, t.external_account_number).toBe(1);
 
-    // `REPLAY_CHECK_FIXTURE=<file>` records the history of one workflow that timed out, payloads
-    // decrypted, for the unit test (test/unit/rehearsal/fixtures).
-    const fixture = process.env.REPLAY_CHECK_FIXTURE;
-    if (fixture) await recordTimedOutHistory(runId, fixture);
-  }, 300_000);
+      // `REPLAY_CHECK_FIXTURE=<file>` records the history of one workflow that timed out, payloads
+      // decrypted, for the unit test (test/unit/rehearsal/fixtures).
+      const fixture = process.env.REPLAY_CHECK_FIXTURE;
+      if (fixture) await recordTimedOutHistory(runId, fixture);
+    },
+    TIMEOUT_MS,
+  );
 });
 
 async function recordTimedOutHistory(runId: string, file: string): Promise<void> {
