@@ -40,6 +40,10 @@ export interface HistoryCounts {
   workflowTaskTimedOut: number;
   /** WorkflowTaskTimedOut events by timeout type: `START_TO_CLOSE` (a worker held the task), `SCHEDULE_TO_START` (a sticky queue nobody polled). */
   timedOutByType: Record<string, number>;
+  /** WorkflowTaskTimedOut events by the identity of the worker that held the task (its WorkflowTaskStarted event); `(not started)` for SCHEDULE_TO_START. */
+  timedOutByWorker: Record<string, number>;
+  /** When the first and the last WorkflowTaskTimedOut event were recorded (ms since the epoch): inside a stall, or all along? */
+  timedOutBetween?: { first: number; last: number };
   /** The failed tasks' events, in history order. */
   failures: Array<{ eventId: number; cause: string; nondeterministic: boolean; message: string; identity: string; encoded?: temporal.api.failure.v1.IFailure }>;
 }
@@ -57,6 +61,10 @@ export interface ReplayCheckSummary {
   nondeterminism: number;
   workflowTaskTimedOut: number;
   timedOutByType: Record<string, number>;
+  /** By the worker that held the timed-out task (its identity, `kraken-migrate-worker@host:pid`): the stalled worker's, or everyone's? */
+  timedOutByWorker: Record<string, number>;
+  /** First and last WorkflowTaskTimedOut event (ISO 8601), to set beside the stall's start and end. */
+  timedOutBetween?: { first: string; last: string };
   /** Workflow executions with at least one WorkflowTaskTimedOut event (each one replayed on a retry). */
   workflowsWithTimeouts: number;
   /** Every nondeterministic failure, then other failures, up to `maxFailures`. */
@@ -95,9 +103,13 @@ export function countHistory(events: readonly HistoryEvent[]): HistoryCounts {
     nondeterminism: 0,
     workflowTaskTimedOut: 0,
     timedOutByType: {},
+    timedOutByWorker: {},
     failures: [],
   };
+  /** Who started each workflow task, by the Started event's id: a timeout names its worker through it. */
+  const startedBy = new Map<number, string>();
   for (const e of events) {
+    if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED) startedBy.set(num(e.eventId), e.workflowTaskStartedEventAttributes?.identity ?? '');
     if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED) {
       const a = e.workflowTaskFailedEventAttributes ?? {};
       const cause = enumName(WorkflowTaskFailedCause, a.cause, 'WORKFLOW_TASK_FAILED_CAUSE_');
@@ -115,8 +127,12 @@ export function countHistory(events: readonly HistoryEvent[]): HistoryCounts {
         ...(a.failure?.encodedAttributes ? { encoded: a.failure } : {}),
       });
     } else if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT) {
+      const a = e.workflowTaskTimedOutEventAttributes ?? {};
       c.workflowTaskTimedOut += 1;
-      bump(c.timedOutByType, enumName(TimeoutType, e.workflowTaskTimedOutEventAttributes?.timeoutType, 'TIMEOUT_TYPE_'));
+      bump(c.timedOutByType, enumName(TimeoutType, a.timeoutType, 'TIMEOUT_TYPE_'));
+      bump(c.timedOutByWorker, startedBy.get(num(a.startedEventId ?? 0)) || '(not started)');
+      const at = e.eventTime ? num(e.eventTime.seconds) * 1000 + Math.floor((e.eventTime.nanos ?? 0) / 1e6) : undefined;
+      if (at !== undefined) c.timedOutBetween = { first: Math.min(c.timedOutBetween?.first ?? at, at), last: Math.max(c.timedOutBetween?.last ?? at, at) };
     }
   }
   return c;
@@ -168,11 +184,14 @@ export async function replayCheck(client: Client, runId: string, opts: ReplayChe
     nondeterminism: 0,
     workflowTaskTimedOut: 0,
     timedOutByType: {},
+    timedOutByWorker: {},
     workflowsWithTimeouts: 0,
     failures: [],
     seconds: 0,
   };
   const failures: WorkflowTaskFailure[] = [];
+  let first = Infinity;
+  let last = -Infinity;
   let next = 0;
   const reader = async () => {
     while (next < executions.length) {
@@ -187,6 +206,11 @@ export async function replayCheck(client: Client, runId: string, opts: ReplayChe
       if (c.workflowTaskTimedOut > 0) total.workflowsWithTimeouts += 1;
       for (const [k, n] of Object.entries(c.failedByCause)) total.failedByCause[k] = (total.failedByCause[k] ?? 0) + n;
       for (const [k, n] of Object.entries(c.timedOutByType)) total.timedOutByType[k] = (total.timedOutByType[k] ?? 0) + n;
+      for (const [k, n] of Object.entries(c.timedOutByWorker)) total.timedOutByWorker[k] = (total.timedOutByWorker[k] ?? 0) + n;
+      if (c.timedOutBetween) {
+        first = Math.min(first, c.timedOutBetween.first);
+        last = Math.max(last, c.timedOutBetween.last);
+      }
       for (const f of c.failures) {
         // Nondeterminism is the finding: every one is kept; other failures while there is room.
         if (!f.nondeterministic && failures.length >= maxFailures) continue;
@@ -208,6 +232,7 @@ export async function replayCheck(client: Client, runId: string, opts: ReplayChe
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, executions.length)) }, reader));
   failures.sort((a, b) => Number(b.nondeterministic) - Number(a.nondeterministic));
   total.failures = failures.slice(0, Math.max(maxFailures, failures.filter((f) => f.nondeterministic).length));
+  if (first <= last) total.timedOutBetween = { first: new Date(first).toISOString(), last: new Date(last).toISOString() };
   total.seconds = Math.round((Date.now() - started) / 100) / 10;
   return total;
 }

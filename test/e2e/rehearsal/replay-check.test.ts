@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,13 +65,15 @@ describe('the replay check, on a run whose workers keep no workflow cache and on
         120_000,
       );
       const check = await replayCheck(e.client, runId, { concurrency: 4 });
-      process.stderr.write(`[replay-check] ${JSON.stringify(check)}\n`);
+      process.stderr.write(`[replay-check] stall ${JSON.stringify(stall)}\n[replay-check] ${JSON.stringify(check)}\n`);
       expect(check.accountWorkflows).toBe(ACCOUNTS);
       expect(check.runSegments).toBeGreaterThanOrEqual(1);
       expect(check.workflowsScanned).toBe(check.accountWorkflows + check.runSegments);
       expect(check.failures.filter((f) => f.nondeterministic)).toEqual([]);
       expect(check.nondeterminism).toBe(0);
       expect(check.workflowTaskTimedOut).toBeGreaterThanOrEqual(1);
+      // The frozen worker held timed-out tasks (the identity workers/main.ts gives itself): the stall forced them.
+      expect(check.timedOutByWorker[`kraken-migrate-worker@${os.hostname()}:${frozen.pid}`]).toBeGreaterThanOrEqual(1);
       expect(check.workflowsWithTimeouts).toBeGreaterThanOrEqual(1);
 
       // The platform's ground truth: every account created exactly once.

@@ -45,6 +45,9 @@ describe('countHistory', () => {
       nondeterminism: 0,
       workflowTaskTimedOut: 1,
       timedOutByType: { START_TO_CLOSE: 1 },
+      // The frozen worker (pid 21140) had started the task (event 3).
+      timedOutByWorker: { 'kraken-migrate-worker@vm:21140': 1 },
+      timedOutBetween: { first: Date.parse('2026-11-25T19:13:46.311Z'), last: Date.parse('2026-11-25T19:13:46.311Z') },
       failures: [],
     });
   });
@@ -123,6 +126,8 @@ describe('replayCheck', () => {
       nondeterminism: 1,
       workflowTaskTimedOut: 10_001,
       timedOutByType: { START_TO_CLOSE: 10_001 },
+      timedOutByWorker: { 'kraken-migrate-worker@vm:21140': 10_001 },
+      timedOutBetween: { first: '2026-11-25T19:13:46.311Z', last: '2026-11-25T19:13:46.311Z' },
       workflowsWithTimeouts: 10_001,
     });
     expect(s.failures).toEqual([
@@ -154,6 +159,27 @@ describe('replayCheck', () => {
       ['account-import/S/A-4', true],
       ['account-import/S/A-5', true],
     ]);
+  });
+
+  it('spans the timeouts from the first to the last, and names each worker that held one', async () => {
+    const later = recorded.events.map((ev) =>
+      ev.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT
+        ? temporal.api.history.v1.HistoryEvent.fromObject({
+            ...temporal.api.history.v1.HistoryEvent.toObject(ev as temporal.api.history.v1.HistoryEvent),
+            eventTime: { seconds: 1795634026 + 60, nanos: 0 },
+          })
+        : ev.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED && Number(String(ev.eventId)) === 3
+          ? temporal.api.history.v1.HistoryEvent.fromObject({
+              eventId: 3,
+              eventType: ev.eventType,
+              workflowTaskStartedEventAttributes: { identity: 'kraken-migrate-worker@vm:2' },
+            })
+          : ev,
+    );
+    const f = fakeClient(2, (i) => (i === 1 ? later : recorded.events));
+    const s = await replayCheck(f.client, f.runId);
+    expect(s.timedOutBetween).toEqual({ first: '2026-11-25T19:13:46.311Z', last: '2026-11-25T19:14:46.000Z' });
+    expect(s.timedOutByWorker).toEqual({ 'kraken-migrate-worker@vm:21140': 2, 'kraken-migrate-worker@vm:2': 1 });
   });
 
   it('refuses a run id that would break out of the visibility query, and a concurrency below 1', async () => {
