@@ -8,20 +8,19 @@ describe('WORKER_MAX_CACHED_WORKFLOWS', () => {
     expect(workflowCacheOptions(parseConfig({}).WORKER_MAX_CACHED_WORKFLOWS)).toEqual({ maxCachedWorkflows: 1000, maxConcurrentWorkflowTaskExecutions: 40 });
   });
 
-  it('takes 0 (no cache, sticky execution off) and keeps the 40 workflow task slots', () => {
-    const cfg = parseConfig({ WORKER_MAX_CACHED_WORKFLOWS: '0' });
-    expect(cfg.WORKER_MAX_CACHED_WORKFLOWS).toBe(0);
-    expect(workflowCacheOptions(cfg.WORKER_MAX_CACHED_WORKFLOWS)).toEqual({ maxCachedWorkflows: 0, maxConcurrentWorkflowTaskExecutions: 40 });
-  });
-
-  it('takes a small cache and lowers the task slots to it, as the SDK requires', () => {
+  it('takes a small cache, down to 2, and lowers the task slots to it, as the SDK requires', () => {
     const cfg = parseConfig({ WORKER_MAX_CACHED_WORKFLOWS: '5' });
     expect(workflowCacheOptions(cfg.WORKER_MAX_CACHED_WORKFLOWS)).toEqual({ maxCachedWorkflows: 5, maxConcurrentWorkflowTaskExecutions: 5 });
+    expect(workflowCacheOptions(parseConfig({ WORKER_MAX_CACHED_WORKFLOWS: '2' }).WORKER_MAX_CACHED_WORKFLOWS)).toEqual({
+      maxCachedWorkflows: 2,
+      maxConcurrentWorkflowTaskExecutions: 2,
+    });
   });
 
   it.each([
-    ['1', /WORKER_MAX_CACHED_WORKFLOWS="1": 0 \(no cache, sticky execution off\) or at least 2/],
-    ['-3', /WORKER_MAX_CACHED_WORKFLOWS="-3": 0 or more/],
+    ['0', /WORKER_MAX_CACHED_WORKFLOWS="0": at least 2 \(0 turns sticky execution off, which drops local activity results in this SDK; 1 does not exist\)/],
+    ['1', /WORKER_MAX_CACHED_WORKFLOWS="1": at least 2/],
+    ['-3', /WORKER_MAX_CACHED_WORKFLOWS="-3": at least 2/],
     ['2.5', /WORKER_MAX_CACHED_WORKFLOWS="2.5": a whole number of workflows/],
     ['many', /WORKER_MAX_CACHED_WORKFLOWS="many": a whole number of workflows/],
   ])('refuses %s, naming the variable and the rule', (value, message) => {
