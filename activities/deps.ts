@@ -17,6 +17,7 @@ import {
 import { createChangeFeed, type ChangeFeed } from '../source/changes';
 import { defaultMapping, loadMapping, type CodeMapping } from '../source/mapping';
 import type { SourceSpecRef } from '../domain/inputs';
+import { createPayloadSourcePool } from './payload-sources';
 
 /** What the activities are built from: nothing reads globals or the environment after this. */
 export interface ActivityDeps {
@@ -28,6 +29,8 @@ export interface ActivityDeps {
   /** For starting, describing and signalling account workflows (the run's activities). */
   temporal?: () => Promise<Client>;
   mapping?: CodeMapping;
+  /** A payload source unused this long closes (activities/payload-sources.ts; default 5 minutes). */
+  payloadSourceIdleMs?: number;
 }
 
 /** Shared, per-worker state of the activities: ledgers, source adapters, catalogue caches. */
@@ -39,10 +42,16 @@ export interface ActivityContext extends ActivityDeps {
   reconciliations: ReconciliationLedger;
   mapping: CodeMapping;
   adapterFor(spec: LegacySourceSpec): SourceAdapter;
-  /** A team's own payloads (a file or a table). */
-  payloadsFor(spec: PayloadSourceSpec): PayloadSource;
+  /**
+   * A team's own payloads (a file or a table), read on behalf of run `runId`. Shared by the worker's
+   * activities and closed when idle or when its runs end (activities/payload-sources.ts); its
+   * `close()` is a no-op.
+   */
+  payloadsFor(spec: PayloadSourceSpec, runId?: string): PayloadSource;
   /** Either kind, for paging through its account numbers. */
-  listerFor(spec: SourceSpecRef): Pick<SourceAdapter, 'listAccountNumbers'>;
+  listerFor(spec: SourceSpecRef, runId?: string): Pick<SourceAdapter, 'listAccountNumbers'>;
+  /** Run `runId` has ended: the payload sources only it used here close now. */
+  runEnded(runId: string): Promise<void>;
   /** A tariff pre-flight per run, so one run's catalogue cache is reused by all its accounts. */
   tariffPreflight(runId: string): TariffPreflight;
   /** Closes every payload source opened here (at worker shutdown). */
@@ -53,7 +62,7 @@ export interface ActivityContext extends ActivityDeps {
 
 export function createActivityContext(deps: ActivityDeps): ActivityContext {
   const adapters = new Map<string, SourceAdapter>();
-  const payloadSources = new Map<string, PayloadSource>();
+  const payloadSources = createPayloadSourcePool((spec) => createPayloadSource(spec, { pool: deps.pool }), { idleMs: deps.payloadSourceIdleMs });
   const checkers = new Map<string, TariffPreflight>();
   const feeds = new Map<string, ChangeFeed>();
   return {
@@ -65,16 +74,17 @@ export function createActivityContext(deps: ActivityDeps): ActivityContext {
     adapterFor(spec) {
       return cached(adapters, spec, () => createSourceAdapter(spec, { pool: deps.pool }));
     },
-    payloadsFor(spec) {
-      return cached(payloadSources, spec, () => createPayloadSource(spec, { pool: deps.pool }));
+    payloadsFor(spec, runId) {
+      return payloadSources.get(spec, runId);
     },
-    listerFor(spec) {
-      return isPayloadSpec(spec) ? this.payloadsFor(spec) : this.adapterFor(spec);
+    listerFor(spec, runId) {
+      return isPayloadSpec(spec) ? this.payloadsFor(spec, runId) : this.adapterFor(spec);
     },
-    async closeSources() {
-      const sources = [...payloadSources.values()];
-      payloadSources.clear();
-      await Promise.all(sources.map((s) => s.close().catch(() => undefined)));
+    runEnded(runId) {
+      return payloadSources.runEnded(runId);
+    },
+    closeSources() {
+      return payloadSources.closeAll();
     },
     changeFeedFor(spec) {
       return cached(feeds, spec, () => createChangeFeed(spec, { pool: deps.pool }));
@@ -92,7 +102,7 @@ export function createActivityContext(deps: ActivityDeps): ActivityContext {
   };
 }
 
-/** One source object per spec and worker: its index (a file's) is built once. */
+/** One source object per spec and worker (legacy adapters, change feeds). */
 function cached<T>(map: Map<string, T>, spec: SourceSpecRef, create: () => T): T {
   const key = JSON.stringify(spec);
   let a = map.get(key);

@@ -63,7 +63,7 @@ export function prepareActivities(ctx: ActivityContext): Pick<AccountActivities,
     ref: ReturnType<typeof attemptRef>,
     workflowId: string,
   ): Promise<Built> {
-    const read = await reading(ref, workflowId, () => ctx.payloadsFor(spec).getPayload(ext));
+    const read = await reading(ref, workflowId, () => ctx.payloadsFor(spec, ref.runId).getPayload(ext));
     if (!read) return notFound;
     if (!read.ok) return { ok: false, stage: 'source', errors: [{ stage: 'source', code: read.code, attr: read.attr, detail: read.detail }] };
     const validated = validateAccount(read.payload, { defaultRegion: region, importSupplier: supplierCode });

@@ -28,10 +28,12 @@ export function runActivities(ctx: ActivityContext): RunActivities {
 
     async finishRun({ runId, status, totals }) {
       await ledger.finishRun(runId, status, totals);
+      // Every account has its outcome: the payload files only this run read here can go.
+      await ctx.runEnded(runId);
     },
 
-    async listAccounts({ selection, source, cursor, limit }) {
-      return listPage(selection, source, cursor, limit);
+    async listAccounts({ runId, selection, source, cursor, limit }) {
+      return listPage(runId, selection, source, cursor, limit);
     },
 
     /**
@@ -103,7 +105,7 @@ export function runActivities(ctx: ActivityContext): RunActivities {
       if (input.exhausted) return total;
       let cursor = input.cursor;
       for (;;) {
-        const page = await listPage(input.selection, input.source, cursor, 1000);
+        const page = await listPage(input.runId, input.selection, input.source, cursor, 1000);
         total += await ledger.insertNotAttempted(input.runId, input.supplierCode, input.dryRun, page.accounts, input.code, wf);
         Context.current().heartbeat(total);
         if (page.exhausted) return total;
@@ -131,13 +133,13 @@ export function runActivities(ctx: ActivityContext): RunActivities {
     return outcome;
   }
 
-  async function listPage(selection: Selection, source: SourceSpecRef, cursor: string | undefined, limit: number): Promise<AccountPage> {
+  async function listPage(runId: string, selection: Selection, source: SourceSpecRef, cursor: string | undefined, limit: number): Promise<AccountPage> {
     const c = cursor ? (JSON.parse(cursor) as { after?: string; seen: number }) : { seen: 0 };
     switch (selection.kind) {
       case 'all': {
         const remaining = selection.limit === undefined ? limit : Math.min(limit, selection.limit - c.seen);
         if (remaining <= 0) return { accounts: [], exhausted: true };
-        const accounts = await ctx.listerFor(source).listAccountNumbers({ after: c.after, limit: remaining });
+        const accounts = await ctx.listerFor(source, runId).listAccountNumbers({ after: c.after, limit: remaining });
         const seen = c.seen + accounts.length;
         const exhausted = accounts.length < remaining || (selection.limit !== undefined && seen >= selection.limit);
         return { accounts, exhausted, nextCursor: JSON.stringify({ after: accounts.at(-1) ?? c.after, seen }) };

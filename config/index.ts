@@ -105,6 +105,19 @@ export const configSchema = z.object({
   /** Ordinary REST endpoints (not data-import): `basic` = PLATFORM_API_KEY by HTTP Basic, `token` = the access token. */
   PLATFORM_REST_AUTH: z.enum(['token', 'basic']).default('token'),
   PLATFORM_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(50),
+  /**
+   * Workflows the main worker keeps in memory between their tasks (its sticky cache); an evicted one
+   * replays its history at its next task. At least 2: the SDK has no cache of 1 (it makes it 2:
+   * @temporalio/worker lib/worker-options.js), and its cache of 0 (sticky execution off) drops the
+   * results of local activities still running when it evicts a run after each task (sdk-core
+   * managed_run.rs warns so), which our run workflow uses: measured on 10 accounts without any fault,
+   * 11 workflow tasks timed out (10 s each) where a cache of 2 had none.
+   */
+  WORKER_MAX_CACHED_WORKFLOWS: z.coerce
+    .number('a whole number of workflows')
+    .int('a whole number of workflows')
+    .min(2, 'at least 2 (0 turns sticky execution off, which drops local activity results in this SDK; 1 does not exist)')
+    .default(1000),
   PLATFORM_HTTP_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   /** `ledgers` (the spec example's form) or `account` (the deprecated account-level balance fields). */
   PLATFORM_BALANCE_FIELDS: z.enum(['ledgers', 'account']).default('ledgers'),

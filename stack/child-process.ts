@@ -40,6 +40,10 @@ export function startProcess(opts: { name: string; command: string; args: string
     async stop(signal: NodeJS.Signals = 'SIGTERM', graceMs = 10_000) {
       if (child.exitCode !== null || child.signalCode !== null) return;
       killGroup(pid, signal);
+      // A stopped process (SIGSTOP: a rehearsal's stalled worker, rehearsal/stall-worker.ts) holds any
+      // signal but SIGKILL pending until it continues: continue it, so it handles `signal` now and
+      // stops gracefully instead of being killed when the grace period runs out.
+      if (signal !== 'SIGKILL') killGroup(pid, 'SIGCONT');
       const timer = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), graceMs).unref());
       if ((await Promise.race([exited, timer])) === 'timeout') {
         killGroup(pid, 'SIGKILL');
@@ -68,7 +72,8 @@ export function killAllStartedNow(): void {
   for (const pid of live) killGroup(pid, 'SIGKILL');
 }
 
-function killGroup(pid: number, signal: NodeJS.Signals) {
+/** `signal` to the process group of `pid` (startProcess makes one per process), or to `pid` alone when it leads none. */
+export function killGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
   } catch {

@@ -11,6 +11,7 @@ import type { Config } from '../config';
 import { createActivities } from '../activities';
 import { platformTaskQueue } from '../domain/task-queues';
 import { workerDeploymentVersion } from './deployment-version';
+import { workflowCacheOptions } from './workflow-cache';
 
 const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
 /**
@@ -64,8 +65,7 @@ export async function createWorkers(cfg: Config, opts: { identity?: string; work
     workflowBundle: await workflowBundle(opts.workflowInterceptorModules),
     activities: activities.main,
     maxConcurrentActivityTaskExecutions: 50,
-    maxConcurrentWorkflowTaskExecutions: 40,
-    maxCachedWorkflows: 1000,
+    ...workflowCacheOptions(cfg.WORKER_MAX_CACHED_WORKFLOWS),
   });
   const platformWorker = await Worker.create({
     ...common,
