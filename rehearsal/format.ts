@@ -44,6 +44,17 @@ export function formatRehearsal(r: RehearsalResult): string[] {
       .map(([k, n]) => `${k} ${n}`)
       .join(', ')}`,
   );
+  if (r.replay) {
+    const x = r.replay;
+    lines.push(
+      `Replay: ${x.workflowsScanned} histories (${x.events} events) read back: nondeterminism ${x.nondeterminism}, workflow-task failures ${x.workflowTaskFailed}, ` +
+        `task timeouts ${x.workflowTaskTimedOut} in ${x.workflowsWithTimeouts} workflows (by worker: ${
+          Object.entries(x.timedOutByWorker)
+            .map(([w, n]) => `${w} ${n}`)
+            .join(', ') || 'none'
+        })`,
+    );
+  }
   if (r.windows) lines.push(`Expired windows and outcomes that never came: ${r.windows.line}`);
   if (r.operatorCommands) {
     lines.push(`Operator commands on a ledger of ${r.operatorCommands.rows.toLocaleString('en')} attempts (ledger part, one process each):`);

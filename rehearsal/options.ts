@@ -44,10 +44,10 @@ export const rehearsalOptionsSchema = z.object({
   /** OUTCOME_EVENT_WAIT_SECONDS / OUTCOME_POLL_MAX_SECONDS of the stack; the poll limit must outlast the outage. */
   eventWaitSeconds: z.number().positive().default(60),
   pollMaxSeconds: z.number().positive().default(1_800),
-  /** The workers' workflow cache (WORKER_MAX_CACHED_WORKFLOWS); near 0, every workflow task replays its history. */
-  maxCachedWorkflows: z.number().int().min(0).optional(),
+  /** The workers' workflow cache (WORKER_MAX_CACHED_WORKFLOWS, at least 2: config/index.ts says why); small, most workflow tasks replay their history. */
+  maxCachedWorkflows: z.number().int().min(2).optional(),
   /** SIGSTOP a worker this long (past the workflow-task timeout) once, mid-run: a forced workflow-task timeout. 0: none. */
-  stallSeconds: count.default(0),
+  stallSeconds: z.union([z.literal(0), z.number().int().min(11)]).default(0),
   /** Read every workflow history of the run afterwards: nondeterminism and task timeouts (slow on big runs). */
   replayCheck: z.boolean().default(false),
   /** Expired windows and never-answered outcomes, in a phase after the main run (0: none). */

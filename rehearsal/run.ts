@@ -17,6 +17,8 @@ import { writeDatasetToPostgres } from '../synthetic/dataset-postgres';
 import { generateDataset, type GroundTruth } from '../synthetic/generator';
 import { judge, type LedgerOutcome, type PlatformTruth } from '../chaos/verdict';
 import { runExpiredWindowsPhase, type ExpiredWindowsSummary } from './expired-windows';
+import { replayCheck, type ReplayCheckSummary } from './replay-check';
+import { stallWorker, type Stall } from './stall-worker';
 import { timeOperatorCommands, type OperatorTiming } from './operator-commands';
 import type { RehearsalOptions } from './options';
 import { recovery, type Recovery } from './recovery';
@@ -43,6 +45,8 @@ export interface RehearsalResult {
   samples: Sample[];
   /** Bytes per 1,000 accounts of the run. */
   storage: { temporalPer1000: number; ledgerPer1000: number; inboxPer1000: number; sandboxPer1000: number; raw: Record<string, number> };
+  /** Every history of the run read back (`--replay-check`), beside the stalls that forced task timeouts. */
+  replay?: ReplayCheckSummary & { stalls: Stall[] };
   /** Expired windows and never-answered outcomes, after the main run (rehearsal/expired-windows.ts). */
   windows?: ExpiredWindowsSummary;
   operatorCommands?: { rows: number; timings: OperatorTiming[] };
@@ -159,6 +163,7 @@ export async function runRehearsal(
     log(`[${elapsed()}] run ${runId} started; Temporal UI ${stack.info.temporalUiUrl}`);
 
     const faults = { workerKills: 0, serverRestarts: 0, stalls: 0 };
+    const stalls: Stall[] = [];
     const outage = { seconds: 0, retryingSeenMax: 0, statusLines: [] as string[], startMs: 0, endMs: 0 };
     const pending = [
       ...(o.stallSeconds > 0 ? [{ at: 0.2, kind: 'stall' as const }] : []),
@@ -192,11 +197,9 @@ export async function runRehearsal(
           const v = victim();
           if (!v) continue;
           // Longer than the workflow-task timeout: the tasks it holds time out and go elsewhere.
-          process.kill(v.pid, 'SIGSTOP');
-          await sleep(o.stallSeconds * 1000);
-          process.kill(v.pid, 'SIGCONT');
+          stalls.push(await stallWorker(v, o.stallSeconds * 1000));
           faults.stalls++;
-          log(`  worker pid ${v.pid} stopped for ${o.stallSeconds} s and continued`);
+          log(`  worker pid ${v.pid} frozen for ${o.stallSeconds} s and continued`);
         } else if (f.kind === 'restart') {
           await stack.restartTemporal();
           faults.serverRestarts++;
@@ -260,6 +263,17 @@ export async function runRehearsal(
     const sizes = await storeSizes(pool, o.engine === 'server' ? Object.values(TEMPORAL_DATABASES) : []);
     const temporalBytes = o.engine === 'server' ? Object.values(sizes.databases).reduce((s, b) => s + b, 0) : sqliteBytes(dataDir);
     const per1000 = (b: number) => Math.round((b / o.accounts) * 1000);
+
+    let replay: RehearsalResult['replay'];
+    if (o.replayCheck) {
+      log(`[${elapsed()}] reading every workflow history of the run (nondeterminism, task timeouts)`);
+      replay = { ...(await replayCheck(client, runId)), stalls };
+      log(
+        `  ${replay.workflowsScanned} histories, ${replay.events} events: nondeterminism ${replay.nondeterminism}, task failures ${replay.workflowTaskFailed}, task timeouts ${replay.workflowTaskTimedOut} in ${replay.workflowsWithTimeouts} workflows (${replay.seconds} s)`,
+      );
+      if (replay.nondeterminism > 0) problems.push(`${replay.nondeterminism} nondeterminism errors, first: ${replay.failures[0]?.message ?? ''}`);
+      if (o.stallSeconds > 0 && replay.workflowTaskTimedOut === 0) problems.push('the stall forced no workflow-task timeout');
+    }
 
     let windows: ExpiredWindowsSummary | undefined;
     if (o.windowAccounts > 0) {
@@ -342,6 +356,7 @@ export async function runRehearsal(
           ...Object.fromEntries(Object.entries(sizes.schemas).map(([k, b]) => [`schema:${k}`, b])),
         },
       },
+      replay,
       windows,
       operatorCommands,
       passed: v.lost + v.duplicated + v.reopened + v.wrong === 0 && problems.length === 0,

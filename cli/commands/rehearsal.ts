@@ -52,7 +52,7 @@ Examples:
   $ npm run rehearsal -- --smoke
   $ npm run rehearsal -- --accounts 50000
   $ npm run rehearsal -- --engine server --accounts 10000
-  $ npm run rehearsal -- --engine server --accounts 2000 --max-cached-workflows 1 --stall-seconds 15 --replay-check`,
+  $ npm run rehearsal -- --engine server --accounts 2000 --max-cached-workflows 2 --stall-seconds 15 --replay-check`,
     )
     .action(async (opts) => {
       const o = rehearsalOptionsSchema.parse({
