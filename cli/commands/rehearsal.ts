@@ -28,7 +28,7 @@ export function rehearsalCommand(): Command {
     .option('--outage-seconds <n>', 'how long the platform is down mid-run (default 240; 0: no outage)', nonNegativeInt('--outage-seconds'))
     .option(
       '--max-cached-workflows <n>',
-      "the workers' workflow cache (near 0: every workflow task replays its history)",
+      "the workers' workflow cache (≥ 2; small: most workflow tasks replay their history)",
       nonNegativeInt('--max-cached-workflows'),
     )
     .option('--stall-seconds <n>', 'SIGSTOP a worker this long once (past the workflow-task timeout): a forced task timeout', nonNegativeInt('--stall-seconds'))
