@@ -211,9 +211,9 @@ export async function runRehearsal(
           while (Date.now() - outage.startMs < o.outageSeconds * 1000) {
             // What `run status` shows an operator meanwhile: the accounts waiting on the platform.
             const retrying = await listRetryingAccounts(client, runId, { limit: 1000 }).catch(() => undefined);
-            if (retrying) {
-              outage.retryingSeenMax = Math.max(outage.retryingSeenMax, retrying.length);
-              if (retrying.length && outage.statusLines.length === 0) outage.statusLines = [`Retrying (${retrying.length}):`, ...formatRetrying(retrying, 3)];
+            if (retrying && retrying.length > outage.retryingSeenMax) {
+              outage.retryingSeenMax = retrying.length;
+              outage.statusLines = [`Retrying (${retrying.length}):`, ...formatRetrying(retrying, 3)];
             }
             await sleep(Math.min(10_000, o.outageSeconds * 250));
           }
