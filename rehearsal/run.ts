@@ -19,7 +19,7 @@ import { judge, type LedgerOutcome, type PlatformTruth } from '../chaos/verdict'
 import { runExpiredWindowsPhase, type ExpiredWindowsSummary } from './expired-windows';
 import { replayCheck, type ReplayCheckSummary } from './replay-check';
 import { stallWorker, type Stall } from './stall-worker';
-import { timeOperatorCommands, type OperatorTiming } from './operator-commands';
+import { timeOperatorCommands, type OperatorTiming } from './operator-timings';
 import type { RehearsalOptions } from './options';
 import { recovery, type Recovery } from './recovery';
 import { StackSampler } from './sampler';
