@@ -5,7 +5,7 @@ import { createPool, type Pool } from '../clients/db';
 import { connectClient } from '../clients/temporal';
 import { loadEnv, maskUrlPassword, parseConfig, sandboxPlatformUrls, type Config } from '../config';
 import { devSecretsSchema, type DevSecrets } from '../stack/secrets';
-import { readStackInfo, type StackInfo } from '../stack/stack';
+import { readStackInfo, type StackInfo } from '../stack/stack-info';
 import { unreachableError, usageError } from './errors';
 import { ROOT } from './root';
 
