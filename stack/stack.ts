@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
 import { maskUrlPassword, parseConfig, sandboxPlatformUrls, type Config } from '../config';
 import { createS3Client, createSqsClient, ensureBucket, ensureQueue } from '../clients/aws';
 import { connectClient } from '../clients/temporal';
