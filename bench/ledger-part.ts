@@ -16,8 +16,8 @@ import { createPool, type Pool } from '../clients/db';
 import { parseConfig } from '../config';
 import { createLedger, ledgerProgress, runRow, runRows } from '../ledger';
 import { postImportStatus, reconcileSelection } from '../cli/post-import';
-import { buildReport } from '../cli/commands/report';
-import { failedOfRun } from '../cli/commands/run';
+import { buildReport } from '../cli/report/build';
+import { failedOfRun } from '../cli/actions/run';
 
 async function count(pages: AsyncIterable<string[]>): Promise<number> {
   let n = 0;
@@ -26,7 +26,7 @@ async function count(pages: AsyncIterable<string[]>): Promise<number> {
 }
 
 const parts: Record<string, (pool: Pool, args: string[]) => Promise<unknown>> = {
-  // As runStatus (cli/commands/run.ts) runs them: in parallel, beside Temporal's describe and query.
+  // As runStatus (cli/actions/run.ts) runs them: in parallel, beside Temporal's describe and query.
   status: async (pool, [runId]) => {
     const [row, ledger, after] = await Promise.all([runRow(pool, runId), ledgerProgress(pool, runId, 10), postImportStatus(pool, runId)]);
     return { status: row?.status, ...ledger, ...after };

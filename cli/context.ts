@@ -5,10 +5,12 @@ import { createPool, type Pool } from '../clients/db';
 import { connectClient } from '../clients/temporal';
 import { loadEnv, maskUrlPassword, parseConfig, sandboxPlatformUrls, type Config } from '../config';
 import { devSecretsSchema, type DevSecrets } from '../stack/secrets';
-import { readStackInfo, type StackInfo } from '../stack/stack';
+import { readStackInfo, type StackInfo } from '../stack/stack-info';
 import { unreachableError, usageError } from './errors';
+import { ROOT } from './root';
 
-export const ROOT = path.resolve(__dirname, '..');
+export { ROOT };
+
 type Env = Record<string, string | undefined>;
 
 /** Where the dev stack keeps its files; relative DATA_DIRs are read from the repository root, as the stack does. */

@@ -1,4 +1,4 @@
-import { ConfigError } from '../config';
+import { ConfigError } from '../config/config-error';
 
 /** Exit codes, documented in cli/README.md. */
 export const EXIT = {

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Pool } from '../clients/db';
-import { createPlatformClient } from '../clients/platform';
+import { createPlatformClient } from '../clients/platform/client';
 import type { Config } from '../config';
 import { readBackAccount } from '../activities/read-back';
 import { createLedger } from '../ledger';

@@ -15,6 +15,13 @@ import { workersCommand } from './commands/workers';
 import { platformCommand } from './commands/platform';
 import { CliError, EXIT } from './errors';
 
+/**
+ * The whole command tree, options and help included. Declaring it loads only commander and a few
+ * constants: each command's action loads its implementation (cli/actions/, cli/report/build.ts)
+ * with `require` when it runs, so `--help`, and the start of every command, do not pay for the
+ * Temporal client, the AWS SDK, pg and zod (about 1,200 modules) that most commands never need all of.
+ * `require`, not `import()`: bin/kraken-migrate.js registers tsx's CommonJS hook only.
+ */
 export function buildProgram(): Command {
   const program = new Command('kraken-migrate')
     .description('Migrate legacy energy-supplier accounts into Kraken through its data-import API (Temporal-driven).')

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { Client, Connection, type ConnectionOptions } from '@temporalio/client';
-import { NativeConnection, type NativeConnectionOptions } from '@temporalio/worker';
 import type { Config } from '../config';
 import { createDataConverter } from '../codec/data-converter';
 import { getRootLogger } from '../logging/logger';
@@ -34,10 +33,6 @@ export const codecWarnings = { warn: (obj: object, msg: string) => getRootLogger
 export async function connectClient(cfg: Config): Promise<Client> {
   const connection = await Connection.connect({ ...temporalConnectionOptions(cfg), connectTimeout: '10s' });
   return new Client({ connection, namespace: cfg.TEMPORAL_NAMESPACE, dataConverter: createDataConverter(cfg, { logger: codecWarnings }) });
-}
-
-export async function connectWorker(cfg: Config): Promise<NativeConnection> {
-  return NativeConnection.connect(temporalConnectionOptions(cfg) as NativeConnectionOptions);
 }
 
 /**

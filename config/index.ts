@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { TIMING_DEFAULTS } from '../domain/timing-defaults';
 import { parse as parseDotenv } from 'dotenv';
+import { ConfigError } from './config-error';
 
 /**
  * The one configuration schema. Every environment variable the project reads is declared here,
@@ -191,13 +192,7 @@ export const configSchema = z.object({
 
 export type Config = z.infer<typeof configSchema>;
 
-export class ConfigError extends Error {
-  readonly code = 'config_invalid';
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 /** Reads `.env` (if any) under the environment: the environment wins. */
 export function loadEnv(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): Record<string, string | undefined> {

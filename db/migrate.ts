@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { runner } from 'node-pg-migrate';
+import { COMPONENTS } from './components';
 
 /**
  * Applies one component's migrations (SQL files, node-pg-migrate format) with its own
@@ -23,12 +24,7 @@ export async function migrate(databaseUrl: string, component: { dir: string; tab
   return applied.map((m) => m.name);
 }
 
-/** Every component's migrations, in dependency order. */
-export const COMPONENTS = {
-  ledger: { dir: 'db/migrations', table: 'pgmigrations', schema: 'migrate' },
-  legacy: { dir: 'source/migrations', table: 'pgmigrations', schema: 'legacy' },
-  sandbox: { dir: 'sandbox/migrations', table: 'pgmigrations', schema: 'sandbox' },
-} as const;
+export { COMPONENTS };
 
 export async function migrateAll(databaseUrl: string, root = process.cwd()): Promise<void> {
   for (const c of Object.values(COMPONENTS)) {

@@ -142,5 +142,4 @@ export function importEventSignalOf(row: InboxEventRow): ImportEventSignal {
   return signal;
 }
 
-export const SUPPLIER_STATUSES = ['ONGOING', 'PAUSED', 'COMPLETE'] as const;
-export type SupplierStatus = (typeof SUPPLIER_STATUSES)[number];
+export { SUPPLIER_STATUSES, type SupplierStatus } from './supplier-status';

@@ -3,14 +3,9 @@ import type { Pool } from '../clients/db';
 import { inboxSummary, outcomeSources } from './inbox-report';
 import { accountWorkflowId } from '../domain/workflow-ids';
 import { afterImportSchema, loadAfterImport } from './after-import-report';
+import { EXAMPLES_PER_CODE } from './report-limits';
 
-/**
- * Everything the HTML report shows, loaded once from the ledger; the renderers are pure functions of
- * it. Counts for every account, but only a page of example accounts per error code: a run of a
- * million accounts has tens of thousands of failures, and those go to the CSV, streamed from the
- * ledger (ledger/report-csv.ts), never held here.
- */
-export const EXAMPLES_PER_CODE = 20;
+export { EXAMPLES_PER_CODE };
 
 export const failedAccountErrorSchema = z.object({
   externalAccountNumber: z.string(),

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
 import { maskUrlPassword, parseConfig, sandboxPlatformUrls, type Config } from '../config';
 import { createS3Client, createSqsClient, ensureBucket, ensureQueue } from '../clients/aws';
 import { connectClient } from '../clients/temporal';
@@ -16,29 +15,11 @@ import { provisionTemporalCli } from './temporal-cli';
 import { startTemporalFullServer } from './temporal-full-server';
 import { provisionTemporalServer, type ServerToolPaths } from './temporal-server-build';
 import { startTemporalDevServer, type TemporalDevServer } from './temporal-server';
+import { readStackInfo, stackInfoSchema, type StackInfo } from './stack-info';
 
 const ROOT = path.resolve(__dirname, '..');
 
-/** What tools and tests need to reach a running stack; written to `<DATA_DIR>/stack.json`. No secrets. */
-export const stackInfoSchema = z.object({
-  /** `dev` (or absent): the CLI's dev server (SQLite); `server`: the full Temporal server on the stack's Postgres. */
-  temporalEngine: z.enum(['dev', 'server']).optional(),
-  temporalUiUrl: z.string(),
-  temporalAddress: z.string(),
-  temporalNamespace: z.string(),
-  databaseUrl: z.string(),
-  s3Endpoint: z.string(),
-  sqsEndpoint: z.string(),
-  eventsQueueUrl: z.string(),
-  platformBucket: z.string(),
-  sandboxUrl: z.string(),
-  eventsUrl: z.string(),
-  codecUrl: z.string(),
-  dataDir: z.string(),
-  workerPids: z.array(z.number()),
-  startedAt: z.string(),
-});
-export type StackInfo = z.infer<typeof stackInfoSchema>;
+export { readStackInfo, stackInfoSchema, type StackInfo };
 
 export interface StackOptions {
   /** Environment the stack is configured from (process.env plus .env by default). */
@@ -328,12 +309,6 @@ function stringEnv(env: Record<string, string | undefined>): Record<string, stri
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (typeof v === 'string') out[k] = v;
   return out;
-}
-
-export function readStackInfo(dataDir: string): StackInfo | undefined {
-  const file = path.join(dataDir, 'stack.json');
-  if (!fs.existsSync(file)) return undefined;
-  return stackInfoSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
 }
 
 export { waitForPort };

@@ -1,11 +1,8 @@
-import path from 'node:path';
 import { Command } from 'commander';
-import { runChaos } from '../../chaos/run';
-import { chaosOptionsSchema, SMOKE } from '../../chaos/plan';
-import { loadEnv } from '../../config';
-import { ROOT } from '../context';
-import { EXIT } from '../errors';
-import { info, printJson, println, positiveInt } from '../output';
+import { positiveInt } from '../output';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
+const chaosActions = (): typeof import('../actions/chaos') => require('../actions/chaos');
 
 export function chaosCommand(): Command {
   return new Command('chaos')
@@ -30,36 +27,5 @@ Examples:
   $ npm run chaos -- --smoke
   $ npm run chaos -- --seed 1234567 --json > chaos.json`,
     )
-    .action(async (opts) => {
-      const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
-      const o = chaosOptionsSchema.parse({
-        ...(opts.smoke ? SMOKE : {}),
-        seed,
-        ...(opts.accounts ? { accounts: opts.accounts } : {}),
-        ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
-      });
-      const dataDir = path.resolve(ROOT, opts.dataDir ?? path.join('.data', 'chaos', String(process.pid)));
-      // Ctrl-C: everything the harness started is stopped (by its own process ids).
-      let stopStack: (() => Promise<void>) | undefined;
-      const onSignal = () => {
-        info('interrupted: stopping the chaos stack');
-        void (stopStack?.() ?? Promise.resolve()).finally(() => process.exit(130));
-      };
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
-      const summary = await runChaos(o, { env: loadEnv(), dataDir, log: info, onStack: (stop) => (stopStack = stop) });
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      if (opts.json) printJson(summary);
-      else {
-        for (const w of summary.examples.wrong) println(`wrong: ${w.account}: expected ${w.expected}, got ${w.got}`);
-        if (summary.examples.lost.length) println(`lost: ${summary.examples.lost.join(', ')}`);
-        for (const r of summary.examples.early as Array<Record<string, string>>)
-          println(`early: ${r.method} ${r.path}: told at ${r.toldAt} to wait until ${r.retryAt}, came at ${r.arrivedAt}`);
-        if (summary.examples.duplicated.length) println(`duplicated: ${summary.examples.duplicated.join(', ')}`);
-        for (const p of summary.harnessProblems) println(`harness: ${p}`);
-        println(summary.line);
-      }
-      process.exitCode = summary.passed ? EXIT.ok : EXIT.failures;
-    });
+    .action(async (opts) => chaosActions().chaosAction(opts));
 }

@@ -1,9 +1,5 @@
-import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { GenerateError, generateCommand as generateDataset } from '../../synthetic/generate-cli';
-import { loadCliContext, ROOT } from '../context';
-import { usageError } from '../errors';
-import { info, printJson, println, positiveInt } from '../output';
+import { positiveInt } from '../output';
 
 const integer = (v: string) => {
   if (!/^-?\d+$/.test(v)) throw new InvalidArgumentError('expected an integer');
@@ -14,6 +10,9 @@ const rate = (v: string) => {
   if (!(n >= 0 && n <= 1)) throw new InvalidArgumentError('expected a number between 0 and 1');
   return n;
 };
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
+const generateActions = (): typeof import('../actions/generate') => require('../actions/generate');
 
 export function generateCommand(): Command {
   return new Command('generate')
@@ -33,30 +32,5 @@ Examples:
   $ kraken-migrate generate --accounts 200 --seed 42
   $ kraken-migrate generate --accounts 1000 --seed 7 --defect-rate 0.4 --out ./export`,
     )
-    .action(async (opts) => {
-      const ctx = loadCliContext();
-      if (!opts.out && !ctx.cfg.DATABASE_URL) {
-        throw usageError(
-          'database_url_missing',
-          'DATABASE_URL is not set and no running dev stack provides it: start one (kraken-migrate dev) or use --out DIR',
-        );
-      }
-      try {
-        const result = await generateDataset({
-          accounts: opts.accounts,
-          seed: opts.seed,
-          out: opts.out ? path.resolve(opts.out) : undefined,
-          databaseUrl: opts.out ? undefined : ctx.cfg.DATABASE_URL,
-          documentsDir: path.resolve(ROOT, ctx.cfg.SOURCE_DOCUMENTS_DIR),
-          defectRate: opts.defectRate,
-          accountNumberPrefix: opts.prefix,
-          log: opts.json ? () => {} : info,
-        });
-        if (opts.json) return printJson(result);
-        println(`Generated ${result.accounts} accounts (seed ${opts.seed})${result.files ? ` in ${result.files.dir}` : ' into the legacy schema'}.`);
-      } catch (e) {
-        if (e instanceof GenerateError) throw usageError(e.code, e.message);
-        throw e;
-      }
-    });
+    .action(async (opts) => generateActions().generateAction(opts));
 }

@@ -1,8 +1,7 @@
 import { Command } from 'commander';
-import { createAuth, createPlatformClient, runPlatformCheck } from '../../clients/platform';
-import { loadCliContext } from '../context';
-import { EXIT } from '../errors';
-import { printJson, println } from '../output';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
+const platformActions = (): typeof import('../actions/platform') => require('../actions/platform');
 
 export function platformCommand(): Command {
   const platform = new Command('platform').description('the platform (a tenant or the sandbox) as PLATFORM_* configures it');
@@ -20,17 +19,6 @@ Examples:
   $ kraken-migrate platform check
   $ PLATFORM_BASE_URL=https://<tenant>/v1/ … kraken-migrate platform check --json`,
     )
-    .action(async (opts: { json?: boolean }) => {
-      const { cfg } = loadCliContext();
-      const auth = createAuth(cfg);
-      const client = createPlatformClient(cfg, { auth });
-      const result = await runPlatformCheck({ client, auth, authMode: cfg.PLATFORM_AUTH_MODE, supplierCode: cfg.IMPORT_SUPPLIER_CODE });
-      if (opts.json) printJson(result);
-      else {
-        for (const s of result.steps) println(`${s.ok ? 'ok    ' : 'FAILED'} ${s.step.padEnd(13)} ${s.status ?? '-'}  ${s.reason}`);
-        println(result.ok ? 'platform check passed' : 'platform check failed');
-      }
-      process.exitCode = result.ok ? EXIT.ok : EXIT.failures;
-    });
+    .action(async (opts: { json?: boolean }) => platformActions().platformCheckAction(opts));
   return platform;
 }

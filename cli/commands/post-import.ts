@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { loadCliContext, withServices } from '../context';
-import { EXIT, usageError } from '../errors';
-import { runRow } from '../../ledger';
-import { info, printJson, printLines, println, positiveInt } from '../output';
-import { awaitDelta, deltaLine, reconcileRun, reconcileSelection, reconciliationLine, startDelta } from '../post-import';
+import { positiveInt } from '../output';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
+const postImportActions = (): typeof import('../actions/post-import') => require('../actions/post-import');
 
 /** `run reconcile` and `run delta`: after-import checks and changes carried over (README.md, "After creation"). */
 export function addPostImportRunCommands(run: Command): void {
@@ -23,21 +22,7 @@ with a platform account number) through the same query, and checks nothing.
 Example:
   $ kraken-migrate run reconcile run-20250601-120000-ab12`,
     )
-    .action(async (runId: string, opts) => {
-      const ctx = loadCliContext();
-      await withServices(ctx, async (s) => {
-        const pool = await s.db();
-        if (!(await runRow(pool, runId))) throw usageError('run_not_found', `no run ${runId} in the ledger`);
-        if (opts.list) {
-          const n = await printLines(reconcileSelection(pool, runId));
-          return info(`${n} accounts of ${runId} would be read back.`);
-        }
-        const summary = await reconcileRun(ctx.cfg, pool, runId, { concurrency: opts.concurrency });
-        process.exitCode = summary.differing + summary.missing > 0 ? EXIT.failures : EXIT.ok;
-        if (opts.json) return printJson({ runId, ...summary });
-        println(reconciliationLine(summary));
-      });
-    });
+    .action(async (runId: string, opts) => postImportActions().reconcileRunAction(runId, opts));
 
   run
     .command('delta <runId>')
@@ -59,49 +44,5 @@ Exit code 1 when an item ended post_import_failed; retry those with
 Example:
   $ kraken-migrate run delta run-20250601-120000-ab12`,
     )
-    .action(async (runId: string, opts) => {
-      const ctx = loadCliContext();
-      await withServices(ctx, async (s) => {
-        const original = await runRow(await s.db(), runId);
-        if (!original) throw usageError('run_not_found', `no run ${runId} in the ledger`);
-        if (original.dryRun) throw usageError('dry_run', `run ${runId} was a dry run: nothing was created to carry changes over to`);
-        const client = await s.temporal();
-        const started = await startDelta(client, ctx.cfg, {
-          runId,
-          supplierCode: original.supplierCode,
-          source: original.source,
-          accounts: 'completed',
-          concurrency: opts.concurrency,
-          deltaId: opts.deltaId,
-        });
-        if (!opts.wait) return opts.json ? printJson(started) : println(`Started ${started.deltaId}: ${started.uiUrl}`);
-        info(`Delta ${started.deltaId} started (${started.uiUrl}); waiting for it to finish…`);
-        const r = await awaitDelta(client, started.deltaId);
-        process.exitCode = r.failed > 0 ? EXIT.failures : EXIT.ok;
-        if (opts.json) return printJson({ ...started, ...r });
-        println(deltaLine(r));
-      });
-    });
-}
-
-/** `run rerun-failed <runId> --stage post-import`: only the run's post_import_failed items, never the accounts. */
-export async function rerunFailedPostImport(runId: string, opts: { json?: boolean; concurrency?: number }): Promise<void> {
-  const ctx = loadCliContext();
-  await withServices(ctx, async (s) => {
-    const original = await runRow(await s.db(), runId);
-    if (!original) throw usageError('run_not_found', `no run ${runId} in the ledger`);
-    const client = await s.temporal();
-    const started = await startDelta(client, ctx.cfg, {
-      runId,
-      supplierCode: original.supplierCode,
-      source: original.source,
-      accounts: 'failed_items',
-      concurrency: opts.concurrency,
-    });
-    info(`Retrying the post_import_failed items of ${runId} as ${started.deltaId} (${started.uiUrl})…`);
-    const r = await awaitDelta(client, started.deltaId);
-    process.exitCode = r.failed > 0 ? EXIT.failures : EXIT.ok;
-    if (opts.json) return printJson({ ...started, ...r });
-    println(deltaLine(r));
-  });
+    .action(async (runId: string, opts) => postImportActions().deltaRunAction(runId, opts));
 }

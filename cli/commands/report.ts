@@ -1,39 +1,8 @@
-import path from 'node:path';
 import { Command } from 'commander';
-import type { Config } from '../../config';
-import type { Pool } from '../../clients/db';
-import { loadCliContext, withServices } from '../context';
-import { usageError } from '../errors';
-import { printJson, println } from '../output';
-import { EXAMPLES_PER_CODE, loadReportData } from '../report/data';
-import { listRetryingAccounts } from '../../clients/retrying-accounts';
-import type { Client } from '@temporalio/client';
-import { writeReportCsv, writeReportHtml, type WrittenReport } from '../report/write';
-import { runRow } from '../../ledger';
+import { EXAMPLES_PER_CODE } from '../../ledger/report-limits';
 
-/** Loads the run from the ledger and writes failed-accounts.csv and report.html into `dir`. */
-export async function buildReport(
-  pool: Pool,
-  cfg: Config,
-  runId: string,
-  dir: string,
-  temporal?: () => Promise<Client | undefined>,
-): Promise<WrittenReport & { data: NonNullable<Awaited<ReturnType<typeof loadReportData>>> }> {
-  // The CSV streams on its own connection while the summary loads: the run must exist first.
-  if (!(await runRow(pool, runId))) throw usageError('run_not_found', `no run ${runId} in the ledger`);
-  const [data, csv] = await Promise.all([
-    loadReportData(pool, runId, { temporalUiUrl: cfg.TEMPORAL_UI_URL, namespace: cfg.TEMPORAL_NAMESPACE }),
-    writeReportCsv(pool, runId, dir),
-  ]);
-  if (!data) throw usageError('run_not_found', `no run ${runId} in the ledger`);
-  // A run still going: list the accounts Temporal is retrying (best effort; the ledger part stands
-  // alone). Connected only then: a finished run's report never waits on an unreachable Temporal.
-  if (temporal && data.totals.inProgress > 0) {
-    const client = await temporal().catch(() => undefined);
-    if (client) data.retrying = await listRetryingAccounts(client, runId).catch(() => []);
-  }
-  return { dir, csv, html: writeReportHtml(data, dir), data };
-}
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
+const reportBuild = (): typeof import('../report/build') => require('../report/build');
 
 export function reportCommand(): Command {
   return new Command('report')
@@ -53,15 +22,5 @@ Examples:
   $ kraken-migrate report run-20250601-120000-ab12
   $ kraken-migrate report run-20250601-120000-ab12 --out ./reports/june`,
     )
-    .action(async (runId: string, opts) => {
-      const ctx = loadCliContext();
-      const dir = path.resolve(opts.out ?? path.join(ctx.dataDir, 'reports', runId));
-      await withServices(ctx, async (s) => {
-        const r = await buildReport(await s.db(), ctx.cfg, runId, dir, () => s.temporal());
-        if (opts.json) return printJson({ runId, csv: r.csv, html: r.html, totals: r.data.totals });
-        println(`Report for run ${runId}:`);
-        println(`  ${r.csv}`);
-        println(`  ${r.html}`);
-      });
-    });
+    .action(async (runId: string, opts) => reportBuild().reportAction(runId, opts));
 }

@@ -1,96 +1,9 @@
-import type { Client } from '@temporalio/client';
 import { Command } from 'commander';
-import type { Pool } from '../../clients/db';
-import type { Config } from '../../config';
-import { runWorkflowId } from '../../domain/workflow-ids';
-import { cancelRun, pauseRun, resumeRun, runProgressQuery, type RunProgress } from '../../domain/messages';
-import { KmRunId, KmSupplier, KmKind } from '../../domain/search-attributes';
-import { loadCliContext, runAccountViews, withServices, workflowUiUrl } from '../context';
-import { EXIT, usageError } from '../errors';
-import { createLedger, ledgerProgress, runRow, runRows, type Ledger } from '../../ledger';
-import { info, printJson, printLines, println, positiveInt, table } from '../output';
-import { describeRun, parsePayloadOptions, parseSelectionOptions, parseSourceOption, runHandle, startRun, withTimeout, type StartedRun } from '../runs';
-import { watchRun, type WatchResult } from '../watch';
-import { formatRetrying, listRetryingAccounts } from '../../clients/retrying-accounts';
-import { postImportLine, postImportStatus, reconciliationLine } from '../post-import';
-import { addPostImportRunCommands, rerunFailedPostImport } from './post-import';
+import { positiveInt } from '../output';
+import { addPostImportRunCommands } from './post-import';
 
-/** Watches a run and turns its ending into the exit code (0: every account completed). */
-export async function watchAndReport(client: Client, pool: Pool, runId: string): Promise<WatchResult> {
-  info(`Watching run ${runId} (Ctrl-C stops watching; the run continues in Temporal).`);
-  const r = await watchRun(client, pool, runId);
-  if (r.interrupted) {
-    info(`\nStopped watching. Run ${runId} continues; watch again with: kraken-migrate run watch ${runId}`);
-    process.exitCode = 130;
-    return r;
-  }
-  const o = r.ledger.outcomes;
-  println(`Run ${runId} ${r.final?.state ?? r.workflowStatus.toLowerCase()}: completed ${o.completed}, failed ${o.failed}, not attempted ${o.notAttempted}.`);
-  process.exitCode = r.allCompleted ? EXIT.ok : EXIT.failures;
-  return r;
-}
-
-/** Accounts a `--list` query reads at once (keyset pages: the same accounts whatever the size). */
-const LIST_PAGE = 1000;
-
-/** The `failed_of_run` selection, page by page, through the query the new run's enumeration uses (activities/run.ts). */
-export async function* failedOfRun(ledger: Ledger, runId: string, codes: string[] | undefined): AsyncGenerator<string[]> {
-  for (let after: string | undefined; ;) {
-    const page = await ledger.failedAccounts(runId, codes, after, LIST_PAGE);
-    yield page;
-    if (page.length < LIST_PAGE) return;
-    after = page[page.length - 1];
-  }
-}
-
-function printStarted(started: StartedRun, json: boolean | undefined): void {
-  if (json) return printJson(started);
-  println(`Started run ${started.runId}`);
-  println(`Temporal UI: ${started.uiUrl}`);
-  println(`Failed accounts: ${started.failedAccountsUrl}`);
-}
-
-async function runStatus(client: Client, pool: Pool, cfg: Config, runId: string) {
-  const desc = await describeRun(client, runId);
-  const [progress, row, ledger, after, retrying] = await Promise.all([
-    withTimeout(runHandle(client, runId).query(runProgressQuery), 5000),
-    runRow(pool, runId),
-    ledgerProgress(pool, runId, 10),
-    postImportStatus(pool, runId),
-    desc.status.name === 'RUNNING' ? listRetryingAccounts(client, runId) : Promise.resolve([]),
-  ]);
-  const dryRun = row?.dryRun ?? progress?.dryRun ?? null;
-  return {
-    runId,
-    workflowId: runWorkflowId(runId),
-    uiUrl: workflowUiUrl(cfg, runWorkflowId(runId)),
-    accountViews: runAccountViews(cfg, runId, dryRun === true),
-    workflowStatus: desc.status.name,
-    startTime: desc.startTime.toISOString(),
-    closeTime: desc.closeTime?.toISOString() ?? null,
-    state: progress?.state ?? null,
-    supplierCode: row?.supplierCode ?? progress?.supplierCode ?? null,
-    dryRun,
-    ledgerStatus: row?.status ?? null,
-    progress: progress ?? null,
-    outcomes: ledger.outcomes,
-    stagesInProgress: ledger.stagesInProgress,
-    stagesFailed: ledger.stagesFailed,
-    topErrors: ledger.topErrors,
-    retrying,
-    reconciliation: after.reconciliation,
-    postImport: after.postImport,
-  };
-}
-
-async function executeControl(client: Client, runId: string, action: 'pause' | 'resume' | 'cancel', reason: string | undefined): Promise<RunProgress> {
-  const desc = await describeRun(client, runId);
-  if (desc.status.name !== 'RUNNING') throw usageError('run_not_running', `run ${runId} is ${desc.status.name.toLowerCase()}: nothing to ${action}`);
-  const h = runHandle(client, runId);
-  if (action === 'pause') return h.executeUpdate(pauseRun, { args: [{ reason }] });
-  if (action === 'resume') return h.executeUpdate(resumeRun, { args: [] });
-  return h.executeUpdate(cancelRun, { args: [{ reason }] });
-}
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
+const runActions = (): typeof import('../actions/run') => require('../actions/run');
 
 export function runCommand(): Command {
   const run = new Command('run').description('start, watch and steer migration runs');
@@ -122,31 +35,7 @@ Examples:
   $ kraken-migrate run start --payloads accounts.jsonl.gz --documents ./documents --watch
   $ kraken-migrate run start --payloads-table billing.kraken_payloads --documents s3://team-bucket/letters`,
     )
-    .action(async (opts) => {
-      const ctx = loadCliContext();
-      const source = (await parsePayloadOptions(opts)) ?? parseSourceOption(opts.source);
-      const selection = parseSelectionOptions({ limit: opts.limit, accounts: opts.accounts });
-      for (const [flag, v] of [
-        ['--window-start', opts.windowStart],
-        ['--window-end', opts.windowEnd],
-      ] as const) {
-        if (v !== undefined && Number.isNaN(Date.parse(v))) throw usageError('invalid_window', `${flag} ${JSON.stringify(v)}: expected an ISO 8601 date-time`);
-      }
-      await withServices(ctx, async (s) => {
-        const client = await s.temporal();
-        const started = await startRun(client, ctx.cfg, {
-          runId: opts.runId,
-          supplierCode: opts.supplier ?? ctx.cfg.IMPORT_SUPPLIER_CODE,
-          source,
-          selection,
-          dryRun: Boolean(opts.dryRun),
-          concurrency: opts.concurrency,
-          window: opts.windowStart || opts.windowEnd ? { start: opts.windowStart, end: opts.windowEnd } : undefined,
-        });
-        printStarted(started, opts.json);
-        if (opts.watch) await watchAndReport(client, await s.db(), started.runId);
-      });
-    });
+    .action(async (opts) => runActions().startRunAction(opts));
 
   run
     .command('watch <runId>')
@@ -160,49 +49,14 @@ When stdout is not a terminal, one progress line is printed every 5 seconds.
 Example:
   $ kraken-migrate run watch run-20250601-120000-ab12`,
     )
-    .action(async (runId: string) => {
-      const ctx = loadCliContext();
-      await withServices(ctx, async (s) => {
-        await watchAndReport(await s.temporal(), await s.db(), runId);
-      });
-    });
+    .action(async (runId: string) => runActions().watchRunAction(runId));
 
   run
     .command('status <runId>')
     .description("a run's state: workflow status, progress, outcomes, stages, top errors")
     .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExample:\n  $ kraken-migrate run status run-20250601-120000-ab12 --json | jq .outcomes')
-    .action(async (runId: string, opts) => {
-      const ctx = loadCliContext();
-      await withServices(ctx, async (s) => {
-        const st = await runStatus(await s.temporal(), await s.db(), ctx.cfg, runId);
-        if (opts.json) return printJson(st);
-        println(`Run ${st.runId}  ${st.workflowStatus}${st.state ? ` (${st.state})` : ''}  supplier ${st.supplierCode ?? '?'}${st.dryRun ? '  dry run' : ''}`);
-        println(`Temporal UI: ${st.uiUrl}`);
-        println(`Failed accounts: ${st.accountViews.failed}`);
-        println(`Started ${st.startTime}${st.closeTime ? `, closed ${st.closeTime}` : ''}`);
-        const o = st.outcomes;
-        println(`Accounts: completed ${o.completed}, failed ${o.failed}, not attempted ${o.notAttempted}, in progress ${o.inProgress}`);
-        if (st.progress)
-          println(
-            `Enumerated ${st.progress.totals.enumerated}${st.progress.exhausted ? '' : '+'}, dispatched ${st.progress.totals.dispatched}, in flight ${st.progress.inFlight}`,
-          );
-        if (Object.keys(st.stagesInProgress).length)
-          println(
-            `In progress by stage: ${Object.entries(st.stagesInProgress)
-              .map(([k, v]) => `${k} ${v}`)
-              .join(', ')}`,
-          );
-        if (st.topErrors.length) println(`Top errors: ${st.topErrors.map((e) => `${e.code} ${e.count}`).join(', ')}`);
-        if (st.retrying.length) {
-          println(`Retrying (${st.retrying.length}):`);
-          for (const line of formatRetrying(st.retrying, 20)) println(`  ${line}`);
-        }
-        if (st.reconciliation.checked) println(reconciliationLine(st.reconciliation));
-        const pi = postImportLine(st.postImport);
-        if (pi) println(pi);
-      });
-    });
+    .action(async (runId: string, opts) => runActions().runStatusAction(runId, opts));
 
   run
     .command('list')
@@ -211,64 +65,7 @@ Example:
     .option('--limit <n>', 'at most N runs', positiveInt('--limit'), 20)
     .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExamples:\n  $ kraken-migrate run list\n  $ kraken-migrate run list --supplier DEMO-SUPPLIER --json')
-    .action(async (opts) => {
-      const ctx = loadCliContext();
-      await withServices(ctx, async (s) => {
-        const client = await s.temporal();
-        const supplier = opts.supplier ? ` AND KmSupplier = '${String(opts.supplier).replace(/'/g, "\\'")}'` : '';
-        const query = `(KmKind = 'run' OR KmKind = 'dry-run')${supplier}`;
-        const found: Array<{
-          runId: string;
-          workflowId: string;
-          status: string;
-          kind: string;
-          supplierCode: string;
-          startTime: string;
-          closeTime: string | null;
-        }> = [];
-        for await (const wf of client.workflow.list({ query, pageSize: opts.limit })) {
-          const sa = wf.typedSearchAttributes;
-          found.push({
-            runId: sa.get(KmRunId) ?? wf.workflowId.replace(/^migration-run\//, ''),
-            workflowId: wf.workflowId,
-            status: wf.status.name,
-            kind: sa.get(KmKind) ?? 'run',
-            supplierCode: sa.get(KmSupplier) ?? '',
-            startTime: wf.startTime.toISOString(),
-            closeTime: wf.closeTime?.toISOString() ?? null,
-          });
-          if (found.length >= opts.limit) break;
-        }
-        // Continue-as-new leaves several executions per run: keep the newest.
-        const runs = [...new Map(found.map((f) => [f.runId, f])).values()];
-        const rows = await runRows(
-          await s.db(),
-          runs.map((r) => r.runId),
-        );
-        const out = runs.map((r) => {
-          const row = rows.get(r.runId);
-          return { ...r, ledgerStatus: row?.status ?? null, totals: row?.totals ?? null, uiUrl: workflowUiUrl(ctx.cfg, r.workflowId) };
-        });
-        if (opts.json) return printJson(out);
-        if (out.length === 0) return println('No runs yet. Start one with: kraken-migrate run start --help');
-        const n = (t: Record<string, unknown> | null, k: string) => (t && typeof t[k] === 'number' ? String(t[k]) : '');
-        println(
-          table(
-            ['RUN', 'KIND', 'SUPPLIER', 'STATUS', 'STARTED', 'DONE', 'FAILED', 'N/A'],
-            out.map((r) => [
-              r.runId,
-              r.kind,
-              r.supplierCode,
-              r.ledgerStatus ?? r.status.toLowerCase(),
-              r.startTime.slice(0, 19),
-              n(r.totals, 'completed'),
-              n(r.totals, 'failed'),
-              n(r.totals, 'notAttempted'),
-            ]),
-          ),
-        );
-      });
-    });
+    .action(async (opts) => runActions().listRunsAction(opts));
 
   for (const action of ['pause', 'resume', 'cancel'] as const) {
     const what = {
@@ -285,15 +82,7 @@ Example:
         `\nExample:\n  $ kraken-migrate run ${action} run-20250601-120000-ab12${action === 'resume' ? '' : ' --reason "platform maintenance"'}`,
       );
     if (action !== 'resume') cmd.option('--reason <text>', 'why (kept in the run history)');
-    cmd.action(async (runId: string, opts) => {
-      const ctx = loadCliContext();
-      await withServices(ctx, async (s) => {
-        const p = await executeControl(await s.temporal(), runId, action, opts.reason);
-        if (opts.json) return printJson(p);
-        const t = p.totals;
-        println(`Run ${runId} is now ${p.state}: in flight ${p.inFlight}, completed ${t.completed}, failed ${t.failed}, not attempted ${t.notAttempted}.`);
-      });
-    });
+    cmd.action(async (runId: string, opts) => runActions().controlRunAction(action, runId, opts));
   }
 
   run
@@ -317,32 +106,7 @@ Examples:
   $ kraken-migrate run rerun-failed run-20250601-120000-ab12 --watch
   $ kraken-migrate run rerun-failed run-20250601-120000-ab12 --code invalid_phone_number missing_meter_point`,
     )
-    .action(async (runId: string, opts) => {
-      if (opts.stage !== undefined && opts.stage !== 'post-import')
-        throw usageError('invalid_stage', `--stage ${JSON.stringify(opts.stage)}: only "post-import" is supported`);
-      if (opts.stage === 'post-import') return rerunFailedPostImport(runId, { json: opts.json, concurrency: opts.concurrency });
-      const ctx = loadCliContext();
-      await withServices(ctx, async (s) => {
-        const pool = await s.db();
-        const original = await runRow(pool, runId);
-        if (!original) throw usageError('run_not_found', `no run ${runId} in the ledger`);
-        if (opts.list) {
-          const n = await printLines(failedOfRun(createLedger(pool), runId, opts.code));
-          return info(`${n} accounts of ${runId} would be rerun${opts.code?.length ? ` (codes ${opts.code.join(', ')})` : ''}.`);
-        }
-        const client = await s.temporal();
-        const started = await startRun(client, ctx.cfg, {
-          runId: opts.runId,
-          supplierCode: original.supplierCode,
-          source: original.source,
-          selection: { kind: 'failed_of_run', runId, ...(opts.code?.length ? { codes: opts.code as string[] } : {}) },
-          dryRun: original.dryRun,
-          concurrency: opts.concurrency ?? original.concurrency,
-        });
-        printStarted(started, opts.json);
-        if (opts.watch) await watchAndReport(client, pool, started.runId);
-      });
-    });
+    .action(async (runId: string, opts) => runActions().rerunFailedAction(runId, opts));
 
   addPostImportRunCommands(run);
   return run;

@@ -1,9 +1,7 @@
-import fs from 'node:fs';
 import { Command } from 'commander';
-import { formatValidationLine, validateFile } from '../../schemas/validate-file';
-import { validatePayloadFile } from '../../source/payload-validate';
-import { EXIT, usageError } from '../errors';
-import { printJson, println } from '../output';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
+const validateActions = (): typeof import('../actions/validate') => require('../actions/validate');
 
 export function validateCommand(): Command {
   return new Command('validate')
@@ -29,27 +27,5 @@ Examples:
   $ kraken-migrate validate payloads.jsonl.gz --supplier DEMO-SUPPLIER
   $ kraken-migrate validate request.json --json | jq '.errors[] | .code'`,
     )
-    .action(async (file: string, opts) => {
-      if (!fs.existsSync(file)) throw usageError('file_not_found', `${file}: no such file`);
-      if (!/^[A-Za-z]{2}$/.test(opts.region)) throw usageError('invalid_region', `--region ${JSON.stringify(opts.region)}: expected a two-letter country code`);
-      let records = 0;
-      let failed = 0;
-      const errors: Array<{ index: number; externalAccountNumber?: string; code: string; attr: string; detail: string }> = [];
-      const accounts: Array<{ externalAccountNumber?: string; errors: Array<{ code: string; attr: string }> }> = [];
-      const vopts = { defaultRegion: opts.region.toUpperCase(), importSupplier: opts.supplier };
-      const results = /\.(jsonl|ndjson)(\.gz)?$/i.test(file) ? validatePayloadFile(file, vopts) : validateFile(file, vopts);
-      for await (const r of results) {
-        records += 1;
-        if (r.errors.length > 0) failed += 1;
-        if (opts.json) accounts.push({ externalAccountNumber: r.externalAccountNumber, errors: r.errors.map((e) => ({ code: e.code, attr: e.attr })) });
-        for (const e of r.errors) {
-          if (opts.json) errors.push({ index: r.index, ...(r.externalAccountNumber ? { externalAccountNumber: r.externalAccountNumber } : {}), ...e });
-          else println(formatValidationLine(r, e));
-        }
-      }
-      if (opts.json) printJson({ file, records, failed, errors, accounts, ...(records === 0 ? { problem: 'no_records' } : {}) });
-      else if (records === 0) process.stderr.write(`${file}: no records (an empty file, or an empty JSON array): nothing was validated\n`);
-      else process.stderr.write(`${records} record(s), ${failed} invalid\n`);
-      process.exitCode = failed > 0 || records === 0 ? EXIT.failures : EXIT.ok;
-    });
+    .action(async (file: string, opts) => validateActions().validateAction(file, opts));
 }

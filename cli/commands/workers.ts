@@ -1,8 +1,7 @@
 import { Command } from 'commander';
-import { workerDeploymentVersion } from '../../workers/deployment-version';
-import { loadCliContext, withServices } from '../context';
-import { info, printJson, println, table } from '../output';
-import { workerVersions } from '../worker-versions';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
+const workersActions = (): typeof import('../actions/workers') => require('../actions/workers');
 
 export function workersCommand(): Command {
   return new Command('workers')
@@ -17,36 +16,5 @@ then delete it (temporal worker deployment delete-version). See README, "Upgradi
 Example:
   $ kraken-migrate workers`,
     )
-    .action(async (opts: { json?: boolean }) => {
-      const ctx = loadCliContext();
-      const name = ctx.cfg.KRAKEN_DEPLOYMENT_NAME;
-      const report = await withServices(ctx, async (s) => workerVersions(await s.temporal(), name));
-      if (opts.json) return printJson(report ?? { deploymentName: name, currentBuildId: null, rampingBuildId: null, versions: [] });
-      if (!report) {
-        info(`No worker of deployment ${name} has polled Temporal yet (start one: kraken-migrate worker).`);
-        return;
-      }
-      const mine = (() => {
-        try {
-          return workerDeploymentVersion(ctx.cfg).buildId;
-        } catch {
-          return undefined;
-        }
-      })();
-      println(
-        `Deployment ${name}: current version ${report.currentBuildId ?? '(none: new workflows wait for set-current-version)'}${report.rampingBuildId ? `, ramping ${report.rampingBuildId}` : ''}`,
-      );
-      println(
-        table(
-          ['build id', 'status', 'accounts running', 'carry-overs running', 'retire'],
-          report.versions.map((v) => [
-            v.buildId + (v.buildId === mine ? ' (this checkout)' : ''),
-            v.status,
-            String(v.accountsRunning),
-            String(v.postImportRunning),
-            v.retireable ? 'yes' : 'no',
-          ]),
-        ),
-      );
-    });
+    .action(async (opts: { json?: boolean }) => workersActions().workersAction(opts));
 }

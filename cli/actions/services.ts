@@ -1,0 +1,46 @@
+// What `kraken-migrate worker`, `events serve`, `codec serve` and `config print` does. cli/commands/services.ts declares the command (options, help) and loads this module only when
+// the action runs, so the CLI starts without this module's dependencies.
+import path from 'node:path';
+import { workerIdentity } from '../../clients/temporal';
+import { maskedConfig } from '../../config';
+import { loadCliContext, ROOT } from '../context';
+import { printJson, println } from '../output';
+
+export async function workerAction(): Promise<void> {
+  const ctx = loadCliContext();
+  // Imported here: the worker pulls in Temporal's native bridge, which other commands do not need.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only by the command that needs it (see the comment above)
+  const { createWorkers } = require('../../workers/worker') as typeof import('../../workers/worker');
+  const w = await createWorkers(ctx.cfg, { identity: workerIdentity() });
+  w.logger.info(
+    { taskQueue: ctx.cfg.TEMPORAL_TASK_QUEUE, pid: process.pid, deploymentName: w.version.deploymentName, buildId: w.version.buildId },
+    'worker ready',
+  );
+  // Temporal's runtime shuts the workers down gracefully on SIGINT / SIGTERM.
+  await w.run();
+  await w.close();
+  w.logger.info('worker stopped');
+}
+
+export function eventsServeAction(): void {
+  const ctx = loadCliContext();
+  // events/main.ts reads its config from the environment: hand it the stack-completed one.
+  for (const [k, v] of Object.entries(ctx.env)) if (process.env[k] === undefined && v !== undefined) process.env[k] = v;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only by the command that needs it (see the comment above)
+  require(path.join(ROOT, 'events', 'main.ts'));
+}
+
+export function codecServeAction(): void {
+  const ctx = loadCliContext();
+  for (const [k, v] of Object.entries(ctx.env)) if (process.env[k] === undefined && v !== undefined) process.env[k] = v;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only by the command that needs it (see the comment above)
+  require(path.join(ROOT, 'codec', 'main.ts'));
+}
+
+export function configPrintAction(opts: { json?: boolean }): void {
+  const ctx = loadCliContext();
+  const masked = maskedConfig(ctx.cfg);
+  if (opts.json) return printJson(masked);
+  for (const [k, v] of Object.entries(masked)) println(`${k}=${String(v)}`);
+  if (ctx.stack) println(`# completed from the running dev stack in ${ctx.dataDir}`);
+}

@@ -1,0 +1,48 @@
+import path from 'node:path';
+import type { Config } from '../../config';
+import type { Pool } from '../../clients/db';
+import { loadCliContext, withServices } from '../context';
+import { usageError } from '../errors';
+import { printJson, println } from '../output';
+import { loadReportData } from './data';
+import { listRetryingAccounts } from '../../clients/retrying-accounts';
+import type { Client } from '@temporalio/client';
+import { writeReportCsv, writeReportHtml, type WrittenReport } from './write';
+import { runRow } from '../../ledger';
+
+/** Loads the run from the ledger and writes failed-accounts.csv and report.html into `dir`. */
+export async function buildReport(
+  pool: Pool,
+  cfg: Config,
+  runId: string,
+  dir: string,
+  temporal?: () => Promise<Client | undefined>,
+): Promise<WrittenReport & { data: NonNullable<Awaited<ReturnType<typeof loadReportData>>> }> {
+  // The CSV streams on its own connection while the summary loads: the run must exist first.
+  if (!(await runRow(pool, runId))) throw usageError('run_not_found', `no run ${runId} in the ledger`);
+  const [data, csv] = await Promise.all([
+    loadReportData(pool, runId, { temporalUiUrl: cfg.TEMPORAL_UI_URL, namespace: cfg.TEMPORAL_NAMESPACE }),
+    writeReportCsv(pool, runId, dir),
+  ]);
+  if (!data) throw usageError('run_not_found', `no run ${runId} in the ledger`);
+  // A run still going: list the accounts Temporal is retrying (best effort; the ledger part stands
+  // alone). Connected only then: a finished run's report never waits on an unreachable Temporal.
+  if (temporal && data.totals.inProgress > 0) {
+    const client = await temporal().catch(() => undefined);
+    if (client) data.retrying = await listRetryingAccounts(client, runId).catch(() => []);
+  }
+  return { dir, csv, html: writeReportHtml(data, dir), data };
+}
+
+/** `kraken-migrate report <runId>` (declared in cli/commands/report.ts). */
+export async function reportAction(runId: string, opts: { out?: string; json?: boolean }): Promise<void> {
+  const ctx = loadCliContext();
+  const dir = path.resolve(opts.out ?? path.join(ctx.dataDir, 'reports', runId));
+  await withServices(ctx, async (s) => {
+    const r = await buildReport(await s.db(), ctx.cfg, runId, dir, () => s.temporal());
+    if (opts.json) return printJson({ runId, csv: r.csv, html: r.html, totals: r.data.totals });
+    println(`Report for run ${runId}:`);
+    println(`  ${r.csv}`);
+    println(`  ${r.html}`);
+  });
+}

@@ -1,0 +1,33 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+/**
+ * The packages a command's implementation needs and its declaration must not load: every
+ * `kraken-migrate … --help` and the start of every command would pay for them (cli/program.ts).
+ */
+const HEAVY = ['@temporalio/', '@aws-sdk/', 'pg', 'zod', 'yaml', 'libphonenumber-js', 'rxjs', 'pino', 'node-pg-migrate', 'cli-progress'];
+
+/** Builds the command tree in a fresh process, as bin/kraken-migrate.js does, and lists the packages it loaded. */
+function packagesLoadedByDeclaring(): string[] {
+  const script = `
+    require('tsx/cjs');
+    require('./cli/program.ts').buildProgram();
+    const pkgs = new Set();
+    for (const f of Object.keys(require.cache)) {
+      const m = f.match(/node_modules\\/((@[^/]+\\/)?[^/]+)/);
+      if (m) pkgs.add(m[1]);
+    }
+    process.stdout.write(JSON.stringify([...pkgs]));`;
+  return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' })) as string[];
+}
+
+describe('declaring the CLI', () => {
+  it('loads commander, not the services, schemas or SDKs the commands use', () => {
+    const loaded = packagesLoadedByDeclaring();
+    expect(loaded).toContain('commander');
+    expect(loaded.filter((p) => HEAVY.some((h) => (h.endsWith('/') ? p.startsWith(h) : p === h)))).toEqual([]);
+  });
+});
