@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Pool } from '../clients/db';
-import { seedRun } from '../ledger/seed-ledger';
+import type { SeededRun } from '../ledger/seed-ledger';
+import { runOperatorCommand } from './operator-command';
 import type { RunningStack } from '../stack/stack';
 
 export interface OperatorTiming {
@@ -13,18 +13,20 @@ export interface OperatorTiming {
 }
 
 /**
- * Seeds the ledger with a run of `rows` attempts (the realistic outcome and error-code mix of
+ * Seeds the ledger with a run of `rows` attempts (`kraken-migrate db seed-ledger`: the outcome and error-code mix of
  * ledger/seed-mix.ts) and times the ledger part of each operator command on it, each in a process
  * of its own (its peak RSS is the command's): bench/ledger-part.ts, the same calls the CLI makes.
  */
 export async function timeOperatorCommands(
-  pool: Pool,
   stack: RunningStack,
   rows: number,
   o: { root: string; dir: string; log: (l: string) => void },
 ): Promise<OperatorTiming[]> {
   const runId = `seeded-${rows}`;
-  const seeded = await seedRun(pool, { runId, supplierCode: stack.config.IMPORT_SUPPLIER_CODE, accounts: rows });
+  // The operator's own command: it also leaves statistics and visibility as autovacuum would after a
+  // run (without that, the first reads after a bulk load set hint bits on every page: a minute, not seconds).
+  const seeding = await runOperatorCommand(stack.env, ['db', 'seed-ledger', '--accounts', String(rows), '--run-id', runId, '--json'], 30 * 60_000);
+  const seeded = (JSON.parse(seeding.stdout) as { runs: SeededRun[] }).runs[0];
   const topCode = Object.entries(seeded.byCode).sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'import_cancelled';
   fs.mkdirSync(o.dir, { recursive: true });
   const commands: Array<[string, string[]]> = [

@@ -317,7 +317,7 @@ export async function runRehearsal(
       log(`[${elapsed()}] seeding the ledger with ${o.ledgerRows} attempts and timing the operator commands`);
       operatorCommands = {
         rows: o.ledgerRows,
-        timings: await timeOperatorCommands(pool, stack, o.ledgerRows, { root: ROOT, dir: path.join(dataDir, 'reports'), log }),
+        timings: await timeOperatorCommands(stack, o.ledgerRows, { root: ROOT, dir: path.join(dataDir, 'reports'), log }),
       };
     }
 
