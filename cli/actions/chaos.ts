@@ -5,6 +5,7 @@ import { runChaos } from '../../chaos/run';
 import { chaosOptionsSchema, SMOKE } from '../../chaos/plan';
 import { loadEnv } from '../../config';
 import { ROOT } from '../context';
+import { withInterruptibleStack } from '../interruptible-stack';
 import { EXIT } from '../errors';
 import { info, printJson, println } from '../output';
 
@@ -24,17 +25,7 @@ export async function chaosAction(opts: {
     ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
   });
   const dataDir = path.resolve(ROOT, opts.dataDir ?? path.join('.data', 'chaos', String(process.pid)));
-  // Ctrl-C: everything the harness started is stopped (by its own process ids).
-  let stopStack: (() => Promise<void>) | undefined;
-  const onSignal = () => {
-    info('interrupted: stopping the chaos stack');
-    void (stopStack?.() ?? Promise.resolve()).finally(() => process.exit(130));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  const summary = await runChaos(o, { env: loadEnv(), dataDir, log: info, onStack: (stop) => (stopStack = stop) });
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
+  const summary = await withInterruptibleStack('chaos', (onStack) => runChaos(o, { env: loadEnv(), dataDir, log: info, onStack }));
   if (opts.json) printJson(summary);
   else {
     for (const w of summary.examples.wrong) println(`wrong: ${w.account}: expected ${w.expected}, got ${w.got}`);

@@ -7,6 +7,7 @@ import { REHEARSAL_SMOKE, rehearsalOptionsSchema } from '../../rehearsal/options
 import { runRehearsal } from '../../rehearsal/run';
 import { loadEnv } from '../../config';
 import { ROOT } from '../context';
+import { withInterruptibleStack } from '../interruptible-stack';
 import { EXIT } from '../errors';
 import { info, println } from '../output';
 
@@ -42,17 +43,7 @@ export async function rehearsalAction(opts: RehearsalCliOptions): Promise<void> 
     ...(opts.out ? { out: opts.out } : {}),
   });
   const dataDir = path.resolve(ROOT, opts.dataDir ?? path.join('.data', 'rehearsal', String(process.pid)));
-  // Ctrl-C: everything the rehearsal started is stopped (by its own process ids).
-  let stopStack: (() => Promise<void>) | undefined;
-  const onSignal = () => {
-    info('interrupted: stopping the rehearsal stack');
-    void (stopStack?.() ?? Promise.resolve()).finally(() => process.exit(130));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  const result = await runRehearsal(o, { env: loadEnv(), dataDir, log: info, onStack: (stop) => (stopStack = stop) });
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
+  const result = await withInterruptibleStack('rehearsal', (onStack) => runRehearsal(o, { env: loadEnv(), dataDir, log: info, onStack }));
   const out = path.resolve(ROOT, o.out);
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
