@@ -155,7 +155,7 @@ export async function runRehearsal(
       o.sampleSeconds * 1000,
     ).start();
     const runStartMs = Date.now();
-    const handle = await client.workflow.start('migrationRunWorkflow', {
+    await client.workflow.start('migrationRunWorkflow', {
       taskQueue: stack.config.TEMPORAL_TASK_QUEUE,
       workflowId: runWorkflowId(runId),
       args: [input],
@@ -177,11 +177,22 @@ export async function runRehearsal(
     let finished = 0;
     let lastLog = 0;
     let ended = false;
-    void handle.result().then(
-      () => (ended = true),
-      () => (ended = true),
-    );
+    let lastStatusCheck = 0;
     while (!ended) {
+      // The run's status, not its result: a result call cut by the Temporal restart is no ending.
+      if (Date.now() - lastStatusCheck > 5_000) {
+        lastStatusCheck = Date.now();
+        // The workflow id alone: the latest run of it, past any continue-as-new.
+        const d = await client.workflow
+          .getHandle(runWorkflowId(runId))
+          .describe()
+          .catch(() => undefined);
+        if (d && d.status.name !== 'RUNNING') {
+          ended = true;
+          if (d.status.name !== 'COMPLETED') problems.push(`the run workflow ended ${d.status.name}`);
+          break;
+        }
+      }
       finished = await finishedCount(pool, runId).catch(() => finished);
       while (pending.length && pending[0].at * o.accounts <= finished) {
         const f = pending.shift()!;
