@@ -278,7 +278,16 @@ export async function runRehearsal(
     let replay: RehearsalResult['replay'];
     if (o.replayCheck) {
       log(`[${elapsed()}] reading every workflow history of the run (nondeterminism, task timeouts)`);
-      replay = { ...(await replayCheck(client, runId)), stalls };
+      // Right after a server restart the visibility store may not answer yet: a few tries.
+      let checked: ReplayCheckSummary | undefined;
+      for (let attempt = 1; !checked; attempt++) {
+        checked = await replayCheck(client, runId).catch((e: Error) => {
+          if (attempt >= 5) throw e;
+          log(`  replay check failed (${e.message}); again in 15 s`);
+          return sleep(15_000).then(() => undefined);
+        });
+      }
+      replay = { ...checked, stalls };
       log(
         `  ${replay.workflowsScanned} histories, ${replay.events} events: nondeterminism ${replay.nondeterminism}, task failures ${replay.workflowTaskFailed}, task timeouts ${replay.workflowTaskTimedOut} in ${replay.workflowsWithTimeouts} workflows (${replay.seconds} s)`,
       );
