@@ -48,21 +48,13 @@ export interface HistoryCounts {
   failures: Array<{ eventId: number; cause: string; nondeterministic: boolean; message: string; identity: string; encoded?: temporal.api.failure.v1.IFailure }>;
 }
 
-export interface ReplayCheckSummary {
+/** The counts of every history of a run added up (`HistoryCounts`), with what was scanned. */
+export interface ReplayCheckSummary extends Omit<HistoryCounts, 'timedOutBetween' | 'failures'> {
   runId: string;
   /** Every workflow execution read: account workflows, run segments and any other workflow of the run. */
   workflowsScanned: number;
   accountWorkflows: number;
   runSegments: number;
-  events: number;
-  workflowTaskFailed: number;
-  failedByCause: Record<string, number>;
-  /** WorkflowTaskFailed events that are nondeterminism errors: the number that must be 0. */
-  nondeterminism: number;
-  workflowTaskTimedOut: number;
-  timedOutByType: Record<string, number>;
-  /** By the worker that held the timed-out task (its identity, `kraken-migrate-worker@host:pid`): the stalled worker's, or everyone's? */
-  timedOutByWorker: Record<string, number>;
   /** First and last WorkflowTaskTimedOut event (ISO 8601), to set beside the stall's start and end. */
   timedOutBetween?: { first: string; last: string };
   /** Workflow executions with at least one WorkflowTaskTimedOut event (each one replayed on a retry). */
