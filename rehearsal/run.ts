@@ -173,6 +173,18 @@ export async function runRehearsal(
     ].sort((a, b) => a.at - b.at);
     const replacements: Promise<unknown>[] = [];
     const victim = () => stack.workers().find((w) => w !== steady && alive(w));
+    // A replacement booting while the Temporal server restarts may exit before it is ready, as a
+    // worker does that cannot reach its server: a supervisor starts it again, and so does this.
+    const startReplacement = async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await stack.startWorker();
+        } catch (e) {
+          if (attempt >= 3) return void problems.push(`replacement worker failed ${attempt} times: ${(e as Error).message}`);
+          log(`  replacement worker did not start (${(e as Error).message.split('\n')[0]}); starting another`);
+        }
+      }
+    };
     const deadline = t0 + o.timeoutMinutes * 60_000;
     let finished = 0;
     let lastLog = 0;
@@ -203,7 +215,7 @@ export async function runRehearsal(
           await v.stop('SIGKILL', 5_000);
           faults.workerKills++;
           log(`  killed worker pid ${v.pid} (kill -9); starting a replacement`);
-          replacements.push(stack.startWorker().catch((e: Error) => problems.push(`replacement worker failed: ${e.message}`)));
+          replacements.push(startReplacement());
         } else if (f.kind === 'stall') {
           const v = victim();
           if (!v) continue;
@@ -212,6 +224,7 @@ export async function runRehearsal(
           faults.stalls++;
           log(`  worker pid ${v.pid} frozen for ${o.stallSeconds} s and continued`);
         } else if (f.kind === 'restart') {
+          await Promise.all(replacements);
           await stack.restartTemporal();
           faults.serverRestarts++;
           log('  Temporal server back on the same database');
