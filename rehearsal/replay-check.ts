@@ -86,18 +86,14 @@ const enumName = (names: Record<number, string>, value: number | null | undefine
 const num = (v: unknown): number => (typeof v === 'number' ? v : Number(String(v)));
 const bump = (m: Record<string, number>, k: string) => (m[k] = (m[k] ?? 0) + 1);
 
+/** Every count at zero: where one history's counts start, and the run's sum. */
+function noCounts(): Omit<HistoryCounts, 'timedOutBetween' | 'failures'> {
+  return { events: 0, workflowTaskFailed: 0, failedByCause: {}, nondeterminism: 0, workflowTaskTimedOut: 0, timedOutByType: {}, timedOutByWorker: {} };
+}
+
 /** Counts one workflow execution's history. */
 export function countHistory(events: readonly HistoryEvent[]): HistoryCounts {
-  const c: HistoryCounts = {
-    events: events.length,
-    workflowTaskFailed: 0,
-    failedByCause: {},
-    nondeterminism: 0,
-    workflowTaskTimedOut: 0,
-    timedOutByType: {},
-    timedOutByWorker: {},
-    failures: [],
-  };
+  const c: HistoryCounts = { ...noCounts(), events: events.length, failures: [] };
   /** Who started each workflow task, by the Started event's id: a timeout names its worker through it. */
   const startedBy = new Map<number, string>();
   for (const e of events) {
@@ -170,13 +166,7 @@ export async function replayCheck(client: Client, runId: string, opts: ReplayChe
     workflowsScanned: 0,
     accountWorkflows: executions.filter((x) => x.workflowType === 'accountImportWorkflow').length,
     runSegments: executions.filter((x) => x.workflowId === runWf).length,
-    events: 0,
-    workflowTaskFailed: 0,
-    failedByCause: {},
-    nondeterminism: 0,
-    workflowTaskTimedOut: 0,
-    timedOutByType: {},
-    timedOutByWorker: {},
+    ...noCounts(),
     workflowsWithTimeouts: 0,
     failures: [],
     seconds: 0,
