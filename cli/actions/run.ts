@@ -13,7 +13,7 @@ import { info, printJson, printLines, println, table } from '../output';
 import { describeRun, parsePayloadOptions, parseSelectionOptions, parseSourceOption, runHandle, startRun, withTimeout, type StartedRun } from '../runs';
 import { watchRun, type WatchResult } from '../watch';
 import { formatRetrying, listRetryingAccounts } from '../../clients/retrying-accounts';
-import { postImportLine, postImportStatus, reconciliationLine } from '../post-import';
+import { balanceLine, postImportLine, postImportStatus, reconciliationLine } from '../post-import';
 import { rerunFailedPostImport } from './post-import';
 
 /** Watches a run and turns its ending into the exit code (0: every account completed). */
@@ -182,6 +182,8 @@ export async function runStatusAction(runId: string, opts: { json?: boolean }): 
       for (const line of formatRetrying(st.retrying, 20)) println(`  ${line}`);
     }
     if (st.reconciliation.checked) println(reconciliationLine(st.reconciliation));
+    const balances = balanceLine(st.reconciliation);
+    if (balances) println(balances);
     const pi = postImportLine(st.postImport);
     if (pi) println(pi);
   });
