@@ -24,6 +24,19 @@ export interface ReconciliationRow {
   platformBalancePence?: string;
 }
 
+export interface RunCheckpoint {
+  counts: { inSource: number; sent: number; created: number; reconciled: number; differing: number };
+  balances: BalanceTotals;
+  reviewSample: ReviewSampleAccount[];
+}
+
+export interface ReviewSampleAccount {
+  externalAccountNumber: string;
+  accountNumber: string;
+  supplierCode: string;
+  outcome: string;
+}
+
 /** The run's balance checkpoint: totals in pence (decimal strings, exact) over the accounts checked. */
 export interface BalanceTotals {
   /** Accounts whose balance was read back. */
@@ -137,6 +150,49 @@ export function createReconciliationLedger(pool: Pool) {
         [runId, after ?? null, limit],
       );
       return r.rows.map((x) => ({ externalAccountNumber: x.external_account_number, accountNumber: x.platform_account_number, supplierCode: x.supplier_code }));
+    },
+
+    /**
+     * A sample of `n` completed accounts for review by hand (the go/no-go evidence): spread over the
+     * run by a hash of the account number, so the same run gives the same sample on every report.
+     */
+    async reviewSample(runId: string, n: number): Promise<ReviewSampleAccount[]> {
+      const r = await pool.query<{ external_account_number: string; platform_account_number: string; supplier_code: string; outcome: string }>(
+        `select external_account_number, platform_account_number, supplier_code, outcome from migrate.account_attempts
+          where run_id = $1 and outcome in ('completed', 'completed_with_differences') and not dry_run and platform_account_number is not null
+          order by md5(external_account_number), external_account_number limit $2`,
+        [runId, n],
+      );
+      return r.rows.map((x) => ({
+        externalAccountNumber: x.external_account_number,
+        accountNumber: x.platform_account_number,
+        supplierCode: x.supplier_code,
+        outcome: x.outcome,
+      }));
+    },
+
+    /**
+     * The run's checkpoint, the evidence a go/no-go is given on: accounts in the source (each
+     * selected account has a ledger row), sent (scheduled with the platform), created, reconciled
+     * (read back) and differing; the balance totals; and a sample of completed accounts to review.
+     */
+    async checkpoint(runId: string, sampleSize = 20): Promise<RunCheckpoint> {
+      const [counts, summary, sample] = await Promise.all([
+        pool.query<{ in_source: number; sent: number; created: number }>(
+          `select count(*)::int as in_source, count(scheduled_at)::int as sent,
+                  count(*) filter (where outcome in ('completed', 'completed_with_differences') and platform_account_number is not null)::int as created
+             from migrate.account_attempts where run_id = $1 and not dry_run`,
+          [runId],
+        ),
+        this.summary(runId),
+        this.reviewSample(runId, sampleSize),
+      ]);
+      const c = counts.rows[0];
+      return {
+        counts: { inSource: c.in_source, sent: c.sent, created: c.created, reconciled: summary.checked, differing: summary.differing + summary.missing },
+        balances: summary.balances,
+        reviewSample: sample,
+      };
     },
 
     async summary(runId: string): Promise<ReconciliationSummary> {

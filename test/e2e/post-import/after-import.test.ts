@@ -74,12 +74,14 @@ describe('after creation: reconciliation and changes carried over', () => {
   it('50 accounts with changes after extraction: every change lands exactly once, a second delta sends nothing, failures retry alone', async () => {
     const { runId, accounts, result } = await migrate(50, 1501, 'PI');
     expect(result.totals).toMatchObject({ completed: 50, failed: 0 });
-    // Every account was read back and matched what was sent; what the documented record does not
-    // show (the customers' names, the balance) is unverified, never differing.
+    // Every account was read back and matched what was sent: the REST record's properties and the
+    // GraphQL account's balances, customers and billing details; nothing unverified.
     const clean = await createReconciliationLedger(e.pool).summary(runId);
-    expect(clean).toMatchObject({ checked: 50, matched: 50, differing: 0, missing: 0, byField: {} });
-    expect(clean.unverifiedByField['customers.*.family_name']).toBe(50);
-    for (const f of Object.keys(clean.unverifiedByField)) expect(['balance', 'customers.*.given_name', 'customers.*.family_name']).toContain(f);
+    expect(clean).toMatchObject({ checked: 50, matched: 50, differing: 0, missing: 0, unverified: 0, byField: {}, unverifiedByField: {} });
+    for (const f of ['balance', 'users.*.givenName', 'users.*.familyName'])
+      expect(clean.fields.find((x) => x.field === f)).toEqual({ field: f, matched: 50, differing: 0, unverified: 0 });
+    expect(clean.balances).toMatchObject({ accounts: 50, differencePence: '0' });
+    expect(clean.balances.sourcePence).toBe(clean.balances.platformPence);
     expect(clean.fields.find((f) => f.field === 'properties.*.electricity_meter_points.*.agreements.*.tariff_code')).toMatchObject({
       differing: 0,
       unverified: 0,
@@ -225,18 +227,13 @@ describe('after creation: reconciliation and changes carried over', () => {
     const csv: string[][] = [];
     for await (const row of reportCsvRows(e.pool, runId, 7)) csv.push(row);
     expect(csv.filter((r) => r[3] === 'reconciliation_difference').map((r) => [r[0], r[4]])).toEqual(expected.map((a) => [a, TARIFF]));
-    // Per account, the fields its record does not show: the customers' names on every account.
+    // Balances and customers are read back through GraphQL: no account has a field left unverified.
     const unverifiedRows = csv.filter((r) => r[3] === 'reconciliation_unverified');
-    expect(
-      unverifiedRows
-        .filter((r) => r[4] === 'customers.*.family_name')
-        .map((r) => r[0])
-        .sort(),
-    ).toEqual([...accounts].sort());
-    expect(new Set(unverifiedRows.map((r) => r[4]))).toEqual(new Set(rec.fields.filter((f) => f.unverified > 0).map((f) => f.field)));
+    expect(unverifiedRows).toEqual([]);
+    expect(rec.fields.filter((f) => f.unverified > 0)).toEqual([]);
     const html = renderReportHtml(data!);
     expect(html).toContain('<h2>Reconciliation</h2>');
-    expect(html).toContain(`checked <b>20</b>, matched <b>${20 - differing.length}</b>, differing <b>${differing.length}</b>, unverified <b>20</b>`);
+    expect(html).toContain(`checked <b>20</b>, matched <b>${20 - differing.length}</b>, differing <b>${differing.length}</b>, unverified <b>0</b>`);
     expect(html).toContain('<code>properties.*.electricity_meter_points.*.agreements.*.tariff_code</code>');
 
     // The platform is fixed (fault off) but its record leaves out the gas meter points: a re-check

@@ -52,7 +52,7 @@ describe('GraphQL read-back: balances in pence, exactly', () => {
     owed.ledgers[0].amountOwedByCustomer = 4217;
     expect(paths(check(owed))).toEqual([['ledgers.0.amountOwedByCustomer', '-4217', '4217']]);
     // A debit balance sent as -10.50: balance -1050, owed 1050.
-    const debit = { ...structuredClone(payload), transfer_balance: '-10.50' };
+    const debit: Record<string, any> = { ...structuredClone(payload), transfer_balance: '-10.50' };
     debit.ledgers[0].ledger_balance = '-10.50';
     const d = record(debit);
     expect([d.balance, d.ledgers[0].amountOwedByCustomer]).toEqual([-1050, 1050]);
@@ -73,7 +73,7 @@ describe('GraphQL read-back: balances in pence, exactly', () => {
     extra.ledgers.push({ number: 'L-Y', ledgerType: 'DEBT', balance: -300, amountOwedByCustomer: 300 });
     expect(paths(check(extra))).toEqual([['ledgers.2', undefined, '-300']]);
     // Without ledgers in the payload, the platform's own ledgers are not compared (only the total).
-    const noLedgers = { ...structuredClone(payload) };
+    const noLedgers: Record<string, any> = { ...structuredClone(payload) };
     delete noLedgers.ledgers;
     expect(check(extra, noLedgers).differences).toEqual([]);
     extra.balance = 4217 - 300;
@@ -81,7 +81,7 @@ describe('GraphQL read-back: balances in pence, exactly', () => {
   });
 
   it('a rounding drift is a difference: 12.345 sent is never equal to whole pence', () => {
-    const p = { ...structuredClone(payload), transfer_balance: '12.345' };
+    const p: Record<string, any> = { ...structuredClone(payload), transfer_balance: '12.345' };
     p.ledgers[0].ledger_balance = '12.345';
     const found = record(p);
     expect(found.balance).toBe(1235);
@@ -97,7 +97,7 @@ describe('GraphQL read-back: balances in pence, exactly', () => {
   });
 
   it('ledgers pair by identifier in any order, the rest in order; the total is the transfer balance, else the sum of the ledgers, else 0', () => {
-    const p = { ...structuredClone(payload), transfer_balance: '50.00' };
+    const p: Record<string, any> = { ...structuredClone(payload), transfer_balance: '50.00' };
     p.ledgers = [{ ledger_identifier: 'L-A', ledger_balance: '40.00' }, { ledger_balance: '10.00' }];
     const found = record(p);
     expect(found.ledgers.map((l: any) => l.number)).toEqual(['L-A', 'L-A-1-2']);
@@ -109,7 +109,7 @@ describe('GraphQL read-back: balances in pence, exactly', () => {
       ['ledgers.0', '4000', undefined],
       ['ledgers.1', undefined, '4000'],
     ]);
-    const summed = { ...structuredClone(p) };
+    const summed: Record<string, any> = { ...structuredClone(p) };
     delete summed.transfer_balance;
     expect(check(record(p), summed).balance.sourcePence).toBe('5000');
     expect(compareGraphqlAccount({}, { balance: 0, users: [] }).balance).toEqual({ sourcePence: '0', platformPence: '0' });
