@@ -203,24 +203,20 @@ export function compareGraphqlAccount(payload: unknown, found: unknown): Graphql
       if (!taken.has(j) && units !== undefined && units !== 0n) differ(`ledgers.${j}`, 'ledgers.*', undefined, unitsAsPence(units));
     });
 
-  // Customers: paired by name first (the platform may list users in any order), the rest in order.
+  // Customers and users paired by how many fields they agree on, best pairs first (the platform
+  // may list users in any order; two customers can share a name); ties to the earlier.
   const customers = list(p.customers);
   const users = Array.isArray(rec.users) ? rec.users.map((u) => (isObj(u) ? u : {})) : [];
+  const agreement = (c: Obj, u: Obj) => USER_FIELDS.filter(([from, to, kind]) => NORMALISE[kind](c[from]) === NORMALISE[kind](u[to])).length;
+  const candidates = customers.flatMap((c, i) => users.map((u, j) => ({ i, j, score: agreement(c, u) })));
+  candidates.sort((a, b) => b.score - a.score || a.i - b.i || a.j - b.j);
+  const userOf: number[] = customers.map(() => -1);
   const used = new Set<number>();
-  const nameOf = (given: unknown, family: unknown) => `${normaliseText(given) ?? ''}|${normaliseText(family) ?? ''}`;
-  const userOf = customers.map((c) => {
-    const j = users.findIndex((u, jj) => !used.has(jj) && nameOf(u.givenName, u.familyName) === nameOf(c.given_name, c.family_name));
-    if (j >= 0) used.add(j);
-    return j;
-  });
-  customers.forEach((_, i) => {
-    if (userOf[i] >= 0) return;
-    const j = users.findIndex((__, jj) => !used.has(jj));
-    if (j >= 0) {
-      used.add(j);
-      userOf[i] = j;
-    }
-  });
+  for (const { i, j } of candidates) {
+    if (userOf[i] >= 0 || used.has(j)) continue;
+    userOf[i] = j;
+    used.add(j);
+  }
   customers.forEach((c, i) => {
     const j = userOf[i];
     if (j < 0) return differ(`users.${i}`, 'users.*', maskValue(normaliseText(c.family_name)), undefined);

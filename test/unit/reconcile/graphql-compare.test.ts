@@ -183,7 +183,7 @@ describe('GraphQL read-back: customers and billing details, normalised and maske
     }
   });
 
-  it('users pair by name in any order, the rest in order; a customer the record lacks is a difference at the user', () => {
+  it('users pair with the customer they agree with most, in any order; a customer the record lacks is a difference at the user', () => {
     const p = structuredClone(payload);
     p.customers.push({ given_name: 'Bob', family_name: 'Hughes', email: 'bob@example.com' });
     const found = record(p);
@@ -195,6 +195,14 @@ describe('GraphQL read-back: customers and billing details, normalised and maske
     found.users = found.users.slice(0, 1);
     expect(paths(check(found, p))).toEqual([['users.0', 'H*****', undefined]]);
     expect(check({ ...record(p), users: 'x' }, p).differences.map((d) => d.path)).toEqual(['users.0', 'users.1']);
+    // Two customers with the same name: the altered one still pairs with its own record.
+    const twins = structuredClone(payload);
+    twins.customers.push({ given_name: 'Alice', family_name: 'Hughes', email: 'alice2@example.com', date_of_birth: '2010-01-01' });
+    const t = record(twins);
+    t.users[0].familyName = 'Hughes-ALTERED';
+    expect(check(t, twins).differences.map((d) => d.path)).toEqual(['users.0.familyName']);
+    t.users.reverse();
+    expect(check(t, twins).differences.map((d) => d.path)).toEqual(['users.1.familyName']);
   });
 
   it('normalisers and the mask', () => {
