@@ -38,19 +38,20 @@ export function poundsToUnits(v: unknown): bigint | undefined {
   if (typeof v !== 'string') return undefined;
   const m = DECIMAL.exec(v.trim());
   if (!m || (m[2] === '' && (m[3] ?? '') === '') || (m[3] ?? '').length > 10) return undefined;
-  const n = BigInt(m[2] || '0') * 10n ** 10n + BigInt((m[3] ?? '').padEnd(10, '0'));
+  // BigInt('') is 0n: `.5` reads as 0.5.
+  const n = BigInt(m[2]) * 10n ** 10n + BigInt((m[3] ?? '').padEnd(10, '0'));
   return m[1] ? -n : n;
 }
 
 /** Integer pence (as the record carries them) in the same units; undefined when not an integer. */
 export function penceToUnits(v: unknown): bigint | undefined {
-  return typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) * UNITS_PER_PENNY : undefined;
+  return Number.isSafeInteger(v) ? BigInt(v as number) * UNITS_PER_PENNY : undefined;
 }
 
 /** Units as a decimal string of pence (`4217`, `-5`, `1234.5`): what a report shows. */
 export function unitsAsPence(u: bigint): string {
   const sign = u < 0n ? '-' : '';
-  const a = u < 0n ? -u : u;
+  const a = sign ? -u : u;
   const whole = a / UNITS_PER_PENNY;
   const frac = (a % UNITS_PER_PENNY).toString().padStart(8, '0').replace(/0+$/, '');
   return `${sign}${whole}${frac ? `.${frac}` : ''}`;
@@ -77,7 +78,8 @@ export function normaliseEmail(v: unknown): string | undefined {
 export function normalisePhone(v: unknown): string | undefined {
   const t = normaliseText(v);
   if (t === undefined) return undefined;
-  const p = parsePhoneNumberFromString(t.replace(/^00(?=[1-9])/, '+'), 'GB');
+  // libphonenumber reads the UK's international prefix (`0044 …`) itself.
+  const p = parsePhoneNumberFromString(t, 'GB');
   return p?.isValid() ? p.number : t.replace(/ /g, '');
 }
 
@@ -139,7 +141,14 @@ export interface GraphqlReconciliation extends Reconciliation {
 export function compareGraphqlAccount(payload: unknown, found: unknown): GraphqlReconciliation {
   const p = isObj(payload) ? payload : {};
   const rec = isObj(found) ? found : {};
-  const r: GraphqlReconciliation = { checked: 0, matched: 0, differences: [], unverified: [], byField: {}, balance: { sourcePence: '0' } };
+  // Balances.
+  const sentLedgers = list(p.ledgers);
+  const ledgerUnits = sentLedgers.map((l) => poundsToUnits(l.ledger_balance) ?? 0n);
+  const total = poundsToUnits(p.transfer_balance) ?? ledgerUnits.reduce((a, b) => a + b, 0n);
+  const foundTotal = penceToUnits(rec.balance);
+  const balance: BalanceCheck = { sourcePence: unitsAsPence(total) };
+  if (foundTotal !== undefined) balance.platformPence = unitsAsPence(foundTotal);
+  const r: GraphqlReconciliation = { checked: 0, matched: 0, differences: [], unverified: [], byField: {}, balance };
   const tally = (field: string): FieldTally => (r.byField[field] ??= { matched: 0, differing: 0, unverified: 0 });
   const differ = (path: string, field: string, expected: unknown, got: unknown) => {
     r.checked++;
@@ -165,30 +174,20 @@ export function compareGraphqlAccount(payload: unknown, found: unknown): Graphql
     differ(path, field, maskValue(normaliseText(expected)), maskValue(normaliseText(got)));
   };
 
-  // Balances.
-  const sentLedgers = list(p.ledgers);
-  const ledgerUnits = sentLedgers.map((l) => poundsToUnits(l.ledger_balance) ?? 0n);
-  const total = poundsToUnits(p.transfer_balance) ?? ledgerUnits.reduce((a, b) => a + b, 0n);
-  r.balance.sourcePence = unitsAsPence(total);
-  const foundTotal = penceToUnits(rec.balance);
-  if (foundTotal !== undefined) r.balance.platformPence = unitsAsPence(foundTotal);
   money('balance', 'balance', total, rec.balance);
 
   const foundLedgers = Array.isArray(rec.ledgers) ? rec.ledgers.map((l) => (isObj(l) ? l : {})) : [];
+  // Ledgers pair by identifier when one was sent, the rest in order. A failed claim is -1.
   const taken = new Set<number>();
-  const byNumber = (id: unknown) => foundLedgers.findIndex((l, j) => !taken.has(j) && typeof id === 'string' && id !== '' && l.number === id);
-  const pairs = sentLedgers.map((l) => {
-    const j = byNumber(l.ledger_identifier);
-    if (j >= 0) taken.add(j);
+  const claim = (fits: (l: Obj) => boolean) => {
+    const j = foundLedgers.findIndex((l, jj) => !taken.has(jj) && fits(l));
+    taken.add(j);
     return j;
-  });
+  };
+  const identified = (l: Obj) => typeof l.ledger_identifier === 'string';
+  const pairs = sentLedgers.map((l) => (identified(l) ? claim((f) => f.number === l.ledger_identifier) : -1));
   sentLedgers.forEach((l, i) => {
-    if (pairs[i] >= 0 || typeof l.ledger_identifier === 'string') return;
-    const j = foundLedgers.findIndex((_, jj) => !taken.has(jj));
-    if (j >= 0) {
-      taken.add(j);
-      pairs[i] = j;
-    }
+    if (!identified(l)) pairs[i] = claim(() => true);
   });
   sentLedgers.forEach((_, i) => {
     const j = pairs[i];
@@ -209,7 +208,8 @@ export function compareGraphqlAccount(payload: unknown, found: unknown): Graphql
   const users = Array.isArray(rec.users) ? rec.users.map((u) => (isObj(u) ? u : {})) : [];
   const agreement = (c: Obj, u: Obj) => USER_FIELDS.filter(([from, to, kind]) => NORMALISE[kind](c[from]) === NORMALISE[kind](u[to])).length;
   const candidates = customers.flatMap((c, i) => users.map((u, j) => ({ i, j, score: agreement(c, u) })));
-  candidates.sort((a, b) => b.score - a.score || a.i - b.i || a.j - b.j);
+  // A stable sort: equal scores keep customer order, then user order.
+  candidates.sort((a, b) => b.score - a.score);
   const userOf: number[] = customers.map(() => -1);
   const used = new Set<number>();
   for (const { i, j } of candidates) {

@@ -224,3 +224,85 @@ describe('GraphQL read-back: customers and billing details, normalised and maske
     expect(maskValue(5)).toBe('*');
   });
 });
+
+describe('GraphQL read-back: edges a tenant or a payload can present', () => {
+  const empty = { balance: 0, users: [] };
+  it('non-objects in the payload or the record are not customers, ledgers or users', () => {
+    for (const p of [null, 'x', [], 7]) expect(compareGraphqlAccount(p, empty)).toMatchObject({ checked: 8, matched: 8, differences: [] });
+    expect(compareGraphqlAccount({ customers: ['x', null, [1]], ledgers: ['x'] }, empty).differences).toEqual([]);
+    expect(compareGraphqlAccount({}, [0]).differences).toEqual([{ path: 'balance', field: 'balance', expected: '0', found: undefined }]);
+    // Null entries in the record's lists are empty objects: the ledger and user are there, their fields are not.
+    const nulls = { ...record(), ledgers: [null], users: [null] };
+    expect(check(nulls).differences.map((d) => d.path)).toEqual([
+      'ledgers.0.balance',
+      'ledgers.0.amountOwedByCustomer',
+      'users.0.givenName',
+      'users.0.familyName',
+      'users.0.email',
+      'users.0.mobile',
+      'users.0.landline',
+      'users.0.dateOfBirth',
+    ]);
+    // Ledgers that are not a list: the ledger sent is lost.
+    expect(check({ ...record(), ledgers: null }).differences).toEqual([{ path: 'ledgers.0', field: 'ledgers.*', expected: '4217', found: undefined }]);
+    // An extra ledger without a balance changes no total: not a difference.
+    const noBalance = record();
+    noBalance.ledgers.push({ number: 'L-Z', ledgerType: 'DEBT', balance: null, amountOwedByCustomer: null });
+    expect(check(noBalance).differences).toEqual([]);
+  });
+
+  it('differences count as checked leaves; missing items and extra ledgers carry their field', () => {
+    const flipped = withReadBackFaults(record(), { graphqlFlipBalanceRate: 1, graphqlAlterNameRate: 0 });
+    expect(check(flipped)).toMatchObject({ checked: 16, matched: 14 });
+    const extra = record();
+    extra.ledgers.push({ number: 'L-Y', ledgerType: 'DEBT', balance: -300, amountOwedByCustomer: 300 });
+    expect(check(extra).differences).toEqual([{ path: 'ledgers.1', field: 'ledgers.*', expected: undefined, found: '-300' }]);
+    expect(check({ ...record(), users: [] }).differences).toEqual([{ path: 'users.0', field: 'users.*', expected: 'H*****', found: undefined }]);
+  });
+
+  it('two ledgers sent with one identifier pair with two different ledgers', () => {
+    const p: Record<string, any> = {
+      transfer_balance: '3.00',
+      ledgers: [
+        { ledger_identifier: 'L-A', ledger_balance: '1.00' },
+        { ledger_identifier: 'L-A', ledger_balance: '2.00' },
+      ],
+    };
+    const found = {
+      balance: 300,
+      users: [],
+      ledgers: [
+        { number: 'L-A', balance: 100, amountOwedByCustomer: -100 },
+        { number: 'L-A', balance: 200, amountOwedByCustomer: -200 },
+      ],
+    };
+    expect(compareGraphqlAccount(p, found).differences).toEqual([]);
+  });
+
+  it('a customer keeps its best user: a second, different user is not compared; ties go to the earlier customer and user', () => {
+    const found = record();
+    found.users.push({ givenName: 'Zed', familyName: 'Other', email: 'z@example.com', mobile: '', landline: '', dateOfBirth: null });
+    expect(check(found).differences).toEqual([]);
+    const p = {
+      customers: [
+        { given_name: 'A', family_name: 'B' },
+        { given_name: 'A', family_name: 'C' },
+      ],
+    };
+    const two = {
+      balance: 0,
+      users: [
+        { givenName: 'A', familyName: 'D', email: '', mobile: '', landline: '' },
+        { givenName: 'A', familyName: 'E', email: '', mobile: '', landline: '' },
+      ],
+    };
+    expect(compareGraphqlAccount(p, two).differences.map((d) => d.path)).toEqual(['users.0.familyName', 'users.1.familyName']);
+    expect(compareGraphqlAccount(p, { ...two, users: two.users.slice(0, 1) }).differences.map((d) => d.path)).toEqual(['users.0.familyName', 'users.1']);
+  });
+
+  it('phone and e-mail edges', () => {
+    expect(normalisePhone('07123 400789')).toBe('+447123400789');
+    expect(normalisePhone('not a phone')).toBe('notaphone');
+    expect(normaliseEmail('  ')).toBeUndefined();
+  });
+});
