@@ -1,5 +1,5 @@
 /**
- * The floor plan, checked by a tool (`npm run deps:check`, run by .ci/run). README.md "What runs
+ * The floor plan, checked by a tool (`npm run deps:check`, run by .ci/run). docs/design.md "What runs
  * where" draws the same layers. A folder may import its own layer and the layers below it, never
  * one above; no module may reach itself again through its imports (type-only imports count: a cycle
  * of types is still a knot in the design). Workflow files import only @temporalio/workflow, the
@@ -40,7 +40,7 @@ const upward = LAYERS.slice(0, -1).map((layer, i) => ({
   name: `no-upward-from-${layer.join('-')}`,
   comment: `${layer.join(', ')} may import only ${LAYERS.slice(0, i + 1)
     .flat()
-    .join(', ')} (README.md, "What runs where").`,
+    .join(', ')} (docs/design.md, "What runs where").`,
   severity: 'error',
   from: { path: folders(layer) },
   to: { path: folders(LAYERS.slice(i + 1).flat()) },
