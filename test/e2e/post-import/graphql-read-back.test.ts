@@ -4,7 +4,7 @@ import { loadReportData } from '../../../cli/report/data';
 import { renderReportHtml } from '../../../cli/report/html';
 import { createLedger } from '../../../ledger';
 import { createReconciliationLedger } from '../../../ledger/reconciliation';
-import { pickedByFault } from '../../../sandbox/post-import/graphql-account';
+import { pickedByFault } from '../../../harness/sandbox/post-import/graphql-account';
 import { accountsFile, attempts, connectE2E, groundTruth, runToEnd, sandbox, seedAccounts, ownWorkers, uniqueId, type E2E } from '../helpers';
 
 let e: E2E;

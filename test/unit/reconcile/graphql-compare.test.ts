@@ -11,7 +11,7 @@ import {
   unitsAsPence,
 } from '../../../reconcile/graphql-compare';
 import { realisticAccount } from '../../../schemas/fixtures';
-import { graphqlAccountFromPayload, withReadBackFaults } from '../../../sandbox/post-import/graphql-account';
+import { graphqlAccountFromPayload, withReadBackFaults } from '../../../harness/sandbox/post-import/graphql-account';
 
 // transfer_balance 42.17 on one ledger; one customer (Alice Hughes, UK mobile and landline); billing in Kidlington.
 const payload: Record<string, any> = realisticAccount();
