@@ -1,5 +1,5 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import type { Difference, FieldTally, Reconciliation } from './compare';
+import type { FieldTally, Reconciliation } from './compare';
 
 /**
  * Reconciliation of what the REST account record does not carry, read back through the tenant's
@@ -185,12 +185,10 @@ export function compareGraphqlAccount(payload: unknown, found: unknown): Graphql
     return j;
   };
   const identified = (l: Obj) => typeof l.ledger_identifier === 'string';
-  const pairs = sentLedgers.map((l) => (identified(l) ? claim((f) => f.number === l.ledger_identifier) : -1));
-  sentLedgers.forEach((l, i) => {
-    if (!identified(l)) pairs[i] = claim(() => true);
-  });
+  const pairs = sentLedgers.map((l) => (identified(l) ? claim((f) => f.number === l.ledger_identifier) : undefined));
+  const paired = pairs.map((j) => j ?? claim(() => true));
   sentLedgers.forEach((_, i) => {
-    const j = pairs[i];
+    const j = paired[i];
     const expected = ledgerUnits[i];
     if (j < 0) return differ(`ledgers.${i}`, 'ledgers.*', unitsAsPence(expected), undefined);
     money(`ledgers.${j}.balance`, 'ledgers.*.balance', expected, foundLedgers[j].balance);
