@@ -19,7 +19,7 @@ const run = promisify(execFile);
 
 /** Temporal's two databases on the stack's Postgres (the names docker-compose.yml uses too). */
 export const TEMPORAL_DATABASES = { store: 'temporal', visibility: 'temporal_visibility' } as const;
-/** The SQL tool's embedded schemas for each database (server v1.29.1, PostgreSQL 12+). */
+/** The SQL tool's embedded schemas for each database (server v1.32.0, PostgreSQL 12+). */
 export const EMBEDDED_SCHEMA = { store: 'postgresql/v12/temporal', visibility: 'postgresql/v12/visibility' } as const;
 
 export interface FullServerOptions {

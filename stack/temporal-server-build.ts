@@ -4,12 +4,12 @@ import path from 'node:path';
 import { isExecutable, which } from './temporal-cli';
 
 /**
- * The full Temporal server (the one the CLI v1.5.1 embeds), its SQL schema tool and the Web UI
+ * The full Temporal server (the release the CLI v1.9.1 embeds), its SQL schema tool and the Web UI
  * server, built from the Go module proxy: none of the three `go.mod`s carries `replace`
  * directives, so `go install module@version` works (see ENVIRONMENT-NOTES).
  */
-export const TEMPORAL_SERVER_VERSION = 'v1.29.1';
-export const TEMPORAL_UI_SERVER_VERSION = 'v2.42.1';
+export const TEMPORAL_SERVER_VERSION = 'v1.32.0';
+export const TEMPORAL_UI_SERVER_VERSION = 'v2.54.1';
 
 interface GoTool {
   /** Name in .tools/bin (go install names a binary after its package directory: two are `server`). */
