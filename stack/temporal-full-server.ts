@@ -13,7 +13,7 @@ import { maskUrlPassword } from '../config';
 import { ALL_SEARCH_ATTRIBUTES } from '../domain/search-attributes';
 import { startProcess, waitForPort, type ManagedProcess } from './child-process';
 import type { ServerToolPaths } from './temporal-server-build';
-import type { TemporalDevServer } from './temporal-server';
+import { FAIRNESS_DYNAMIC_CONFIG, type TemporalDevServer } from './temporal-server';
 
 const run = promisify(execFile);
 
@@ -213,7 +213,7 @@ function serverConfig(opts: FullServerOptions, db: URL, ports: InternalPorts, co
 }
 
 /** Dynamic config: the limits the load needs (as the dev-server flags of temporal-server.ts). */
-function dynamicConfig() {
+export function dynamicConfig() {
   const v = (value: unknown) => [{ value, constraints: {} }];
   return {
     'frontend.rps': v(5000),
@@ -223,6 +223,7 @@ function dynamicConfig() {
     'limit.maxIDLength': v(255),
     // Search attributes registered a moment ago are seen at once (the UI filters, the CLI's queries).
     'system.forceSearchAttributesCacheRefreshOnRead': v(true),
+    ...Object.fromEntries(Object.entries(FAIRNESS_DYNAMIC_CONFIG).map(([k, value]) => [k, v(value)])),
   };
 }
 

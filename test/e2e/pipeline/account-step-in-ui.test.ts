@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workflowMetadataQuery } from '@temporalio/workflow';
 import { accountWorkflowId } from '../../../domain/workflow-ids';
 import { supplierStatusSignal } from '../../../domain/messages';
-import { accountDetails } from '../../../workflows/account-details';
+import { accountDetails, SUMMARIES } from '../../../workflows/account-details';
 import { findChromium } from '../../support/browser';
 import { accountsFile, connectE2E, sandbox, seedAccounts, setSupplierEverywhere, startRun, uniqueId, until, type E2E } from '../helpers';
 
@@ -64,14 +64,37 @@ describe("an account's current step in the Temporal UI", () => {
     try {
       const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
       await page.goto(`${e.config.TEMPORAL_UI_URL}/namespaces/${encodeURIComponent(e.config.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}`);
-      // The UI renders the details' markdown: the bold headline and the supplier line, as text.
-      await page.getByText('Step 3 of 6: waiting for the supplier').first().waitFor({ timeout: 60_000 });
-      await page.getByText(`is paused: waits for the operator's`).first().waitFor({ timeout: 10_000 });
-      const text = await page.locator('body').innerText();
-      expect(text).toContain(`Supplier ${supplier} is paused`);
-      expect(text).toContain('rechecking every 600 s');
-      // The timeline's summaries: the step-4 schedule call and the step-3 timer.
-      await page.screenshot({ path: path.join(os.tmpdir(), `account-step-${runId}.png`), fullPage: true });
+      const shot = path.join(os.tmpdir(), `account-step-${runId}.png`);
+      // The timeline: the summaries of the step-4 schedule call and of the step-3 timer it waits on.
+      await page.getByText(SUMMARIES.supplierRecheck).first().waitFor({ timeout: 60_000 });
+      expect(await page.locator('body').innerText()).toContain(SUMMARIES.schedule);
+      // The current details: on the page's User Metadata tab, the markdown rendered in a frame of its own.
+      await page.getByText('User Metadata', { exact: true }).first().click();
+      const shown = async () =>
+        (
+          await Promise.all(
+            page.frames().map((f) =>
+              f
+                .locator('body')
+                .innerText()
+                .catch(() => ''),
+            ),
+          )
+        )
+          .join('\n')
+          // Its markdown renderer curls apostrophes: compared straight.
+          .replace(/\u2019/g, "'");
+      await until('the account page to show its current step', async () => (await shown()).includes('Step 3 of 6: waiting for the supplier'), 60_000).catch(
+        async (err: unknown) => {
+          await page.screenshot({ path: shot, fullPage: true });
+          process.stderr.write(`[e2e] account page (screenshot ${shot}):\n${await shown()}\n`);
+          throw err;
+        },
+      );
+      const text = await shown();
+      expect(text).toContain(`Supplier ${supplier} is paused: waits for the operator's supplier resume, rechecking every 600 s.`);
+      expect(text).toContain(`Account ${account} of supplier ${supplier}, run ${runId}.`);
+      await page.screenshot({ path: shot, fullPage: true });
     } finally {
       await browser.close();
     }
