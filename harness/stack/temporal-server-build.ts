@@ -55,7 +55,8 @@ export function provisionTemporalServer(opts: { root?: string; env?: NodeJS.Proc
 
 function goInstall(tool: GoTool, o: { env: NodeJS.ProcessEnv; binDir: string; log: (m: string) => void; quiet?: boolean }): string {
   const go = which('go', o.env);
-  if (!go) throw new ServerBuildError(`${tool.binary} is not built and no Go toolchain is on PATH: install Go >= 1.26.8 (it builds ${tool.pkg}@${tool.version})`);
+  if (!go)
+    throw new ServerBuildError(`${tool.binary} is not built and no Go toolchain is on PATH: install Go >= 1.26.8 (it builds ${tool.pkg}@${tool.version})`);
   // Each tool goes through a staging GOBIN of its own, then is renamed: two of them are called `server`.
   const staging = path.join(o.binDir, '..', 'build', tool.binary);
   fs.mkdirSync(staging, { recursive: true });
