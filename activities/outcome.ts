@@ -17,7 +17,9 @@ function firstAttempt(): boolean {
 }
 
 /** Await-the-outcome and record: the inbox read of the fallback path and the one recorded outcome. */
-export function outcomeActivities(ctx: ActivityContext): Pick<AccountActivities, 'claimInboxEvent' | 'recordOutcome'> {
+export function outcomeActivities(
+  ctx: Pick<ActivityContext, 'ledger' | 'pool' | 'logger' | 'reconciliations' | 'platform'>,
+): Pick<AccountActivities, 'claimInboxEvent' | 'recordOutcome'> {
   const { ledger, pool } = ctx;
   return {
     async claimInboxEvent(input) {
