@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Pool } from '../clients/db';
 import { createPostImportLedger } from './post-import-items';
 import { createReconciliationLedger } from './reconciliation';
+import { maskedDifference, reportDetail } from './report-masking';
 
 /**
  * The report's after-import part: reconciliation (checked; matched, differing, unverified, by field) and the
@@ -61,10 +62,10 @@ export async function loadAfterImport(pool: Pool, runId: string): Promise<AfterI
       unverified: summary.unverified,
       byField: Object.entries(summary.byField).map(([label, count]) => ({ label, count })),
       fields: summary.fields,
-      differences,
+      differences: differences.map(maskedDifference),
       unverifiedFields: [],
     },
-    postImport: { byStatus: post.byStatus, failed },
+    postImport: { byStatus: post.byStatus, failed: failed.map((f) => ({ ...f, detail: f.detail && reportDetail(f.detail, { attr: f.attr }) })) },
   };
 }
 
