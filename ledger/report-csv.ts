@@ -2,6 +2,7 @@ import type { Pool } from '../clients/db';
 import { differenceCsvRow, postImportFailedCsvRow, unverifiedCsvRow } from './after-import-report';
 import { createPostImportLedger } from './post-import-items';
 import { createReconciliationLedger } from './reconciliation';
+import { openString, SEALED } from './sealing';
 import { maskedDifference, personalValuesByAccount, reportDetail } from './report-masking';
 
 /** failed-accounts.csv's columns (cli/README.md, "Reports"). */
@@ -34,7 +35,11 @@ export async function* reportCsvRows(pool: Pool, runId: string, pageSize = 2000)
       r.rows.filter((x) => x.detail).map((x) => x.external_account_number!),
     );
     for (const x of r.rows) {
-      const detail = reportDetail(x.detail!, { attr: x.attr, sourceField: x.source_field }, personal.get(x.external_account_number!));
+      const detail = reportDetail(
+        openString(pool, SEALED.errorDetail, x.detail!),
+        { attr: x.attr, sourceField: x.source_field },
+        personal.get(x.external_account_number!),
+      );
       yield [x.external_account_number!, x.outcome!, x.stage!, x.code!, x.attr!, detail, x.source_field!];
     }
     if (new Set(r.rows.map((x) => x.external_account_number)).size < pageSize) break;

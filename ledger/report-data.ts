@@ -4,6 +4,7 @@ import { inboxSummary, outcomeSources } from './inbox-report';
 import { accountWorkflowId } from '../domain/workflow-ids';
 import { afterImportSchema, loadAfterImport } from './after-import-report';
 import { EXAMPLES_PER_CODE } from './report-limits';
+import { openString, SEALED } from './sealing';
 import { personalValuesByAccount, reportDetail } from './report-masking';
 
 export { EXAMPLES_PER_CODE };
@@ -133,7 +134,11 @@ export async function loadReportData(pool: Pool, runId: string, ui: { temporalUi
       stage: r.stage,
       code: r.code,
       attr: r.attr,
-      detail: reportDetail(r.detail, { attr: r.attr, sourceField: r.source_field }, personal.get(r.external_account_number)),
+      detail: reportDetail(
+        openString(pool, SEALED.errorDetail, r.detail as string),
+        { attr: r.attr, sourceField: r.source_field },
+        personal.get(r.external_account_number),
+      ),
       sourceField: r.source_field ?? null,
       workflowId: r.workflow_id || accountWorkflowId(r.supplier_code, r.external_account_number, r.dry_run, runId),
     })),

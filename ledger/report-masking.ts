@@ -1,4 +1,5 @@
 import type { Pool } from '../clients/db';
+import { openJson, SEALED } from './sealing';
 import { isPersonalPath, maskedDetail, maskedValue, personalValues } from '../schemas/bounded-output';
 
 /**
@@ -12,7 +13,7 @@ export async function personalValuesByAccount(pool: Pool, runId: string, account
     `select external_account_number, request from migrate.account_payloads where run_id = $1 and external_account_number = any($2::text[])`,
     [runId, unique],
   );
-  return new Map(r.rows.map((x) => [x.external_account_number, personalValues(x.request)]));
+  return new Map(r.rows.map((x) => [x.external_account_number, personalValues(openJson(pool, SEALED.payloadRequest, x.request))]));
 }
 
 /** An error's detail masked: personal values of the account hidden, quotes hidden under a personal attr or source field. */

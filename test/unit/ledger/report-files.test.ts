@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadReportData } from '../../../cli/report/data';
 import { writeReportCsv, writeReportHtml } from '../../../cli/report/write';
+import { createLedger } from '../../../ledger/attempts';
 import { createReconciliationLedger } from '../../../ledger/reconciliation';
 import { HIDDEN } from '../../../schemas/bounded-output';
 import { startTestDb } from '../events/helpers';
@@ -33,14 +34,16 @@ beforeAll(async () => {
       [RUN, ext, outcome, outcome === 'failed' ? 'invalid_date' : null, outcome === 'failed' ? 'customers.0.date_of_birth' : null],
     );
   const request = { customers: [{ given_name: NAME.split(' ')[0], family_name: 'Quist-Oyelaran', email: EMAIL, date_of_birth: '31/02/1980' }] };
-  await q(`insert into migrate.account_payloads (run_id, external_account_number, request) values ($1, 'A-1', $2)`, [RUN, JSON.stringify(request)]);
-  await q(
-    `insert into migrate.account_errors (run_id, external_account_number, stage, code, attr, detail) values
-       ($1, 'A-1', 'validate', 'invalid_date', 'customers.0.date_of_birth', '"31/02/1980" is not a real date'),
-       ($1, 'A-1', 'validate', 'contact_refused', 'meter_points.0.contact', 'contact Wilhelmina refused: e-mail w.quist@example.test bounced'),
-       ($1, 'A-1', 'validate', 'invalid_tariff', 'agreements.0.tariff_code', 'tariff "E-1R-OLD" is not offered')`,
-    [RUN],
-  );
+  // Through the ledger: payload and details sealed at rest, opened for the report.
+  const ref = { runId: RUN, externalAccountNumber: 'A-1', supplierCode: 'SUP', dryRun: false };
+  const ledger = createLedger(db.pool);
+  await ledger.storePrepared(ref, { workflowId: 'wf-A-1', request, documents: [], stage: 'validate' });
+  await ledger.replaceErrors(ref, 'validate', [
+    { stage: 'validate', code: 'invalid_date', attr: 'customers.0.date_of_birth', detail: '"31/02/1980" is not a real date' },
+    { stage: 'validate', code: 'contact_refused', attr: 'meter_points.0.contact', detail: 'contact Wilhelmina refused: e-mail w.quist@example.test bounced' },
+    { stage: 'validate', code: 'invalid_tariff', attr: 'agreements.0.tariff_code', detail: 'tariff "E-1R-OLD" is not offered' },
+  ]);
+  expect((await q(`select request from migrate.account_payloads`)).rows[0].request).toMatch(/^\$sealed:v1:/);
   await createReconciliationLedger(db.pool).record({
     runId: RUN,
     externalAccountNumber: 'A-2',
