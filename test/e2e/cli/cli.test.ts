@@ -10,7 +10,7 @@ import { loadCodecKeys } from '../../../codec/keys';
 import { useLedgerKeys } from '../../../ledger/sealing';
 import { connectClient } from '../../../clients/temporal';
 import { parseConfig, type Config } from '../../../config';
-import { actualDataDir } from '../../../stack/postgres';
+import { actualDataDir } from '../../../harness/stack/postgres';
 import { runWorkflowId } from '../../../domain/workflow-ids';
 import { KmAccount } from '../../../domain/search-attributes';
 
@@ -41,7 +41,10 @@ interface CliResult {
 /** The CLI as an operator runs it, pointed at the e2e stack. stdout is a pipe: watch prints lines. */
 function cli(args: string[], timeoutMs = 240_000, extraEnv: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [require.resolve('tsx/cli'), 'cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env, ...extraEnv } });
+    const child = spawn(process.execPath, [require.resolve('tsx/cli'), args[0] === 'generate' ? 'harness/cli/main.ts' : 'cli/main.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, ...extraEnv },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
