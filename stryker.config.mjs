@@ -55,6 +55,7 @@ const PERSONAL_DATA = [
   functionLines('schemas/bounded-output.ts', 'export function maskedDetail'),
   functionLines('schemas/bounded-output.ts', 'export function maskedValue'),
   functionLines('source/documents.ts', 'export async function openSourceFile'),
+  functionLines('source/documents.ts', 'export function openFailure'),
 ];
 // Read by vitest.mutation.config.ts in the test runner processes Stryker starts (they inherit it).
 process.env.MUTATION_TESTS ??= TESTS.join(',');

@@ -62,11 +62,7 @@ export async function openSourceFile(sourceDir: string, sourcePath: string): Pro
   try {
     handle = await fs.promises.open(real, flags);
   } catch (e) {
-    const errno = (e as NodeJS.ErrnoException).code;
-    // ELOOP: the last component became a link after realpath; ENXIO: a FIFO with no writer.
-    if (errno === 'ELOOP') return { ok: false, code: SOURCE_OUTSIDE_FOLDER, detail: `source document ${sourcePath} is a link` };
-    if (errno === 'ENXIO') return { ok: false, code: SOURCE_NOT_REGULAR_FILE, detail: `source document ${sourcePath} is not a regular file` };
-    return { ok: false, code: PATH_DOES_NOT_EXIST, detail: `source document ${sourcePath} is missing` };
+    return openFailure((e as NodeJS.ErrnoException).code, sourcePath);
   }
   const stat = await handle.stat();
   if (!stat.isFile()) {
@@ -74,6 +70,16 @@ export async function openSourceFile(sourceDir: string, sourcePath: string): Pro
     return { ok: false, code: SOURCE_NOT_REGULAR_FILE, detail: `source document ${sourcePath} is not a regular file` };
   }
   return { ok: true, file: real, handle, size: stat.size };
+}
+
+/**
+ * Why the checked real path did not open: ELOOP means its last component became a link after the
+ * check (a race to swap one in), refused as pointing out; anything else (gone, unreadable) is missing.
+ * A FIFO opens (read-only, non-blocking) and is refused on the descriptor's type.
+ */
+export function openFailure(errno: string | undefined, sourcePath: string): { ok: false; code: string; detail: string } {
+  if (errno === 'ELOOP') return { ok: false, code: SOURCE_OUTSIDE_FOLDER, detail: `source document ${sourcePath} became a link after it was checked` };
+  return { ok: false, code: PATH_DOES_NOT_EXIST, detail: `source document ${sourcePath} is missing (${errno ?? 'unreadable'})` };
 }
 
 /** The streamed sha256 of an open file, from its start (the handle stays open). */

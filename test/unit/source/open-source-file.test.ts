@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeDocuments, openSourceFile, PATH_DOES_NOT_EXIST, SOURCE_NOT_REGULAR_FILE, SOURCE_OUTSIDE_FOLDER } from '../../../source/documents';
+import { describeDocuments, openFailure, openSourceFile, PATH_DOES_NOT_EXIST, SOURCE_NOT_REGULAR_FILE, SOURCE_OUTSIDE_FOLDER } from '../../../source/documents';
 
 /** Source documents are checked on what the disk says (real paths, file types), not on the path text. */
 
@@ -53,9 +53,15 @@ describe('openSourceFile', () => {
   });
 
   it('keeps the text checks: `..` is refused, a missing or dangling file is the platform code', async () => {
-    expect(await outcome('../secret.txt')).toMatchObject({ code: 'invalid_document_path' });
-    expect(await outcome('absent.pdf')).toMatchObject({ code: PATH_DOES_NOT_EXIST });
+    expect(await outcome('../secret.txt')).toEqual({ code: 'invalid_document_path', detail: expect.stringContaining('../secret.txt') as string });
+    expect(await outcome('absent.pdf')).toEqual({ code: PATH_DOES_NOT_EXIST, detail: expect.stringContaining('absent.pdf') as string });
     expect(await outcome('dangling.pdf')).toMatchObject({ code: PATH_DOES_NOT_EXIST });
+  });
+
+  it('a link swapped in between the check and the open (ELOOP) is refused as pointing out; other open failures are missing', () => {
+    expect(openFailure('ELOOP', 'docs/a.pdf')).toEqual({ ok: false, code: SOURCE_OUTSIDE_FOLDER, detail: expect.stringContaining('docs/a.pdf') as string });
+    expect(openFailure('EACCES', 'docs/a.pdf')).toEqual({ ok: false, code: PATH_DOES_NOT_EXIST, detail: expect.stringContaining('EACCES') as string });
+    expect(openFailure(undefined, 'docs/a.pdf')).toMatchObject({ code: PATH_DOES_NOT_EXIST, detail: expect.stringContaining('docs/a.pdf') as string });
   });
 
   it('describeDocuments reports a link out at the attr that names it, and hashes nothing behind it', async () => {
