@@ -3,6 +3,7 @@ import type { Pool } from '../clients/db';
 import { createPostImportLedger } from './post-import-items';
 import { accountWorkflowId } from '../domain/workflow-ids';
 import { createReconciliationLedger } from './reconciliation';
+import { maskedDifference, reportDetail } from './report-masking';
 
 /**
  * The report's after-import part: reconciliation (checked; matched, differing, unverified, by field) and the
@@ -70,7 +71,7 @@ export async function loadAfterImport(pool: Pool, runId: string): Promise<AfterI
       unverified: summary.unverified,
       byField: Object.entries(summary.byField).map(([label, count]) => ({ label, count })),
       fields: summary.fields,
-      differences,
+      differences: differences.map(maskedDifference),
       unverifiedFields: [],
       balances: summary.balances,
       reviewSample: sample.map((a) => ({
@@ -80,7 +81,7 @@ export async function loadAfterImport(pool: Pool, runId: string): Promise<AfterI
         workflowId: accountWorkflowId(a.supplierCode, a.externalAccountNumber, false, runId),
       })),
     },
-    postImport: { byStatus: post.byStatus, failed },
+    postImport: { byStatus: post.byStatus, failed: failed.map((f) => ({ ...f, detail: f.detail && reportDetail(f.detail, { attr: f.attr }) })) },
   };
 }
 

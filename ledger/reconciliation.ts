@@ -1,5 +1,6 @@
 import type { Pool } from '../clients/db';
 import type { Difference, FieldTally } from '../reconcile/compare';
+import { openJson, SEALED, sealJson } from './sealing';
 
 /**
  * `migrate.reconciliations` and `migrate.reconciliation_differences`: the latest check of each
@@ -122,8 +123,8 @@ export function createReconciliationLedger(pool: Pool) {
               r.externalAccountNumber,
               r.differences.map((d) => d.path),
               r.differences.map((d) => d.field),
-              r.differences.map((d) => (d.expected === undefined ? null : JSON.stringify(d.expected))),
-              r.differences.map((d) => (d.found === undefined ? null : JSON.stringify(d.found))),
+              r.differences.map((d) => sealJson(pool, SEALED.differenceExpected, d.expected)),
+              r.differences.map((d) => sealJson(pool, SEALED.differenceFound, d.found)),
             ],
           );
         }
@@ -268,7 +269,13 @@ export function createReconciliationLedger(pool: Pool) {
           order by external_account_number, path limit $4`,
         [runId, page.after?.externalAccountNumber ?? null, page.after?.path ?? null, page.limit ?? null],
       );
-      return r.rows.map((x) => ({ externalAccountNumber: x.external_account_number, path: x.path, field: x.field, expected: x.expected, found: x.found }));
+      return r.rows.map((x) => ({
+        externalAccountNumber: x.external_account_number,
+        path: x.path,
+        field: x.field,
+        expected: openJson(pool, SEALED.differenceExpected, x.expected),
+        found: openJson(pool, SEALED.differenceFound, x.found),
+      }));
     },
 
     /** Every difference of the first `accounts` differing accounts (by number): the report's examples. */
@@ -283,7 +290,13 @@ export function createReconciliationLedger(pool: Pool) {
           order by d.external_account_number, d.path`,
         [runId, accounts],
       );
-      return r.rows.map((x) => ({ externalAccountNumber: x.external_account_number, path: x.path, field: x.field, expected: x.expected, found: x.found }));
+      return r.rows.map((x) => ({
+        externalAccountNumber: x.external_account_number,
+        path: x.path,
+        field: x.field,
+        expected: openJson(pool, SEALED.differenceExpected, x.expected),
+        found: openJson(pool, SEALED.differenceFound, x.found),
+      }));
     },
   };
 }

@@ -3,6 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createPool } from '../../../clients/db';
+import { loadCodecKeys } from '../../../codec/keys';
+import { useLedgerKeys } from '../../../ledger/sealing';
 import { failuresByCode } from '../../../ledger';
 import { connectClient } from '../../../clients/temporal';
 import { loadEnv } from '../../../config';
@@ -75,7 +77,8 @@ export async function demoAction(opts: {
   });
   const cfg = stack.config;
   const client = await connectClient(cfg);
-  const pool = createPool(stack.env.DATABASE_URL, 4);
+  // The stack's own keys (they may differ from this shell's): the ledger's personal columns are sealed with them.
+  const pool = useLedgerKeys(createPool(stack.env.DATABASE_URL, 4), loadCodecKeys(cfg));
   try {
     if (interrupted()) return;
     info(`Stack up in ${Math.round((Date.now() - started) / 1000)} s. Temporal UI: ${stack.info.temporalUiUrl}`);
