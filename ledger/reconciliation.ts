@@ -52,6 +52,9 @@ const UPSERT = `insert into migrate.reconciliations (run_id, external_account_nu
     checked_by = excluded.checked_by, matched_fields = excluded.matched_fields, unverified_fields = excluded.unverified_fields,
     field_counts = excluded.field_counts, checked_at = now()`;
 
+/** A run's accounts a read-back checks (its partial index: account_attempts_reconcilable). */
+const RECONCILABLE = `run_id = $1 and outcome in ('completed', 'completed_with_differences') and not dry_run and platform_account_number is not null`;
+
 export function createReconciliationLedger(pool: Pool) {
   return {
     /** Replaces the account's previous check (a re-check supersedes it). */
@@ -114,12 +117,24 @@ export function createReconciliationLedger(pool: Pool) {
     ): Promise<Array<{ externalAccountNumber: string; accountNumber: string; supplierCode: string }>> {
       const r = await pool.query<{ external_account_number: string; platform_account_number: string; supplier_code: string }>(
         `select external_account_number, platform_account_number, supplier_code from migrate.account_attempts
-          where run_id = $1 and outcome in ('completed', 'completed_with_differences') and not dry_run and platform_account_number is not null
+          where ${RECONCILABLE}
             and ($2::text is null or external_account_number > $2)
           order by external_account_number limit $3`,
         [runId, after ?? null, limit],
       );
       return r.rows.map((x) => ({ externalAccountNumber: x.external_account_number, accountNumber: x.platform_account_number, supplierCode: x.supplier_code }));
+    },
+
+    /** The numbers alone of the accounts completedAccounts pages through (`run reconcile --list`): index-only. */
+    async completedAccountNumbers(runId: string, after: string | undefined, limit: number): Promise<string[]> {
+      const r = await pool.query<{ external_account_number: string }>(
+        `select external_account_number from migrate.account_attempts
+          where ${RECONCILABLE}
+            and ($2::text is null or external_account_number > $2)
+          order by external_account_number limit $3`,
+        [runId, after ?? null, limit],
+      );
+      return r.rows.map((x) => x.external_account_number);
     },
 
     async summary(runId: string): Promise<ReconciliationSummary> {

@@ -8,8 +8,8 @@ import { cancelRun, pauseRun, resumeRun, runProgressQuery, type RunProgress } fr
 import { KmRunId, KmSupplier, KmKind } from '../../domain/search-attributes';
 import { loadCliContext, runAccountViews, withServices, workflowUiUrl } from '../context';
 import { EXIT, usageError } from '../errors';
-import { createLedger, ledgerProgress, runRow, runRows, type Ledger } from '../../ledger';
-import { info, printJson, printLines, println, table } from '../output';
+import { ledgerProgress, runRow, runRows } from '../../ledger';
+import { info, printJson, println, table } from '../output';
 import { describeRun, parsePayloadOptions, parseSelectionOptions, parseSourceOption, runHandle, startRun, withTimeout, type StartedRun } from '../runs';
 import { watchRun, type WatchResult } from '../watch';
 import { formatRetrying, listRetryingAccounts } from '../../clients/retrying-accounts';
@@ -31,18 +31,7 @@ export async function watchAndReport(client: Client, pool: Pool, runId: string):
   return r;
 }
 
-/** Accounts a `--list` query reads at once (keyset pages: the same accounts whatever the size). */
-const LIST_PAGE = 1000;
-
-/** The `failed_of_run` selection, page by page, through the query the new run's enumeration uses (activities/run.ts). */
-export async function* failedOfRun(ledger: Ledger, runId: string, codes: string[] | undefined): AsyncGenerator<string[]> {
-  for (let after: string | undefined; ;) {
-    const page = await ledger.failedAccounts(runId, codes, after, LIST_PAGE);
-    yield page;
-    if (page.length < LIST_PAGE) return;
-    after = page[page.length - 1];
-  }
-}
+export { failedOfRun } from './ledger-lists';
 
 export function printStarted(started: StartedRun, json: boolean | undefined): void {
   if (json) return printJson(started);
@@ -265,10 +254,6 @@ export async function rerunFailedAction(runId: string, opts: RerunFailedOptions)
     const pool = await s.db();
     const original = await runRow(pool, runId);
     if (!original) throw usageError('run_not_found', `no run ${runId} in the ledger`);
-    if (opts.list) {
-      const n = await printLines(failedOfRun(createLedger(pool), runId, opts.code));
-      return info(`${n} accounts of ${runId} would be rerun${opts.code?.length ? ` (codes ${opts.code.join(', ')})` : ''}.`);
-    }
     const client = await s.temporal();
     const started = await startRun(client, ctx.cfg, {
       runId: opts.runId,
