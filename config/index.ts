@@ -172,6 +172,10 @@ export const configSchema = z.object({
   SANDBOX_FAULT_5XX_RATE: rate(0),
   SANDBOX_FAULT_429_RATE: rate(0),
   SANDBOX_FAULT_RETRY_AFTER_SECONDS: z.coerce.number().int().min(0).default(1),
+  /** The tenant's optional limit on accounts in processing at once (0: none); past it a schedule call gets 429. */
+  SANDBOX_CONCURRENCY_LIMIT: z.coerce.number().int().min(0).default(0),
+  /** Retry-After on the limit's 429 (unset: none, as the spec documents none). */
+  SANDBOX_CONCURRENCY_RETRY_AFTER_SECONDS: z.coerce.number().int().min(0).optional(),
   SANDBOX_FAULT_DROP_CONNECTION_RATE: rate(0),
   SANDBOX_FAULT_RESPONSE_LOST_RATE: rate(0),
   SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).default(0),
