@@ -26,6 +26,8 @@ export const OUTCOME_CORE = [
   functionLines('ledger/inbox.ts', 'export function eventBelongsTo'),
   functionLines('ledger/attempts.ts', 'export function rowToOutcome'),
   'clients/platform/schedule.ts',
+  // The adaptive pace's control law (docs/throughput.md).
+  'domain/platform-pace.ts',
 ];
 
 /** Unit tests that judge them (the rest of the unit suite tests other modules, several on a Postgres of their own). */
@@ -34,6 +36,7 @@ export const OUTCOME_CORE_TESTS = [
   'test/unit/ledger/*.test.ts',
   'test/unit/platform-client/schedule-once.test.ts',
   'test/unit/reconcile/outcome.test.ts',
+  'test/unit/domain/platform-pace.test.ts',
 ];
 const TESTS = [
   ...OUTCOME_CORE_TESTS,
@@ -42,6 +45,7 @@ const TESTS = [
   'test/unit/platform-client/url-and-retry.test.ts',
   'test/unit/platform-client/explain.test.ts',
   'test/unit/activities/retry-after.test.ts',
+  'test/unit/activities/pace-signal.test.ts',
   'test/unit/reconcile/compare.test.ts',
   'test/unit/schemas/document-path.test.ts',
 ];

@@ -7,6 +7,7 @@ import { PREFLIGHT_STAGE, preflightNotes, tariffsOf } from '../source/catalogue-
 import type { ScheduleWindow } from '../domain/inputs';
 import type { AttemptRef, LedgerError } from '../ledger';
 import type { ActivityContext } from './deps';
+import type { PaceSignal } from '../domain/platform-pace';
 import type { PlatformActivities, ScheduleOutcome } from './types';
 
 /**
@@ -60,7 +61,7 @@ export function platformActivities(ctx: ActivityContext & { now?: () => Date }):
 
   async function schedule(ref: AttemptRef, body: ScheduleAccountCreation): Promise<ScheduleOutcome> {
     // A retry follows an attempt whose answer may never have reached us: the import status decides first.
-    const r = await call(() => scheduleOnce(platform, { request: body, answerUnseen: currentAttempt() > 1 }));
+    const r = await call(() => paced(() => scheduleOnce(platform, { request: body, answerUnseen: currentAttempt() > 1 })));
     if (r.learnedFromStatus) ctx.logger.info({ status: r.learnedFromStatus, attempt: currentAttempt() }, 'schedule answer was lost; the import status decided');
     switch (r.kind) {
       case 'accepted':
@@ -88,6 +89,30 @@ export function platformActivities(ctx: ActivityContext & { now?: () => Date }):
     }
   }
 
+  /**
+   * A schedule call at the tenant's shared pace (PLATFORM_PACE=adaptive): it waits for its turn, and
+   * the tenant's answer (accepted and how fast, 429, 5xx) moves the pace. A turn too far away is not
+   * held: the attempt fails as rate-limited and Temporal brings it back then.
+   */
+  async function paced<T>(fn: () => Promise<T>): Promise<T> {
+    const pace = ctx.pace;
+    if (!pace) return fn();
+    const tenant = ctx.config.PLATFORM_V2_BASE_URL;
+    const turn = await pace.takeTurn(tenant, MAX_TURN_WAIT_MS);
+    if ('retryInMs' in turn) throw retryAfterFailure(turn.retryInMs);
+    if (turn.waitMs > 0) await new Promise((resolve) => setTimeout(resolve, turn.waitMs));
+    const started = Date.now();
+    try {
+      const r = await fn();
+      await pace.answered(tenant, { kind: 'accepted', latencyMs: Date.now() - started });
+      return r;
+    } catch (e) {
+      const signal = paceSignalOf(e);
+      if (signal) await pace.answered(tenant, signal);
+      throw e;
+    }
+  }
+
   /** The platform client's errors as Temporal sees them: transient ones retried (Retry-After honoured), final ones not. */
   async function call<T>(fn: () => Promise<T>): Promise<T> {
     honourRetryAfter();
@@ -103,6 +128,17 @@ export function platformActivities(ctx: ActivityContext & { now?: () => Date }):
       throw toActivityFailure(e);
     }
   }
+}
+
+/** Longest a schedule call waits for its turn inside an attempt (the attempt's timeout is 45 s). */
+const MAX_TURN_WAIT_MS = 15_000;
+
+/** What a failed call tells the pace: a 429 (with its Retry-After) or a 5xx; anything else nothing. */
+export function paceSignalOf(e: unknown): PaceSignal | undefined {
+  if (!(e instanceof PlatformTransientError) || e.status === undefined) return undefined;
+  if (e.status === 429) return e.retryAfterMs === undefined ? { kind: 'throttled' } : { kind: 'throttled', retryAfterMs: e.retryAfterMs };
+  if (e.status >= 500) return { kind: 'server_error' };
+  return undefined;
 }
 
 function activityContext(): Context | undefined {

@@ -13,3 +13,5 @@ export * from './after-import-report';
 export * from './report-csv';
 export * from './seed-mix';
 export * from './seed-ledger';
+export * from './platform-pace';
+export * from './run-summary';

@@ -15,11 +15,12 @@ import { watchRun, type WatchResult } from '../watch';
 import { formatRetrying, listRetryingAccounts } from '../../clients/retrying-accounts';
 import { postImportLine, postImportStatus, reconciliationLine } from '../post-import';
 import { rerunFailedPostImport } from './post-import';
+import { paceLine, platformPace } from '../pace';
 
 /** Watches a run and turns its ending into the exit code (0: every account completed). */
 export async function watchAndReport(client: Client, pool: Pool, runId: string): Promise<WatchResult> {
   info(`Watching run ${runId} (Ctrl-C stops watching; the run continues in Temporal).`);
-  const r = await watchRun(client, pool, runId);
+  const r = await watchRun(client, pool, runId, { pace: () => platformPace(pool, loadCliContext().cfg) });
   if (r.interrupted) {
     info(`\nStopped watching. Run ${runId} continues; watch again with: kraken-migrate run watch ${runId}`);
     process.exitCode = 130;
@@ -42,12 +43,13 @@ export function printStarted(started: StartedRun, json: boolean | undefined): vo
 
 export async function runStatus(client: Client, pool: Pool, cfg: Config, runId: string) {
   const desc = await describeRun(client, runId);
-  const [progress, row, ledger, after, retrying] = await Promise.all([
+  const [progress, row, ledger, after, retrying, pace] = await Promise.all([
     withTimeout(runHandle(client, runId).query(runProgressQuery), 5000),
     runRow(pool, runId),
     ledgerProgress(pool, runId, 10),
     postImportStatus(pool, runId),
     desc.status.name === 'RUNNING' ? listRetryingAccounts(client, runId) : Promise.resolve([]),
+    platformPace(pool, cfg),
   ]);
   const dryRun = row?.dryRun ?? progress?.dryRun ?? null;
   return {
@@ -70,6 +72,7 @@ export async function runStatus(client: Client, pool: Pool, cfg: Config, runId: 
     retrying,
     reconciliation: after.reconciliation,
     postImport: after.postImport,
+    platformPace: pace,
   };
 }
 
@@ -166,6 +169,7 @@ export async function runStatusAction(runId: string, opts: { json?: boolean }): 
           .join(', ')}`,
       );
     if (st.topErrors.length) println(`Top errors: ${st.topErrors.map((e) => `${e.code} ${e.count}`).join(', ')}`);
+    println(paceLine(st.platformPace));
     if (st.retrying.length) {
       println(`Retrying (${st.retrying.length}):`);
       for (const line of formatRetrying(st.retrying, 20)) println(`  ${line}`);

@@ -110,7 +110,61 @@ insert into migrate.run_finish_minutes (run_id, minute, n)
 select run_id, date_trunc('minute', finished_at), count(*)
   from migrate.account_attempts where outcome is not null and finished_at is not null group by 1, 2;
 
+-- Reconciliation checks of a run by status (`run status` and `report` show them): the same way,
+-- statement triggers on migrate.reconciliations (a check replaced is an update: -1 then +1).
+create table migrate.reconciliation_status_counts (
+  run_id text not null,
+  status text not null,
+  n bigint not null default 0,
+  primary key (run_id, status)
+);
+
+create function migrate.reconciliation_status_counts_apply() returns trigger language plpgsql as $$
+begin
+  insert into migrate.reconciliation_status_counts as t (run_id, status, n)
+  select run_id, status, sum(sign) from (
+    select run_id, status, -1 as sign from old_rows
+    union all
+    select run_id, status, 1 as sign from new_rows
+  ) x group by 1, 2 having sum(sign) <> 0 order by 1, 2
+  on conflict (run_id, status) do update set n = t.n + excluded.n;
+  return null;
+end $$;
+
+create function migrate.reconciliation_status_counts_insert() returns trigger language plpgsql as $$
+begin
+  insert into migrate.reconciliation_status_counts as t (run_id, status, n)
+  select run_id, status, count(*) from new_rows group by 1, 2 order by 1, 2
+  on conflict (run_id, status) do update set n = t.n + excluded.n;
+  return null;
+end $$;
+
+create function migrate.reconciliation_status_counts_delete() returns trigger language plpgsql as $$
+begin
+  insert into migrate.reconciliation_status_counts as t (run_id, status, n)
+  select run_id, status, -count(*) from old_rows group by 1, 2 order by 1, 2
+  on conflict (run_id, status) do update set n = t.n + excluded.n;
+  return null;
+end $$;
+
+create trigger reconciliation_status_counts_insert after insert on migrate.reconciliations
+  referencing new table as new_rows for each statement execute function migrate.reconciliation_status_counts_insert();
+create trigger reconciliation_status_counts_update after update on migrate.reconciliations
+  referencing old table as old_rows new table as new_rows for each statement execute function migrate.reconciliation_status_counts_apply();
+create trigger reconciliation_status_counts_delete after delete on migrate.reconciliations
+  referencing old table as old_rows for each statement execute function migrate.reconciliation_status_counts_delete();
+
+insert into migrate.reconciliation_status_counts (run_id, status, n)
+select run_id, status, count(*) from migrate.reconciliations group by 1, 2;
+
 -- Down Migration
+drop trigger reconciliation_status_counts_delete on migrate.reconciliations;
+drop trigger reconciliation_status_counts_update on migrate.reconciliations;
+drop trigger reconciliation_status_counts_insert on migrate.reconciliations;
+drop function migrate.reconciliation_status_counts_delete();
+drop function migrate.reconciliation_status_counts_insert();
+drop function migrate.reconciliation_status_counts_apply();
+drop table migrate.reconciliation_status_counts;
 drop trigger run_outcome_counts_update on migrate.account_attempts;
 drop trigger run_outcome_counts_delete on migrate.account_attempts;
 drop trigger run_outcome_counts_insert on migrate.account_attempts;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, type Pool } from '../../../clients/db';
-import { createLedger, ledgerProgress } from '../../../ledger';
+import { createLedger, createReconciliationLedger, ledgerProgress } from '../../../ledger';
 import { expectSummaryExact } from '../helpers';
 
 /**
@@ -70,5 +70,35 @@ describe('per-run outcome counters', () => {
     await pool.query(`delete from migrate.account_attempts where run_id = $1 and external_account_number in ('S-10', 'S-11', 'S-12')`, [runId]);
     await expectSummaryExact(pool, runId);
     expect((await ledgerProgress(pool, runId)).outcomes).toEqual({ completed: 10, failed: 9, notAttempted: 2, inProgress: 8 });
+  });
+
+  it('count reconciliation checks by status through inserts, replaced checks and deletes', async () => {
+    const recon = createReconciliationLedger(pool);
+    const checked = async () => {
+      const full = await pool.query<{ status: string; n: number }>(
+        `select status, count(*)::int as n from migrate.reconciliations where run_id = $1 group by 1`,
+        [runId],
+      );
+      const n = (s: string) => full.rows.find((r) => r.status === s)?.n ?? 0;
+      const s = await recon.summary(runId);
+      expect({ checked: s.checked, matched: s.matched, differing: s.differing, missing: s.missing }).toEqual({
+        checked: full.rows.reduce((a, r) => a + r.n, 0),
+        matched: n('matched'),
+        differing: n('differing'),
+        missing: n('account_missing'),
+      });
+      return s.checked;
+    };
+    await pool.query(
+      `insert into migrate.reconciliations (run_id, external_account_number, platform_account_number, status, checked_fields, differing_fields, checked_by)
+       select run_id, external_account_number, 'A-' || external_account_number, case when external_account_number like '%7' then 'differing' else 'matched' end, 3, 0, 'workflow'
+         from migrate.account_attempts where run_id = $1 and outcome = 'completed'`,
+      [runId],
+    );
+    expect(await checked()).toBe(10);
+    await pool.query(`update migrate.reconciliations set status = 'account_missing' where run_id = $1 and external_account_number in ('S-1', 'S-7')`, [runId]);
+    await checked();
+    await pool.query(`delete from migrate.reconciliations where run_id = $1 and external_account_number = 'S-13'`, [runId]);
+    expect(await checked()).toBe(9);
   });
 });
