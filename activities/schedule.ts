@@ -104,7 +104,7 @@ export function platformActivities(ctx: ActivityContext & { now?: () => Date }):
     const started = Date.now();
     try {
       const r = await fn();
-      await pace.answered(tenant, { kind: 'accepted', latencyMs: Date.now() - started });
+      await pace.answered(tenant, { kind: 'accepted', latencyMs: Date.now() - started, waited: turn.waitMs > 0 });
       return r;
     } catch (e) {
       const signal = paceSignalOf(e);
@@ -130,8 +130,8 @@ export function platformActivities(ctx: ActivityContext & { now?: () => Date }):
   }
 }
 
-/** Longest a schedule call waits for its turn inside an attempt (the attempt's timeout is 45 s). */
-const MAX_TURN_WAIT_MS = 15_000;
+/** Longest a schedule call waits for its turn inside an attempt: turns are booked at the rate of the moment, so a short horizon lets a lowered rate take effect soon. */
+const MAX_TURN_WAIT_MS = 4_000;
 
 /** What a failed call tells the pace: a 429 (with its Retry-After) or a 5xx; anything else nothing. */
 export function paceSignalOf(e: unknown): PaceSignal | undefined {

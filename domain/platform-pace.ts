@@ -50,7 +50,12 @@ export interface PaceState {
 }
 
 export type PaceSignal =
-  | { kind: 'accepted'; latencyMs: number }
+  /**
+   * `waited`: the call waited for its turn, so the rate was what held it back. A call that found its
+   * turn free says nothing about a higher rate (the callers are slower than it): the rate is not
+   * raised on it, or it would climb unused and let a burst through when they speed up.
+   */
+  | { kind: 'accepted'; latencyMs: number; waited: boolean }
   /** 429: the tenant's limit (retryAfterMs when it said how long to wait). */
   | { kind: 'throttled'; retryAfterMs?: number }
   | { kind: 'server_error' };
@@ -62,7 +67,7 @@ export function initialPace(p: PaceParams): PaceState {
 /** The next state after one answer of the tenant at `nowMs`. */
 export function nextPace(s: PaceState, signal: PaceSignal, p: PaceParams, nowMs: number): PaceState {
   if (signal.kind === 'accepted') {
-    if (signal.latencyMs > p.slowLatencyMs) return s;
+    if (!signal.waited || signal.latencyMs > p.slowLatencyMs) return s;
     // Per accepted call: +increase while probing (a doubling a second), +increase/rate after (+increase a second).
     const rate = s.probing ? s.rate + p.increase : s.rate + p.increase / s.rate;
     return { ...s, rate: clamp(rate, p) };

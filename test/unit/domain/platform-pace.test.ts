@@ -12,22 +12,28 @@ describe('the pace of schedule calls (AIMD)', () => {
   });
 
   it('while probing, each accepted call adds `increase` (a doubling a second)', () => {
-    expect(nextPace(at(4, { probing: true }), { kind: 'accepted', latencyMs: 100 }, p, 0)).toEqual(at(5, { probing: true }));
+    expect(nextPace(at(4, { probing: true }), { kind: 'accepted', latencyMs: 100, waited: true }, p, 0)).toEqual(at(5, { probing: true }));
   });
 
   it('after the first refusal, each accepted call adds increase / rate (increase a second)', () => {
-    expect(nextPace(at(4), { kind: 'accepted', latencyMs: 100 }, p, 0)).toEqual(at(4.25));
+    expect(nextPace(at(4), { kind: 'accepted', latencyMs: 100, waited: true }, p, 0)).toEqual(at(4.25));
   });
 
   it('never rises past the ceiling', () => {
-    expect(nextPace(at(50, { probing: true }), { kind: 'accepted', latencyMs: 100 }, p, 0).rate).toBe(50);
-    expect(nextPace(at(49.99), { kind: 'accepted', latencyMs: 100 }, p, 0).rate).toBe(50);
+    expect(nextPace(at(50, { probing: true }), { kind: 'accepted', latencyMs: 100, waited: true }, p, 0).rate).toBe(50);
+    expect(nextPace(at(49.99), { kind: 'accepted', latencyMs: 100, waited: true }, p, 0).rate).toBe(50);
+  });
+
+  it('an accepted call that did not wait for its turn holds the rate (the callers, not the rate, held it back)', () => {
+    const s = at(4, { probing: true });
+    expect(nextPace(s, { kind: 'accepted', latencyMs: 100, waited: false }, p, 0)).toBe(s);
+    expect(nextPace(at(4), { kind: 'accepted', latencyMs: 100, waited: false }, p, 0)).toEqual(at(4));
   });
 
   it('a slow accepted call holds the rate where it is', () => {
     const s = at(4, { probing: true });
-    expect(nextPace(s, { kind: 'accepted', latencyMs: 5_001 }, p, 0)).toBe(s);
-    expect(nextPace(s, { kind: 'accepted', latencyMs: 5_000 }, p, 0).rate).toBe(5);
+    expect(nextPace(s, { kind: 'accepted', latencyMs: 5_001, waited: true }, p, 0)).toBe(s);
+    expect(nextPace(s, { kind: 'accepted', latencyMs: 5_000, waited: true }, p, 0).rate).toBe(5);
   });
 
   it('a 429 multiplies the rate by `decrease`, ends probing and holds for holdMs', () => {
@@ -61,13 +67,13 @@ describe('the pace of schedule calls (AIMD)', () => {
     let accepted = 0;
     let refused = 0;
     let next = 0;
-    for (let now = 0; now < 120_000; ) {
+    for (let now = 0; now < 120_000;) {
       now = Math.max(now, next);
       while (done.length && done[0] <= now) done.shift();
       if (done.length < 20) {
         done.push(now + 2_000);
         if (now >= 60_000) accepted += 1;
-        s = nextPace(s, { kind: 'accepted', latencyMs: 150 }, DEFAULT_PACE, now);
+        s = nextPace(s, { kind: 'accepted', latencyMs: 150, waited: true }, DEFAULT_PACE, now);
       } else {
         if (now >= 60_000) refused += 1;
         s = nextPace(s, { kind: 'throttled' }, DEFAULT_PACE, now);
