@@ -108,7 +108,11 @@ export function platformActivities(ctx: ActivityContext & { now?: () => Date }):
       return r;
     } catch (e) {
       const signal = paceSignalOf(e);
-      if (signal) await pace.answered(tenant, signal);
+      if (!signal) throw e;
+      const nextTurnInMs = await pace.answered(tenant, signal);
+      // A refusal without Retry-After comes back at its next turn, not on the retry policy's
+      // exponential backoff (which counts turn-outs as attempts too, and grows to minutes).
+      if (signal.kind === 'throttled' && signal.retryAfterMs === undefined) throw retryAfterFailure(Math.max(1_000, Math.round(nextTurnInMs)));
       throw e;
     }
   }

@@ -81,13 +81,16 @@ export function createPaceStore(pool: Pool, params: PaceParams) {
       });
     },
 
-    /** The tenant's answer to a call, fed into the control law. */
-    answered(tenant: string, signal: PaceSignal): Promise<void> {
-      return locked(tenant, (row, now) => ({
-        next: nextPace(row, signal, params, now),
-        counts: signal.kind === 'accepted' ? { accepted: 1 } : signal.kind === 'throttled' ? { throttled: 1 } : { server_errors: 1 },
-        result: undefined,
-      }));
+    /** The tenant's answer to a call, fed into the control law; returns ms until the next free turn at the new rate. */
+    answered(tenant: string, signal: PaceSignal): Promise<number> {
+      return locked(tenant, (row, now) => {
+        const next = nextPace(row, signal, params, now);
+        return {
+          next,
+          counts: signal.kind === 'accepted' ? { accepted: 1 } : signal.kind === 'throttled' ? { throttled: 1 } : { server_errors: 1 },
+          result: Math.max(row.nextFreeAtMs - now, 0) + 1000 / next.rate,
+        };
+      });
     },
   };
 }
