@@ -15,7 +15,9 @@ import type { PlatformActivities, ScheduleOutcome } from './types';
  * thrown for Temporal to retry (429 with the platform's Retry-After as the next delay); final
  * answers become results or non-retryable failures.
  */
-export function platformActivities(ctx: ActivityContext & { now?: () => Date }): PlatformActivities {
+export function platformActivities(
+  ctx: Pick<ActivityContext, 'ledger' | 'platform' | 'config' | 'logger' | 'tariffPreflight' | 'pace'> & { now?: () => Date },
+): PlatformActivities {
   const { ledger, platform } = ctx;
   const now = ctx.now ?? (() => new Date());
 
@@ -27,7 +29,8 @@ export function platformActivities(ctx: ActivityContext & { now?: () => Date }):
       const notes = await tariffPreflight(input.runId, request);
       // The pre-flight's notes and "scheduled" are written together, just before the call.
       await ledger.markScheduled(input, { stage: PREFLIGHT_STAGE, errors: notes });
-      return schedule(input, { payload: request, task_params: taskParams(input.window, input.dryRun, now()) });
+      // The window is taken when the call goes (after any wait for its turn): its start may not be in the past.
+      return schedule(input, () => ({ payload: request, task_params: taskParams(input.window, input.dryRun, now()) }));
     },
 
     async explainFailedValidation(input) {
@@ -59,9 +62,15 @@ export function platformActivities(ctx: ActivityContext & { now?: () => Date }):
     return preflightNotes(tariffs, new Map(verdicts.map((v) => [v.code, v]))).map((n) => ({ stage: PREFLIGHT_STAGE, ...n }));
   }
 
-  async function schedule(ref: AttemptRef, body: ScheduleAccountCreation): Promise<ScheduleOutcome> {
+  async function schedule(ref: AttemptRef, bodyNow: () => ScheduleAccountCreation): Promise<ScheduleOutcome> {
+    let body = bodyNow();
     // A retry follows an attempt whose answer may never have reached us: the import status decides first.
-    const r = await call(() => paced(() => scheduleOnce(platform, { request: body, answerUnseen: currentAttempt() > 1 })));
+    const r = await call(() =>
+      paced(() => {
+        body = bodyNow();
+        return scheduleOnce(platform, { request: body, answerUnseen: currentAttempt() > 1 });
+      }),
+    );
     if (r.learnedFromStatus) ctx.logger.info({ status: r.learnedFromStatus, attempt: currentAttempt() }, 'schedule answer was lost; the import status decided');
     switch (r.kind) {
       case 'accepted':

@@ -11,7 +11,5 @@ export * from './reconciliation';
 export * from './post-import-items';
 export * from './after-import-report';
 export * from './report-csv';
-export * from './seed-mix';
-export * from './seed-ledger';
 export * from './platform-pace';
 export * from './run-summary';

@@ -6,7 +6,7 @@ const postImportActions = (): typeof import('../actions/post-import') => require
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the ledger alone: no Temporal or platform client to load
 const listActions = (): typeof import('../actions/ledger-lists') => require('../actions/ledger-lists');
 
-/** `run reconcile` and `run delta`: after-import checks and changes carried over (README.md, "After creation"). */
+/** `run reconcile` and `run delta`: after-import checks and changes carried over (docs/operator-guide.md, "After creation"). */
 export function addPostImportRunCommands(run: Command): void {
   run
     .command('reconcile <runId>')

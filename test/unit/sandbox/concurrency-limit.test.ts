@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { admitsSchedule, capacityPerSecond, concurrencyLimitBody } from '../../../sandbox/concurrency-limit';
+import { admitsSchedule, capacityPerSecond, concurrencyLimitBody } from '../../../harness/sandbox/concurrency-limit';
 
 describe("the tenant's concurrency limit", () => {
   it('admits a new account while fewer than the limit are in processing, and refuses it at the limit', () => {
