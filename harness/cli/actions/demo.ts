@@ -11,7 +11,7 @@ import { canConnect } from '../../stack/child-process';
 import { readStackInfo } from '../../stack/stack';
 import { ROOT } from '../../../cli/context';
 import { createReconciliationLedger } from '../../../ledger/reconciliation';
-import { reconciliationLine } from '../../../cli/post-import';
+import { balanceLine, reconciliationLine } from '../../../cli/post-import';
 import { EXIT, usageError } from '../../../cli/errors';
 import { info, println } from '../../../cli/output';
 import { startRun } from '../../../cli/runs';
@@ -118,7 +118,10 @@ export async function demoAction(opts: {
     for (const r of byCode.rows.filter((x) => x.outcome === 'not_attempted')) println(`    ${r.code.padEnd(48)} ${r.n}`);
     println(`  accounted for  ${accounted} of ${opts.accounts}`);
     // Every completed account was read back from the platform and compared with what was sent.
-    println(reconciliationLine(await createReconciliationLedger(pool).summary(run.runId)));
+    const reconciliation = await createReconciliationLedger(pool).summary(run.runId);
+    println(reconciliationLine(reconciliation));
+    const balances = balanceLine(reconciliation);
+    if (balances) println(balances);
 
     const report = await buildReport(pool, cfg, run.runId, path.join(dataDir, 'reports', run.runId));
     // Tariffs the public catalogue could not confirm (gas tariffs always): the platform decided them.
