@@ -27,6 +27,8 @@ export const OUTCOME_CORE = [
   functionLines('ledger/inbox.ts', 'export function eventBelongsTo'),
   functionLines('ledger/attempts.ts', 'export function rowToOutcome'),
   'clients/platform/schedule.ts',
+  // The adaptive pace's control law (docs/throughput.md).
+  'domain/platform-pace.ts',
 ];
 
 /** Unit tests that judge them (the rest of the unit suite tests other modules, several on a Postgres of their own). */
@@ -35,6 +37,7 @@ export const OUTCOME_CORE_TESTS = [
   'test/unit/ledger/*.test.ts',
   'test/unit/platform-client/schedule-once.test.ts',
   'test/unit/reconcile/outcome.test.ts',
+  'test/unit/domain/platform-pace.test.ts',
 ];
 
 /** The GraphQL read-back comparison (balances, customers, billing details) and the tests that judge it. */
@@ -47,6 +50,7 @@ const TESTS = [
   'test/unit/platform-client/url-and-retry.test.ts',
   'test/unit/platform-client/explain.test.ts',
   'test/unit/activities/retry-after.test.ts',
+  'test/unit/activities/pace-signal.test.ts',
   'test/unit/reconcile/compare.test.ts',
   ...RECONCILE_CORE_TESTS,
   'test/unit/schemas/document-path.test.ts',

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { createPool, type Pool } from '../clients/db';
-import { connectClient } from '../clients/temporal';
 import { loadEnv, maskUrlPassword, parseConfig, sandboxPlatformUrls, type Config } from '../config';
 import { devSecretsSchema, type DevSecrets } from '../config/dev-secrets';
 import { readStackInfo, type StackInfo } from '../config/dev-stack-info';
@@ -90,6 +89,9 @@ export class Services {
   constructor(readonly cfg: Config) {}
 
   temporal(): Promise<Client> {
+    // Loaded on first use: the Temporal client is most of a command's start, and ledger-only commands never need it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { connectClient } = require('../clients/temporal') as typeof import('../clients/temporal');
     this.client ??= connectClient(this.cfg).catch((e: Error) => {
       throw unreachableError('temporal_unreachable', `cannot reach Temporal at ${this.cfg.TEMPORAL_ADDRESS}: ${firstLine(e.message)}`);
     });

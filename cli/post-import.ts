@@ -56,16 +56,8 @@ export async function reconcileRun(
 /** Accounts `run reconcile` reads from the ledger at once (keyset pages). */
 const RECONCILE_PAGE = 1000;
 
-/** `run reconcile --list`: the accounts reconcileRun would read back, page by page through its own query. */
-export async function* reconcileSelection(pool: Pool, runId: string): AsyncGenerator<string[]> {
-  const recon = createReconciliationLedger(pool);
-  for (let after: string | undefined; ;) {
-    const page = await recon.completedAccounts(runId, after, RECONCILE_PAGE);
-    yield page.map((a) => a.externalAccountNumber);
-    if (page.length < RECONCILE_PAGE) return;
-    after = page[page.length - 1].externalAccountNumber;
-  }
-}
+/** `run reconcile --list`'s selection lives with the list commands (no Temporal or platform client to load). */
+export { reconcileSelection } from './actions/ledger-lists';
 
 /**
  * Accounts in three words: matched (every field compared was equal), differing, unverified (some

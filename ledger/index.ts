@@ -12,3 +12,5 @@ export * from './post-import-items';
 export * from './after-import-report';
 export * from './purge';
 export * from './report-csv';
+export * from './platform-pace';
+export * from './run-summary';

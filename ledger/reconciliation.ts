@@ -81,6 +81,9 @@ const UPSERT = `insert into migrate.reconciliations (run_id, external_account_nu
     field_counts = excluded.field_counts, source_balance_pence = excluded.source_balance_pence,
     platform_balance_pence = excluded.platform_balance_pence, checked_at = now()`;
 
+/** A run's accounts a read-back checks (its partial index: account_attempts_reconcilable). */
+const RECONCILABLE = `run_id = $1 and outcome in ('completed', 'completed_with_differences') and not dry_run and platform_account_number is not null`;
+
 export function createReconciliationLedger(pool: Pool) {
   return {
     /** Replaces the account's previous check (a re-check supersedes it). */
@@ -145,12 +148,24 @@ export function createReconciliationLedger(pool: Pool) {
     ): Promise<Array<{ externalAccountNumber: string; accountNumber: string; supplierCode: string }>> {
       const r = await pool.query<{ external_account_number: string; platform_account_number: string; supplier_code: string }>(
         `select external_account_number, platform_account_number, supplier_code from migrate.account_attempts
-          where run_id = $1 and outcome in ('completed', 'completed_with_differences') and not dry_run and platform_account_number is not null
+          where ${RECONCILABLE}
             and ($2::text is null or external_account_number > $2)
           order by external_account_number limit $3`,
         [runId, after ?? null, limit],
       );
       return r.rows.map((x) => ({ externalAccountNumber: x.external_account_number, accountNumber: x.platform_account_number, supplierCode: x.supplier_code }));
+    },
+
+    /** The numbers alone of the accounts completedAccounts pages through (`run reconcile --list`): index-only. */
+    async completedAccountNumbers(runId: string, after: string | undefined, limit: number): Promise<string[]> {
+      const r = await pool.query<{ external_account_number: string }>(
+        `select external_account_number from migrate.account_attempts
+          where ${RECONCILABLE}
+            and ($2::text is null or external_account_number > $2)
+          order by external_account_number limit $3`,
+        [runId, after ?? null, limit],
+      );
+      return r.rows.map((x) => x.external_account_number);
     },
 
     /**
@@ -198,7 +213,8 @@ export function createReconciliationLedger(pool: Pool) {
 
     async summary(runId: string): Promise<ReconciliationSummary> {
       const totals = await pool.query<{ status: string; n: number }>(
-        'select status, count(*)::int as n from migrate.reconciliations where run_id = $1 group by status',
+        // Kept per run by the reconciliations table's statement triggers (db/migrations/1797400000000_run_outcome_summaries.sql).
+        'select status, n::int as n from migrate.reconciliation_status_counts where run_id = $1 and n <> 0',
         [runId],
       );
       const by = await pool.query<{ field: string; n: number }>(

@@ -18,6 +18,7 @@ import { migrationRunInputSchema, type MigrationRunInput } from '../../domain/in
 import type { RunProgress } from '../../domain/messages';
 import type { migrationRunWorkflow } from '../../workflows/migration-run';
 import { sandboxAdmin } from '../../harness/sandbox/admin-client';
+import { finishMinutes, runSummary } from '../../ledger/run-summary';
 
 /** What an end-to-end test needs of the stack the global setup started. */
 export interface E2E {
@@ -217,4 +218,31 @@ export async function until(what: string, check: () => Promise<boolean>, timeout
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/**
+ * The ledger's per-run counters (ledger/run-summary.ts) against a full count of the run's attempts:
+ * every (outcome, stage, code, source) group and every minute of finishing, exactly.
+ */
+export async function expectSummaryExact(pool: Pool, runId: string): Promise<void> {
+  const key = (r: { outcome: string | null; stage: string; code: string | null; source: string | null }) =>
+    `${r.outcome ?? 'in_progress'}|${r.stage}|${r.code ?? ''}|${r.source ?? ''}`;
+  const full = await pool.query<{ outcome: string | null; stage: string; code: string | null; source: string | null; n: number }>(
+    // Accounts in progress are counted by stage alone.
+    `select outcome, stage, case when outcome is not null then error_code end as code, case when outcome is not null then outcome_source end as source,
+            count(*)::int as n from migrate.account_attempts where run_id = $1 group by 1, 2, 3, 4`,
+    [runId],
+  );
+  const summed = (rows: Array<Parameters<typeof key>[0] & { n: number }>) => {
+    const m: Record<string, number> = {};
+    for (const r of rows) m[key(r)] = (m[key(r)] ?? 0) + r.n;
+    return m;
+  };
+  expect(summed(await runSummary(pool, runId))).toEqual(summed(full.rows));
+  const minutes = await pool.query<{ minute: Date; n: number }>(
+    `select date_trunc('minute', finished_at) as minute, count(*)::int as n from migrate.account_attempts
+      where run_id = $1 and outcome is not null and finished_at is not null group by 1 order by 1`,
+    [runId],
+  );
+  expect((await finishMinutes(pool, runId)).map((m) => [m.minute.toISOString(), m.n])).toEqual(minutes.rows.map((m) => [m.minute.toISOString(), m.n]));
 }
