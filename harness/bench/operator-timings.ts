@@ -4,7 +4,7 @@
  * seed-ledger` and times each command's ledger part and the whole command (docs/throughput.md).
  * No accounts are migrated: this is the `--ledger-rows` step of `npm run rehearsal` without the run before it.
  *
- *   DATABASE_URL=… TEMPORAL_ADDRESS=… npx tsx harness/bench/operator-timings.ts --rows 1000000 [--dir /tmp/reports] [--root ../other-checkout] [--reuse]
+ *   DATABASE_URL=… TEMPORAL_ADDRESS=… npx tsx harness/bench/operator-timings.ts --rows 1000000 [--dir DIR] [--root ../other-checkout] [--reuse]
  */
 import os from 'node:os';
 import path from 'node:path';
