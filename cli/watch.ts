@@ -5,6 +5,7 @@ import { runProgressQuery, type RunProgress } from '../domain/messages';
 import { ledgerProgress, type LedgerProgress } from '../ledger';
 import { STOP_SIGNALS } from '../process/stop-signals';
 import { describeRun, runHandle, withTimeout } from './runs';
+import { stateWithStopLine } from './stop-line';
 import { formatRetrying, listRetryingAccounts, type RetryingAccount } from '../clients/retrying-accounts';
 
 /** One observation of a run, from the workflow's progress query and the ledger. */
@@ -80,7 +81,7 @@ export function snapshotLines(
   const remaining = total - doneOf(s);
   const o = s.progress?.totals ?? { completed: s.ledger.outcomes.completed, failed: s.ledger.outcomes.failed, notAttempted: s.ledger.outcomes.notAttempted };
   return {
-    state: s.progress?.state ?? s.workflowStatus.toLowerCase(),
+    state: stateWithStopLine(s.progress, s.workflowStatus.toLowerCase()),
     counts: `completed ${o.completed} · failed ${o.failed} · not attempted ${o.notAttempted} · in flight ${s.progress?.inFlight ?? s.ledger.outcomes.inProgress}`,
     stages: `in progress by stage: ${fmtCounts(s.ledger.stagesInProgress)}`,
     errors: `top errors: ${s.ledger.topErrors.map((e) => `${e.code} ${e.count}`).join(' · ') || '-'}`,

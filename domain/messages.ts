@@ -1,5 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { AccountOutcome, ImportEventSignal, RunTotals, SupplierStatus } from './inputs';
+import type { AccountOutcome, ImportEventSignal, RunTotals, StopLineSettings, SupplierStatus } from './inputs';
+import type { StopLineState } from './stop-line';
 
 // Defined once, imported by workflows, the events router and the CLI.
 
@@ -21,6 +22,8 @@ export interface RunProgress {
   inFlight: number;
   totals: RunTotals;
   exhausted: boolean;
+  /** Stop the line: its thresholds and what it has seen; `state.tripped` says why the run paused itself. Absent in runs it does not watch. */
+  stopLine?: { settings: StopLineSettings; state: StopLineState };
 }
 export const runProgressQuery = defineQuery<RunProgress>('progress');
 

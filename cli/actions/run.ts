@@ -15,6 +15,7 @@ import { watchRun, type WatchResult } from '../watch';
 import { formatRetrying, listRetryingAccounts } from '../../clients/retrying-accounts';
 import { postImportLine, postImportStatus, reconciliationLine } from '../post-import';
 import { rerunFailedPostImport } from './post-import';
+import { stopLineLines, stopLineView } from '../stop-line';
 
 /** Watches a run and turns its ending into the exit code (0: every account completed). */
 export async function watchAndReport(client: Client, pool: Pool, runId: string): Promise<WatchResult> {
@@ -74,6 +75,7 @@ export async function runStatus(client: Client, pool: Pool, cfg: Config, runId: 
     dryRun,
     ledgerStatus: row?.status ?? null,
     progress: progress ?? null,
+    stopLine: progress ? stopLineView(cfg, progress) : null,
     outcomes: ledger.outcomes,
     stagesInProgress: ledger.stagesInProgress,
     stagesFailed: ledger.stagesFailed,
@@ -107,6 +109,10 @@ export interface StartOptions {
   windowStart?: string;
   windowEnd?: string;
   runId?: string;
+  stopLine: boolean;
+  maxSameCode: number;
+  maxFailureRate: number;
+  overLast: number;
   watch?: boolean;
   json?: boolean;
 }
@@ -142,6 +148,7 @@ export async function startRunAction(opts: StartOptions): Promise<void> {
       dryRun: Boolean(opts.dryRun),
       concurrency: opts.concurrency,
       window: opts.windowStart || opts.windowEnd ? { start: opts.windowStart, end: opts.windowEnd } : undefined,
+      stopLine: { enabled: opts.stopLine, maxSameCode: opts.maxSameCode, maxFailureRate: opts.maxFailureRate, overLast: opts.overLast },
     });
     printStarted(started, opts.json);
     if (opts.watch) await watchAndReport(client, await s.db(), started.runId);
@@ -176,6 +183,7 @@ export async function runStatusAction(runId: string, opts: { json?: boolean }): 
           .map(([k, v]) => `${k} ${v}`)
           .join(', ')}`,
       );
+    if (st.stopLine?.enabled) for (const line of stopLineLines(st.stopLine, st.runId)) println(line);
     if (st.topErrors.length) println(`Top errors: ${st.topErrors.map((e) => `${e.code} ${e.count}`).join(', ')}`);
     if (st.retrying.length) {
       println(`Retrying (${st.retrying.length}):`);
