@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { sourceSpecSchema } from './source-spec';
 import { TIMING_DEFAULTS } from './timing-defaults';
-import { STOP_LINE_DEFAULTS } from './stop-line';
+import { STOP_LINE_DEFAULTS } from './stop-line-defaults';
 
 /**
  * Workflow inputs, outputs and messages. Small by design: references and summaries only, never an

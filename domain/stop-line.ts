@@ -15,8 +15,7 @@ export interface StopLineThresholds {
   maxSameCode: number;
 }
 
-/** The thresholds `run start` uses unless told otherwise (`--no-stop-line` switches it off). */
-export const STOP_LINE_DEFAULTS: StopLineThresholds = { maxFailureRate: 0.5, overLast: 100, maxSameCode: 20 };
+export { STOP_LINE_DEFAULTS } from './stop-line-defaults';
 
 /** How many sample accounts a trip names. */
 export const STOP_LINE_SAMPLES = 5;
