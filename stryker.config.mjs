@@ -24,6 +24,7 @@ export const OUTCOME_CORE = [
   'domain/event-types.ts',
   'domain/reconciled-outcome.ts',
   'domain/stop-line.ts',
+  'domain/plan-windows.ts',
   functionLines('ledger/inbox.ts', 'export function eventBelongsTo'),
   functionLines('ledger/attempts.ts', 'export function rowToOutcome'),
   'clients/platform/schedule.ts',
