@@ -9,6 +9,7 @@ import { generateCommand } from './commands/generate';
 import { generateChangesCommand } from './commands/generate-changes';
 import { reportCommand } from './commands/report';
 import { runCommand } from './commands/run';
+import { planCommand } from './commands/plan';
 import { supplierCommand } from './commands/supplier';
 import { validateCommand } from './commands/validate';
 import { workersCommand } from './commands/workers';
@@ -41,6 +42,7 @@ Exit codes: 0 ok · 1 accounts failed / validation errors · 2 usage or configur
     );
   for (const cmd of [
     runCommand(),
+    planCommand(),
     reportCommand(),
     validateCommand(),
     supplierCommand(),
