@@ -13,7 +13,7 @@ export interface AbsoluteWindow {
   start: string;
   end: string;
 }
-/** Every night from `first` to `last` (local dates the window opens on): `from` to `to` local time, ending the next day when `to` <= `from`. */
+/** Every night from `first` to `last` (local dates the window opens on): `from` to `to` local time, ending the next day when `to` <= `from` (equal: a whole day). */
 export interface NightlyWindow {
   from: string;
   to: string;
@@ -41,8 +41,7 @@ export function localToInstant(local: string, zone: string): number {
 /** The nights of a nightly window, one interval each. */
 export function nights(w: NightlyWindow, zone: string): Interval[] {
   const out: Interval[] = [];
-  const last = DateTime.fromISO(w.last, { zone });
-  for (let day = DateTime.fromISO(w.first, { zone }); day.toMillis() <= last.toMillis(); day = day.plus({ days: 1 })) {
+  for (let day = DateTime.fromISO(w.first, { zone }); (day.toISODate() ?? '') <= w.last; day = day.plus({ days: 1 })) {
     const date = day.toISODate();
     const start = DateTime.fromISO(`${date}T${w.from}`, { zone });
     const endDay = w.to <= w.from ? day.plus({ days: 1 }).toISODate() : date;

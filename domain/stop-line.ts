@@ -31,7 +31,7 @@ export function sideOf(o: AccountOutcome): OutcomeSide {
   if (o.outcome === 'completed' || o.outcome === 'completed_with_differences') return 'success';
   if (o.outcome === 'not_attempted') return 'none';
   // A platform call that failed for good is recorded as a local activity failure with the platform's code.
-  if (o.source === 'local' && !(o.code ?? '').startsWith('platform_')) return 'data';
+  if (o.source === 'local' && !o.code?.startsWith('platform_')) return 'data';
   return 'platform';
 }
 
@@ -85,8 +85,9 @@ export function observeOutcome(s: StopLineState, o: AccountOutcome, t: StopLineT
   };
 }
 
+/** The newest `n` (n >= 1). */
 function window<T>(xs: T[], n: number): T[] {
-  return xs.length > n ? xs.slice(xs.length - n) : xs;
+  return xs.slice(-n);
 }
 
 /** Whether the line stops now, and why. Same code in a row first: it names the cause most precisely. */
@@ -117,19 +118,11 @@ export function evaluateStopLine(s: StopLineState, t: StopLineThresholds): StopL
   };
 }
 
-/** The most frequent code; ties go to the one seen first. */
+/** The most frequent of some codes (at least one); ties go to the one seen first. */
 function mostFrequent(codes: string[]): string {
   const n = new Map<string, number>();
   for (const c of codes) n.set(c, (n.get(c) ?? 0) + 1);
-  let best = '';
-  let bestN = 0;
-  for (const [c, k] of n) {
-    if (k > bestN) {
-      best = c;
-      bestN = k;
-    }
-  }
-  return best;
+  return [...n.entries()].reduce((best, x) => (x[1] > best[1] ? x : best))[0];
 }
 
 /** After `run resume`: a fresh window and streak (the operator has dealt with the cause); the counts stay. */

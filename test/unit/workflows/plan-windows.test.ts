@@ -45,6 +45,11 @@ describe('nightly windows on the wall clock of the plan zone', () => {
     expect(n.map((i) => localDay(i.start, LON))).toEqual(['2026-10-23', '2026-10-24', '2026-10-25', '2026-10-26']);
     expect(n.map((i) => (i.end - i.start) / H)).toEqual([7, 8, 7, 7]);
   });
+  it('from equal to to is a whole day (the plan file refuses it; the arithmetic is total)', () => {
+    expect(nights({ from: '22:00', to: '22:00', first: '2026-01-10', last: '2026-01-10' }, LON).map(utc)).toEqual([
+      { start: '2026-01-10T22:00:00.000Z', end: '2026-01-11T22:00:00.000Z' },
+    ]);
+  });
   it('another zone keeps its own wall clock', () => {
     expect(nights({ from: '22:00', to: '05:00', first: '2026-01-10', last: '2026-01-10' }, 'Australia/Melbourne').map(utc)).toEqual([
       { start: '2026-01-10T11:00:00.000Z', end: '2026-01-10T18:00:00.000Z' },

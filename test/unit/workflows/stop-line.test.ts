@@ -146,6 +146,12 @@ describe('after run resume', () => {
     observeOutcome(s, data('B'), T);
     expect(s).toEqual(initialStopLine());
   });
+  it('a fresh state has seen nothing; an account never attempted changes nothing; a success ends the streak', () => {
+    expect(initialStopLine()).toEqual({ recent: [], streak: { code: '', count: 0 }, samples: [], dataErrors: 0, platformFailures: 0 });
+    const s = fold([platform('A')]);
+    expect(observeOutcome(s, { externalAccountNumber: 'N', outcome: 'not_attempted', stage: 'guard', code: 'run_cancelled', source: 'event' }, T)).toBe(s);
+    expect(observeOutcome(s, ok('B'), T).streak).toEqual({ code: '', count: 0 });
+  });
   it('the defaults are the ones the docs state', () => {
     expect(STOP_LINE_DEFAULTS).toEqual({ maxFailureRate: 0.5, overLast: 100, maxSameCode: 20 });
   });
