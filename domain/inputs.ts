@@ -97,6 +97,8 @@ export const migrationRunInputSchema = z.object({
   carryOverChanges: z.boolean().default(false),
   /** Absent in runs started before stop-the-line existed: they get the defaults. */
   stopLine: stopLineSchema.default({ enabled: true, ...STOP_LINE_DEFAULTS }),
+  /** Set by a cutover plan (workflows/cutover-plan.ts): dispatch nothing until the plan's first window opens. */
+  dispatch: z.object({ limit: z.number().int().min(0).nullable(), until: z.number().nullable() }).optional(),
   /** Carried across continue-as-new. */
   state: z
     .object({
@@ -109,6 +111,7 @@ export const migrationRunInputSchema = z.object({
       cancelled: z.boolean(),
       completeSupplier: z.boolean(),
       stopLine: stopLineStateSchema.optional(),
+      dispatch: z.object({ limit: z.number().int().min(0).nullable(), until: z.number().nullable() }).optional(),
     })
     .optional(),
 });

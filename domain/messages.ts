@@ -9,6 +9,13 @@ export const importEventSignal = defineSignal<[ImportEventSignal]>('importEvent'
 /** Operator → run, and run → accounts parked on the supplier: the supplier's status changed. */
 export const supplierStatusSignal = defineSignal<[{ status: SupplierStatus }]>('supplierStatus');
 
+/**
+ * Plan → its wave's run: dispatch while `totals.dispatched < limit` and workflow time < `until`
+ * (epoch ms; the window's end or the local midnight of a daily cap). `null`: no bound. Accounts in
+ * flight always finish; the rest wait for the next signal, none is marked failed.
+ */
+export const dispatchLimitSignal = defineSignal<[{ limit: number | null; until: number | null }]>('dispatchLimit');
+
 export const pauseRun = defineUpdate<RunProgress, [{ reason?: string }]>('pause');
 export const resumeRun = defineUpdate<RunProgress, []>('resume');
 /** Stops dispatching; accounts in flight finish; the rest are recorded as not attempted. */
@@ -24,6 +31,8 @@ export interface RunProgress {
   exhausted: boolean;
   /** Stop the line: its thresholds and what it has seen; `state.tripped` says why the run paused itself. Absent in runs it does not watch. */
   stopLine?: { settings: StopLineSettings; state: StopLineState };
+  /** Set when a cutover plan bounds the run's dispatch (dispatchLimitSignal). */
+  dispatch?: { limit: number | null; until: number | null };
 }
 export const runProgressQuery = defineQuery<RunProgress>('progress');
 

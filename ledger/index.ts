@@ -13,3 +13,4 @@ export * from './after-import-report';
 export * from './report-csv';
 export * from './seed-mix';
 export * from './seed-ledger';
+export * from './plan-sign-offs';

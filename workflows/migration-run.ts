@@ -18,7 +18,7 @@ import type { MigrationRunArgs, RunState, SupplierStatus } from '../domain/input
 import { count, emptyTotals } from '../domain/run-totals';
 import { KmKind, KmRunId, KmSupplier } from '../domain/search-attributes';
 import { STOP_LINE_DEFAULTS, evaluateStopLine, initialStopLine, observeOutcome, resetStopLine } from '../domain/stop-line';
-import { cancelRun, pauseRun, resumeRun, runProgressQuery, supplierStatusSignal, type RunProgress } from '../domain/messages';
+import { cancelRun, dispatchLimitSignal, pauseRun, resumeRun, runProgressQuery, supplierStatusSignal, type RunProgress } from '../domain/messages';
 
 // The run's ledger work is short: local activities, one marker each in the run's history.
 const local = proxyLocalActivities<RunActivities>({
@@ -65,6 +65,8 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
   const stopLineSettings = input.stopLine ?? { enabled: true, ...STOP_LINE_DEFAULTS };
   let stopLine = st.stopLine ?? initialStopLine();
   let stopLineWatched = false;
+  // Only a plan's runs have one; a plain run dispatches without bound, as before.
+  let bound = st.dispatch ?? input.dispatch;
 
   const finished = () => inFlight.size === 0 && (st.cancelled || st.completeSupplier || (st.exhausted && st.buffer.length === 0));
   const progress = (): RunProgress => ({
@@ -76,6 +78,7 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
     totals: st.totals,
     exhausted: st.exhausted && st.buffer.length === 0,
     ...(stopLineWatched || st.stopLine ? { stopLine: { settings: stopLineSettings, state: stopLine } } : {}),
+    ...(bound ? { dispatch: bound } : {}),
   });
   function phase(): RunProgress['state'] {
     if (st.cancelled) return inFlight.size > 0 ? 'draining' : 'cancelled';
@@ -87,6 +90,10 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
   // Every message wakes the loop at once.
   setHandler(supplierStatusSignal, ({ status }) => {
     supplierSignal = status;
+    woken = true;
+  });
+  setHandler(dispatchLimitSignal, (b) => {
+    bound = b;
     woken = true;
   });
   setHandler(pauseRun, () => {
@@ -130,7 +137,7 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
       await condition(allHandlersFinished);
       await continueAsNew<typeof migrationRunWorkflow>({
         ...input,
-        state: { ...st, inFlight: [...inFlight], ...(stopLineWatched || st.stopLine ? { stopLine } : {}) },
+        state: { ...st, inFlight: [...inFlight], ...(stopLineWatched || st.stopLine ? { stopLine } : {}), ...(bound ? { dispatch: bound } : {}) },
       });
     }
     if (!finished()) await nextWake();
@@ -190,7 +197,7 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
   /** Fills the free slots from the buffer, paging the selection as it empties. */
   async function dispatch(): Promise<void> {
     if (st.cancelled || st.paused || st.completeSupplier || supplier !== 'ONGOING') return;
-    while (inFlight.size < input.concurrency && !(st.exhausted && st.buffer.length === 0)) {
+    while (inFlight.size < input.concurrency && allowance() > 0 && !(st.exhausted && st.buffer.length === 0)) {
       if (st.buffer.length === 0) {
         const page = await local.listAccounts({
           runId: input.runId,
@@ -205,7 +212,7 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
         st.totals.enumerated += page.accounts.length;
         continue;
       }
-      const batch = st.buffer.splice(0, input.concurrency - inFlight.size);
+      const batch = st.buffer.splice(0, Math.min(input.concurrency - inFlight.size, allowance()));
       const started = await local.startAccounts({
         taskQueue: workflowInfo().taskQueue,
         account: {
@@ -231,6 +238,13 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
         }
       }
     }
+  }
+
+  /** Accounts the plan's bound lets it start now (a plain run: no bound). */
+  function allowance(): number {
+    if (!bound) return Number.POSITIVE_INFINITY;
+    if (bound.until !== null && Date.now() >= bound.until) return 0;
+    return bound.limit === null ? Number.POSITIVE_INFINITY : bound.limit - st.totals.dispatched;
   }
 
   /** The one wait: the next tick, or at once when the operator or the supplier's status changes something. */
