@@ -195,7 +195,7 @@ export async function approvePlanAction(
       if (opts.json) return printJson(w);
       println(`Wave ${w.name}: ${opts.gate} gate signed off by ${w.gates[opts.gate].approved_by} at ${w.gates[opts.gate].approved_at}.`);
     } catch (e) {
-      if (e instanceof WorkflowUpdateFailedError) throw new CliError('gate_refused', (e.cause)?.message ?? e.message, EXIT.failures);
+      if (e instanceof WorkflowUpdateFailedError) throw new CliError('gate_refused', e.cause?.message ?? e.message, EXIT.failures);
       throw e;
     }
   });
@@ -211,7 +211,7 @@ export async function controlPlanAction(action: 'resume' | 'skip' | 'cancel', pl
       if (opts.json) return printJson(st);
       for (const line of planStatusLines(st)) println(line);
     } catch (e) {
-      if (e instanceof WorkflowUpdateFailedError) throw new CliError('plan_refused', (e.cause)?.message ?? e.message, EXIT.failures);
+      if (e instanceof WorkflowUpdateFailedError) throw new CliError('plan_refused', e.cause?.message ?? e.message, EXIT.failures);
       throw e;
     }
   });
