@@ -23,6 +23,7 @@ export const OUTCOME_CORE = [
   'domain/run-totals.ts',
   'domain/event-types.ts',
   'domain/reconciled-outcome.ts',
+  'domain/final-outcome.ts',
   'domain/stop-line.ts',
   'domain/plan-windows.ts',
   functionLines('ledger/inbox.ts', 'export function eventBelongsTo'),

@@ -4,7 +4,7 @@ import { mergeStackEnv, workflowUiUrl } from '../../../cli/context';
 import { CliError, describeError, EXIT } from '../../../cli/errors';
 import { newRunId, RUN_ID_PATTERN } from '../../../cli/run-id';
 import { parseSelectionOptions } from '../../../cli/runs';
-import type { StackInfo } from '../../../stack/stack';
+import type { StackInfo } from '../../../harness/stack/stack';
 
 const stack: StackInfo = {
   temporalUiUrl: 'http://127.0.0.1:18233',
