@@ -1,5 +1,4 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { Client } from '@temporalio/client';
 import type { MigrationRunArgs } from '../domain/inputs';
 import { cancelRun, resumeRun, runProgressQuery, type RunProgress } from '../domain/messages';
 import { KmKind, KmRunId, KmSupplier } from '../domain/search-attributes';
@@ -17,11 +16,8 @@ export interface PlanActivities {
   recordPlanSignOff(input: Omit<SignOff, 'signedAt'>): Promise<SignOff>;
 }
 
-export function planActivities(ctx: ActivityContext): PlanActivities {
-  const temporal = async (): Promise<Client> => {
-    if (!ctx.temporal) throw new Error('the plan activities need a Temporal client');
-    return ctx.temporal();
-  };
+export function planActivities(ctx: Pick<ActivityContext, 'temporal' | 'config' | 'pool'>): PlanActivities {
+  const { temporal } = ctx;
   return {
     async startPlanRun({ planId, wave, run }) {
       const client = await temporal();
