@@ -41,14 +41,18 @@ export function localToInstant(local: string, zone: string): number {
 /** The nights of a nightly window, one interval each. */
 export function nights(w: NightlyWindow, zone: string): Interval[] {
   const out: Interval[] = [];
-  for (let day = DateTime.fromISO(w.first, { zone }); (day.toISODate() ?? '') <= w.last; day = day.plus({ days: 1 })) {
-    const date = day.toISODate();
+  // Calendar dates: the zone only matters for the times on them.
+  for (let date = w.first; date <= w.last; date = nextDate(date)) {
     const start = DateTime.fromISO(`${date}T${w.from}`, { zone });
-    const endDay = w.to <= w.from ? day.plus({ days: 1 }).toISODate() : date;
+    const endDay = w.to <= w.from ? nextDate(date) : date;
     const end = DateTime.fromISO(`${endDay}T${w.to}`, { zone });
     out.push({ start: start.toMillis(), end: end.toMillis() });
   }
   return out;
+}
+
+function nextDate(date: string): string {
+  return DateTime.fromISO(date).plus({ days: 1 }).toISODate() ?? '';
 }
 
 /** Every window of a wave as sorted intervals, overlapping or touching ones merged. */

@@ -117,6 +117,10 @@ describe('stop the line: max_failure_rate over_last', () => {
       message: 'stop the line: 3 of the last 4 platform-side outcomes failed (75%, max_failure_rate 50%); most often b',
     });
   });
+  it('the most frequent code need not be the first seen', () => {
+    const s = fold([ok('Z'), platform('A', 'x'), platform('B', 'y'), platform('C', 'y')], t);
+    expect(evaluateStopLine(s, t)?.code).toBe('y');
+  });
   it('ties between codes go to the one seen first', () => {
     const s = fold([platform('A', 'x'), platform('B', 'y'), platform('C', 'y'), platform('D', 'x')], t);
     expect(evaluateStopLine(s, t)?.code).toBe('x');
