@@ -26,6 +26,7 @@ export const OUTCOME_CORE = [
   'domain/final-outcome.ts',
   'domain/stop-line.ts',
   'domain/plan-windows.ts',
+  'domain/plan-gates.ts',
   functionLines('ledger/inbox.ts', 'export function eventBelongsTo'),
   functionLines('ledger/attempts.ts', 'export function rowToOutcome'),
   'clients/platform/schedule.ts',

@@ -26,6 +26,7 @@ import {
 } from '../domain/plan-messages';
 import { dispatchGate, expandWindows, localDay, windowAt, type Interval } from '../domain/plan-windows';
 import { runWorkflowId } from '../domain/workflow-ids';
+import { approvalRefusal, exitNumbersMet, reconciledRate } from '../domain/plan-gates';
 
 const acts = proxyActivities<PlanActivities>({
   startToCloseTimeout: '1 minute',
@@ -83,21 +84,9 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
     },
     {
       validator: ({ wave, gate, by }: ApproveGateArgs) => {
-        if (!by.trim()) throw new Error('--by: who signs off is required');
-        const i = waveIndex(wave);
-        const ws = st.waves[i];
-        const g = ws.status.gates[gate];
-        if (g.state === 'approved') throw new Error(`wave ${wave}'s ${gate} gate is already signed off by ${g.approved_by}`);
-        if (g.state === 'not_required') throw new Error(`wave ${wave}'s ${gate} gate needs no sign-off`);
-        const want = gate === 'entry' ? 'waiting_entry_sign_off' : 'waiting_exit_sign_off';
-        if (ws.state !== want) {
-          const exit = ws.status.gates.exit;
-          if (gate === 'exit' && ws.state === 'exit_not_met')
-            throw new Error(
-              `wave ${wave}'s exit gate is not met: reconciled ${fmtRate(exit.reconciled_rate)} < min_reconciled_rate ${fmtRate(exit.min_reconciled_rate)}`,
-            );
-          throw new Error(`wave ${wave}'s ${gate} gate does not wait for a sign-off now (the wave is ${ws.state})`);
-        }
+        const ws = st.waves[waveIndex(wave)];
+        const refusal = approvalRefusal({ wave, gate, by, waveState: ws.state, status: ws.status.gates[gate] });
+        if (refusal) throw new Error(refusal);
       },
     },
   );
@@ -181,10 +170,8 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
 
     // Exit gate: the reconciled share, then a named sign-off.
     const exit = ws.status.gates.exit;
-    const a = ws.status.accounts;
-    const settled = a.completed + a.failed + a.not_attempted;
-    exit.reconciled_rate = settled > 0 ? a.completed / settled : null;
-    if (exit.min_reconciled_rate !== null && (exit.reconciled_rate ?? 0) < exit.min_reconciled_rate) {
+    exit.reconciled_rate = reconciledRate(ws.status.accounts);
+    if (!exitNumbersMet(exit.reconciled_rate, exit.min_reconciled_rate)) {
       ws.state = 'exit_not_met';
       exit.state = 'not_met';
       details();
@@ -235,10 +222,6 @@ function book(ws: PlanState['waves'][number], p: RunProgress): void {
   if (a.planned === null && p.exhausted) a.planned = p.totals.enumerated;
   const t = p.stopLine?.state.tripped;
   ws.status.stop_line = { tripped: t !== undefined, reason: t?.message ?? null };
-}
-
-function fmtRate(r: number | null): string {
-  return r === null ? 'n/a' : `${(r * 100).toFixed(1)}%`;
 }
 
 function gateOf(signOff: boolean | string): GateStatus {
