@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { buildProgram } from '../../../cli/program';
 import { configSchema, parseConfig, SECRET_NAMES } from '../../../config';
-import { EMBEDDED_SCHEMA, TEMPORAL_DATABASES } from '../../../harness/stack/temporal-full-server';
+import { dynamicConfig, EMBEDDED_SCHEMA, TEMPORAL_DATABASES } from '../../../harness/stack/temporal-full-server';
+import { FAIRNESS_DYNAMIC_CONFIG, tuningArgs } from '../../../harness/stack/temporal-server';
 import { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_SERVER_VERSION } from '../../../harness/stack/temporal-server-build';
 import { ALL_SEARCH_ATTRIBUTES } from '../../../domain/search-attributes';
 
@@ -25,9 +26,13 @@ interface Service {
   healthcheck?: { test: string[] };
   container_name?: string;
   restart?: string;
+  configs?: Array<{ source: string; target: string }>;
 }
 
-const compose = parse(fs.readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as { services: Record<string, Service> };
+const compose = parse(fs.readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
+  services: Record<string, Service>;
+  configs?: Record<string, { content: string }>;
+};
 const services = compose.services;
 const ours = Object.entries(services).filter(([, s]) => s.image === 'kraken-migrate:latest');
 const env = (name: string) => services[name].environment ?? {};
@@ -217,5 +222,21 @@ describe('Dockerfile', () => {
     const entry = final.find((l) => /^ENTRYPOINT\s/i.test(l))!;
     expect(JSON.parse(entry.replace(/^ENTRYPOINT\s+/i, ''))).toEqual(['node', pkg.bin['kraken-migrate']]);
     expect(final.join('\n')).toMatch(/KRAKEN_MIGRATE_MODE=production/);
+  });
+});
+
+describe('priority and fairness are switched on wherever Temporal runs', () => {
+  const expected = { 'matching.useNewMatcher': true, 'matching.enableFairness': true };
+  it('the dev server flags, the server engine dynamic config and compose carry the same values', () => {
+    expect(FAIRNESS_DYNAMIC_CONFIG).toEqual(expected);
+    const args = tuningArgs({ port: 1, uiPort: 2, dbFile: 'x', logDir: 'y' });
+    for (const [k, v] of Object.entries(expected)) expect(args.join(' ')).toContain(`--dynamic-config-value ${k}=${v}`);
+    const full = dynamicConfig() as Record<string, Array<{ value: unknown }>>;
+    for (const [k, v] of Object.entries(expected)) expect(full[k]).toEqual([{ value: v, constraints: {} }]);
+    const temporal = services.temporal;
+    const mount = temporal.configs?.find((c) => c.source === 'temporal-dynamic-config');
+    expect(mount?.target).toBe(temporal.environment?.DYNAMIC_CONFIG_FILE_PATH);
+    const content = parse(compose.configs!['temporal-dynamic-config'].content) as Record<string, Array<{ value: unknown }>>;
+    expect(Object.fromEntries(Object.entries(content).map(([k, v]) => [k, v[0].value]))).toEqual(expected);
   });
 });
