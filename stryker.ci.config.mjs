@@ -1,16 +1,17 @@
 // @ts-check
-import base, { OUTCOME_CORE, OUTCOME_CORE_TESTS } from './stryker.config.mjs';
+import base, { OUTCOME_CORE, OUTCOME_CORE_TESTS, RECONCILE_CORE, RECONCILE_CORE_TESTS } from './stryker.config.mjs';
 
 /**
  * The CI-sized mutation run (`npm run mutation:ci`): the pure outcome, inbox, attempts and
- * schedule-once modules against their own unit tests only; a few minutes on 2 cores.
+ * schedule-once modules and the GraphQL read-back comparison, against their own unit tests only; a
+ * few minutes on 2 cores.
  */
-process.env.MUTATION_TESTS = OUTCOME_CORE_TESTS.join(',');
+process.env.MUTATION_TESTS = [...OUTCOME_CORE_TESTS, ...RECONCILE_CORE_TESTS].join(',');
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   ...base,
-  mutate: OUTCOME_CORE,
+  mutate: [...OUTCOME_CORE, ...RECONCILE_CORE],
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: 'reports/mutation/mutation-ci.json' },
   tempDirName: '.stryker-tmp-ci',

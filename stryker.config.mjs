@@ -39,6 +39,10 @@ export const OUTCOME_CORE_TESTS = [
   'test/unit/platform-client/schedule-once.test.ts',
   'test/unit/reconcile/outcome.test.ts',
 ];
+
+/** The GraphQL read-back comparison (balances, customers, billing details) and the tests that judge it. */
+export const RECONCILE_CORE = ['reconcile/graphql-compare.ts'];
+export const RECONCILE_CORE_TESTS = ['test/unit/reconcile/graphql-compare.test.ts'];
 const TESTS = [
   ...OUTCOME_CORE_TESTS,
   'test/unit/platform-client/data-import.test.ts',
@@ -47,7 +51,19 @@ const TESTS = [
   'test/unit/platform-client/explain.test.ts',
   'test/unit/activities/retry-after.test.ts',
   'test/unit/reconcile/compare.test.ts',
+  ...RECONCILE_CORE_TESTS,
   'test/unit/schemas/document-path.test.ts',
+  'test/unit/schemas/masked-detail.test.ts',
+  'test/unit/source/open-source-file.test.ts',
+];
+
+/** Issue 39: what the reports may quote, and which source documents may be read. */
+const PERSONAL_DATA = [
+  functionLines('schemas/bounded-output.ts', 'export function isPersonalPath'),
+  functionLines('schemas/bounded-output.ts', 'export function maskedDetail'),
+  functionLines('schemas/bounded-output.ts', 'export function maskedValue'),
+  functionLines('source/documents.ts', 'export async function openSourceFile'),
+  functionLines('source/documents.ts', 'export function openFailure'),
 ];
 // Read by vitest.mutation.config.ts in the test runner processes Stryker starts (they inherit it).
 process.env.MUTATION_TESTS ??= TESTS.join(',');
@@ -59,7 +75,15 @@ export default {
   plugins: ['@stryker-mutator/vitest-runner'],
   // Not clients/platform/errors.ts yet: its judges are the fake-HTTP platform tests, ~7 s a mutant
   // here (18 of 70 mutants in 2 minutes in a first probe); `--mutate clients/platform/errors.ts` runs it.
-  mutate: [...OUTCOME_CORE, 'domain/platform-failure.ts', 'activities/schedule.ts', 'reconcile/compare.ts', 'schemas/document-path.ts'],
+  mutate: [
+    ...OUTCOME_CORE,
+    'domain/platform-failure.ts',
+    'activities/schedule.ts',
+    'reconcile/compare.ts',
+    ...RECONCILE_CORE,
+    'schemas/document-path.ts',
+    ...PERSONAL_DATA,
+  ],
   coverageAnalysis: 'perTest',
   // Mutants of module-level constants would each rerun every test (minutes apiece on 2 shared cores).
   ignoreStatic: true,

@@ -8,6 +8,8 @@ import { devSecretsSchema, type DevSecrets } from '../config/dev-secrets';
 import { readStackInfo, type StackInfo } from '../config/dev-stack-info';
 import { unreachableError, usageError } from './errors';
 import { ROOT } from './root';
+import { loadCodecKeys } from '../codec/keys';
+import { useLedgerKeys } from '../ledger/sealing';
 
 export { ROOT };
 
@@ -103,7 +105,8 @@ export class Services {
           'DATABASE_URL is not set and no running dev stack provides it (start one with `kraken-migrate dev`, or set DATABASE_URL=postgres://…)',
         );
       }
-      const pool = createPool(url, 4);
+      // Sealed ledger columns open with the keys this configuration names (a dev stack's included).
+      const pool = useLedgerKeys(createPool(url, 4), loadCodecKeys(this.cfg));
       try {
         await pool.query('select 1');
       } catch (e) {

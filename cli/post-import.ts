@@ -86,6 +86,16 @@ export function reconciliationLine(s: ReconciliationSummary): string {
   );
 }
 
+/**
+ * The run's balance checkpoint: opening balances summed in pence (exact), as sent and as the
+ * platform shows them, over the accounts read back; undefined before any was.
+ */
+export function balanceLine(s: ReconciliationSummary): string | undefined {
+  const b = s.balances;
+  if (!b || b.accounts === 0) return undefined;
+  return `Balances (pence, ${b.accounts} accounts read back): source ${b.sourcePence}, platform ${b.platformPence}, difference ${b.differencePence}`;
+}
+
 export async function postImportStatus(pool: Pool, runId: string) {
   const [reconciliation, postImport] = await Promise.all([createReconciliationLedger(pool).summary(runId), createPostImportLedger(pool).summary(runId)]);
   return { reconciliation, postImport };

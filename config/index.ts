@@ -40,6 +40,16 @@ export const configSchema = z.object({
     .optional(),
   PG_PORT: port(54329),
   PG_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * Days a finished run's personal data is kept in the ledger: `kraken-migrate db purge` (no
+   * --run) purges the runs finished longer ago. Unset: nothing is purged by age unless asked.
+   */
+  LEDGER_RETENTION_DAYS: z.coerce.number().int().positive().optional(),
+  /**
+   * `db migrate` only (it runs as the owner): the password it gives the least-privilege role the
+   * pipeline connects as (`kraken_migrate_app`, created by the migrations).
+   */
+  KRAKEN_MIGRATE_APP_DB_PASSWORD: z.string().min(16, 'at least 16 characters').optional(),
 
   // Temporal. The embedded stack's engine: the CLI's dev server (SQLite) or the full server on Postgres.
   KRAKEN_TEMPORAL_ENGINE: z.enum(['dev', 'server']).default('dev'),
@@ -250,6 +260,7 @@ export function getConfig(): Config {
 /** Names whose values are secrets: masked in `config print`, logs and errors. */
 export const SECRET_NAMES = new Set([
   'DATABASE_URL',
+  'KRAKEN_MIGRATE_APP_DB_PASSWORD',
   'TEMPORAL_API_KEY',
   'S3_SECRET_ACCESS_KEY',
   'PLATFORM_API_KEY',

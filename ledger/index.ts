@@ -10,5 +10,6 @@ export * from './report-data';
 export * from './reconciliation';
 export * from './post-import-items';
 export * from './after-import-report';
+export * from './purge';
 export * from './report-csv';
 export * from './plan-sign-offs';

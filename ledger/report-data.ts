@@ -4,6 +4,8 @@ import { inboxSummary, outcomeSources } from './inbox-report';
 import { accountWorkflowId } from '../domain/workflow-ids';
 import { afterImportSchema, loadAfterImport } from './after-import-report';
 import { EXAMPLES_PER_CODE } from './report-limits';
+import { openString, SEALED } from './sealing';
+import { personalValuesByAccount, reportDetail } from './report-masking';
 
 export { EXAMPLES_PER_CODE };
 
@@ -96,6 +98,11 @@ export async function loadReportData(pool: Pool, runId: string, ui: { temporalUi
     byCode.map((r) => r.label as string | null),
     EXAMPLES_PER_CODE,
   );
+  const personal = await personalValuesByAccount(
+    pool,
+    runId,
+    examples.filter((r) => r.detail).map((r) => r.external_account_number as string),
+  );
   return reportDataSchema.parse({
     runId,
     supplierCode: run.supplier_code,
@@ -127,7 +134,11 @@ export async function loadReportData(pool: Pool, runId: string, ui: { temporalUi
       stage: r.stage,
       code: r.code,
       attr: r.attr,
-      detail: r.detail,
+      detail: reportDetail(
+        openString(pool, SEALED.errorDetail, r.detail as string),
+        { attr: r.attr, sourceField: r.source_field },
+        personal.get(r.external_account_number),
+      ),
       sourceField: r.source_field ?? null,
       workflowId: r.workflow_id || accountWorkflowId(r.supplier_code, r.external_account_number, r.dry_run, runId),
     })),

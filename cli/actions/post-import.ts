@@ -4,7 +4,7 @@ import { loadCliContext, withServices } from '../context';
 import { EXIT, usageError } from '../errors';
 import { runRow } from '../../ledger';
 import { info, printJson, printLines, println } from '../output';
-import { awaitDelta, deltaLine, reconcileRun, reconcileSelection, reconciliationLine, startDelta } from '../post-import';
+import { awaitDelta, deltaLine, reconcileRun, reconcileSelection, balanceLine, reconciliationLine, startDelta } from '../post-import';
 
 export async function reconcileRunAction(runId: string, opts: { concurrency: number; json?: boolean; list?: boolean }): Promise<void> {
   const ctx = loadCliContext();
@@ -19,6 +19,8 @@ export async function reconcileRunAction(runId: string, opts: { concurrency: num
     process.exitCode = summary.differing + summary.missing > 0 ? EXIT.failures : EXIT.ok;
     if (opts.json) return printJson({ runId, ...summary });
     println(reconciliationLine(summary));
+    const balances = balanceLine(summary);
+    if (balances) println(balances);
   });
 }
 

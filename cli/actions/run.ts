@@ -3,7 +3,7 @@
 import type { Client } from '@temporalio/client';
 import type { Pool } from '../../clients/db';
 import type { Config } from '../../config';
-import { runWorkflowId } from '../../domain/workflow-ids';
+import { accountWorkflowId, runWorkflowId } from '../../domain/workflow-ids';
 import { cancelRun, pauseRun, resumeRun, runProgressQuery, type RunProgress } from '../../domain/messages';
 import { KmRunId, KmSupplier, KmKind } from '../../domain/search-attributes';
 import { loadCliContext, runAccountViews, withServices, workflowUiUrl } from '../context';
@@ -13,7 +13,8 @@ import { info, printJson, printLines, println, table } from '../output';
 import { describeRun, parsePayloadOptions, parseSelectionOptions, parseSourceOption, runHandle, startRun, withTimeout, type StartedRun } from '../runs';
 import { watchRun, type WatchResult } from '../watch';
 import { formatRetrying, listRetryingAccounts } from '../../clients/retrying-accounts';
-import { postImportLine, postImportStatus, reconciliationLine } from '../post-import';
+import { createReconciliationLedger } from '../../ledger/reconciliation';
+import { balanceLine, postImportLine, postImportStatus, reconciliationLine } from '../post-import';
 import { rerunFailedPostImport } from './post-import';
 import { stopLineLines, stopLineView } from '../stop-line';
 
@@ -54,11 +55,12 @@ export function printStarted(started: StartedRun, json: boolean | undefined): vo
 
 export async function runStatus(client: Client, pool: Pool, cfg: Config, runId: string) {
   const desc = await describeRun(client, runId);
-  const [progress, row, ledger, after, retrying] = await Promise.all([
+  const [progress, row, ledger, after, checkpoint, retrying] = await Promise.all([
     withTimeout(runHandle(client, runId).query(runProgressQuery), 5000),
     runRow(pool, runId),
     ledgerProgress(pool, runId, 10),
     postImportStatus(pool, runId),
+    createReconciliationLedger(pool).checkpoint(runId),
     desc.status.name === 'RUNNING' ? listRetryingAccounts(client, runId) : Promise.resolve([]),
   ]);
   const dryRun = row?.dryRun ?? progress?.dryRun ?? null;
@@ -82,6 +84,14 @@ export async function runStatus(client: Client, pool: Pool, cfg: Config, runId: 
     topErrors: ledger.topErrors,
     retrying,
     reconciliation: after.reconciliation,
+    /** Counts, balance totals and a sample of accounts to review, each with its workflow link. */
+    checkpoint: {
+      ...checkpoint,
+      reviewSample: checkpoint.reviewSample.map((a) => ({
+        ...a,
+        uiUrl: workflowUiUrl(cfg, accountWorkflowId(a.supplierCode, a.externalAccountNumber, false, runId)),
+      })),
+    },
     postImport: after.postImport,
   };
 }
@@ -190,6 +200,8 @@ export async function runStatusAction(runId: string, opts: { json?: boolean }): 
       for (const line of formatRetrying(st.retrying, 20)) println(`  ${line}`);
     }
     if (st.reconciliation.checked) println(reconciliationLine(st.reconciliation));
+    const balances = balanceLine(st.reconciliation);
+    if (balances) println(balances);
     const pi = postImportLine(st.postImport);
     if (pi) println(pi);
   });

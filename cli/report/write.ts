@@ -20,20 +20,36 @@ async function* csvLines(rows: AsyncIterable<readonly unknown[]>): AsyncGenerato
 }
 
 /**
+ * The report folder: 0700, and each file 0600, created afresh (O_EXCL: a link planted at its name
+ * is refused, and an older file's wider mode is not inherited). The files quote account numbers
+ * and, masked, errors about personal fields: for the operator alone.
+ */
+function reportFolder(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(dir, 0o700);
+}
+
+function freshFile(file: string): void {
+  fs.rmSync(file, { force: true });
+}
+
+/**
  * failed-accounts.csv streamed from the ledger (every row, never all in memory: the file stream's
  * backpressure paces the reads).
  */
 export async function writeReportCsv(pool: Pool, runId: string, dir: string): Promise<string> {
-  fs.mkdirSync(dir, { recursive: true });
+  reportFolder(dir);
   const csv = path.join(dir, 'failed-accounts.csv');
-  await pipeline(Readable.from(csvLines(reportCsvRows(pool, runId))), fs.createWriteStream(csv));
+  freshFile(csv);
+  await pipeline(Readable.from(csvLines(reportCsvRows(pool, runId))), fs.createWriteStream(csv, { flags: 'wx', mode: 0o600 }));
   return csv;
 }
 
 /** report.html from the loaded summary. */
 export function writeReportHtml(data: ReportData, dir: string): string {
-  fs.mkdirSync(dir, { recursive: true });
+  reportFolder(dir);
   const html = path.join(dir, 'report.html');
-  fs.writeFileSync(html, renderReportHtml(data));
+  freshFile(html);
+  fs.writeFileSync(html, renderReportHtml(data), { flag: 'wx', mode: 0o600 });
   return html;
 }

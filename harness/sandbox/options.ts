@@ -58,6 +58,10 @@ export const faultsSchema = z.object({
   accountOmitFields: z.array(z.string().min(1)).default([]),
   /** Adds `customers` (names) and `balance` to the account record: not in the documented record (assumed). */
   accountRecordExtras: z.boolean().default(false),
+  /** Share of accounts whose GraphQL `account` read-back shows `balance` and each ledger's `balance` with the sign flipped. */
+  graphqlFlipBalanceRate: rate.default(0),
+  /** Share of accounts whose GraphQL `account` read-back shows the first customer's `familyName` altered (`<name>-ALTERED`). */
+  graphqlAlterNameRate: rate.default(0),
   /** Share of post-import items accepted but then refused (`post_import.error`, code `post_import_forced_error`). */
   postImportErrorRate: rate.default(0),
 });

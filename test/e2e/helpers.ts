@@ -4,6 +4,8 @@ import path from 'node:path';
 import { expect, inject } from 'vitest';
 import type { Client } from '@temporalio/client';
 import { createPool, type Pool } from '../../clients/db';
+import { loadCodecKeys } from '../../codec/keys';
+import { useLedgerKeys } from '../../ledger/sealing';
 import { awaitTaskQueueRouting, describeDeployment, workerTaskQueues } from '../../clients/worker-deployments';
 import { workerDeploymentVersion } from '../../workers/deployment-version';
 import { platformTaskQueue } from '../../domain/task-queues';
@@ -31,7 +33,8 @@ export async function connectE2E(): Promise<E2E> {
   const env = inject('stackEnv');
   const config = parseConfig(env);
   const client = await connectClient(config);
-  const pool = createPool(config.DATABASE_URL!, 5);
+  // The stack's keys: the ledger's personal columns are sealed with them (ledger/sealing.ts).
+  const pool = useLedgerKeys(createPool(config.DATABASE_URL!, 5), loadCodecKeys(config));
   return {
     env,
     config,

@@ -92,8 +92,17 @@ describe('docker-compose.yml: the kraken-migrate services', () => {
 
   it('keeps secrets out of the file: they come from kraken-migrate.env, which git and the image ignore', () => {
     for (const [name, s] of ours) {
-      for (const secret of SECRET_NAMES) if (secret !== 'DATABASE_URL') expect(s.environment?.[secret], `${name}: ${secret}`).toBeUndefined();
-      expect(env(name).DATABASE_URL).toMatch(/\$\{POSTGRES_PASSWORD:\?/);
+      // Passwords only as references to the shell's variables: the owner's for the migrations, the app role's for the rest.
+      for (const secret of SECRET_NAMES)
+        if (secret !== 'DATABASE_URL' && secret !== 'KRAKEN_MIGRATE_APP_DB_PASSWORD') expect(s.environment?.[secret], `${name}: ${secret}`).toBeUndefined();
+      if (name === 'migrations') {
+        expect(env(name).DATABASE_URL).toMatch(/^postgres:\/\/kraken_migrate:\$\{POSTGRES_PASSWORD:\?/);
+        expect(env(name).KRAKEN_MIGRATE_APP_DB_PASSWORD).toMatch(/^\$\{APP_DB_PASSWORD:\?/);
+      } else {
+        // The least-privilege role the migrations create (no superuser, no DDL), never the owner.
+        expect(env(name).DATABASE_URL).toMatch(/^postgres:\/\/kraken_migrate_app:\$\{APP_DB_PASSWORD:\?/);
+        expect(env(name).KRAKEN_MIGRATE_APP_DB_PASSWORD).toBeUndefined();
+      }
       expect(s.env_file).toBe('kraken-migrate.env');
     }
     const example = parseDotenv(fs.readFileSync('kraken-migrate.env.example'));
@@ -125,7 +134,8 @@ describe('docker-compose.yml: the kraken-migrate services', () => {
       expect(portsOf(host).map((p) => p.container)).toContain(Number(port));
       const db = new URL(e.DATABASE_URL.replace(/\$\{[^}]+\}/, 'x'));
       expect(services[db.hostname], `${name}: DATABASE_URL`).toBeDefined();
-      expect(db.username).toBe(env(db.hostname).POSTGRES_USER);
+      // The owner for the migrations, the least-privilege role they create for everything else.
+      expect(db.username).toBe(name === 'migrations' ? env(db.hostname).POSTGRES_USER : 'kraken_migrate_app');
       expect(db.pathname.slice(1)).toBe(env(db.hostname).POSTGRES_DB);
       for (const url of ['PLATFORM_BASE_URL', 'PLATFORM_V2_BASE_URL', 'PLATFORM_GRAPHQL_URL']) expect(e[url]).toMatch(/^https:\/\//);
     }
