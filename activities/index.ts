@@ -4,16 +4,18 @@ import { outcomeActivities } from './outcome';
 import { postImportMainActivities, postImportPlatformActivities, type PostImportMainActivities, type PostImportPlatformActivities } from './post-import';
 import { prepareActivities } from './prepare';
 import { runActivities } from './run';
+import { planActivities, type PlanActivities } from './plan';
 import { platformActivities } from './schedule';
 import { stageDocumentsActivities } from './stage-documents';
 import type { MainActivities, PlatformActivities } from './types';
 
 export type { AccountActivities, MainActivities, PlatformActivities, RunActivities } from './types';
 export type { ActivityDeps } from './deps';
+export type { PlanActivities } from './plan';
 
 /** Activities built from their dependencies, one file per stage; nothing reads globals. */
 export function createActivities(deps: ActivityDeps): {
-  main: MainActivities & PostImportMainActivities;
+  main: MainActivities & PostImportMainActivities & PlanActivities;
   platform: PlatformActivities & PostImportPlatformActivities;
   /** Closes the payload sources the activities opened (a `.jsonl.gz` source's decompressed copy goes with it). */
   close(): Promise<void>;
@@ -28,6 +30,8 @@ export function createActivities(deps: ActivityDeps): {
       ...runActivities(ctx),
       // After creation: reconciliation and changes carried over (post-import.ts).
       ...postImportMainActivities(ctx),
+      // Cutover plans (plan.ts).
+      ...planActivities(ctx),
     },
     platform: { ...platformActivities(ctx), ...postImportPlatformActivities(ctx) },
     close: () => ctx.closeSources(),

@@ -39,6 +39,18 @@ export function table(header: string[], rows: string[][]): string {
 }
 
 /** commander's parser for positive integers; errors become usage errors (exit 2). */
+/** A share between 0 and 1 (`0.5`) or a percentage (`50%`). */
+export function rate(name: string) {
+  return (value: string): number => {
+    const pct = value.endsWith('%');
+    const n = Number(pct ? value.slice(0, -1) : value) / (pct ? 100 : 1);
+    if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
+      throw new InvalidArgumentError(`${name} must be a share between 0 and 1 or a percentage, got ${JSON.stringify(value)}`);
+    }
+    return n;
+  };
+}
+
 export function positiveInt(name: string) {
   return (value: string): number => {
     const n = Number(value);

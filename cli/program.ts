@@ -3,6 +3,7 @@ import { codecCommand, configCommand, eventsCommand, workerCommand } from './com
 import { dbCommand } from './commands/db';
 import { reportCommand } from './commands/report';
 import { runCommand } from './commands/run';
+import { planCommand } from './commands/plan';
 import { supplierCommand } from './commands/supplier';
 import { validateCommand } from './commands/validate';
 import { workersCommand } from './commands/workers';
@@ -35,6 +36,7 @@ Exit codes: 0 ok · 1 accounts failed / validation errors · 2 usage or configur
     );
   for (const cmd of [
     runCommand(),
+    planCommand(),
     reportCommand(),
     validateCommand(),
     supplierCommand(),

@@ -5,6 +5,7 @@ import { runProgressQuery, type RunProgress } from '../domain/messages';
 import { ledgerProgress, type LedgerProgress } from '../ledger';
 import { STOP_SIGNALS } from '../process/stop-signals';
 import { describeRun, runHandle, withTimeout } from './runs';
+import { stateWithStopLine } from './stop-line';
 import { formatRetrying, listRetryingAccounts, type RetryingAccount } from '../clients/retrying-accounts';
 import type { PlatformPaceView } from './pace';
 
@@ -83,7 +84,7 @@ export function snapshotLines(
   const remaining = total - doneOf(s);
   const o = s.progress?.totals ?? { completed: s.ledger.outcomes.completed, failed: s.ledger.outcomes.failed, notAttempted: s.ledger.outcomes.notAttempted };
   return {
-    state: s.progress?.state ?? s.workflowStatus.toLowerCase(),
+    state: stateWithStopLine(s.progress, s.workflowStatus.toLowerCase()),
     counts:
       `completed ${o.completed} · failed ${o.failed} · not attempted ${o.notAttempted} · in flight ${s.progress?.inFlight ?? s.ledger.outcomes.inProgress}` +
       (s.pace?.rate != null ? ` · pace ${s.pace.rate}/s, throttled ${(s.pace.throttledShare * 100).toFixed(1)}%` : ''),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { sourceSpecSchema } from './source-spec';
 import { TIMING_DEFAULTS } from './timing-defaults';
+import { STOP_LINE_DEFAULTS } from './stop-line-defaults';
 
 /**
  * Workflow inputs, outputs and messages. Small by design: references and summaries only, never an
@@ -50,6 +51,34 @@ export const runTotalsSchema = z.object({
 });
 export type RunTotals = z.infer<typeof runTotalsSchema>;
 
+/** Stop the line (domain/stop-line.ts): the run pauses its own dispatch when the platform keeps failing accounts. */
+export const stopLineSchema = z.object({
+  enabled: z.boolean().default(true),
+  maxFailureRate: z.number().min(0).max(1).default(STOP_LINE_DEFAULTS.maxFailureRate),
+  overLast: z.number().int().min(1).max(1000).default(STOP_LINE_DEFAULTS.overLast),
+  maxSameCode: z.number().int().min(1).default(STOP_LINE_DEFAULTS.maxSameCode),
+});
+export type StopLineSettings = z.infer<typeof stopLineSchema>;
+
+const stopLineSampleSchema = z.object({ externalAccountNumber: z.string(), code: z.string() });
+const stopLineStateSchema = z.object({
+  recent: z.array(z.string()),
+  streak: z.object({ code: z.string(), count: z.number().int() }),
+  samples: z.array(stopLineSampleSchema),
+  dataErrors: z.number().int(),
+  platformFailures: z.number().int(),
+  tripped: z
+    .object({
+      rule: z.enum(['max_same_code', 'max_failure_rate']),
+      code: z.string(),
+      count: z.number().int(),
+      over: z.number().int().optional(),
+      samples: z.array(stopLineSampleSchema),
+      message: z.string(),
+    })
+    .optional(),
+});
+
 export const migrationRunInputSchema = z.object({
   runId: z.string().min(1),
   supplierCode: z.string().min(1),
@@ -66,6 +95,10 @@ export const migrationRunInputSchema = z.object({
   reconcile: z.boolean().default(true),
   /** After creation, carry over what changed in the source since extraction (post-import endpoints). */
   carryOverChanges: z.boolean().default(false),
+  /** Absent in runs started before stop-the-line existed: they get the defaults. */
+  stopLine: stopLineSchema.default({ enabled: true, ...STOP_LINE_DEFAULTS }),
+  /** Set by a cutover plan (workflows/cutover-plan.ts): dispatch nothing until the plan's first window opens. */
+  dispatch: z.object({ limit: z.number().int().min(0).nullable(), until: z.number().nullable() }).optional(),
   /** Carried across continue-as-new. */
   state: z
     .object({
@@ -77,6 +110,8 @@ export const migrationRunInputSchema = z.object({
       paused: z.boolean(),
       cancelled: z.boolean(),
       completeSupplier: z.boolean(),
+      stopLine: stopLineStateSchema.optional(),
+      dispatch: z.object({ limit: z.number().int().min(0).nullable(), until: z.number().nullable() }).optional(),
     })
     .optional(),
 });

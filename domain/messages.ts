@@ -1,5 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { AccountOutcome, ImportEventSignal, RunTotals, SupplierStatus } from './inputs';
+import type { AccountOutcome, ImportEventSignal, RunTotals, StopLineSettings, SupplierStatus } from './inputs';
+import type { StopLineState } from './stop-line';
 
 // Defined once, imported by workflows, the events router and the CLI.
 
@@ -7,6 +8,13 @@ import type { AccountOutcome, ImportEventSignal, RunTotals, SupplierStatus } fro
 export const importEventSignal = defineSignal<[ImportEventSignal]>('importEvent');
 /** Operator → run, and run → accounts parked on the supplier: the supplier's status changed. */
 export const supplierStatusSignal = defineSignal<[{ status: SupplierStatus }]>('supplierStatus');
+
+/**
+ * Plan → its wave's run: dispatch while `totals.dispatched < limit` and workflow time < `until`
+ * (epoch ms; the window's end or the local midnight of a daily cap). `null`: no bound. Accounts in
+ * flight always finish; the rest wait for the next signal, none is marked failed.
+ */
+export const dispatchLimitSignal = defineSignal<[{ limit: number | null; until: number | null }]>('dispatchLimit');
 
 export const pauseRun = defineUpdate<RunProgress, [{ reason?: string }]>('pause');
 export const resumeRun = defineUpdate<RunProgress, []>('resume');
@@ -21,6 +29,10 @@ export interface RunProgress {
   inFlight: number;
   totals: RunTotals;
   exhausted: boolean;
+  /** Stop the line: its thresholds and what it has seen; `state.tripped` says why the run paused itself. Absent in runs it does not watch. */
+  stopLine?: { settings: StopLineSettings; state: StopLineState };
+  /** Set when a cutover plan bounds the run's dispatch (dispatchLimitSignal). */
+  dispatch?: { limit: number | null; until: number | null };
 }
 export const runProgressQuery = defineQuery<RunProgress>('progress');
 

@@ -14,3 +14,6 @@ export function accountDeltaWorkflowId(supplierCode: string, ext: string, deltaI
 export function deltaRunWorkflowId(deltaId: string): string {
   return `post-import-run/${deltaId}`;
 }
+export function planWorkflowId(planId: string): string {
+  return `cutover-plan/${planId}`;
+}

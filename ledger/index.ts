@@ -14,3 +14,4 @@ export * from './purge';
 export * from './report-csv';
 export * from './platform-pace';
 export * from './run-summary';
+export * from './plan-sign-offs';

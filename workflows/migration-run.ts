@@ -2,10 +2,14 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
+  log,
+  patched,
   proxyActivities,
   proxyLocalActivities,
+  setCurrentDetails,
   setHandler,
   setWorkflowOptions,
+  upsertMemo,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -13,7 +17,8 @@ import type { RunActivities } from '../activities/types';
 import type { MigrationRunArgs, RunState, SupplierStatus } from '../domain/inputs';
 import { count, emptyTotals } from '../domain/run-totals';
 import { KmKind, KmRunId, KmSupplier } from '../domain/search-attributes';
-import { cancelRun, pauseRun, resumeRun, runProgressQuery, supplierStatusSignal, type RunProgress } from '../domain/messages';
+import { STOP_LINE_DEFAULTS, evaluateStopLine, initialStopLine, observeOutcome, resetStopLine } from '../domain/stop-line';
+import { cancelRun, dispatchLimitSignal, pauseRun, resumeRun, runProgressQuery, supplierStatusSignal, type RunProgress } from '../domain/messages';
 
 // The run's ledger work is short: local activities, one marker each in the run's history.
 const local = proxyLocalActivities<RunActivities>({
@@ -26,6 +31,9 @@ const sweep = proxyActivities<RunActivities>({
   heartbeatTimeout: '1 minute',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 30 },
 });
+
+/** Stop the line (domain/stop-line.ts): runs started before it replay without it. */
+export const STOP_LINE_PATCH = 'stop-line';
 
 /** How often the run looks at the ledger for finished accounts: fast while they finish, slower while none do. */
 const TICK_MIN_MS = 1000;
@@ -53,6 +61,12 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
   let supplierSignal: SupplierStatus | undefined;
   let woken = false;
   let tickMs = TICK_MIN_MS;
+  // Runs started before stop-the-line carry no settings: the defaults, once the patch is on.
+  const stopLineSettings = input.stopLine ?? { enabled: true, ...STOP_LINE_DEFAULTS };
+  let stopLine = st.stopLine ?? initialStopLine();
+  let stopLineWatched = false;
+  // Only a plan's runs have one; a plain run dispatches without bound, as before.
+  let bound = st.dispatch ?? input.dispatch;
 
   const finished = () => inFlight.size === 0 && (st.cancelled || st.completeSupplier || (st.exhausted && st.buffer.length === 0));
   const progress = (): RunProgress => ({
@@ -63,6 +77,8 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
     inFlight: inFlight.size,
     totals: st.totals,
     exhausted: st.exhausted && st.buffer.length === 0,
+    ...(stopLineWatched || st.stopLine ? { stopLine: { settings: stopLineSettings, state: stopLine } } : {}),
+    ...(bound ? { dispatch: bound } : {}),
   });
   function phase(): RunProgress['state'] {
     if (st.cancelled) return inFlight.size > 0 ? 'draining' : 'cancelled';
@@ -76,6 +92,10 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
     supplierSignal = status;
     woken = true;
   });
+  setHandler(dispatchLimitSignal, (b) => {
+    bound = b;
+    woken = true;
+  });
   setHandler(pauseRun, () => {
     st.paused = true;
     woken = true;
@@ -83,6 +103,13 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
   });
   setHandler(resumeRun, () => {
     st.paused = false;
+    if (stopLine.tripped) {
+      // The operator dealt with the cause: a fresh window and streak, or the next failure trips it again.
+      stopLine = resetStopLine(stopLine);
+      upsertMemo({ stopLine: null });
+      setCurrentDetails('');
+      log.info('stop the line: resumed by the operator', { runId: input.runId });
+    }
     woken = true;
     return progress();
   });
@@ -108,7 +135,10 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
     await dispatch();
     if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > input.continueAsNewAtEvents) {
       await condition(allHandlersFinished);
-      await continueAsNew<typeof migrationRunWorkflow>({ ...input, state: { ...st, inFlight: [...inFlight] } });
+      await continueAsNew<typeof migrationRunWorkflow>({
+        ...input,
+        state: { ...st, inFlight: [...inFlight], ...(stopLineWatched || st.stopLine ? { stopLine } : {}), ...(bound ? { dispatch: bound } : {}) },
+      });
     }
     if (!finished()) await nextWake();
   }
@@ -120,7 +150,15 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
   /** Which in-flight accounts have recorded their outcome, and what the supplier's status is now. */
   async function settle(): Promise<void> {
     const r = await local.settleAccounts({ runId: input.runId, supplierCode: input.supplierCode, externalAccountNumbers: [...inFlight] });
-    for (const o of r.outcomes) if (inFlight.delete(o.externalAccountNumber)) count(st.totals, o);
+    for (const o of r.outcomes) {
+      if (!inFlight.delete(o.externalAccountNumber)) continue;
+      count(st.totals, o);
+      if (watchingStopLine()) stopLine = observeOutcome(stopLine, o, stopLineSettings);
+    }
+    if (watchingStopLine() && !stopLine.tripped && !st.cancelled) {
+      const trip = evaluateStopLine(stopLine, stopLineSettings);
+      if (trip) stopTheLine(trip);
+    }
     tickMs = r.outcomes.length > 0 ? TICK_MIN_MS : Math.min(tickMs * 2, TICK_MAX_MS);
     supplier = r.supplierStatus;
     if (supplier === 'COMPLETE') st.completeSupplier = true;
@@ -137,10 +175,29 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
     supplierSignal = undefined;
   }
 
+  /** On by default; replaying a run from before it, off. */
+  function watchingStopLine(): boolean {
+    if (!stopLineSettings.enabled) return false;
+    stopLineWatched ||= patched(STOP_LINE_PATCH);
+    return stopLineWatched;
+  }
+
+  /** Pauses dispatch (accounts in flight finish; nothing not yet dispatched is touched) and says why everywhere. */
+  function stopTheLine(trip: NonNullable<typeof stopLine.tripped>): void {
+    stopLine = { ...stopLine, tripped: trip };
+    st.paused = true;
+    const accounts = trip.samples.map((x) => x.externalAccountNumber);
+    log.warn(trip.message, { runId: input.runId, rule: trip.rule, code: trip.code, count: trip.count, sampleAccounts: accounts });
+    upsertMemo({ stopLine: { rule: trip.rule, code: trip.code, count: trip.count, sampleAccounts: accounts } });
+    setCurrentDetails(
+      `**Paused: stop the line.** ${trip.message}.\n\nSample accounts: ${accounts.join(', ')}.\n\nResume with \`kraken-migrate run resume ${input.runId}\` once the cause is fixed.`,
+    );
+  }
+
   /** Fills the free slots from the buffer, paging the selection as it empties. */
   async function dispatch(): Promise<void> {
     if (st.cancelled || st.paused || st.completeSupplier || supplier !== 'ONGOING') return;
-    while (inFlight.size < input.concurrency && !(st.exhausted && st.buffer.length === 0)) {
+    while (inFlight.size < input.concurrency && allowance() > 0 && !(st.exhausted && st.buffer.length === 0)) {
       if (st.buffer.length === 0) {
         const page = await local.listAccounts({
           runId: input.runId,
@@ -155,7 +212,7 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
         st.totals.enumerated += page.accounts.length;
         continue;
       }
-      const batch = st.buffer.splice(0, input.concurrency - inFlight.size);
+      const batch = st.buffer.splice(0, Math.min(input.concurrency - inFlight.size, allowance()));
       const started = await local.startAccounts({
         taskQueue: workflowInfo().taskQueue,
         account: {
@@ -181,6 +238,13 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
         }
       }
     }
+  }
+
+  /** Accounts the plan's bound lets it start now (a plain run: no bound). */
+  function allowance(): number {
+    if (!bound) return Number.POSITIVE_INFINITY;
+    if (bound.until !== null && Date.now() >= bound.until) return 0;
+    return bound.limit === null ? Number.POSITIVE_INFINITY : bound.limit - st.totals.dispatched;
   }
 
   /** The one wait: the next tick, or at once when the operator or the supplier's status changes something. */

@@ -17,6 +17,7 @@ import { createReconciliationLedger } from '../../ledger/reconciliation';
 import { balanceLine, postImportLine, postImportStatus, reconciliationLine } from '../post-import';
 import { rerunFailedPostImport } from './post-import';
 import { paceLine, platformPace } from '../pace';
+import { stopLineLines, stopLineView } from '../stop-line';
 
 /** Watches a run and turns its ending into the exit code (0: every account completed). */
 export async function watchAndReport(client: Client, pool: Pool, runId: string): Promise<WatchResult> {
@@ -67,6 +68,7 @@ export async function runStatus(client: Client, pool: Pool, cfg: Config, runId: 
     dryRun,
     ledgerStatus: row?.status ?? null,
     progress: progress ?? null,
+    stopLine: progress ? stopLineView(cfg, progress) : null,
     outcomes: ledger.outcomes,
     stagesInProgress: ledger.stagesInProgress,
     stagesFailed: ledger.stagesFailed,
@@ -109,6 +111,10 @@ export interface StartOptions {
   windowStart?: string;
   windowEnd?: string;
   runId?: string;
+  stopLine: boolean;
+  maxSameCode: number;
+  maxFailureRate: number;
+  overLast: number;
   watch?: boolean;
   json?: boolean;
 }
@@ -144,6 +150,7 @@ export async function startRunAction(opts: StartOptions): Promise<void> {
       dryRun: Boolean(opts.dryRun),
       concurrency: opts.concurrency,
       window: opts.windowStart || opts.windowEnd ? { start: opts.windowStart, end: opts.windowEnd } : undefined,
+      stopLine: { enabled: opts.stopLine, maxSameCode: opts.maxSameCode, maxFailureRate: opts.maxFailureRate, overLast: opts.overLast },
     });
     printStarted(started, opts.json);
     if (opts.watch) await watchAndReport(client, await s.db(), started.runId);
@@ -178,6 +185,7 @@ export async function runStatusAction(runId: string, opts: { json?: boolean }): 
           .map(([k, v]) => `${k} ${v}`)
           .join(', ')}`,
       );
+    if (st.stopLine?.enabled) for (const line of stopLineLines(st.stopLine, st.runId)) println(line);
     if (st.topErrors.length) println(`Top errors: ${st.topErrors.map((e) => `${e.code} ${e.count}`).join(', ')}`);
     println(paceLine(st.platformPace));
     if (st.retrying.length) {

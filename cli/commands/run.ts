@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import { positiveInt } from '../output';
+import { positiveInt, rate } from '../output';
+import { STOP_LINE_DEFAULTS } from '../../domain/stop-line';
 import { addPostImportRunCommands } from './post-import';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
@@ -25,11 +26,30 @@ export function runCommand(): Command {
     .option('--window-start <iso>', 'earliest time the platform may process the imports')
     .option('--window-end <iso>', 'latest time the platform may process the imports')
     .option('--run-id <id>', 'run id (default: run-YYYYMMDD-HHMMSS-xxxx)')
+    .option('--no-stop-line', 'do not pause the run when the platform keeps failing accounts')
+    .option(
+      '--max-same-code <n>',
+      'stop the line after N platform-side failures with one code in a row',
+      positiveInt('--max-same-code'),
+      STOP_LINE_DEFAULTS.maxSameCode,
+    )
+    .option(
+      '--max-failure-rate <share>',
+      'stop the line when more than this share of the last --over-last platform-side outcomes failed (0.5 or 50%)',
+      rate('--max-failure-rate'),
+      STOP_LINE_DEFAULTS.maxFailureRate,
+    )
+    .option('--over-last <n>', 'the window --max-failure-rate is measured over', positiveInt('--over-last'), STOP_LINE_DEFAULTS.overLast)
     .option('--watch', 'then watch it until it ends (exit code as `run watch`)')
     .option('--json', 'print {runId, workflowId, uiUrl}')
     .addHelpText(
       'after',
       `
+Stop the line (on unless --no-stop-line): the run pauses its own dispatch when ${STOP_LINE_DEFAULTS.maxSameCode} platform-side
+failures with one code come in a row, or more than ${STOP_LINE_DEFAULTS.maxFailureRate * 100}% of the last ${STOP_LINE_DEFAULTS.overLast} platform-side outcomes
+failed. Accounts in flight finish; the rest wait. \`run status\` says why; \`run resume\` continues.
+Data errors found locally (validation, documents) are counted apart and never stop the line.
+
 Examples:
   $ kraken-migrate run start --supplier DEMO-SUPPLIER --limit 100 --watch
   $ kraken-migrate run start --source legacy.jsonl --dry-run --json

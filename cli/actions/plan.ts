@@ -1,0 +1,218 @@
+// What `kraken-migrate plan …` does (cli/commands/plan.ts declares the commands).
+import fs from 'node:fs';
+import { DateTime } from 'luxon';
+import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import type { Config } from '../../config';
+import { migrationRunInputSchema } from '../../domain/inputs';
+import { approveGate, controlPlan, planStatusQuery, type PlanArgs, type PlanStatus, type WaveStatus } from '../../domain/plan-messages';
+import { expandWindows } from '../../domain/plan-windows';
+import type { PlanFile } from '../../domain/plan-file';
+import { TIMING_DEFAULTS } from '../../domain/timing-defaults';
+import { planWorkflowId } from '../../domain/workflow-ids';
+import type { cutoverPlanWorkflow } from '../../workflows/cutover-plan';
+import { loadCliContext, withServices, workflowUiUrl } from '../context';
+import { CliError, EXIT, usageError } from '../errors';
+import { loadPlanFile } from '../plan-file';
+import { printJson, println } from '../output';
+import { parsePayloadOptions, parseSelectionOptions, parseSourceOption } from '../runs';
+import { RUN_ID_PATTERN, newRunId } from '../run-id';
+
+/** Each wave's windows as instants (ISO, UTC) and as the plan zone's wall clock. */
+export function planSummary(plan: PlanFile) {
+  return {
+    name: plan.name,
+    timezone: plan.timezone,
+    waves: plan.waves.map((w) => {
+      const windows = expandWindows(w.windows, plan.timezone).map((i) => ({
+        start: new Date(i.start).toISOString(),
+        end: new Date(i.end).toISOString(),
+        local: `${local(i.start, plan.timezone)} – ${local(i.end, plan.timezone)}`,
+      }));
+      return {
+        name: w.name,
+        supplier: w.supplier,
+        after: w.after,
+        concurrency: w.concurrency,
+        dailyCap: w.daily_cap ?? null,
+        dryRunFirst: w.dry_run_first,
+        gates: w.gates,
+        windows,
+      };
+    }),
+  };
+}
+
+function local(t: number, zone: string): string {
+  return DateTime.fromMillis(t, { zone }).toFormat('ccc yyyy-MM-dd HH:mm ZZZZ');
+}
+
+export async function validatePlanAction(file: string, opts: { json?: boolean }): Promise<void> {
+  const summary = planSummary(loadPlanFile(file));
+  if (opts.json) return printJson(summary);
+  println(`Plan ${summary.name} (${summary.timezone}): ${summary.waves.length} waves, valid.`);
+  for (const w of summary.waves) {
+    const gates = [
+      w.dryRunFirst ? `dry run first${w.gates.entry.min_dry_run_pass_rate !== undefined ? ` (pass rate ≥ ${w.gates.entry.min_dry_run_pass_rate})` : ''}` : '',
+      w.gates.entry.sign_off ? `entry sign-off${typeof w.gates.entry.sign_off === 'string' ? ` by ${w.gates.entry.sign_off}` : ''}` : '',
+      `stop the line at ${w.gates.stop_line.max_same_code} same code / ${w.gates.stop_line.max_failure_rate} of ${w.gates.stop_line.over_last}`,
+      w.gates.exit.min_reconciled_rate !== undefined ? `reconciled ≥ ${w.gates.exit.min_reconciled_rate}` : '',
+      w.gates.exit.sign_off ? `exit sign-off${typeof w.gates.exit.sign_off === 'string' ? ` by ${w.gates.exit.sign_off}` : ''}` : '',
+    ].filter(Boolean);
+    println(
+      `  ${w.name}  supplier ${w.supplier}${w.after.length ? `  after ${w.after.join(', ')}` : ''}  concurrency ${w.concurrency}  daily cap ${w.dailyCap ?? 'none'}`,
+    );
+    println(`    gates: ${gates.join('; ')}`);
+    println(
+      `    ${w.windows.length} windows: ${w.windows
+        .slice(0, 3)
+        .map((x) => x.local)
+        .join(', ')}${w.windows.length > 3 ? `, … ${w.windows[w.windows.length - 1].local}` : ''}`,
+    );
+  }
+}
+
+/** The plan workflow's input from a checked plan file: each wave's run validated with the run's own schema. */
+export async function planArgsOf(plan: PlanFile, cfg: Config, planId: string, pollSeconds: number): Promise<PlanArgs> {
+  const waves = [];
+  for (const [i, w] of plan.waves.entries()) {
+    if (w.dry_run_first)
+      throw usageError(
+        'not_supported',
+        `waves[${i}].dry_run_first: plan start does not run trial loads yet; run it with run start --dry-run and drop the field`,
+      );
+    const source =
+      (await parsePayloadOptions({ payloads: w.payloads, payloadsTable: w.payloads_table, documents: w.documents })) ?? parseSourceOption(w.source);
+    const selection = parseSelectionOptions({ limit: w.limit, accounts: w.accounts });
+    const runId = `${planId}.${w.name}`;
+    if (!RUN_ID_PATTERN.test(runId)) throw usageError('invalid_plan_id', `--plan-id ${planId}: the run id ${runId} is not a plain id`);
+    const run = migrationRunInputSchema.parse({
+      runId,
+      supplierCode: w.supplier,
+      source,
+      selection,
+      concurrency: w.concurrency,
+      timings: {
+        eventWaitSeconds: cfg.OUTCOME_EVENT_WAIT_SECONDS,
+        pollMaxSeconds: cfg.OUTCOME_POLL_MAX_SECONDS,
+        supplierRecheckSeconds: TIMING_DEFAULTS.supplierRecheckSeconds,
+      },
+      stopLine: {
+        enabled: true,
+        maxFailureRate: w.gates.stop_line.max_failure_rate,
+        overLast: w.gates.stop_line.over_last,
+        maxSameCode: w.gates.stop_line.max_same_code,
+      },
+    });
+    const planned = w.accounts
+      ? fs
+          .readFileSync(w.accounts, 'utf8')
+          .split('\n')
+          .filter((l) => l.trim() !== '').length
+      : w.limit;
+    waves.push({
+      name: w.name,
+      run,
+      windows: w.windows,
+      ...(w.daily_cap !== undefined ? { dailyCap: w.daily_cap } : {}),
+      ...(planned !== undefined ? { planned } : {}),
+      entrySignOff: w.gates.entry.sign_off,
+      exitSignOff: w.gates.exit.sign_off,
+      ...(w.gates.exit.min_reconciled_rate !== undefined ? { minReconciledRate: w.gates.exit.min_reconciled_rate } : {}),
+    });
+  }
+  return { planId, name: plan.name, timezone: plan.timezone, waves, pollSeconds, continueAsNewAtEvents: 8000 };
+}
+
+export async function startPlanAction(file: string, opts: { planId?: string; pollSeconds: number; json?: boolean }): Promise<void> {
+  const plan = loadPlanFile(file);
+  const planId = opts.planId ?? newRunId().replace(/^run-/, `${plan.name}-`);
+  if (!RUN_ID_PATTERN.test(planId)) throw usageError('invalid_plan_id', `--plan-id ${JSON.stringify(planId)}: letters, digits, '.', '_' and '-' only`);
+  const ctx = loadCliContext();
+  const args = await planArgsOf(plan, ctx.cfg, planId, opts.pollSeconds);
+  await withServices(ctx, async (s) => {
+    const client = await s.temporal();
+    const workflowId = planWorkflowId(planId);
+    await client.workflow.start<typeof cutoverPlanWorkflow>('cutoverPlanWorkflow', {
+      workflowId,
+      taskQueue: ctx.cfg.TEMPORAL_TASK_QUEUE,
+      args: [args],
+      staticSummary: `Cutover plan ${plan.name} · ${plan.waves.length} waves · ${plan.timezone}`,
+    });
+    const out = { planId, workflowId, uiUrl: workflowUiUrl(ctx.cfg, workflowId), runs: args.waves.map((w) => w.run.runId) };
+    if (opts.json) return printJson(out);
+    println(`Started plan ${planId} (${plan.waves.length} waves)`);
+    println(`Temporal UI: ${out.uiUrl}`);
+  });
+}
+
+async function planHandle(client: Client, planId: string) {
+  return client.workflow.getHandle<typeof cutoverPlanWorkflow>(planWorkflowId(planId));
+}
+
+export async function planStatusAction(planId: string, opts: { json?: boolean }): Promise<void> {
+  const ctx = loadCliContext();
+  await withServices(ctx, async (s) => {
+    const st = await (await planHandle(await s.temporal(), planId)).query(planStatusQuery);
+    if (opts.json) return printJson(st);
+    for (const line of planStatusLines(st)) println(line);
+  });
+}
+
+export function planStatusLines(st: PlanStatus): string[] {
+  const gate = (name: string, g: WaveStatus['gates']['entry']) =>
+    g.state === 'not_required'
+      ? ''
+      : `${name} ${g.state}${g.approved_by ? ` by ${g.approved_by} at ${g.approved_at}` : g.required_by ? ` (needs ${g.required_by})` : ''}`;
+  return [
+    `Plan ${st.id} (${st.name}, ${st.timezone}): ${st.state}${st.current_wave ? `, wave ${st.current_wave}` : ''}`,
+    ...st.waves.flatMap((w) => {
+      const a = w.accounts;
+      return [
+        `  ${w.name}  ${w.state}  started ${a.started}${a.planned !== null ? `/${a.planned}` : ''}, completed ${a.completed}, failed ${a.failed}, not attempted ${a.not_attempted}, in flight ${a.in_flight}${w.daily_cap !== null ? `; today ${w.started_today}/${w.daily_cap}` : ''}`,
+        ...[
+          w.next_window ? `window ${w.next_window.start} – ${w.next_window.end}` : '',
+          w.stop_line.tripped ? `STOPPED THE LINE: ${w.stop_line.reason}` : '',
+          gate('entry', w.gates.entry),
+          gate('exit', w.gates.exit),
+        ]
+          .filter(Boolean)
+          .map((x) => `    ${x}`),
+      ];
+    }),
+  ];
+}
+
+export async function approvePlanAction(
+  planId: string,
+  opts: { wave: string; gate: 'entry' | 'exit'; by: string; note?: string; json?: boolean },
+): Promise<void> {
+  if (opts.gate !== 'entry' && opts.gate !== 'exit') throw usageError('invalid_gate', `--gate ${JSON.stringify(opts.gate)}: entry or exit`);
+  const ctx = loadCliContext();
+  await withServices(ctx, async (s) => {
+    const h = await planHandle(await s.temporal(), planId);
+    try {
+      const w = await h.executeUpdate(approveGate, { args: [{ wave: opts.wave, gate: opts.gate, by: opts.by, ...(opts.note ? { note: opts.note } : {}) }] });
+      if (opts.json) return printJson(w);
+      println(`Wave ${w.name}: ${opts.gate} gate signed off by ${w.gates[opts.gate].approved_by} at ${w.gates[opts.gate].approved_at}.`);
+    } catch (e) {
+      if (e instanceof WorkflowUpdateFailedError) throw new CliError('gate_refused', e.cause?.message ?? e.message, EXIT.failures);
+      throw e;
+    }
+  });
+}
+
+export async function controlPlanAction(action: 'resume' | 'skip' | 'cancel', planId: string, opts: { wave?: string; json?: boolean }): Promise<void> {
+  if (action !== 'cancel' && !opts.wave) throw usageError('missing_wave', `plan ${action} needs --wave`);
+  const ctx = loadCliContext();
+  await withServices(ctx, async (s) => {
+    const h = await planHandle(await s.temporal(), planId);
+    try {
+      const st = await h.executeUpdate(controlPlan, { args: [{ action, ...(opts.wave ? { wave: opts.wave } : {}) }] });
+      if (opts.json) return printJson(st);
+      for (const line of planStatusLines(st)) println(line);
+    } catch (e) {
+      if (e instanceof WorkflowUpdateFailedError) throw new CliError('plan_refused', e.cause?.message ?? e.message, EXIT.failures);
+      throw e;
+    }
+  });
+}

@@ -1,0 +1,101 @@
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { MigrationRunArgs } from './inputs';
+import type { WindowSpec } from './plan-windows';
+
+// The cutover plan workflow's input and messages (workflows/cutover-plan.ts), defined once for it, its activities and the CLI.
+
+export interface PlanWaveArgs {
+  name: string;
+  /** The wave's run, validated by the CLI with the run's own schema; started with dispatch held. */
+  run: MigrationRunArgs;
+  windows: WindowSpec[];
+  dailyCap?: number;
+  /** Accounts in its cohort when the CLI could count them (an accounts file), else undefined. */
+  planned?: number;
+  entrySignOff: boolean | string;
+  exitSignOff: boolean | string;
+  minReconciledRate?: number;
+}
+
+export interface PlanArgs {
+  planId: string;
+  name: string;
+  timezone: string;
+  waves: PlanWaveArgs[];
+  /** How often the plan looks at its wave's run between window events. */
+  pollSeconds: number;
+  continueAsNewAtEvents: number;
+  state?: PlanState;
+}
+
+export type WaveState =
+  | 'pending'
+  | 'waiting_entry_sign_off'
+  | 'waiting_window'
+  | 'running'
+  | 'capped'
+  | 'stopped_line'
+  | 'out_of_windows'
+  | 'exit_not_met'
+  | 'waiting_exit_sign_off'
+  | 'completed'
+  | 'skipped'
+  | 'cancelled';
+
+export interface GateStatus {
+  /** pending: a sign-off is required, not asked for yet (the wave has not reached the gate). */
+  state: 'not_required' | 'pending' | 'waiting' | 'approved' | 'not_met';
+  required_by: string | null;
+  approved_by: string | null;
+  approved_at: string | null;
+  note: string | null;
+}
+
+/** One wave as `plan status --json` shows it. */
+export interface WaveStatus {
+  name: string;
+  state: WaveState;
+  runs: string[];
+  accounts: { planned: number | null; started: number; completed: number; failed: number; not_attempted: number; in_flight: number };
+  windows: Array<{ start: string; end: string }>;
+  next_window: { start: string; end: string } | null;
+  daily_cap: number | null;
+  started_today: number;
+  stop_line: { tripped: boolean; reason: string | null };
+  gates: { entry: GateStatus; exit: GateStatus & { reconciled_rate: number | null; min_reconciled_rate: number | null } };
+}
+
+export interface PlanState {
+  current: number;
+  cancelled: boolean;
+  waves: Array<{
+    state: WaveState;
+    runStarted: boolean;
+    /** Accounts the run had dispatched when the current local day began (for the daily cap). */
+    day?: { day: string; base: number };
+    bound?: { limit: number | null; until: number | null };
+    status: WaveStatus;
+  }>;
+}
+
+export interface PlanStatus {
+  id: string;
+  name: string;
+  timezone: string;
+  state: 'running' | 'completed' | 'cancelled';
+  current_wave: string | null;
+  waves: WaveStatus[];
+}
+
+export const planStatusQuery = defineQuery<PlanStatus>('planStatus');
+
+export interface ApproveGateArgs {
+  wave: string;
+  gate: 'entry' | 'exit';
+  by: string;
+  note?: string;
+}
+/** A named person signs a wave's gate off; refused (with the reason) when the gate does not wait or its numbers are not met. */
+export const approveGate = defineUpdate<WaveStatus, [ApproveGateArgs]>('approveGate');
+/** resume: the wave's run after stop the line; skip: the wave (its run cancelled); cancel: the plan. */
+export const controlPlan = defineUpdate<PlanStatus, [{ action: 'resume' | 'skip' | 'cancel'; wave?: string }]>('controlPlan');
