@@ -17,6 +17,15 @@ export function functionLines(file, declaration) {
   return `${file}:${first + 1}-${last + 1}`;
 }
 
+/** `file:first-last`: the lines of one class method (two-space indent), found by its declaration. */
+export function methodLines(file, declaration) {
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const first = lines.findIndex((l) => l.startsWith(`  ${declaration}`));
+  if (first < 0) throw new Error(`${declaration} not found in ${file}`);
+  const last = lines.findIndex((l, i) => i > first && l === '  }');
+  return `${file}:${first + 1}-${last + 1}`;
+}
+
 /** The pure parts of the outcome and duplicate decisions, with the unit tests that prove them. */
 export const OUTCOME_CORE = [
   'workflows/outcomes.ts',
@@ -28,6 +37,33 @@ export const OUTCOME_CORE = [
   'clients/platform/schedule.ts',
 ];
 
+/**
+ * Code that decides what an account's payload is, whether a field is undocumented, whether a
+ * version may retire and whether a chaos or rehearsal run passed (issue 39: mutants of each
+ * survived the whole suite before they were in scope). The readers' I/O (the decompressed copy,
+ * the file handle, the SQL) is proven end to end; here, what they decide from what they read.
+ */
+export const DECISIONS = [
+  functionLines('source/payload-lines.ts', 'export async function* readPayloadLines'),
+  functionLines('source/payload-file.ts', 'export function indexLine'),
+  functionLines('source/payload-file.ts', 'export function duplicateRead'),
+  functionLines('source/payload-file.ts', 'export function sortedKeyPage'),
+  methodLines('source/payload-table.ts', 'async getPayload'),
+  functionLines('schemas/validate.ts', 'function classifyUnknownKeys'),
+  functionLines('schemas/errors.ts', 'export function issuesToValidationErrors'),
+  functionLines('cli/worker-versions.ts', 'export function retireable'),
+  'chaos/verdict.ts',
+];
+export const DECISIONS_TESTS = [
+  'test/unit/source/payload-file.test.ts',
+  'test/unit/source/payload-table-read.test.ts',
+  'test/unit/schemas/contract-zod.test.ts',
+  'test/unit/schemas/every-documented-field.test.ts',
+  'test/unit/schemas/spec-examples.test.ts',
+  'test/unit/cli/worker-versions.test.ts',
+  'test/unit/chaos/plan-and-verdict.test.ts',
+];
+
 /** Unit tests that judge them (the rest of the unit suite tests other modules, several on a Postgres of their own). */
 export const OUTCOME_CORE_TESTS = [
   'test/unit/workflows/*.test.ts',
@@ -37,6 +73,7 @@ export const OUTCOME_CORE_TESTS = [
 ];
 const TESTS = [
   ...OUTCOME_CORE_TESTS,
+  ...DECISIONS_TESTS,
   'test/unit/platform-client/data-import.test.ts',
   'test/unit/platform-client/activity-failure.test.ts',
   'test/unit/platform-client/url-and-retry.test.ts',
@@ -55,7 +92,7 @@ export default {
   plugins: ['@stryker-mutator/vitest-runner'],
   // Not clients/platform/errors.ts yet: its judges are the fake-HTTP platform tests, ~7 s a mutant
   // here (18 of 70 mutants in 2 minutes in a first probe); `--mutate clients/platform/errors.ts` runs it.
-  mutate: [...OUTCOME_CORE, 'domain/platform-failure.ts', 'activities/schedule.ts', 'reconcile/compare.ts', 'schemas/document-path.ts'],
+  mutate: [...OUTCOME_CORE, ...DECISIONS, 'domain/platform-failure.ts', 'activities/schedule.ts', 'reconcile/compare.ts', 'schemas/document-path.ts'],
   coverageAnalysis: 'perTest',
   // Mutants of module-level constants would each rerun every test (minutes apiece on 2 shared cores).
   ignoreStatic: true,

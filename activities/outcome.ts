@@ -3,7 +3,7 @@ import { claimInboxEvent, platformErrorDetail } from '../ledger';
 import { Context } from '@temporalio/activity';
 import { importEventSignalOf, type AccountOutcome } from '../domain/inputs';
 import { PlatformClientError } from '../clients/platform';
-import { reconciledOutcome } from '../domain/reconciled-outcome';
+import { readBackWanted, reconciledOutcome } from '../domain/reconciled-outcome';
 import { attemptRef, type ActivityContext } from './deps';
 import { readBackAccount } from './read-back';
 import type { AccountActivities } from './types';
@@ -40,8 +40,7 @@ export function outcomeActivities(ctx: ActivityContext): Pick<AccountActivities,
         const detail = await platformErrorDetail(pool, input.externalAccountNumber, o.code);
         await ledger.replaceErrors(ref, 'platform', [{ stage: 'platform', code: o.code, attr: o.attr, detail }]);
       }
-      // First attempt only: a read-back that hung past the step's timeout must not hold the outcome back.
-      const readBack = input.readBack === true && o.outcome === 'completed' && !input.dryRun && o.accountNumber !== undefined && firstAttempt();
+      const readBack = readBackWanted(input, o, firstAttempt());
       if (readBack) o = await readBackOnce(o, o.accountNumber!);
       const set = await ledger.recordOutcome(ref, o);
       // A retried record whose first attempt did record: the ledger's outcome stands (a second read-back may have differed).
