@@ -110,11 +110,11 @@ describe('judge', () => {
     expect(judgeB({ ...expectedB, error_attr: null }).wrong.map((w) => w.account)).toEqual(['B']);
     expect(judgeB({ ...expectedB, outcome: 'completed' }).wrong.map((w) => w.account)).toEqual(['B']);
     // An expectation without an attr matches a row without one (null and '' alike), and only that.
-    const noAttr = [truth('C', { outcome: 'failed', stage: 'source', code: 'invalid_json' })];
+    const noAttr = [truth('C', { outcome: 'failed', stage: 'documents', code: 'document_not_found', attr: null })];
     const judgeC = (attr: string | null) =>
       judge({
         truth: noAttr,
-        ledger: new Map([['C', row({ outcome: 'failed', stage: 'source', error_code: 'invalid_json', error_attr: attr })]]),
+        ledger: new Map([['C', row({ outcome: 'failed', stage: 'documents', error_code: 'document_not_found', error_attr: attr })]]),
         platform: new Map(),
         early: 0,
       });
