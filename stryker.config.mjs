@@ -53,6 +53,7 @@ export const DECISIONS = [
   functionLines('schemas/errors.ts', 'export function issuesToValidationErrors'),
   functionLines('cli/worker-versions.ts', 'export function retireable'),
   'chaos/verdict.ts',
+  'chaos/aimed-kill.ts',
 ];
 export const DECISIONS_TESTS = [
   'test/unit/source/payload-file.test.ts',
@@ -62,6 +63,7 @@ export const DECISIONS_TESTS = [
   'test/unit/schemas/spec-examples.test.ts',
   'test/unit/cli/worker-versions.test.ts',
   'test/unit/chaos/plan-and-verdict.test.ts',
+  'test/unit/chaos/aimed-kill.test.ts',
 ];
 
 /** Unit tests that judge them (the rest of the unit suite tests other modules, several on a Postgres of their own). */
