@@ -44,7 +44,7 @@ export const OUTCOME_CORE = [
  * the file handle, the SQL) is proven end to end; here, what they decide from what they read.
  */
 export const DECISIONS = [
-  functionLines('source/payload-lines.ts', 'export async function* readPayloadLines'),
+  functionLines('schemas/json-lines.ts', 'export async function* readPayloadLines'),
   functionLines('source/payload-file.ts', 'export function indexLine'),
   functionLines('source/payload-file.ts', 'export function duplicateRead'),
   functionLines('source/payload-file.ts', 'export function sortedKeyPage'),
