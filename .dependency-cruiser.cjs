@@ -1,5 +1,5 @@
 /**
- * The floor plan, checked by a tool (`npm run deps:check`, run by .ci/run). README.md "What runs
+ * The floor plan, checked by a tool (`npm run deps:check`, run by .ci/run). docs/design.md "What runs
  * where" draws the same layers. A folder may import its own layer and the layers below it, never
  * one above; no module may reach itself again through its imports (type-only imports count: a cycle
  * of types is still a knot in the design). Workflow files import only @temporalio/workflow, the
@@ -7,7 +7,7 @@
  */
 
 /** Bottom first. Folders on one line stand side by side: they may import one another. */
-const LAYERS = [
+const PRODUCT = [
   ['domain'],
   ['contract'],
   ['schemas', 'config', 'process', 'db'],
@@ -18,14 +18,21 @@ const LAYERS = [
   ['ledger'],
   ['activities'],
   ['workflows'],
-  ['events', 'workers', 'sandbox'],
-  ['synthetic'],
-  ['stack'],
-  ['chaos', 'rehearsal', 'scripts'],
+  ['events', 'workers'],
+  ['scripts'],
   ['cli'],
-  // The benchmarks time the operator commands themselves (bench/ledger-part.ts): they stand on top.
-  ['bench'],
 ];
+/** The proving ground stands on the product and is never stood on (the harness rule below). */
+const HARNESS = [
+  ['harness/sandbox'],
+  ['harness/synthetic', 'harness/seed'],
+  ['harness/stack'],
+  ['harness/chaos', 'harness/rehearsal'],
+  ['harness/cli'],
+  // The benchmarks time the operator commands themselves (harness/bench/ledger-part.ts): they stand on top.
+  ['harness/bench'],
+];
+const LAYERS = [...PRODUCT, ...HARNESS];
 
 const folders = (layer) => `^(${layer.join('|')})/`;
 
@@ -33,7 +40,7 @@ const upward = LAYERS.slice(0, -1).map((layer, i) => ({
   name: `no-upward-from-${layer.join('-')}`,
   comment: `${layer.join(', ')} may import only ${LAYERS.slice(0, i + 1)
     .flat()
-    .join(', ')} (README.md, "What runs where").`,
+    .join(', ')} (docs/design.md, "What runs where").`,
   severity: 'error',
   from: { path: folders(layer) },
   to: { path: folders(LAYERS.slice(i + 1).flat()) },
@@ -57,6 +64,13 @@ module.exports = {
       to: { circular: true },
     },
     domainAlone,
+    {
+      name: 'product-never-imports-the-harness',
+      comment: 'The stand-ins, synthetic data and proving runs (harness/) are not shipped: nothing outside harness/ may import them.',
+      severity: 'error',
+      from: { pathNot: '^harness/' },
+      to: { path: '^harness/' },
+    },
     ...upward,
     {
       name: 'workflow-imports',

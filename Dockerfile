@@ -30,6 +30,7 @@ ENV NODE_ENV=production \
     KRAKEN_BUILD_ID=${KRAKEN_BUILD_ID}
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
+# The product only: .dockerignore leaves out the harness, tests and docs (test/unit/house/image-files.test.ts).
 COPY . .
 # The image's own non-root user (uid 1000).
 USER node

@@ -52,8 +52,8 @@ export const DECISIONS = [
   functionLines('schemas/validate.ts', 'function classifyUnknownKeys'),
   functionLines('schemas/errors.ts', 'export function issuesToValidationErrors'),
   functionLines('cli/worker-versions.ts', 'export function retireable'),
-  'chaos/verdict.ts',
-  'chaos/aimed-kill.ts',
+  'harness/chaos/verdict.ts',
+  'harness/chaos/aimed-kill.ts',
 ];
 export const DECISIONS_TESTS = [
   'test/unit/source/payload-file.test.ts',

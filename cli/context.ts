@@ -4,8 +4,8 @@ import type { Client } from '@temporalio/client';
 import { createPool, type Pool } from '../clients/db';
 import { connectClient } from '../clients/temporal';
 import { loadEnv, maskUrlPassword, parseConfig, sandboxPlatformUrls, type Config } from '../config';
-import { devSecretsSchema, type DevSecrets } from '../stack/secrets';
-import { readStackInfo, type StackInfo } from '../stack/stack-info';
+import { devSecretsSchema, type DevSecrets } from '../config/dev-secrets';
+import { readStackInfo, type StackInfo } from '../config/dev-stack-info';
 import { unreachableError, usageError } from './errors';
 import { ROOT } from './root';
 

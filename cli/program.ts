@@ -1,12 +1,6 @@
 import { Command, CommanderError } from 'commander';
-import { chaosCommand } from './commands/chaos';
-import { rehearsalCommand } from './commands/rehearsal';
 import { codecCommand, configCommand, eventsCommand, workerCommand } from './commands/services';
 import { dbCommand } from './commands/db';
-import { demoCommand } from './commands/demo';
-import { devCommand } from './commands/dev';
-import { generateCommand } from './commands/generate';
-import { generateChangesCommand } from './commands/generate-changes';
 import { reportCommand } from './commands/report';
 import { runCommand } from './commands/run';
 import { supplierCommand } from './commands/supplier';
@@ -22,7 +16,7 @@ import { CliError, EXIT } from './errors';
  * Temporal client, the AWS SDK, pg and zod (about 1,200 modules) that most commands never need all of.
  * `require`, not `import()`: bin/kraken-migrate.js registers tsx's CommonJS hook only.
  */
-export function buildProgram(): Command {
+export function buildProgram(extend?: (program: Command) => void): Command {
   const program = new Command('kraken-migrate')
     .description('Migrate legacy energy-supplier accounts into Kraken through its data-import API (Temporal-driven).')
     .showHelpAfterError('(add --help for usage)')
@@ -45,21 +39,17 @@ Exit codes: 0 ok · 1 accounts failed / validation errors · 2 usage or configur
     validateCommand(),
     supplierCommand(),
     platformCommand(),
-    generateCommand(),
-    generateChangesCommand(),
     workerCommand(),
     workersCommand(),
     eventsCommand(),
     codecCommand(),
     dbCommand(),
     configCommand(),
-    devCommand(),
-    demoCommand(),
-    chaosCommand(),
-    rehearsalCommand(),
   ]) {
     program.addCommand(cmd);
   }
+  // The development harness (harness/cli/program.ts) adds its commands here, so they share the exit codes.
+  extend?.(program);
   // Usage errors exit 2 (commander's default is 1, which the CLI keeps for failed accounts).
   const applyToAll = (c: Command) => {
     c.exitOverride((err: CommanderError) => {

@@ -3,7 +3,7 @@ import { sourceSpecSchema } from './source-spec';
 import { TIMING_DEFAULTS } from './timing-defaults';
 
 /**
- * Inputs and results of the after-import work: reconciliation and changes carried over (README.md, "After creation"). References and counts only: items and account values stay in the ledger.
+ * Inputs and results of the after-import work: reconciliation and changes carried over (docs/operator-guide.md, "After creation"). References and counts only: items and account values stay in the ledger.
  */
 
 export const accountDeltaInputSchema = z.object({

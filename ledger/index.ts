@@ -11,5 +11,3 @@ export * from './reconciliation';
 export * from './post-import-items';
 export * from './after-import-report';
 export * from './report-csv';
-export * from './seed-mix';
-export * from './seed-ledger';

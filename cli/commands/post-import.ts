@@ -4,7 +4,7 @@ import { positiveInt } from '../output';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
 const postImportActions = (): typeof import('../actions/post-import') => require('../actions/post-import');
 
-/** `run reconcile` and `run delta`: after-import checks and changes carried over (README.md, "After creation"). */
+/** `run reconcile` and `run delta`: after-import checks and changes carried over (docs/operator-guide.md, "After creation"). */
 export function addPostImportRunCommands(run: Command): void {
   run
     .command('reconcile <runId>')

@@ -9,13 +9,13 @@ import { workerDeploymentVersion } from '../../workers/deployment-version';
 import { platformTaskQueue } from '../../domain/task-queues';
 import { connectClient } from '../../clients/temporal';
 import { parseConfig, type Config } from '../../config';
-import { writeDatasetToPostgres } from '../../synthetic/dataset-postgres';
-import { generateDataset, type GenerateOptions, type GroundTruth } from '../../synthetic/generator';
+import { writeDatasetToPostgres } from '../../harness/synthetic/dataset-postgres';
+import { generateDataset, type GenerateOptions, type GroundTruth } from '../../harness/synthetic/generator';
 import { runWorkflowId } from '../../domain/workflow-ids';
 import { migrationRunInputSchema, type MigrationRunInput } from '../../domain/inputs';
 import type { RunProgress } from '../../domain/messages';
 import type { migrationRunWorkflow } from '../../workflows/migration-run';
-import { sandboxAdmin } from '../../sandbox/admin-client';
+import { sandboxAdmin } from '../../harness/sandbox/admin-client';
 
 /** What an end-to-end test needs of the stack the global setup started. */
 export interface E2E {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCodec } from '../../codec/data-converter';
 import { accountDeltaWorkflowId, deltaRunWorkflowId, runWorkflowId } from '../../domain/workflow-ids';
 import { awaitDelta, startDelta } from '../../cli/post-import';
-import { generateChangesForRun } from '../../cli/post-import-changes';
+import { generateChangesForRun } from '../../harness/cli/post-import-changes';
 import { runProgressQuery, supplierStatusSignal } from '../../domain/messages';
 import { accountsFile, connectE2E, sandbox, seedAccounts, setSupplierEverywhere, startRun, uniqueId, until, type E2E } from '../e2e/helpers';
 import { CORPUS_DIR, decryptHistory, writeEntry } from './corpus';

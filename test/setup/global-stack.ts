@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { loadEnv } from '../../config';
-import { removeOrphanedData, SHARED_RUNTIME } from '../../stack/postgres';
-import { startStack, type RunningStack } from '../../stack/stack';
+import { removeOrphanedData, SHARED_RUNTIME } from '../../harness/stack/postgres';
+import { startStack, type RunningStack } from '../../harness/stack/stack';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -8,7 +8,7 @@ import type { Client } from '@temporalio/client';
 import { createPool, type Pool } from '../../../clients/db';
 import { connectClient } from '../../../clients/temporal';
 import { parseConfig, type Config } from '../../../config';
-import { actualDataDir } from '../../../stack/postgres';
+import { actualDataDir } from '../../../harness/stack/postgres';
 import { runWorkflowId } from '../../../domain/workflow-ids';
 import { KmAccount } from '../../../domain/search-attributes';
 
@@ -39,7 +39,10 @@ interface CliResult {
 /** The CLI as an operator runs it, pointed at the e2e stack. stdout is a pipe: watch prints lines. */
 function cli(args: string[], timeoutMs = 240_000, extraEnv: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [require.resolve('tsx/cli'), 'cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env, ...extraEnv } });
+    const child = spawn(process.execPath, [require.resolve('tsx/cli'), args[0] === 'generate' ? 'harness/cli/main.ts' : 'cli/main.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, ...extraEnv },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -7,7 +7,7 @@ import { createPool, type Pool } from '../../../clients/db';
 import { ledgerProgress } from '../../../ledger';
 import { postImportStatus } from '../../../cli/post-import';
 import { EXAMPLES_PER_CODE } from '../../../ledger/report-data';
-import { planSeed, seedCounts } from '../../../ledger/seed-mix';
+import { planSeed, seedCounts } from '../../../harness/seed/seed-mix';
 import { parseCsv } from '../../support/csv';
 
 /**
@@ -24,7 +24,10 @@ const runId = `seed-e2e-${Date.now().toString(36)}`;
 
 function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [require.resolve('tsx/cli'), 'cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env, ...extraEnv } });
+    const child = spawn(process.execPath, [require.resolve('tsx/cli'), args[1] === 'seed-ledger' ? 'harness/cli/main.ts' : 'cli/main.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, ...extraEnv },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

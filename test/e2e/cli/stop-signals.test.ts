@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SAME_PRESS_MS } from '../../../process/stop-signals';
-import { canConnect, freePort } from '../../../stack/child-process';
+import { canConnect, freePort } from '../../../harness/stack/child-process';
 
 // `npm run dev` and `npm run demo -- --keep` as a terminal runs them: in a process group of their own
 // (the terminal's foreground group), stopped the ways a terminal or a supervisor stops them. Stopped

@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { awaitDelta, reconcileRun, reconciliationLine, startDelta } from '../../../cli/post-import';
-import { generateChangesForRun } from '../../../cli/post-import-changes';
+import { generateChangesForRun } from '../../../harness/cli/post-import-changes';
 import { loadReportData } from '../../../cli/report/data';
 import { renderReportHtml } from '../../../cli/report/html';
 import { createLedger } from '../../../ledger';
 import { createReconciliationLedger } from '../../../ledger/reconciliation';
 import { reportCsvRows } from '../../../ledger/report-csv';
-import { isAltered } from '../../../sandbox/post-import/account-record';
-import type { GeneratedChanges } from '../../../synthetic/generate-changes';
+import { isAltered } from '../../../harness/sandbox/post-import/account-record';
+import type { GeneratedChanges } from '../../../harness/synthetic/generate-changes';
 import { itemKey } from '../../../schemas/post-import';
 import { accountDeltaWorkflowId, deltaRunWorkflowId } from '../../../domain/workflow-ids';
 import { deltaRunInputSchema } from '../../../domain/post-import-inputs';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runExpiredWindowsPhase } from '../../../rehearsal/expired-windows';
+import { runExpiredWindowsPhase } from '../../../harness/rehearsal/expired-windows';
 import { attempts, connectE2E, groundTruth, sandbox, seedAccounts, uniqueId, type E2E } from '../helpers';
 
 let e: E2E;

@@ -5,8 +5,8 @@ import { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codecWarnings } from '../../../clients/temporal';
 import { createCodec } from '../../../codec/data-converter';
-import { replayCheck } from '../../../rehearsal/replay-check';
-import { stallWorker, WORKFLOW_TASK_TIMEOUT_MS } from '../../../rehearsal/stall-worker';
+import { replayCheck } from '../../../harness/rehearsal/replay-check';
+import { stallWorker, WORKFLOW_TASK_TIMEOUT_MS } from '../../../harness/rehearsal/stall-worker';
 import { decryptHistory } from '../../replay/corpus';
 import { accountsFile, connectE2E, groundTruth, ownWorkers, seedAccounts, startRun, uniqueId, until, type E2E } from '../helpers';
 

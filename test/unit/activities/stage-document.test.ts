@@ -5,8 +5,8 @@ import { GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stageDocument } from '../../../activities/documents';
 import { createS3Client, ensureBucket } from '../../../clients/aws';
-import { freePort, type ManagedProcess } from '../../../stack/child-process';
-import { startLocalAws } from '../../../stack/fauxqs';
+import { freePort, type ManagedProcess } from '../../../harness/stack/child-process';
+import { startLocalAws } from '../../../harness/stack/fauxqs';
 import { PATH_DOES_NOT_EXIST } from '../../../source/documents';
 import type { DocumentRef } from '../../../source/types';
 

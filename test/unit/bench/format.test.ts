@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fmt, fmtMs, renderReport, renderTable, resultRows } from '../../../bench/format';
-import { benchResultsSchema, type BenchResults, type PipelineRun } from '../../../bench/results';
+import { fmt, fmtMs, renderReport, renderTable, resultRows } from '../../../harness/bench/format';
+import { benchResultsSchema, type BenchResults, type PipelineRun } from '../../../harness/bench/results';
 
 const run = (over: Partial<PipelineRun> = {}): PipelineRun => ({
   workers: 1,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseBenchArgs } from '../../../bench/options';
+import { parseBenchArgs } from '../../../harness/bench/options';
 
 describe('parseBenchArgs', () => {
   it('defaults to the full table: 2000 accounts, scaling on, memory off', () => {
@@ -16,7 +16,7 @@ describe('parseBenchArgs', () => {
       scaling: true,
       memoryAccounts: 0,
       eventWaitSeconds: 30,
-      out: 'bench/results.json',
+      out: 'harness/bench/results.json',
     });
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mean, median, passFigures, percentile, ratio } from '../../../bench/stats';
+import { mean, median, passFigures, percentile, ratio } from '../../../harness/bench/stats';
 
 describe('percentile (nearest rank)', () => {
   const hundred = Array.from({ length: 100 }, (_, i) => 100 - i); // 100..1, unsorted on purpose

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { slidingWindow } from '../../../bench/window';
+import { slidingWindow } from '../../../harness/bench/window';
 
 describe('slidingWindow', () => {
   it('never has more than `concurrency` calls in flight, starts the next as soon as one ends, keeps order', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deliverAimedKill, type AimedKillOptions } from '../../../chaos/aimed-kill';
+import { deliverAimedKill, type AimedKillOptions } from '../../../harness/chaos/aimed-kill';
 
 /**
  * A planned "kill -9 while a schedule call is in flight" is delivered for sure, or reported as the

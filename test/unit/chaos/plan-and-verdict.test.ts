@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chaosOptionsSchema, planChaos, SMOKE } from '../../../chaos/plan';
-import { judge, passed, type LedgerOutcome, type PlatformTruth } from '../../../chaos/verdict';
-import type { GroundTruth } from '../../../synthetic/generator';
+import { chaosOptionsSchema, planChaos, SMOKE } from '../../../harness/chaos/plan';
+import { judge, passed, type LedgerOutcome, type PlatformTruth } from '../../../harness/chaos/verdict';
+import type { GroundTruth } from '../../../harness/synthetic/generator';
 
 describe('planChaos', () => {
   it('the same seed gives the same schedule; another seed another one', () => {

@@ -6,7 +6,7 @@ import { InputFileError } from '../../../schemas/input-file';
 import { SourceAdapterError } from '../../../source/adapter-contract';
 import { newRunId, RUN_ID_PATTERN } from '../../../cli/run-id';
 import { parseSelectionOptions } from '../../../cli/runs';
-import type { StackInfo } from '../../../stack/stack';
+import type { StackInfo } from '../../../harness/stack/stack';
 
 const stack: StackInfo = {
   temporalUiUrl: 'http://127.0.0.1:18233',

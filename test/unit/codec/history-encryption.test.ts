@@ -1,4 +1,4 @@
-import { provisionTemporalCli } from '../../../stack/temporal-cli';
+import { provisionTemporalCli } from '../../../harness/stack/temporal-cli';
 import { codecWarnings } from '../../../clients/temporal';
 import path from 'node:path';
 import { execFile } from 'node:child_process';

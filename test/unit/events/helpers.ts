@@ -4,8 +4,8 @@ import { createPool, type Pool } from '../../../clients/db';
 import { createLogger } from '../../../logging/logger';
 import { signWebhookBody } from '../../../clients/webhook-signature';
 import { migrateAll } from '../../../db/migrate';
-import { freePort } from '../../../stack/child-process';
-import { startPostgres } from '../../../stack/postgres';
+import { freePort } from '../../../harness/stack/child-process';
+import { startPostgres } from '../../../harness/stack/postgres';
 import { SignalError, type EventsDeps } from '../../../events/types';
 import type { ImportEventSignal } from '../../../domain/inputs';
 

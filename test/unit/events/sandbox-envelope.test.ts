@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseEvent } from '../../../schemas/events';
-import { buildEnvelope, IMPORT_EVENT_TYPES } from '../../../sandbox/events/envelope';
+import { buildEnvelope, IMPORT_EVENT_TYPES } from '../../../harness/sandbox/events/envelope';
 import { toInboxRecord } from '../../../ledger/inbox-record';
 
 // The sandbox and the receiver are written apart; this pins them to each other so a change in the

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqsClient } from '../../../clients/aws';
 import { parseConfig } from '../../../config';
 import { startSqsConsumer } from '../../../events/sqs-consumer';
-import { freePort, type ManagedProcess } from '../../../stack/child-process';
-import { startLocalAws } from '../../../stack/fauxqs';
+import { freePort, type ManagedProcess } from '../../../harness/stack/child-process';
+import { startLocalAws } from '../../../harness/stack/fauxqs';
 import { capturingLogger, deadPool, envelope, fakeSignaller, inboxRow, quietLogger, ROOT, startTestDb, uniq } from './helpers';
 
 let db: Awaited<ReturnType<typeof startTestDb>>;

@@ -1,4 +1,4 @@
-import { provisionTemporalCli } from '../../../stack/temporal-cli';
+import { provisionTemporalCli } from '../../../harness/stack/temporal-cli';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestWorkflowEnvironment } from '@temporalio/testing';

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { firstError, flattenFieldErrors } from '../../../clients/platform/post-import';
 import { postImportRequestBody } from '../../../clients/platform/post-import';
 import { loadContract } from '../../../contract';
-import { createSpecValidator } from '../../../sandbox/openapi/validator';
-import { generateChanges } from '../../../synthetic/generate-changes';
+import { createSpecValidator } from '../../../harness/sandbox/openapi/validator';
+import { generateChanges } from '../../../harness/synthetic/generate-changes';
 
 describe('post-import error bodies', () => {
   it('reads the spec documented 400 shapes as code + attr', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { compareAccount, differencesByField, expectedAccountRecord, londonMidnight, sameLocalDate } from '../../../reconcile/compare';
 import { realisticAccount } from '../../../schemas/fixtures';
-import { accountRecordFromPayload, alterField, omitFields } from '../../../sandbox/post-import/account-record';
-import { londonMidnightIso } from '../../../sandbox/time';
+import { accountRecordFromPayload, alterField, omitFields } from '../../../harness/sandbox/post-import/account-record';
+import { londonMidnightIso } from '../../../harness/sandbox/time';
 
 // One supply address: an Economy 7 electricity point (two registers, two agreements) and a gas point.
 const payload: Record<string, any> = realisticAccount();

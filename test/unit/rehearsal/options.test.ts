@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REHEARSAL_SMOKE, rehearsalOptionsSchema } from '../../../rehearsal/options';
+import { REHEARSAL_SMOKE, rehearsalOptionsSchema } from '../../../harness/rehearsal/options';
 
 describe('rehearsal options', () => {
   it('defaults to the issue’s rehearsal: 50,000 accounts, a tenant’s pace, a four-minute outage the poll limit outlasts', () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
-import { countHistory, replayCheck } from '../../../rehearsal/replay-check';
+import { countHistory, replayCheck } from '../../../harness/rehearsal/replay-check';
 
 /**
  * A real history: the run workflow of a 10-account run on two workers without a workflow cache, one

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { killGroup, startProcess, type ManagedProcess } from '../../../stack/child-process';
-import { stallWorker, WORKFLOW_TASK_TIMEOUT_MS } from '../../../rehearsal/stall-worker';
+import { killGroup, startProcess, type ManagedProcess } from '../../../harness/stack/child-process';
+import { stallWorker, WORKFLOW_TASK_TIMEOUT_MS } from '../../../harness/rehearsal/stall-worker';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stall-worker-'));
 const started: ManagedProcess[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cpuAt, goals, nearestRank, tenthRows, type Finish, type Sample } from '../../../rehearsal/tenths';
-import { recovery } from '../../../rehearsal/recovery';
+import { cpuAt, goals, nearestRank, tenthRows, type Finish, type Sample } from '../../../harness/rehearsal/tenths';
+import { recovery } from '../../../harness/rehearsal/recovery';
 
 const sample = (atMs: number, rss: number, worker: number): Sample => ({ atMs, steadyWorkerRssMb: rss, workersRssMb: rss * 2, cpuMs: { worker } });
 

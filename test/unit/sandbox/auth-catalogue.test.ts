@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, api, API_KEY, minimalAccount, ORG_KEY, schedule, startStack, type Stack } from './harness';
-import { catalogueTariffCodes, defaultCatalogue } from '../../../sandbox/catalogue';
+import { catalogueTariffCodes, defaultCatalogue } from '../../../harness/sandbox/catalogue';
 
 let stack: Stack;
 beforeAll(async () => {

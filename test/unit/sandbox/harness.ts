@@ -1,4 +1,4 @@
-import { minimalAccountPayload } from '../../../sandbox/fixtures';
+import { minimalAccountPayload } from '../../../harness/sandbox/fixtures';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -6,13 +6,14 @@ import type { AddressInfo } from 'node:net';
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type pg from 'pg';
-import { startPostgres, type RunningPostgres } from '../../../stack/postgres';
-import { startLocalAws } from '../../../stack/fauxqs';
-import { freePort, type ManagedProcess } from '../../../stack/child-process';
+import { startPostgres, type RunningPostgres } from '../../../harness/stack/postgres';
+import { startLocalAws } from '../../../harness/stack/fauxqs';
+import { freePort, type ManagedProcess } from '../../../harness/stack/child-process';
 import { createPool } from '../../../clients/db';
 import { createS3Client, createSqsClient, ensureBucket, ensureQueue } from '../../../clients/aws';
-import { COMPONENTS, migrate } from '../../../db/migrate';
-import { createSandbox, type Sandbox, type SandboxOptionsInput } from '../../../sandbox/server';
+import { migrate } from '../../../db/migrate';
+import { SANDBOX_COMPONENT } from '../../../harness/sandbox/migrations';
+import { createSandbox, type Sandbox, type SandboxOptionsInput } from '../../../harness/sandbox/server';
 
 export const ORG_KEY = 'sk_test_org_0123456789';
 export const API_KEY = 'di_test_key_0123456789';
@@ -57,7 +58,7 @@ export async function startStack(name: string, extra: Partial<SandboxOptionsInpu
   try {
     pgServer = await startPostgres({ dataDir: path.join(dataDir, 'pg'), port: await freePort() });
     aws = await startLocalAws({ port: await freePort(), logDir: dataDir });
-    await migrate(pgServer.url, COMPONENTS.sandbox);
+    await migrate(pgServer.url, SANDBOX_COMPONENT);
     pool = createPool(pgServer.url, 10);
     const awsCfg = {
       S3_ENDPOINT: aws.endpoint,

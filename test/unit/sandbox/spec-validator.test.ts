@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract, requestExample } from '../../../contract';
-import { createSpecValidator } from '../../../sandbox/openapi/validator';
-import { undeclaredProperties } from '../../../sandbox/openapi/strict';
-import { collectMarkedValues, convertComponents } from '../../../sandbox/openapi/to-json-schema';
-import { catalogueTariffCodes, defaultCatalogue, isKnownTariffCode } from '../../../sandbox/catalogue';
-import { resolveWindow } from '../../../sandbox/imports/task-params';
-import { parseIsoDateTime } from '../../../sandbox/time';
-import { createPrng } from '../../../sandbox/prng';
+import { createSpecValidator } from '../../../harness/sandbox/openapi/validator';
+import { undeclaredProperties } from '../../../harness/sandbox/openapi/strict';
+import { collectMarkedValues, convertComponents } from '../../../harness/sandbox/openapi/to-json-schema';
+import { catalogueTariffCodes, defaultCatalogue, isKnownTariffCode } from '../../../harness/sandbox/catalogue';
+import { resolveWindow } from '../../../harness/sandbox/imports/task-params';
+import { parseIsoDateTime } from '../../../harness/sandbox/time';
+import { createPrng } from '../../../harness/sandbox/prng';
 
 // Pure: no services. The real spec is loaded once for the file.
 const doc = loadContract();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, requestExample } from '../../../contract';
 import { createAuth, createPlatformClient, runPlatformCheck, type PlatformClientConfig } from '../../../clients/platform';
-import { undeclaredProperties } from '../../../sandbox/openapi/strict';
+import { undeclaredProperties } from '../../../harness/sandbox/openapi/strict';
 import { admin, api, API_KEY, minimalAccount, ORG_KEY, startStack, window, type Stack } from './harness';
 
 describe('undeclared properties (pure)', () => {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRecords, RecordTooLargeError } from '../../../source/record-reader';
-import { generateDataset } from '../../../synthetic/generator';
+import { generateDataset } from '../../../harness/synthetic/generator';
 import { transformAccount } from '../../../source/transform';
 import { defaultMapping } from '../../../source/mapping';
 import { validateAccount } from '../../../schemas/validate';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createChangeFeed, writeChanges } from '../../../source/changes';
-import { generateChanges } from '../../../synthetic/generate-changes';
+import { generateChanges } from '../../../harness/synthetic/generate-changes';
 import { itemKey } from '../../../schemas/post-import';
 
 const accounts = Array.from({ length: 50 }, (_, i) => `ACC-${String(i).padStart(4, '0')}`);

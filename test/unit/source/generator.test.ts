@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeDatasetToFiles } from '../../../synthetic/dataset-files';
-import { generateCommand } from '../../../synthetic/generate-cli';
-import { generateDataset } from '../../../synthetic/generator';
+import { writeDatasetToFiles } from '../../../harness/synthetic/dataset-files';
+import { generateCommand } from '../../../harness/synthetic/generate-cli';
+import { generateDataset } from '../../../harness/synthetic/generator';
 import { isValidMpanCore } from '../../../source/mpan';
 
 const root = path.resolve('.data/test-source-generator');

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogueTariffCodes } from '../../../sandbox/catalogue';
+import { catalogueTariffCodes } from '../../../harness/sandbox/catalogue';
 import { validateAccount } from '../../../schemas/validate';
 import { preflightNotes, tariffAttrFor, tariffsOf } from '../../../source/catalogue-check';
-import { writeDatasetToFiles } from '../../../synthetic/dataset-files';
+import { writeDatasetToFiles } from '../../../harness/synthetic/dataset-files';
 import { describeDocuments } from '../../../source/documents';
 import { FileSourceAdapter } from '../../../source/file-adapter';
-import { DEFECT_KINDS, type GroundTruth, REFERENCE_DAY, type Stage, generateDataset, groundTruthSchema } from '../../../synthetic/generator';
+import { DEFECT_KINDS, type GroundTruth, REFERENCE_DAY, type Stage, generateDataset, groundTruthSchema } from '../../../harness/synthetic/generator';
 import { defaultMapping } from '../../../source/mapping';
 import { transformAccount } from '../../../source/transform';
 import type { SourceAccount } from '../../../source/types';

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { isMpanCore } from '../../../schemas/formats';
 import { isValidMpanCore, mpanCheckDigit } from '../../../source/mpan';
 import { normaliseDate, normaliseDateTime, normaliseDecimal, normalisePhone, normalisePostcode, clean } from '../../../source/normalise';
-import { minimalPdf } from '../../../synthetic/pdf';
-import { Rng } from '../../../synthetic/prng';
+import { minimalPdf } from '../../../harness/synthetic/pdf';
+import { Rng } from '../../../harness/synthetic/prng';
 
 describe('normalisePhone', () => {
   it.each([

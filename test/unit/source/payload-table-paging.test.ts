@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Pool, createPool } from '../../../clients/db';
-import { freePort } from '../../../stack/child-process';
-import { type RunningPostgres, startPostgres } from '../../../stack/postgres';
+import { freePort } from '../../../harness/stack/child-process';
+import { type RunningPostgres, startPostgres } from '../../../harness/stack/postgres';
 import { PayloadTableSource } from '../../../source/payload-table';
 
 /**

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { energyAccountSchema } from '../../../schemas/account';
 import { describeDocuments } from '../../../source/documents';
-import { generateDataset } from '../../../synthetic/generator';
+import { generateDataset } from '../../../harness/synthetic/generator';
 import { type CodeMapping, MappingError, defaultMapping, parseMapping } from '../../../source/mapping';
 import { transformAccount } from '../../../source/transform';
 import type { SourceAccount } from '../../../source/types';

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { buildProgram } from '../../../cli/program';
 import { configSchema, parseConfig, SECRET_NAMES } from '../../../config';
-import { EMBEDDED_SCHEMA, TEMPORAL_DATABASES } from '../../../stack/temporal-full-server';
-import { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_SERVER_VERSION } from '../../../stack/temporal-server-build';
+import { EMBEDDED_SCHEMA, TEMPORAL_DATABASES } from '../../../harness/stack/temporal-full-server';
+import { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_SERVER_VERSION } from '../../../harness/stack/temporal-server-build';
 import { ALL_SEARCH_ATTRIBUTES } from '../../../domain/search-attributes';
 
 // No Docker engine runs on the development machines, so the deployment files are checked here:

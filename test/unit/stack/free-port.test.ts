@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { freePort, listenPortRange } from '../../../stack/child-process';
+import { freePort, listenPortRange } from '../../../harness/stack/child-process';
 
 function kernelEphemeralRange(): [number, number] | undefined {
   try {

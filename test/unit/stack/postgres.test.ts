@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { actualDataDir, reachableBy, removeOrphanedData, runtimeLayout, startPostgres } from '../../../stack/postgres';
-import { freePort } from '../../../stack/child-process';
+import { actualDataDir, reachableBy, removeOrphanedData, runtimeLayout, startPostgres } from '../../../harness/stack/postgres';
+import { freePort } from '../../../harness/stack/child-process';
 
 const isRoot = process.getuid?.() === 0;
 const base = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-layout-')); // mode 700, as root's home is

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { provisionTemporalCli, TemporalCliMissingError } from '../../../stack/temporal-cli';
+import { provisionTemporalCli, TemporalCliMissingError } from '../../../harness/stack/temporal-cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prereq-'));
@@ -50,9 +50,9 @@ describe('a missing Temporal CLI is named, never downloaded', () => {
   });
 
   it.each([
-    ['npm test (pretest)', ['stack/temporal-cli.ts']],
-    ['npm run demo', ['cli/main.ts', 'demo', '--data-dir', path.join(dir, 'demo')]],
-    ['npm run dev', ['cli/main.ts', 'dev']],
+    ['npm test (pretest)', ['harness/stack/temporal-cli.ts']],
+    ['npm run demo', ['harness/cli/main.ts', 'demo', '--data-dir', path.join(dir, 'demo')]],
+    ['npm run dev', ['harness/cli/main.ts', 'dev']],
   ])('%s stops at once with one line and exit 2', (_name, args) => {
     // The last demo's report, which a failed start must not delete.
     const lastReport = path.join(dir, 'demo', 'reports', 'run-1', 'report.html');

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { provisionTemporalServer, ServerBuildError, SERVER_TOOLS } from '../../../stack/temporal-server-build';
+import { provisionTemporalServer, ServerBuildError, SERVER_TOOLS } from '../../../harness/stack/temporal-server-build';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'server-build-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -1,0 +1,137 @@
+import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { runWorkflowId } from '../../domain/workflow-ids';
+
+const E = temporal.api.enums.v1.EventType;
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+/** The SDK's marker for a local activity's result. */
+const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
+
+export interface ActionCount {
+  workflowStarts: number;
+  activityAttempts: number;
+  /** Workflow tasks that ran at least one local activity: they count once each, however many ran. */
+  localActivityTasks: number;
+  timers: number;
+  signals: number;
+  upserts: number;
+  updates: number;
+  total: number;
+}
+
+/**
+ * Temporal Cloud actions recorded in one history, by Temporal's published rules
+ * (docs.temporal.io/cloud/actions): a workflow start (client, child or continue-as-new), each
+ * activity attempt, the local activities of one workflow task together, each timer started
+ * (`condition` with a timeout included), each signal (counted where it is received, so a signal
+ * between workflows is not counted twice), each search-attribute upsert, each accepted update.
+ * Not visible in history and so not counted: queries, activity heartbeats, rejected updates.
+ */
+export function actionsOf(events: readonly HistoryEvent[]): ActionCount {
+  const c: ActionCount = { workflowStarts: 0, activityAttempts: 0, localActivityTasks: 0, timers: 0, signals: 0, upserts: 0, updates: 0, total: 0 };
+  const laTasks = new Set<string>();
+  for (const e of events) {
+    switch (e.eventType) {
+      case E.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED:
+        c.workflowStarts++;
+        break;
+      case E.EVENT_TYPE_ACTIVITY_TASK_STARTED:
+        // Retries are not in history: the started event carries the attempt that completed or failed last.
+        c.activityAttempts += Math.max(1, e.activityTaskStartedEventAttributes?.attempt ?? 1);
+        break;
+      case E.EVENT_TYPE_MARKER_RECORDED:
+        if (e.markerRecordedEventAttributes?.markerName === LOCAL_ACTIVITY_MARKER)
+          laTasks.add(String(e.markerRecordedEventAttributes.workflowTaskCompletedEventId));
+        break;
+      case E.EVENT_TYPE_TIMER_STARTED:
+        c.timers++;
+        break;
+      case E.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED:
+        c.signals++;
+        break;
+      case E.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES:
+        c.upserts++;
+        break;
+      case E.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED:
+        c.updates++;
+        break;
+    }
+  }
+  c.localActivityTasks = laTasks.size;
+  c.total = c.workflowStarts + c.activityAttempts + c.localActivityTasks + c.timers + c.signals + c.upserts + c.updates;
+  return c;
+}
+
+function add(a: ActionCount, b: ActionCount): ActionCount {
+  const out = { ...a };
+  for (const k of Object.keys(b) as (keyof ActionCount)[]) out[k] += b[k];
+  return out;
+}
+
+export interface RunHistoryCost {
+  accounts: number;
+  /** History events of the account workflows, per account. */
+  accountEventsPerAccount: number;
+  /** The run workflow's events (every continue-as-new segment) divided by the accounts. */
+  runEventsPerAccount: number;
+  /** Both together: what one account costs in history. */
+  eventsPerAccount: number;
+  actionsPerAccount: number;
+  /** Actions by kind, per account, run included. */
+  actionsByKind: Omit<ActionCount, 'total'>;
+  runSegments: number;
+}
+
+/**
+ * What a run cost in Temporal history and actions, read from every history it wrote: its account
+ * workflows (found by `KmRunId`) and every segment of the run workflow.
+ */
+export async function runHistoryCost(client: Client, runId: string, opts: { parallel?: number } = {}): Promise<RunHistoryCost> {
+  const accounts: { workflowId: string; runId: string }[] = [];
+  for await (const wf of client.workflow.list({ query: `KmRunId = '${runId}' AND KmKind = 'account'` }))
+    accounts.push({ workflowId: wf.workflowId, runId: wf.runId });
+  const segments: { workflowId: string; runId: string }[] = [];
+  for await (const wf of client.workflow.list({ query: `WorkflowId = '${runWorkflowId(runId)}'` }))
+    segments.push({ workflowId: wf.workflowId, runId: wf.runId });
+
+  const zero = actionsOf([]);
+  const cost = async (list: { workflowId: string; runId: string }[]) => {
+    let events = 0;
+    let actions = zero;
+    let next = 0;
+    const worker = async () => {
+      while (next < list.length) {
+        const w = list[next++];
+        const h = await client.workflow.getHandle(w.workflowId, w.runId).fetchHistory();
+        const evs = h.events ?? [];
+        events += evs.length;
+        actions = add(actions, actionsOf(evs));
+      }
+    };
+    await Promise.all(Array.from({ length: opts.parallel ?? 8 }, worker));
+    return { events, actions };
+  };
+  const a = await cost(accounts);
+  const r = await cost(segments);
+  const n = Math.max(1, accounts.length);
+  const all = add(a.actions, r.actions);
+  const per = (x: number) => Math.round((x / n) * 100) / 100;
+  return {
+    accounts: accounts.length,
+    accountEventsPerAccount: per(a.events),
+    runEventsPerAccount: per(r.events),
+    eventsPerAccount: per(a.events + r.events),
+    actionsPerAccount: per(all.total),
+    actionsByKind: {
+      workflowStarts: per(all.workflowStarts),
+      activityAttempts: per(all.activityAttempts),
+      localActivityTasks: per(all.localActivityTasks),
+      timers: per(all.timers),
+      signals: per(all.signals),
+      upserts: per(all.upserts),
+      updates: per(all.updates),
+    },
+    runSegments: segments.length,
+  };
+}

@@ -1,0 +1,139 @@
+import path from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { z } from 'zod';
+
+export const benchOptionsSchema = z.object({
+  mode: z.enum(['smoke', 'default']),
+  /** KRAKEN_TEMPORAL_ENGINE of the bench's stack: the CLI dev server or the Temporal server on Postgres. */
+  engine: z.enum(['dev', 'server']),
+  accounts: z.number().int().min(1),
+  /** The pipeline's concurrency sweep: one pass each; the table's pipeline figure is the best. */
+  concurrency: z.array(z.number().int().min(1).max(500)).min(1),
+  /** The floor's concurrency sweep: the floor's peak is what the pipeline is compared with. */
+  floorConcurrency: z.array(z.number().int().min(1).max(1000)).min(1),
+  /** 2-worker passes, each on a fresh stack (fresh Temporal database); reported with their spread. */
+  scalingRepeats: z.number().int().min(1),
+  floor: z.boolean(),
+  script: z.boolean(),
+  scaling: z.boolean(),
+  /** Accounts of the memory-growth run; 0 = not run. */
+  memoryAccounts: z.number().int().min(0),
+  validationSeconds: z.number().positive(),
+  repeats: z.number().int().min(1),
+  sandboxRequests: z.number().int().min(1),
+  sandboxConcurrency: z.number().int().min(1),
+  /** OUTCOME_EVENT_WAIT_SECONDS of the stack: how long an account waits for its event before polling. */
+  eventWaitSeconds: z.number().positive(),
+  /**
+   * Which route the sandbox's events take to the receiver: one route, SQS (docker-compose.yml's
+   * route 1) by default, as a deployment runs; `both` is the dev stack's (each event arrives twice).
+   */
+  eventsRoute: z.enum(['sqs', 'webhook', 'both']),
+  out: z.string().min(1),
+  /**
+   * Where each pipeline worker process writes V8 CPU profiles of all its threads when it stops
+   * (an absolute path); unset: no profiling. Profiling slows the worker: such a run's figures
+   * say where an account's CPU goes, not how fast the pipeline is.
+   */
+  cpuProfileDir: z.string().min(1).optional(),
+});
+export type BenchOptions = z.infer<typeof benchOptionsSchema>;
+
+const DEFAULTS = {
+  default: { accounts: 2000, concurrency: [50, 100, 200], floorConcurrency: [50, 100, 200, 400], validationSeconds: 3, repeats: 3, sandboxRequests: 2000 },
+  smoke: { accounts: 30, concurrency: [10], floorConcurrency: [10], validationSeconds: 1, repeats: 3, sandboxRequests: 200 },
+} as const;
+const MEMORY_DEFAULT_ACCOUNTS = 10_000;
+
+const int = (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw new InvalidArgumentError('not an integer');
+  return n;
+};
+const intList = (v: string) => {
+  const list = v.split(',').map((x) => Number(x.trim()));
+  if (list.length === 0 || !list.every((n) => Number.isInteger(n))) throw new InvalidArgumentError('not a comma-separated list of integers');
+  return list;
+};
+const num = (v: string) => {
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new InvalidArgumentError('not a number');
+  return n;
+};
+
+/** `npm run bench -- [options]`: argv without node and the script. Smoke mode changes the defaults, not explicit values. */
+export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
+  const program = new Command('bench')
+    .exitOverride()
+    .option('--smoke', 'tiny run for CI: few accounts, one worker, no scaling or memory run')
+    .addOption(
+      new Option(
+        '--engine <engine>',
+        'Temporal engine: dev (CLI dev server, SQLite) or server (Temporal server on Postgres); default KRAKEN_TEMPORAL_ENGINE, else dev',
+      ).choices(['dev', 'server']),
+    )
+    .option('--accounts <n>', 'accounts per end-to-end pass (default 2000; smoke 30)', int)
+    .option('--concurrency <list>', 'pipeline concurrency sweep, e.g. 50,100,200 (default; smoke 10); the script runs at the best', intList)
+    .option('--floor-concurrency <list>', 'floor concurrency sweep (default 50,100,200,400; smoke 10); its peak is the floor', intList)
+    .option('--scaling-repeats <n>', '2-worker passes, each on a fresh stack (default 3)', int, 3)
+    .option('--no-floor', 'skip the Temporal floor')
+    .option('--no-script', 'skip the plain-script baseline')
+    .option('--no-scaling', 'skip the 2-worker run')
+    .option('--memory [accounts]', `memory-growth run (default ${MEMORY_DEFAULT_ACCOUNTS} accounts; expensive)`, int)
+    .option('--validation-seconds <s>', 'seconds per validation repeat', num)
+    .option('--repeats <n>', 'repeats of the cheap figures (validation, sandbox)', int)
+    .option('--sandbox-requests <n>', 'schedule requests per sandbox repeat', int)
+    .option('--sandbox-concurrency <n>', 'sandbox requests in flight', int, 32)
+    .option('--event-wait-seconds <s>', 'OUTCOME_EVENT_WAIT_SECONDS: wait for the outcome event before polling', num, 30)
+    .addOption(
+      new Option('--events <route>', "event route: sqs (the deployment's route 1), webhook (route 2) or both (the dev stack; each event arrives twice)")
+        .choices(['sqs', 'webhook', 'both'])
+        .default('sqs'),
+    )
+    .option('--out <file>', 'results file', 'harness/bench/results.json')
+    .option('--cpu-prof <dir>', 'write V8 CPU profiles of the pipeline workers (every thread) into <dir>; slows them, so the figures are not comparable')
+    .allowExcessArguments(false);
+  program.parse([...argv], { from: 'user' });
+  const o = program.opts<{
+    smoke?: boolean;
+    engine?: 'dev' | 'server';
+    accounts?: number;
+    concurrency?: number[];
+    floorConcurrency?: number[];
+    scalingRepeats: number;
+    floor: boolean;
+    script: boolean;
+    scaling: boolean;
+    memory?: number | true;
+    validationSeconds?: number;
+    repeats?: number;
+    sandboxRequests?: number;
+    sandboxConcurrency: number;
+    eventWaitSeconds: number;
+    events: 'sqs' | 'webhook' | 'both';
+    out: string;
+    cpuProf?: string;
+  }>();
+  const mode = o.smoke ? 'smoke' : 'default';
+  const d = DEFAULTS[mode];
+  return benchOptionsSchema.parse({
+    mode,
+    engine: o.engine ?? env.KRAKEN_TEMPORAL_ENGINE ?? 'dev',
+    accounts: o.accounts ?? d.accounts,
+    concurrency: o.concurrency ?? d.concurrency,
+    floorConcurrency: o.floorConcurrency ?? d.floorConcurrency,
+    scalingRepeats: o.scalingRepeats,
+    floor: o.floor,
+    script: o.script,
+    scaling: mode === 'default' && o.scaling,
+    memoryAccounts: o.memory === undefined ? 0 : o.memory === true ? MEMORY_DEFAULT_ACCOUNTS : o.memory,
+    validationSeconds: o.validationSeconds ?? d.validationSeconds,
+    repeats: o.repeats ?? d.repeats,
+    sandboxRequests: o.sandboxRequests ?? d.sandboxRequests,
+    sandboxConcurrency: o.sandboxConcurrency,
+    eventWaitSeconds: o.eventWaitSeconds,
+    eventsRoute: o.events,
+    out: o.out,
+    cpuProfileDir: o.cpuProf === undefined ? undefined : path.resolve(o.cpuProf),
+  });
+}

@@ -1,0 +1,379 @@
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Client } from '@temporalio/client';
+import { CommanderError } from 'commander';
+import { z } from 'zod';
+import { createPool, type Pool } from '../../clients/db';
+import { connectClient } from '../../clients/temporal';
+import { startStack, type RunningStack } from '../stack/stack';
+import { runFloor } from './floor/run';
+import { withCpu } from '../../process/cpu-groups';
+import { renderReport } from './format';
+import { machineInfo, versions } from './machine';
+import { parseBenchArgs, type BenchOptions } from './options';
+import { runPipeline, seedSet, type PipelineTick, type SeededSet } from './pipeline';
+import { RssSampler } from '../../process/proc-tree';
+import { runHistoryCost } from './history-cost';
+import { benchResultsSchema, scriptRunSchema, type BenchResults, type MemoryGrowth, type PipelineRun, type ScriptRun } from './results';
+import { benchSandbox } from './sandbox';
+import { WORKER_ENV, benchEnv, findTemporalPid, routeEvents, workerNodeArgs } from './stack-env';
+import { median, ratio, round } from './stats';
+
+const ROOT = path.resolve(__dirname, '../..');
+const t0 = Date.now();
+const say = (m: string) => process.stderr.write(`[bench +${Math.round((Date.now() - t0) / 1000)}s] ${m}\n`);
+const load = () => os.loadavg().map((x) => round(x, 2)) as [number, number, number];
+
+/** Validation throughput, measured in a process of its own: `repeats` payloads/s figures. */
+async function validationProcess(seconds: number, repeats: number): Promise<number[]> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [require.resolve('tsx/cli'), path.join(__dirname, 'validation.ts'), String(seconds), String(repeats), '--json'],
+    { cwd: ROOT },
+  );
+  return z.array(z.number()).parse(JSON.parse(stdout.trim().split('\n').at(-1) ?? ''));
+}
+
+/** The plain script as its own process, like a team would run it; its process tree's RSS is sampled. */
+async function runScriptProcess(stack: RunningStack, set: SeededSet, concurrency: number): Promise<ScriptRun> {
+  const child = spawn(
+    process.execPath,
+    [require.resolve('tsx/cli'), path.join(__dirname, 'plain-script.ts'), '--list', set.listFile, '--concurrency', String(concurrency)],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...stack.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const sampler = new RssSampler(() => ({ script: child.pid ? [child.pid] : [] })).start();
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  const peak = sampler.stop().script;
+  if (code !== 0) throw new Error(`plain script exited ${code}: ${stderr.split('\n').slice(-15).join('\n')}`);
+  const last = stdout.trim().split('\n').at(-1) ?? '';
+  return scriptRunSchema.parse({ ...JSON.parse(last), peakRssMb: Math.round(peak ?? 0) });
+}
+
+async function memoryRun(ctx: Ctx, set: SeededSet, concurrency: number): Promise<MemoryGrowth> {
+  const every = 1000;
+  const samples: PipelineTick[] = [];
+  const run = await runPipeline({
+    ...ctx.common,
+    concurrency,
+    set,
+    workerPids: ctx.workerPids,
+    onTick: (t) => {
+      // One sample per `every` finished accounts, plus the final one.
+      const next = (samples.length + 1) * every;
+      if (t.finished >= next || t.finished === set.accounts.length) {
+        if (samples.at(-1)?.finished !== t.finished) samples.push(t);
+        say(`memory run: ${t.finished}/${set.accounts.length} finished, worker RSS ${t.workerRssMb} MB`);
+      }
+    },
+  });
+  const first = samples[0];
+  const last = samples.at(-1);
+  return {
+    accounts: set.accounts.length,
+    samples: samples.map((s) => ({ finished: s.finished, workerRssMb: s.workerRssMb })),
+    rssAtFirstMb: first?.workerRssMb,
+    rssAtLastMb: last?.workerRssMb,
+    growthMb: first && last ? round(last.workerRssMb - first.workerRssMb, 1) : undefined,
+    run,
+  };
+}
+
+interface Ctx {
+  stack: RunningStack;
+  client: Client;
+  pool: Pool;
+  workerPids: number[];
+  common: { config: RunningStack['config']; client: Client; pool: Pool; temporalPid?: number };
+}
+
+async function main(opts: BenchOptions): Promise<BenchResults> {
+  const startedAt = new Date().toISOString();
+  const atStart = load();
+  // Before the stack starts: the figure is one core's, so it is taken while the cores are idle.
+  say(`validation: ${opts.repeats} × ${opts.validationSeconds} s, in its own process`);
+  const validationRuns = await validationProcess(opts.validationSeconds, opts.repeats);
+  const dataDir = path.join(ROOT, '.data', 'bench');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  say(`starting the stack in ${path.relative(ROOT, dataDir)} with the ${opts.engine} Temporal engine (load ${atStart.join(' ')})`);
+  const stack = await startStack({ env: benchEnv(dataDir, opts.eventWaitSeconds, opts.engine), freePorts: true, workers: 0, log: (l) => say(`stack: ${l}`) });
+  await routeEvents(stack, opts.eventsRoute);
+  const stopOnSignal = () => {
+    say('interrupted: stopping the stack');
+    void stack.stop().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', stopOnSignal);
+  process.once('SIGTERM', stopOnSignal);
+  // The stack waits for the worker ready file; info level keeps one log line per account for diagnosis:
+  // workers log at info (about one line per account), everything else at warn.
+  const startWorker = async () => (await stack.startWorker(WORKER_ENV, workerNodeArgs(opts))).pid;
+  let client: Client | undefined;
+  let pool: Pool | undefined;
+  try {
+    say('starting worker 1');
+    const firstWorker = await startWorker();
+    client = await connectClient(stack.config);
+    pool = createPool(stack.config.DATABASE_URL!, 5);
+    return await measure(opts, startedAt, atStart, validationRuns, stack, client, pool, firstWorker, startWorker);
+  } finally {
+    await client?.connection.close().catch(() => {});
+    await pool?.end().catch(() => {});
+    say('stopping the stack');
+    await stack.stop();
+  }
+}
+
+async function measure(
+  opts: BenchOptions,
+  startedAt: string,
+  atStart: [number, number, number],
+  vRuns: number[],
+  stack: RunningStack,
+  client: Client,
+  pool: Pool,
+  firstWorker: number,
+  _startWorker: () => Promise<number>,
+): Promise<BenchResults> {
+  const temporalPid = findTemporalPid();
+  const ctx: Ctx = { stack, client, pool, workerPids: [firstWorker], common: { config: stack.config, client, pool, temporalPid } };
+  const notes: string[] = [];
+  const skipped: string[] = [];
+  if (!temporalPid) notes.push('Temporal server process not found: its RSS is not reported');
+
+  const seed = seeder(pool, stack);
+  // Every pass gets its own accounts, all seeded before anything is timed.
+  const sets = {
+    warmup: opts.mode === 'default' ? await seed('warmup', 20, 90) : undefined,
+    sweep: await (async () => {
+      const out: SeededSet[] = [];
+      for (const [i, c] of opts.concurrency.entries()) out.push(await seed(`e2e${c}`, opts.accounts, 100 + i));
+      return out;
+    })(),
+    script: opts.script ? await seed('script', opts.accounts, 92) : undefined,
+    ceiling: opts.script && opts.floor ? await seed('ceiling', opts.accounts, 91) : undefined,
+    memory: opts.memoryAccounts > 0 ? await seed('memory', opts.memoryAccounts, 93) : undefined,
+  };
+
+  if (sets.warmup) {
+    say('warm-up run (20 accounts, not reported)');
+    await runPipeline({ ...ctx.common, concurrency: 50, set: sets.warmup, workerPids: ctx.workerPids });
+  }
+
+  // The pipeline at each concurrency of its sweep; the best pass is the table's pipeline figure.
+  const pipelineSweep: PipelineRun[] = [];
+  for (const [i, concurrency] of opts.concurrency.entries()) {
+    say(`end-to-end: ${opts.accounts} accounts, 1 worker, concurrency ${concurrency}`);
+    const r = await withCpu(() => runPipeline({ ...ctx.common, concurrency, set: sets.sweep[i], workerPids: ctx.workerPids }));
+    say(`end-to-end @${concurrency}: ${r.accountsPerSecond} acc/s, ${r.completed}/${r.accounts} completed`);
+    pipelineSweep.push(r);
+  }
+  const best = pipelineSweep.reduce((a, b) => (b.accountsPerSecond > a.accountsPerSecond ? b : a));
+  say(`reading every history of the best pass (concurrency ${best.concurrency}) for events and actions`);
+  const endToEnd: PipelineRun = { ...best, cost: best.runId ? await runHistoryCost(client, best.runId) : undefined };
+  say(`history cost: ${endToEnd.cost?.eventsPerAccount} events, ${endToEnd.cost?.actionsPerAccount} actions per account`);
+
+  let floor: BenchResults['floor'];
+  const floorSweep: NonNullable<BenchResults['floor']>[] = [];
+  if (opts.floor) {
+    for (const concurrency of opts.floorConcurrency) {
+      say(`Temporal floor: ${opts.accounts} trivial workflows, concurrency ${concurrency}`);
+      const f = await withCpu(() =>
+        runFloor({ config: stack.config, client, accounts: sets.sweep[0].accounts, concurrency, tag: `${concurrency}-${Date.now().toString(36)}` }),
+      );
+      say(`Temporal floor @${concurrency}: ${f.accountsPerSecond} acc/s`);
+      floorSweep.push(f);
+    }
+    floor = floorSweep.reduce((a, b) => (b.accountsPerSecond > a.accountsPerSecond ? b : a));
+  } else skipped.push('Temporal floor (--no-floor)');
+
+  let plainScript: ScriptRun | undefined;
+  if (sets.script) {
+    say(`plain script: ${opts.accounts} accounts, concurrency ${endToEnd.concurrency} (the pipeline's best)`);
+    // The script's process ends with the pass: its CPU is the bench's reaped-children time.
+    plainScript = await withCpu(() => runScriptProcess(stack, sets.script!, endToEnd.concurrency), 'script');
+    say(`plain script: ${plainScript.accountsPerSecond} acc/s, ${plainScript.completed}/${plainScript.accounts} completed`);
+  } else skipped.push('plain script (--no-script)');
+
+  // What any pipeline doing the script's work under Temporal could reach here: the bound for both ratios.
+  let ceiling: BenchResults['ceiling'];
+  if (sets.ceiling) {
+    say(`ceiling: ${opts.accounts} accounts, the script's work as the floor's one activity, concurrency ${endToEnd.concurrency}`);
+    ceiling = await withCpu(() =>
+      runFloor({
+        config: stack.config,
+        client,
+        accounts: sets.ceiling!.accounts,
+        concurrency: endToEnd.concurrency,
+        tag: `ceiling-${Date.now().toString(36)}`,
+        work: 'ceiling',
+      }),
+    );
+    say(`ceiling: ${ceiling.accountsPerSecond} acc/s, ${ceiling.completed}/${ceiling.accounts} completed`);
+  } else skipped.push('ceiling (needs the floor and the script)');
+
+  let memory: MemoryGrowth | undefined;
+  if (sets.memory) {
+    say(`memory growth: ${opts.memoryAccounts} accounts in one run, 1 worker`);
+    memory = await memoryRun(ctx, sets.memory, endToEnd.concurrency);
+  } else skipped.push('memory growth (opt-in: --memory [accounts])');
+
+  say(`sandbox: ${opts.repeats} × ${opts.sandboxRequests} schedule requests`);
+  const sRuns = [];
+  for (let i = 0; i < opts.repeats; i++) {
+    sRuns.push(
+      await benchSandbox({
+        baseUrl: stack.info.sandboxUrl,
+        apiKey: stack.env.PLATFORM_API_KEY,
+        requests: opts.sandboxRequests,
+        concurrency: opts.sandboxConcurrency,
+        supplier: stack.config.IMPORT_SUPPLIER_CODE,
+      }),
+    );
+  }
+  const medianRun = [...sRuns].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(sRuns.length / 2)];
+
+  let scaling: BenchResults['scaling'];
+  if (opts.scaling) {
+    scaling = [endToEnd];
+    for (let i = 1; i <= opts.scalingRepeats; i++) {
+      say(
+        `scaling ${i}/${opts.scalingRepeats}: a fresh stack (fresh Temporal database), 2 workers, ${opts.accounts} accounts, concurrency ${endToEnd.concurrency}`,
+      );
+      scaling.push(await freshStackPass(opts, i, endToEnd.concurrency));
+      say(`scaling ${i}/${opts.scalingRepeats}: ${scaling.at(-1)!.accountsPerSecond} acc/s with 2 workers`);
+    }
+  } else skipped.push(opts.mode === 'smoke' ? 'scaling (smoke)' : 'scaling (--no-scaling)');
+
+  notes.push(
+    'worker processes log at info (one line per account outcome, as in production); the rest of the stack at warn',
+    'the platform sandbox and events receiver run in one process of the stack; the floor’s worker runs inside the bench process, the pipeline’s workers and the plain script are separate processes',
+    'the floor uses the pipeline’s data converter (AES-GCM payload encryption) and worker limits, so the ratio isolates what the pipeline does beyond Temporal’s minimum',
+    'latency: pipeline = ledger, account started by the run → outcome recorded; floor = client, workflow start → result; script = account read → terminal import status',
+  );
+  if (opts.cpuProfileDir) {
+    notes.push(`the pipeline workers ran under the CPU profiler (profiles in ${opts.cpuProfileDir}): their figures are slower than an unprofiled run's`);
+  }
+  const passes = [...pipelineSweep, ...floorSweep, plainScript, ceiling, memory?.run, ...(scaling ?? []).slice(1)].filter((p) => p !== undefined);
+  const pipelineRuns = [...pipelineSweep, memory?.run, ...(scaling ?? []).slice(1)].filter((p) => p !== undefined);
+  const polled = pipelineRuns.reduce((n, p) => n + (p.outcomeSources.poll ?? 0), 0);
+  const unidentified = pipelineRuns.reduce((n, p) => n + p.eventsUnidentified, 0);
+  if (polled > 0) {
+    notes.push(
+      `${polled} pipeline outcome(s) came from status polling: their event had not reached the workflow within OUTCOME_EVENT_WAIT_SECONDS (${stack.config.OUTCOME_EVENT_WAIT_SECONDS} s), which those accounts' latency includes` +
+        (unidentified > 0 ? `; ${unidentified} event(s) arrived without an account number and could not be routed` : ''),
+    );
+  }
+  return benchResultsSchema.parse({
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+    mode: opts.mode,
+    eventWaitSeconds: stack.config.OUTCOME_EVENT_WAIT_SECONDS,
+    eventsRoute: opts.eventsRoute,
+    machine: machineInfo(),
+    versions: versions(ROOT),
+    load: { atStart, atEnd: load() },
+    endToEnd,
+    pipelineSweep,
+    floor,
+    floorSweep,
+    plainScript,
+    ceiling,
+    ratios: {
+      pipelineOverFloor: roundOpt(ratio(endToEnd.accountsPerSecond, floor?.accountsPerSecond)),
+      pipelineOverScript: roundOpt(ratio(endToEnd.accountsPerSecond, plainScript?.accountsPerSecond)),
+      ceilingOverFloor: roundOpt(ratio(ceiling?.accountsPerSecond, floor?.accountsPerSecond)),
+      ceilingOverScript: roundOpt(ratio(ceiling?.accountsPerSecond, plainScript?.accountsPerSecond)),
+    },
+    validation: { seconds: opts.validationSeconds, payloadsPerSecondPerCore: { runs: vRuns, median: median(vRuns) } },
+    sandbox: {
+      requestsPerRun: opts.sandboxRequests,
+      concurrency: opts.sandboxConcurrency,
+      requestsPerSecond: { runs: sRuns.map((r) => r.requestsPerSecond), median: median(sRuns.map((r) => r.requestsPerSecond)) },
+      p50Ms: medianRun?.p50Ms,
+      p95Ms: medianRun?.p95Ms,
+      failed: sRuns.reduce((s, r) => s + r.failed, 0),
+    },
+    scaling,
+    memory,
+    skipped,
+    notes,
+    ok: passes.every((p) => p.notCompleted === 0),
+  });
+}
+
+/** Seeds sets into one stack's database with disjoint legacy ids. */
+function seeder(pool: Pool, stack: RunningStack) {
+  let nextAccountId = 0;
+  return async (name: string, accounts: number, seedNo: number) => {
+    const offset = nextAccountId;
+    nextAccountId += 2 * accounts; // room for the generator's duplicate records, should defects ever be on
+    const s = await seedSet({ pool, config: stack.config, name, accounts, seed: seedNo, accountIdOffset: offset });
+    say(`seeded ${name}: ${accounts} accounts in ${(s.seedMs / 1000).toFixed(1)} s`);
+    return s;
+  };
+}
+
+/** One 2-worker pass on a stack of its own (a fresh Temporal database), stopped afterwards. */
+async function freshStackPass(opts: BenchOptions, i: number, concurrency: number): Promise<PipelineRun> {
+  const dataDir = path.join(ROOT, '.data', `bench-scale-${i}`);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  const stack = await startStack({
+    env: benchEnv(dataDir, opts.eventWaitSeconds, opts.engine),
+    freePorts: true,
+    workers: 0,
+    log: (l) => say(`scale stack ${i}: ${l}`),
+  });
+  await routeEvents(stack, opts.eventsRoute);
+  let client: Client | undefined;
+  let pool: Pool | undefined;
+  try {
+    const workerPids = [(await stack.startWorker(WORKER_ENV, workerNodeArgs(opts))).pid, (await stack.startWorker(WORKER_ENV, workerNodeArgs(opts))).pid];
+    const c = (client = await connectClient(stack.config));
+    const p = (pool = createPool(stack.config.DATABASE_URL!, 5));
+    const seed = seeder(p, stack);
+    const warmup = await seed('warmup', 20, 90);
+    const set = await seed('scale2', opts.accounts, 94 + i);
+    await runPipeline({ config: stack.config, client: c, pool: p, concurrency, set: warmup, workerPids });
+    return await withCpu(() => runPipeline({ config: stack.config, client: c, pool: p, concurrency, set, workerPids, temporalPid: findTemporalPid() }));
+  } finally {
+    await client?.connection.close().catch(() => {});
+    await pool?.end().catch(() => {});
+    await stack.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const roundOpt = (n: number | undefined) => (n === undefined ? undefined : round(n, 2));
+
+if (require.main === module) {
+  let opts: BenchOptions;
+  try {
+    opts = parseBenchArgs(process.argv.slice(2));
+  } catch (e) {
+    // commander has already printed the usage or the error.
+    process.exit(e instanceof CommanderError ? e.exitCode : 2);
+  }
+  main(opts)
+    .then((results) => {
+      const out = path.resolve(ROOT, opts.out);
+      fs.writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+      process.stdout.write(`${renderReport(results)}\n\nwrote ${path.relative(ROOT, out)}\n`);
+      // CI runs the smoke: any account that did not complete fails the job.
+      process.exit(results.ok ? 0 : 1);
+    })
+    .catch((e: unknown) => {
+      process.stderr.write(`bench failed: ${(e as Error).stack ?? String(e)}\n`);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,26 @@
+import { holdStopSignals } from '../../process/stop-signals';
+import { createS3Client } from '../../clients/aws';
+import { getConfig } from '../../config';
+import { startPlatformServices } from './services';
+
+// The platform sandbox and the events receiver as one process of the stack (so a busy sandbox never
+// slows the process that supervises the stack, a test runner among them).
+async function main() {
+  const config = getConfig();
+  const services = await startPlatformServices(config, createS3Client(config));
+  process.stdout.write(`${JSON.stringify({ ready: true, sandboxUrl: services.sandboxUrl, eventsUrl: services.eventsUrl })}\n`);
+  const stop = () => {
+    services.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  const stops = holdStopSignals();
+  void stops.requested.then(stop);
+  stops.onRepeat(() => process.exit(130));
+}
+
+main().catch((e) => {
+  process.stderr.write(`platform services failed to start: ${(e as Error).message}\n`);
+  process.exit(1);
+});

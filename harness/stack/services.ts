@@ -1,0 +1,47 @@
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { Client } from '@temporalio/client';
+import { createSqsClient } from '../../clients/aws';
+import { createPool } from '../../clients/db';
+import { createLogger } from '../../logging/logger';
+import { connectClient } from '../../clients/temporal';
+import type { Config } from '../../config';
+import { startEventsReceiver } from '../../events/server';
+import { createSandbox } from '../sandbox/server';
+import { sandboxOptionsFromConfig } from '../sandbox/options';
+import { createLedger } from '../../ledger';
+
+/**
+ * The platform sandbox and the events receiver run in the stack's own process. The ledger's
+ * supplier mirror is seeded with the configured supplier (the operator changes it with the CLI).
+ */
+export async function startPlatformServices(config: Config, s3: S3Client) {
+  const pool = createPool(config.DATABASE_URL!, 20);
+  await createLedger(pool).setSupplierIfAbsent(config.IMPORT_SUPPLIER_CODE, config.IMPORT_SUPPLIER_DOCUMENT_ROOT);
+  const sqs = createSqsClient(config);
+  const sandbox = await createSandbox({
+    pool,
+    s3,
+    sqs,
+    options: sandboxOptionsFromConfig(config),
+    logger: createLogger('sandbox', { level: config.LOG_LEVEL }),
+  });
+  const sandboxUrl = await sandbox.listen(config.SANDBOX_PORT, '127.0.0.1');
+  let client: Promise<Client> | undefined;
+  const events = await startEventsReceiver({
+    config,
+    pool,
+    temporalClient: () => (client ??= connectClient(config)),
+    logger: createLogger('events', { level: config.LOG_LEVEL }),
+    sqs: config.EVENTS_QUEUE_URL ? { client: sqs, queueUrl: config.EVENTS_QUEUE_URL } : undefined,
+  });
+  return {
+    sandboxUrl,
+    eventsUrl: events.url,
+    async stop() {
+      await events.close();
+      await sandbox.close();
+      if (client) await (await client).connection.close();
+      await pool.end();
+    },
+  };
+}
