@@ -14,8 +14,8 @@ const OPTS: AimedKillOptions = { maxKills: 3, aimMs: 1_000, giveUpMs: 10_000, pr
  * `holders[i]`: the worker holding a schedule call at the i-th look (undefined: none);
  * `cuts`: per kill of a holder, whether the sandbox then sees its call cut.
  */
-function world(script: { holders: Array<string | undefined>; cuts: boolean[]; scheduling?: boolean[] }) {
-  let clock = 0;
+function world(script: { holders: Array<string | undefined>; cuts: boolean[]; scheduling?: boolean[]; start?: number }) {
+  let clock = script.start ?? 0;
   let looks = 0;
   let cut = 0;
   let kills = 0;
@@ -27,6 +27,9 @@ function world(script: { holders: Array<string | undefined>; cuts: boolean[]; sc
     askedScheduling,
     get waited() {
       return waited;
+    },
+    get clock() {
+      return clock;
     },
     deps: {
       up: () => ['w1', 'w2'],
@@ -104,5 +107,28 @@ describe('an aimed kill', () => {
       ['w1', 0],
       ['w2', 1],
     ]);
+  });
+
+  it('keeps to its clock: asks about the schedule once per aim window, gives up at the bound, waits for the proof only as long as needed', async () => {
+    const opts: AimedKillOptions = { maxKills: 2, aimMs: 100, giveUpMs: 240, proveMs: 500, pollMs: 20 };
+    // Looks at t = 1000, 1020, …: the schedule is asked about once each 100 ms of looking.
+    const patient = world({ holders: [undefined], cuts: [], start: 1000 });
+    expect(await deliverAimedKill(patient.deps, opts)).toMatchObject({ proven: false, problem: 'no worker held a schedule call in 0 s' });
+    expect(patient.askedScheduling).toEqual([1100, 1200]);
+    // Gave up on the look at 1240 (240 ms after the start), not one later.
+    expect(patient.clock).toBe(1240);
+    // A holder on the look just after the bound is never reached; on the look at it, it is.
+    const late = world({ holders: [...Array<undefined>(13).fill(undefined), 'w1'], cuts: [true], start: 1000 });
+    expect((await deliverAimedKill(late.deps, opts)).killed).toEqual([]);
+    const onTime = world({ holders: [...Array<undefined>(12).fill(undefined), 'w1'], cuts: [true], start: 1000 });
+    expect((await deliverAimedKill(onTime.deps, opts)).proven).toBe(true);
+    // Proven on the first check after the kill: no waiting out the proof window.
+    const quick = world({ holders: ['w1'], cuts: [true], start: 1000 });
+    await deliverAimedKill(quick.deps, opts);
+    expect(quick.clock).toBe(1100);
+    // Not proven: the whole window, 500 ms in 100 ms steps, then the next try.
+    const slow = world({ holders: ['w1'], cuts: [false, false], start: 1000 });
+    await deliverAimedKill(slow.deps, opts);
+    expect(slow.clock).toBe(2000);
   });
 });

@@ -133,6 +133,31 @@ describe('judge', () => {
     expect(judge({ truth: only, ledger: new Map([['A', { ...ok, outcome: 'failed' }]]), platform, early: 0 }).wrong.map((w) => w.account)).toEqual(['A']);
   });
 
+  it('says what was expected and what was found, leaving out what is not there', () => {
+    const only = [T[0]];
+    const [notCreated] = judge({ truth: only, ledger: new Map([['A', row({ outcome: 'failed', stage: 'validate' })]]), platform: new Map(), early: 0 }).wrong;
+    expect(notCreated).toEqual({ account: 'A', expected: 'outcome=completed account=(not created)', got: 'outcome=failed stage=validate' });
+    const [otherNumber] = judge({
+      truth: only,
+      ledger: new Map([['A', row({ outcome: 'completed', stage: 'await', error_code: 'x', platform_account_number: 'A-9' })]]),
+      platform,
+      early: 0,
+    }).wrong;
+    expect(otherNumber).toEqual({ account: 'A', expected: 'outcome=completed account=A-1', got: 'outcome=completed stage=await code=x account=A-9' });
+  });
+
+  it('only a clean account opened twice is reopened: a failed one may be imported again, once is no resend', () => {
+    const ledger = new Map([
+      ['A', row({ outcome: 'completed', stage: 'await', platform_account_number: 'A-1' })],
+      ['B', row({ outcome: 'failed', stage: 'validate', error_code: 'invalid_phone_number', error_attr: 'customers.0.mobile' })],
+    ]);
+    const twice = { created_count: 0, account_number: null, import_process_count: 2 };
+    expect(judge({ truth: T, ledger, platform: new Map([...platform, ['B', twice]]), early: 0 }).reopened).toEqual([]);
+    expect(
+      judge({ truth: T, ledger, platform: new Map([['A', { created_count: 1, account_number: 'A-1', import_process_count: 1 }]]), early: 0 }).reopened,
+    ).toEqual([]);
+  });
+
   it('passes only with nothing lost, duplicated, reopened, wrong or early', () => {
     const clean = { lost: [], duplicated: [], reopened: [], wrong: [], early: 0 };
     expect(passed(clean)).toBe(true);
