@@ -31,30 +31,40 @@ const codePoint = (s: string, re: RegExp) => {
   return `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 };
 
-/** The first control character in a parsed value's strings or keys (named by code point, never quoted). */
-export function controlCharacterIn(value: unknown, path: string[] = []): HostileJsonProblem | undefined {
-  if (typeof value === 'string') {
-    if (!CONTROL_IN_VALUE.test(value)) return undefined;
-    return {
-      code: HOSTILE_JSON_CODES.controlCharacter,
-      attr: path.join('.'),
-      detail: `a control character (${codePoint(value, CONTROL_IN_VALUE)}) in the value`,
-    };
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const p = controlCharacterIn(value[i], [...path, String(i)]);
-      if (p) return p;
+/** A path as a linked list: a deep document (5,000 levels) costs one node a level, not a copy of the path per level. */
+interface PathNode {
+  parent?: PathNode;
+  step: string;
+}
+function pathOf(node: PathNode | undefined): string {
+  const steps: string[] = [];
+  for (let n = node; n; n = n.parent) steps.push(n.step);
+  return steps.reverse().join('.');
+}
+
+const problemAt = (node: PathNode | undefined, where: string, text: string, re: RegExp): HostileJsonProblem => ({
+  code: HOSTILE_JSON_CODES.controlCharacter,
+  attr: pathOf(node),
+  detail: `a control character (${codePoint(text, re)}) in ${where}`,
+});
+
+/** The first control character in a parsed value's strings or keys (named by code point, never quoted). Iterative: no stack limit on depth. */
+export function controlCharacterIn(value: unknown): HostileJsonProblem | undefined {
+  const todo: Array<{ value: unknown; at?: PathNode }> = [{ value }];
+  for (let item = todo.pop(); item; item = todo.pop()) {
+    const v = item.value;
+    if (typeof v === 'string') {
+      if (CONTROL_IN_VALUE.test(v)) return problemAt(item.at, 'the value', v, CONTROL_IN_VALUE);
+      continue;
     }
-    return undefined;
-  }
-  for (const [k, v] of Object.entries(value)) {
-    if (CONTROL_IN_KEY.test(k)) {
-      return { code: HOSTILE_JSON_CODES.controlCharacter, attr: path.join('.'), detail: `a control character (${codePoint(k, CONTROL_IN_KEY)}) in a key` };
+    if (typeof v !== 'object' || v === null) continue;
+    // Pushed in reverse so that the first field in document order is reported first.
+    const entries = Array.isArray(v) ? v.map((x, i) => [String(i), x] as const) : Object.entries(v);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [k, x] = entries[i];
+      if (!Array.isArray(v) && CONTROL_IN_KEY.test(k)) return problemAt(item.at, 'a key', k, CONTROL_IN_KEY);
+      todo.push({ value: x, at: { parent: item.at, step: k } });
     }
-    const p = controlCharacterIn(v, [...path, k]);
-    if (p) return p;
   }
   return undefined;
 }
@@ -64,8 +74,8 @@ export function controlCharacterIn(value: unknown, path: string[] = []): Hostile
  * object's path. A single pass over the text; keys are compared as JSON.parse decodes them.
  */
 export function duplicateKeyIn(text: string): HostileJsonProblem | undefined {
-  // One frame per open container: its keys (objects) or next index (arrays), and its path.
-  const stack: Array<{ keys?: Set<string>; index: number; path: string[]; key?: string }> = [];
+  // One frame per open container: its keys (objects) or next index (arrays), and where it is.
+  const stack: Array<{ keys?: Set<string>; index: number; at?: PathNode; key?: string }> = [];
   let expectKey = false;
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
@@ -78,7 +88,7 @@ export function duplicateKeyIn(text: string): HostileJsonProblem | undefined {
         if (top.keys.has(key)) {
           return {
             code: HOSTILE_JSON_CODES.duplicateKey,
-            attr: [...top.path, key].join('.'),
+            attr: pathOf({ parent: top.at, step: key }),
             detail: `the key "${key.slice(0, 64)}" is given twice in one object`,
           };
         }
@@ -91,8 +101,8 @@ export function duplicateKeyIn(text: string): HostileJsonProblem | undefined {
     }
     if (ch === 0x7b /* { */ || ch === 0x5b /* [ */) {
       const parent = stack[stack.length - 1];
-      const path = parent ? [...parent.path, parent.keys ? (parent.key ?? '') : String(parent.index)] : [];
-      stack.push(ch === 0x7b ? { keys: new Set(), index: 0, path } : { index: 0, path });
+      const at = parent ? { parent: parent.at, step: parent.keys ? (parent.key ?? '') : String(parent.index) } : undefined;
+      stack.push(ch === 0x7b ? { keys: new Set(), index: 0, at } : { index: 0, at });
       expectKey = ch === 0x7b;
     } else if (ch === 0x7d /* } */ || ch === 0x5d /* ] */) {
       stack.pop();
