@@ -179,6 +179,16 @@ export const configSchema = z.object({
   /** Anything but loopback needs CODEC_AUTH_TOKEN (the codec server refuses otherwise). */
   CODEC_HOST: z.string().min(1).default('127.0.0.1'),
   CODEC_AUTH_TOKEN: optionalString,
+  /** Names the codec server answers for besides loopback's (its `Host` check against DNS rebinding). Comma-separated. */
+  CODEC_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ),
 
   // The platform sandbox (only used when the project runs it)
   SANDBOX_PORT: port(DEFAULT_SANDBOX_PORT),
