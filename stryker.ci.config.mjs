@@ -3,8 +3,8 @@ import base, { DECISIONS, DECISIONS_TESTS, OUTCOME_CORE, OUTCOME_CORE_TESTS } fr
 
 /**
  * The CI-sized mutation run (`npm run mutation:ci`): the pure outcome, inbox, attempts and
- * schedule-once modules, and the payload, undocumented-field, retire and verdict decisions, against
- * their own unit tests only; a few minutes on 2 cores.
+ * schedule-once modules, the retire rule and the chaos/rehearsal verdict, against their own unit
+ * tests only; a few minutes on 2 cores.
  */
 process.env.MUTATION_TESTS = [...OUTCOME_CORE_TESTS, ...DECISIONS_TESTS].join(',');
 

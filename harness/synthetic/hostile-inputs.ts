@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { realisticAccount } from '../../schemas/fixtures';
 
 /**
- * The hostile-input battery's files, generated where a test (or bench/hostile-input.ts) asks: no
+ * The hostile-input battery's files, generated where a test (or harness/bench/hostile-input.ts) asks: no
  * big file is committed. Each maker writes one file into `dir` and returns its path; sizes are
  * parameters, so the test runs small and the benchmark runs the issue's own sizes.
  */
@@ -70,7 +70,20 @@ export const makers = {
   jsonArrayDuplicate: (dir: string) => write(dir, 'dup.json', `[${account('J-1')},{"external_account_number":"J-2","a":1,"a":2}]`),
   longLine: (dir: string, bytes: number) => write(dir, 'long.jsonl', `{"external_account_number":"L-1","x":"${'x'.repeat(bytes)}"}\n${account('L-2')}\n`),
   deepNesting: (dir: string, depth: number) => write(dir, 'deep.jsonl', `{"external_account_number":"DEEP-1","x":${'['.repeat(depth)}${']'.repeat(depth)}}\n`),
-  bigJson: (dir: string, bytes: number) => write(dir, 'big.json', `[${`${account('BIG')},`.repeat(Math.ceil(bytes / 2000))}{}]`),
+  /** A JSON array of at least `bytes`, written a record at a time (it may be larger than any string). */
+  bigJson: (dir: string, bytes: number) => {
+    const file = path.join(dir, 'big.json');
+    const record = Buffer.from(`${account('BIG')},`);
+    const fd = fs.openSync(file, 'w');
+    try {
+      fs.writeSync(fd, '[');
+      for (let written = 1; written < bytes; written += record.length) fs.writeSync(fd, record);
+      fs.writeSync(fd, '{}]');
+    } finally {
+      fs.closeSync(fd);
+    }
+    return file;
+  },
 };
 
 function write(dir: string, name: string, body: string | Buffer): string {
