@@ -32,6 +32,7 @@ export const OUTCOME_CORE = [
   'domain/run-totals.ts',
   'domain/event-types.ts',
   'domain/reconciled-outcome.ts',
+  'domain/final-outcome.ts',
   functionLines('ledger/inbox.ts', 'export function eventBelongsTo'),
   functionLines('ledger/attempts.ts', 'export function rowToOutcome'),
   'clients/platform/schedule.ts',

@@ -27,7 +27,7 @@ export interface ActivityDeps {
   config: Config;
   logger: pino.Logger;
   /** For starting, describing and signalling account workflows (the run's activities). */
-  temporal?: () => Promise<Client>;
+  temporal: () => Promise<Client>;
   mapping?: CodeMapping;
   /** A payload source unused this long closes (activities/payload-sources.ts; default 5 minutes). */
   payloadSourceIdleMs?: number;

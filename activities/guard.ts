@@ -3,7 +3,7 @@ import type { ActivityContext } from './deps';
 import type { AccountActivities } from './types';
 
 /** The supplier guard's ledger reads and writes (local activities). */
-export function guardActivities(ctx: ActivityContext): Pick<AccountActivities, 'getSupplierStatus' | 'recordSupplierNotOngoing'> {
+export function guardActivities(ctx: Pick<ActivityContext, 'ledger' | 'logger'>): Pick<AccountActivities, 'getSupplierStatus' | 'recordSupplierNotOngoing'> {
   const { ledger } = ctx;
   return {
     async getSupplierStatus({ supplierCode }) {

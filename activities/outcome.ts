@@ -1,9 +1,10 @@
 import { PREFLIGHT_STAGE, tariffAttrFor } from '../source/catalogue-check';
 import { claimInboxEvent, platformErrorDetail } from '../ledger';
 import { Context } from '@temporalio/activity';
-import { importEventSignalOf, type AccountOutcome } from '../domain/inputs';
+import { importEventSignalOf } from '../domain/inputs';
+import type { ReconcileResult } from '../domain/post-import-inputs';
 import { PlatformClientError } from '../clients/platform';
-import { readBackWanted, reconciledOutcome } from '../domain/reconciled-outcome';
+import { finalOutcome, readsBack } from '../domain/final-outcome';
 import { attemptRef, type ActivityContext } from './deps';
 import { readBackAccount } from './read-back';
 import type { AccountActivities } from './types';
@@ -17,7 +18,9 @@ function firstAttempt(): boolean {
 }
 
 /** Await-the-outcome and record: the inbox read of the fallback path and the one recorded outcome. */
-export function outcomeActivities(ctx: ActivityContext): Pick<AccountActivities, 'claimInboxEvent' | 'recordOutcome'> {
+export function outcomeActivities(
+  ctx: Pick<ActivityContext, 'ledger' | 'pool' | 'logger' | 'reconciliations' | 'platform'>,
+): Pick<AccountActivities, 'claimInboxEvent' | 'recordOutcome'> {
   const { ledger, pool } = ctx;
   return {
     async claimInboxEvent(input) {
@@ -29,19 +32,19 @@ export function outcomeActivities(ctx: ActivityContext): Pick<AccountActivities,
 
     async recordOutcome(input) {
       const ref = attemptRef(input);
-      let o = input.outcome;
+      const base = input.outcome;
       // tariff_code_not_found names no field: the one tariff the pre-flight could not confirm is it.
-      if (o.outcome === 'failed' && !o.attr && o.code === 'tariff_code_not_found') {
-        const attr = tariffAttrFor(o.code, await ledger.errorsOf(ref, PREFLIGHT_STAGE));
-        if (attr) o = { ...o, attr };
-      }
+      const tariffAttr =
+        base.outcome === 'failed' && !base.attr && !input.explainedAttr && base.code === 'tariff_code_not_found'
+          ? tariffAttrFor(base.code, await ledger.errorsOf(ref, PREFLIGHT_STAGE))
+          : undefined;
+      const readBack = readsBack(input, input.dryRun, firstAttempt());
+      let o = finalOutcome(input, { tariffAttr, readBack: readBack ? await readBackOnce(base.accountNumber!) : undefined });
       // import_process_failed_validation: explainFailedValidation has recorded the field errors already.
       if (o.outcome === 'failed' && (o.source === 'event' || o.source === 'poll') && o.code && o.code !== 'import_process_failed_validation') {
         const detail = await platformErrorDetail(pool, input.externalAccountNumber, o.code);
         await ledger.replaceErrors(ref, 'platform', [{ stage: 'platform', code: o.code, attr: o.attr, detail }]);
       }
-      const readBack = readBackWanted(input, o, firstAttempt());
-      if (readBack) o = await readBackOnce(o, o.accountNumber!);
       const set = await ledger.recordOutcome(ref, o);
       // A retried record whose first attempt did record: the ledger's outcome stands (a second read-back may have differed).
       if (!set && readBack) o = (await ledger.recordedOutcomes(ref.runId, [ref.externalAccountNumber]))[0] ?? o;
@@ -56,16 +59,16 @@ export function outcomeActivities(ctx: ActivityContext): Pick<AccountActivities,
        * the platform does not answer leaves the account completed and unchecked (`run reconcile`
        * checks it later); any other failure fails the attempt, and the retry records without it.
        */
-      async function readBackOnce(created: AccountOutcome, accountNumber: string): Promise<AccountOutcome> {
+      async function readBackOnce(accountNumber: string): Promise<ReconcileResult | undefined> {
         try {
-          return reconciledOutcome(created, await readBackAccount(ctx, { ...ref, accountNumber, checkedBy: 'workflow' }));
+          return await readBackAccount(ctx, { ...ref, accountNumber, checkedBy: 'workflow' });
         } catch (e) {
           if (!(e instanceof PlatformClientError)) throw e;
           ctx.logger.warn(
             { runId: ref.runId, account: ref.externalAccountNumber, code: e.code },
             'read-back failed; account left unchecked (run reconcile checks it)',
           );
-          return created;
+          return undefined;
         }
       }
     },

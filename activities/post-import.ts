@@ -50,7 +50,9 @@ function toItem(kind: ItemRefInput['kind'], raw: unknown): PostImportItem {
 }
 
 /** Reconciliation and changes carried over, main task queue: built from the shared context like every stage. */
-export function postImportMainActivities(ctx: ActivityContext): PostImportMainActivities {
+export function postImportMainActivities(
+  ctx: Pick<ActivityContext, 'changeFeedFor' | 'config' | 'logger' | 's3' | 'postImportItems' | 'ledger' | 'reconciliations'>,
+): PostImportMainActivities {
   const { postImportItems: items, ledger, reconciliations: recon } = ctx;
 
   return {
@@ -135,7 +137,9 @@ export function postImportMainActivities(ctx: ActivityContext): PostImportMainAc
 }
 
 /** Platform calls of reconciliation and carry-over (rate-limited task queue). */
-export function postImportPlatformActivities(ctx: ActivityContext): PostImportPlatformActivities {
+export function postImportPlatformActivities(
+  ctx: Pick<ActivityContext, 'logger' | 'platform' | 'postImportItems' | 'ledger' | 'reconciliations'>,
+): PostImportPlatformActivities {
   const items = ctx.postImportItems;
 
   return {

@@ -20,7 +20,9 @@ type Built = { ok: true; payload: EnergyAccount; documents: DocumentRef[] } | { 
  * a team's own payload is taken as it is, validated the same way (and refused, not stripped, when
  * it carries a key the contract does not declare).
  */
-export function prepareActivities(ctx: ActivityContext): Pick<AccountActivities, 'prepareAccount'> {
+export function prepareActivities(
+  ctx: Pick<ActivityContext, 'ledger' | 'adapterFor' | 'config' | 'mapping' | 'payloadsFor'>,
+): Pick<AccountActivities, 'prepareAccount'> {
   const { ledger } = ctx;
   const region = ctx.config.PHONE_DEFAULT_REGION as CountryCode;
 

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import readline from 'node:readline';
 import { Context } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/common';
-import type { Client } from '@temporalio/client';
 import { accountWorkflowId } from '../domain/workflow-ids';
 import type { AccountImportInput, AccountOutcome, Selection, SourceSpecRef } from '../domain/inputs';
 import { supplierStatusSignal } from '../domain/messages';
@@ -14,12 +13,8 @@ import type { AccountPage, RunActivities, StartResult } from './types';
  * The run's work (local activities, except the paging ones): register, enumerate the selection,
  * start account workflows, learn from the ledger which have finished, finish.
  */
-export function runActivities(ctx: ActivityContext): RunActivities {
-  const { ledger } = ctx;
-  const temporal = async (): Promise<Client> => {
-    if (!ctx.temporal) throw new Error('the run activities need a Temporal client');
-    return ctx.temporal();
-  };
+export function runActivities(ctx: Pick<ActivityContext, 'ledger' | 'listerFor' | 'runEnded' | 'temporal'>): RunActivities {
+  const { ledger, temporal } = ctx;
 
   return {
     async registerRun(input) {

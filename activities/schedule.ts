@@ -14,7 +14,9 @@ import type { PlatformActivities, ScheduleOutcome } from './types';
  * thrown for Temporal to retry (429 with the platform's Retry-After as the next delay); final
  * answers become results or non-retryable failures.
  */
-export function platformActivities(ctx: ActivityContext & { now?: () => Date }): PlatformActivities {
+export function platformActivities(
+  ctx: Pick<ActivityContext, 'ledger' | 'platform' | 'config' | 'logger' | 'tariffPreflight'> & { now?: () => Date },
+): PlatformActivities {
   const { ledger, platform } = ctx;
   const now = ctx.now ?? (() => new Date());
 

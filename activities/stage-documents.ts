@@ -10,7 +10,7 @@ import type { AccountActivities } from './types';
  * Idempotent per document (same checksum already there: left alone), so a retry after a crash
  * re-hashes but re-sends nothing already staged.
  */
-export function stageDocumentsActivities(ctx: ActivityContext): Pick<AccountActivities, 'stageDocuments'> {
+export function stageDocumentsActivities(ctx: Pick<ActivityContext, 'ledger' | 'config' | 's3'>): Pick<AccountActivities, 'stageDocuments'> {
   const { ledger } = ctx;
   return {
     async stageDocuments(input) {

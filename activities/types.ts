@@ -1,3 +1,4 @@
+import type { OutcomeFacts } from '../domain/final-outcome';
 import type { AttemptRef } from '../ledger/types';
 import type {
   AccountImportInput,
@@ -55,7 +56,7 @@ export interface AccountActivities {
    * and compared (one best-effort GET; `run reconcile` re-checks what it could not); returns the
    * outcome as recorded, `completed_with_differences` when the read-back differs.
    */
-  recordOutcome(input: AttemptRef & { outcome: AccountOutcome; readBack?: boolean }): Promise<AccountOutcome>;
+  recordOutcome(input: AttemptRef & OutcomeFacts): Promise<AccountOutcome>;
 }
 
 /** The run workflow's activities on the main task queue. */

@@ -9,12 +9,3 @@ import type { ReconcileResult } from './post-import-inputs';
 export function reconciledOutcome(o: AccountOutcome, r: Pick<ReconcileResult, 'status' | 'fields'>): AccountOutcome {
   return r.status === 'matched' ? o : { ...o, outcome: 'completed_with_differences', stage: 'reconcile', attr: r.fields[0] };
 }
-
-/**
- * Whether the record step reads a created account back before recording it: asked for, a real run
- * (a dry run created nothing), a completed account with its number, and the step's first attempt
- * only (a read-back that hung past the step's timeout must not hold the outcome back on the retry).
- */
-export function readBackWanted(input: { readBack?: boolean; dryRun: boolean }, o: AccountOutcome, firstAttempt: boolean): boolean {
-  return input.readBack === true && o.outcome === 'completed' && !input.dryRun && o.accountNumber !== undefined && firstAttempt;
-}

@@ -22,7 +22,7 @@ import type { AccountImportInput, AccountOutcome, ImportEventSignal, SupplierSta
 import { accountProgressQuery, importEventSignal, supplierStatusSignal } from '../domain/messages';
 import { isTerminalStatus, outcomeOf, type Ending } from './outcomes';
 import { isTerminalEvent } from '../domain/event-types';
-import { reconciledOutcome } from '../domain/reconciled-outcome';
+import type { OutcomeFacts } from '../domain/final-outcome';
 import type { AccountStage } from '../domain/stages';
 import { platformTaskQueue } from '../domain/task-queues';
 import { KmErrorCode, KmOutcome, KmStage } from '../domain/search-attributes';
@@ -64,8 +64,9 @@ type Stage = AccountStage;
 
 /**
  * One account, one durable execution, in six steps: prepare → stage documents → await an ongoing
- * supplier → schedule → await the outcome → record. Each step is a function below; the outcome is
- * built in one place (`outcomeOf`). Fails as a workflow when the account fails, so the UI's Failed
+ * supplier → schedule → await the outcome → record. Each step is a function below; the workflow
+ * gathers facts (the ending, the platform's explanation, its own read-back) and the record step alone
+ * decides the outcome from them (domain/final-outcome.ts). Fails as a workflow when the account fails, so the UI's Failed
  * filter lists failed accounts. Search attributes are set by the starter; this workflow upserts
  * only when the account does not complete. The live stage is served by the progress query.
  */
@@ -187,13 +188,13 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
    * workflow. Neither re-imports anything. Without carry-over the record step does the read-back:
    * no activity, no workflow task of its own (history events per account are the cost at scale).
    */
-  async function afterCreation(o: AccountOutcome): Promise<{ outcome: AccountOutcome; readBack: boolean }> {
+  async function afterCreation(o: AccountOutcome): Promise<OutcomeFacts> {
     if (!created(o) || !input.carryOverChanges) return { outcome: o, readBack: reconcile && created(o) };
-    let result = o;
+    const facts: OutcomeFacts = { outcome: o, readBack: false };
     if (reconcile) {
       live.stage = 'reconcile';
       try {
-        result = reconciledOutcome(o, await readBack.reconcileAccount({ ...ref, accountNumber: o.accountNumber!, checkedBy: 'workflow' }));
+        facts.reconciliation = await readBack.reconcileAccount({ ...ref, accountNumber: o.accountNumber!, checkedBy: 'workflow' });
       } catch (e) {
         // The account exists: a read-back that cannot be done leaves it completed and unchecked (`run reconcile` later).
         if (!(e instanceof ActivityFailure)) throw e;
@@ -216,25 +217,25 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
       ],
       parentClosePolicy: ParentClosePolicy.ABANDON,
     }).catch(() => undefined);
-    return { outcome: result, readBack: false };
+    return facts;
   }
 
   /**
    * 6. The one recorded outcome (after the read-back, when asked); a failed account also fails the
    * workflow (and says so in search attributes).
    */
-  async function record({ outcome, readBack }: { outcome: AccountOutcome; readBack: boolean }): Promise<AccountOutcome> {
-    let o = outcome;
-    if (o.outcome === 'failed' && o.code === 'import_process_failed_validation' && (o.source === 'event' || o.source === 'poll')) {
+  async function record(facts: OutcomeFacts): Promise<AccountOutcome> {
+    const o0 = facts.outcome;
+    if (o0.outcome === 'failed' && o0.code === 'import_process_failed_validation' && (o0.source === 'event' || o0.source === 'poll')) {
       try {
         const why = await explain.explainFailedValidation(ref);
-        if (why.attr) o = { ...o, attr: why.attr };
+        if (why.attr) facts = { ...facts, explainedAttr: why.attr };
       } catch (e) {
         if (!(e instanceof ActivityFailure)) throw e;
       }
     }
-    live.stage = readBack ? 'reconcile' : 'record';
-    o = await recorder.recordOutcome({ ...ref, outcome: o, readBack });
+    live.stage = facts.readBack ? 'reconcile' : 'record';
+    const o = await recorder.recordOutcome({ ...ref, ...facts });
     live.stage = 'record';
     live.outcome = o;
     if (o.outcome === 'completed') return o;

@@ -13,7 +13,7 @@ import { runWorkflowId } from '../../domain/workflow-ids';
 import { migrationRunInputSchema } from '../../domain/inputs';
 import type { migrationRunWorkflow } from '../../workflows/migration-run';
 import { runHistoryCost } from './history-cost';
-import { RssSampler, treeRssMb } from '../../process/proc-tree';
+import { RssSampler, treeRssMb } from '../measure/proc-tree';
 import type { PipelineRun } from './results';
 import { passFigures, round } from './stats';
 

@@ -3,7 +3,7 @@ import { loadEnv } from '../../config';
 import { sandboxAdmin } from '../sandbox/admin-client';
 import type { RunningStack } from '../stack/stack';
 import type { BenchOptions } from './options';
-import { findDescendant } from '../../process/proc-tree';
+import { findDescendant } from '../measure/proc-tree';
 
 /**
  * How the bench sets up the stacks it times (bench/run.ts): the environment without latency, faults

@@ -1,6 +1,6 @@
 import os from 'node:os';
-import { cpuSnapshot, type CpuSnapshot } from '../../process/cpu-groups';
-import { processTable, treeRssMb } from '../../process/proc-tree';
+import { cpuSnapshot, type CpuSnapshot } from '../measure/cpu-groups';
+import { processTable, treeRssMb } from '../measure/proc-tree';
 import type { Sample } from './tenths';
 
 /** USER_HZ of /proc's tick counts. */

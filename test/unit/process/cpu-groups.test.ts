@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cpuGroupOf, cpuMsPerAccount, cpuSnapshot, ticksFromStat, type CpuSnapshot } from '../../../process/cpu-groups';
+import { cpuGroupOf, cpuMsPerAccount, cpuSnapshot, ticksFromStat, type CpuSnapshot } from '../../../harness/measure/cpu-groups';
 
 const snap = (rows: Array<[number, CpuSnapshot['procs'] extends Map<number, infer V> ? V : never]>): CpuSnapshot => ({ procs: new Map(rows) });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { descendants, parentPidFromStat, statusKb, treeRssMb } from '../../../process/proc-tree';
+import { descendants, parentPidFromStat, statusKb, treeRssMb } from '../../../harness/measure/proc-tree';
 
 describe('/proc parsing', () => {
   it('reads the parent pid even when the command name has spaces and parentheses', () => {
