@@ -36,6 +36,8 @@ export const OUTCOME_CORE = [
   functionLines('ledger/inbox.ts', 'export function eventBelongsTo'),
   functionLines('ledger/attempts.ts', 'export function rowToOutcome'),
   'clients/platform/schedule.ts',
+  // The adaptive pace's control law (docs/throughput.md).
+  'domain/platform-pace.ts',
 ];
 
 /**
@@ -77,7 +79,12 @@ export const OUTCOME_CORE_TESTS = [
   'test/unit/ledger/*.test.ts',
   'test/unit/platform-client/schedule-once.test.ts',
   'test/unit/reconcile/outcome.test.ts',
+  'test/unit/domain/platform-pace.test.ts',
 ];
+
+/** The GraphQL read-back comparison (balances, customers, billing details) and the tests that judge it. */
+export const RECONCILE_CORE = ['reconcile/graphql-compare.ts'];
+export const RECONCILE_CORE_TESTS = ['test/unit/reconcile/graphql-compare.test.ts'];
 const TESTS = [
   ...OUTCOME_CORE_TESTS,
   ...DECISIONS_TESTS,
@@ -87,8 +94,21 @@ const TESTS = [
   'test/unit/platform-client/url-and-retry.test.ts',
   'test/unit/platform-client/explain.test.ts',
   'test/unit/activities/retry-after.test.ts',
+  'test/unit/activities/pace-signal.test.ts',
   'test/unit/reconcile/compare.test.ts',
+  ...RECONCILE_CORE_TESTS,
   'test/unit/schemas/document-path.test.ts',
+  'test/unit/schemas/masked-detail.test.ts',
+  'test/unit/source/open-source-file.test.ts',
+];
+
+/** Issue 39: what the reports may quote, and which source documents may be read. */
+const PERSONAL_DATA = [
+  functionLines('schemas/bounded-output.ts', 'export function isPersonalPath'),
+  functionLines('schemas/bounded-output.ts', 'export function maskedDetail'),
+  functionLines('schemas/bounded-output.ts', 'export function maskedValue'),
+  functionLines('source/documents.ts', 'export async function openSourceFile'),
+  functionLines('source/documents.ts', 'export function openFailure'),
 ];
 // Read by vitest.mutation.config.ts in the test runner processes Stryker starts (they inherit it).
 process.env.MUTATION_TESTS ??= TESTS.join(',');
@@ -107,7 +127,9 @@ export default {
     'domain/platform-failure.ts',
     'activities/schedule.ts',
     'reconcile/compare.ts',
+    ...RECONCILE_CORE,
     'schemas/document-path.ts',
+    ...PERSONAL_DATA,
   ],
   coverageAnalysis: 'perTest',
   // Mutants of module-level constants would each rerun every test (minutes apiece on 2 shared cores).

@@ -4,7 +4,17 @@ import type pino from 'pino';
 import type { Pool } from '../clients/db';
 import type { PlatformClient, TariffPreflight } from '../clients/platform';
 import type { Config } from '../config';
-import { createLedger, createPostImportLedger, createReconciliationLedger, type Ledger, type PostImportLedger, type ReconciliationLedger } from '../ledger';
+import {
+  createLedger,
+  createPaceStore,
+  createPostImportLedger,
+  createReconciliationLedger,
+  type Ledger,
+  type PaceStore,
+  type PostImportLedger,
+  type ReconciliationLedger,
+} from '../ledger';
+import { DEFAULT_PACE, type PaceParams } from '../domain/platform-pace';
 import {
   createPayloadSource,
   createSourceAdapter,
@@ -41,6 +51,8 @@ export interface ActivityContext extends ActivityDeps {
   /** Read-backs of created accounts (activities/read-back.ts). */
   reconciliations: ReconciliationLedger;
   mapping: CodeMapping;
+  /** The shared, adaptive pace of schedule calls (PLATFORM_PACE=adaptive; domain/platform-pace.ts), else undefined: the fixed queue rate alone. */
+  pace?: PaceStore;
   adapterFor(spec: LegacySourceSpec): SourceAdapter;
   /**
    * A team's own payloads (a file or a table), read on behalf of run `runId`. Shared by the worker's
@@ -70,6 +82,7 @@ export function createActivityContext(deps: ActivityDeps): ActivityContext {
     ledger: createLedger(deps.pool),
     postImportItems: createPostImportLedger(deps.pool),
     reconciliations: createReconciliationLedger(deps.pool),
+    ...(deps.config.PLATFORM_PACE === 'adaptive' ? { pace: createPaceStore(deps.pool, paceParams(deps.config)) } : {}),
     mapping: deps.mapping ?? (deps.config.SOURCE_MAPPING_FILE ? loadMapping(deps.config.SOURCE_MAPPING_FILE) : defaultMapping()),
     adapterFor(spec) {
       return cached(adapters, spec, () => createSourceAdapter(spec, { pool: deps.pool }));
@@ -115,4 +128,13 @@ function cached<T>(map: Map<string, T>, spec: SourceSpecRef, create: () => T): T
 
 export function attemptRef<T extends { runId: string; externalAccountNumber: string; supplierCode: string; dryRun: boolean }>(x: T) {
   return { runId: x.runId, externalAccountNumber: x.externalAccountNumber, supplierCode: x.supplierCode, dryRun: x.dryRun };
+}
+
+/** The control law's parameters: the ceiling is the client's own rate limit on platform calls. */
+export function paceParams(cfg: Config): PaceParams {
+  return {
+    ...DEFAULT_PACE,
+    maxRate: cfg.PLATFORM_RATE_LIMIT_PER_SECOND,
+    initialRate: Math.min(cfg.PLATFORM_PACE_INITIAL_RATE, cfg.PLATFORM_RATE_LIMIT_PER_SECOND),
+  };
 }

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import { PassThrough, type Readable } from 'node:stream';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { StagedDocument } from '../ledger';
 import { resolveDocumentPath } from '../schemas/document-path';
-import { PATH_DOES_NOT_EXIST, sha256File, sourceFile } from '../source/documents';
+import { openSourceFile, PATH_DOES_NOT_EXIST, sha256Handle } from '../source/documents';
 import type { DocumentRef } from '../source/types';
 
 export type StageOneResult = ({ ok: true } & StagedDocument) | { ok: false; code: string; attr: string; detail: string };
@@ -38,21 +37,22 @@ export async function stageDocument(opts: {
   const sourceRoot = doc.sourceRoot ?? opts.sourceDir;
   if (sourceRoot.startsWith('s3://')) return copyFromBucket(opts, sourceRoot, resolved.key);
 
-  // The source path is ours to read: it must stay inside the source folder too.
-  const file = sourceFile(sourceRoot, doc.sourcePath);
-  if (!file) return { ok: false, code: 'invalid_document_path', attr: doc.attr, detail: 'source document path escapes the source folder' };
-  const stat = await fs.promises.stat(file).catch(() => undefined);
-  // The platform would reject the account for the same reason once it checks the bucket.
-  if (!stat?.isFile()) return { ok: false, code: PATH_DOES_NOT_EXIST, attr: doc.attr, detail: `source document ${doc.sourcePath} is missing` };
-  const size = stat.size;
-  if (size <= opts.partSizeBytes) return putSmall(opts, resolved.key, await fs.promises.readFile(file));
-  const sha256 = await sha256File(file);
-
-  const existing = await headObject(opts.s3, opts.bucket, resolved.key);
-  if (existing && existing.sha256 === sha256 && existing.size === size) {
-    return { ok: true, key: resolved.key, sha256, size, action: 'already_present' };
+  // The source path is ours to read: its real location (links followed) must stay inside the
+  // source folder, and it must be a regular file (see openSourceFile).
+  const opened = await openSourceFile(sourceRoot, doc.sourcePath);
+  if (!opened.ok) return { ok: false, code: opened.code, attr: doc.attr, detail: opened.detail };
+  const { handle, size } = opened;
+  try {
+    if (size <= opts.partSizeBytes) return await putSmall(opts, resolved.key, await handle.readFile());
+    const sha256 = await sha256Handle(handle);
+    const existing = await headObject(opts.s3, opts.bucket, resolved.key);
+    if (existing && existing.sha256 === sha256 && existing.size === size) {
+      return { ok: true, key: resolved.key, sha256, size, action: 'already_present' };
+    }
+    return await putLarge(opts, resolved.key, handle.createReadStream({ start: 0, end: size - 1, autoClose: false }), sha256, size);
+  } finally {
+    await handle.close();
   }
-  return putLarge(opts, resolved.key, fs.createReadStream(file), sha256, size);
 }
 
 type StageOpts = Parameters<typeof stageDocument>[0];
@@ -86,6 +86,16 @@ async function putLarge(opts: StageOpts, key: string, body: Readable, sha256: st
 async function copyFromBucket(opts: StageOpts, sourceRoot: string, targetKey: string): Promise<StageOneResult> {
   const { doc } = opts;
   const [bucket, ...prefix] = sourceRoot.slice('s3://'.length).split('/');
+  // A key is literal in S3, but `.`/`..` segments are normalised by some endpoints and proxies on
+  // the way: a source path stays inside the team's prefix by having none.
+  if (doc.sourcePath.split('/').some((seg) => seg === '..' || seg === '.') || doc.sourcePath.includes('\\')) {
+    return {
+      ok: false,
+      code: 'invalid_document_path',
+      attr: doc.attr,
+      detail: `source document path ${doc.sourcePath} leaves the source prefix ${sourceRoot}`,
+    };
+  }
   const sourceKey = [...prefix.filter((p) => p !== ''), doc.sourcePath].join('/');
   const head = await headObject(opts.s3, bucket, sourceKey);
   if (!head) return { ok: false, code: PATH_DOES_NOT_EXIST, attr: doc.attr, detail: `source document s3://${bucket}/${sourceKey} is missing` };

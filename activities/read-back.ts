@@ -1,15 +1,39 @@
 import type { PlatformClient } from '../clients/platform';
 import type { Ledger, ReconciliationLedger } from '../ledger';
 import type { ReconcileResult } from '../domain/post-import-inputs';
-import { compareAccount, expectedAccountRecord } from '../reconcile/compare';
+import { compareAccount, expectedAccountRecord, type Reconciliation } from '../reconcile/compare';
+import { compareGraphqlAccount } from '../reconcile/graphql-compare';
+
+/** Two checks of one account as one: counts add, per-field tallies merge. */
+function merge(a: Reconciliation, b: Reconciliation): Reconciliation {
+  const byField = { ...a.byField };
+  for (const [f, t] of Object.entries(b.byField)) {
+    const was = byField[f] ?? { matched: 0, differing: 0, unverified: 0 };
+    byField[f] = { matched: was.matched + t.matched, differing: was.differing + t.differing, unverified: was.unverified + t.unverified };
+  }
+  return {
+    checked: a.checked + b.checked,
+    matched: a.matched + b.matched,
+    differences: [...a.differences, ...b.differences],
+    unverified: [...a.unverified, ...b.unverified],
+    byField,
+  };
+}
 
 /**
- * Reads a created account back and compares it with the payload the ledger kept; the differences go
- * to the ledger, the caller gets counts and field names. Platform errors are thrown as the client's
- * (callers decide: a retried activity, or the record step's single best-effort read).
+ * Reads a created account back and compares it with the payload the ledger kept: the REST account
+ * record (properties, meter points, agreements) and the GraphQL account (balances, customers,
+ * billing details). The comparison happens here, inside the activity: values (personal data) go to
+ * the ledger only, and only masked; the caller (workflow history) gets counts and field names.
+ * Platform errors are thrown as the client's (callers decide: a retried activity, or the record
+ * step's single best-effort read).
  */
 export async function readBackAccount(
-  deps: { ledger: Pick<Ledger, 'loadPayload'>; reconciliations: Pick<ReconciliationLedger, 'record'>; platform: Pick<PlatformClient, 'getAccount'> },
+  deps: {
+    ledger: Pick<Ledger, 'loadPayload'>;
+    reconciliations: Pick<ReconciliationLedger, 'record'>;
+    platform: Pick<PlatformClient, 'getAccount' | 'readAccount'>;
+  },
   input: { runId: string; supplierCode: string; externalAccountNumber: string; accountNumber: string; checkedBy: 'workflow' | 'reconcile_command' },
 ): Promise<ReconcileResult> {
   const { request } = await deps.ledger.loadPayload<{ payload?: unknown }>({
@@ -27,16 +51,19 @@ export async function readBackAccount(
     platformAccountNumber: input.accountNumber,
     checkedBy: input.checkedBy,
   };
-  if (!found) {
+  const graphql = found ? await deps.platform.readAccount(input.accountNumber) : undefined;
+  if (!found || !graphql) {
+    const missingFrom = found ? 'account' : 'number';
     await deps.reconciliations.record({
       ...base,
       status: 'account_missing',
       checkedFields: 0,
-      differences: [{ path: 'number', field: 'number', expected: input.accountNumber, found: undefined }],
+      differences: [{ path: missingFrom, field: missingFrom, expected: input.accountNumber, found: undefined }],
     });
-    return { status: 'account_missing', checked: 0, differing: 1, unverified: 0, fields: ['number'], unverifiedFields: [] };
+    return { status: 'account_missing', checked: 0, differing: 1, unverified: 0, fields: [missingFrom], unverifiedFields: [] };
   }
-  const r = compareAccount(expectedAccountRecord(sent, input.accountNumber), found);
+  const money = compareGraphqlAccount(sent, graphql);
+  const r = merge(compareAccount(expectedAccountRecord(sent, input.accountNumber), found), money);
   // Fields the record does not contain are unverified, never differences: the outcome stays completed.
   const status = r.differences.length ? 'differing' : 'matched';
   await deps.reconciliations.record({
@@ -47,6 +74,8 @@ export async function readBackAccount(
     unverifiedFields: r.unverified.length,
     byField: r.byField,
     differences: r.differences,
+    sourceBalancePence: money.balance.sourcePence,
+    platformBalancePence: money.balance.platformPence,
   });
   return {
     status,

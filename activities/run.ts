@@ -63,6 +63,9 @@ export function runActivities(ctx: Pick<ActivityContext, 'ledger' | 'listerFor' 
                 { key: KmAccount, value: ext },
               ],
               staticSummary: `Account ${ext} · run ${input.runId}${input.dryRun ? ' · dry run' : ''}`,
+              // Fairness per supplier: runs of two suppliers sharing the workers and the platform
+              // queue take turns instead of first come (its activities inherit the key).
+              priority: { fairnessKey: input.supplierCode },
             });
             return { externalAccountNumber: ext, started: true };
           } catch (e) {

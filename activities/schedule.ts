@@ -7,6 +7,7 @@ import { PREFLIGHT_STAGE, preflightNotes, tariffsOf } from '../source/catalogue-
 import type { ScheduleWindow } from '../domain/inputs';
 import type { AttemptRef, LedgerError } from '../ledger';
 import type { ActivityContext } from './deps';
+import type { PaceSignal } from '../domain/platform-pace';
 import type { PlatformActivities, ScheduleOutcome } from './types';
 
 /**
@@ -15,7 +16,7 @@ import type { PlatformActivities, ScheduleOutcome } from './types';
  * answers become results or non-retryable failures.
  */
 export function platformActivities(
-  ctx: Pick<ActivityContext, 'ledger' | 'platform' | 'config' | 'logger' | 'tariffPreflight'> & { now?: () => Date },
+  ctx: Pick<ActivityContext, 'ledger' | 'platform' | 'config' | 'logger' | 'tariffPreflight' | 'pace'> & { now?: () => Date },
 ): PlatformActivities {
   const { ledger, platform } = ctx;
   const now = ctx.now ?? (() => new Date());
@@ -28,7 +29,8 @@ export function platformActivities(
       const notes = await tariffPreflight(input.runId, request);
       // The pre-flight's notes and "scheduled" are written together, just before the call.
       await ledger.markScheduled(input, { stage: PREFLIGHT_STAGE, errors: notes });
-      return schedule(input, { payload: request, task_params: taskParams(input.window, input.dryRun, now()) });
+      // The window is taken when the call goes (after any wait for its turn): its start may not be in the past.
+      return schedule(input, () => ({ payload: request, task_params: taskParams(input.window, input.dryRun, now()) }));
     },
 
     async explainFailedValidation(input) {
@@ -60,9 +62,15 @@ export function platformActivities(
     return preflightNotes(tariffs, new Map(verdicts.map((v) => [v.code, v]))).map((n) => ({ stage: PREFLIGHT_STAGE, ...n }));
   }
 
-  async function schedule(ref: AttemptRef, body: ScheduleAccountCreation): Promise<ScheduleOutcome> {
+  async function schedule(ref: AttemptRef, bodyNow: () => ScheduleAccountCreation): Promise<ScheduleOutcome> {
+    let body = bodyNow();
     // A retry follows an attempt whose answer may never have reached us: the import status decides first.
-    const r = await call(() => scheduleOnce(platform, { request: body, answerUnseen: currentAttempt() > 1 }));
+    const r = await call(() =>
+      paced(() => {
+        body = bodyNow();
+        return scheduleOnce(platform, { request: body, answerUnseen: currentAttempt() > 1 });
+      }),
+    );
     if (r.learnedFromStatus) ctx.logger.info({ status: r.learnedFromStatus, attempt: currentAttempt() }, 'schedule answer was lost; the import status decided');
     switch (r.kind) {
       case 'accepted':
@@ -90,6 +98,34 @@ export function platformActivities(
     }
   }
 
+  /**
+   * A schedule call at the tenant's shared pace (PLATFORM_PACE=adaptive): it waits for its turn, and
+   * the tenant's answer (accepted and how fast, 429, 5xx) moves the pace. A turn too far away is not
+   * held: the attempt fails as rate-limited and Temporal brings it back then.
+   */
+  async function paced<T>(fn: () => Promise<T>): Promise<T> {
+    const pace = ctx.pace;
+    if (!pace) return fn();
+    const tenant = ctx.config.PLATFORM_V2_BASE_URL;
+    const turn = await pace.takeTurn(tenant, MAX_TURN_WAIT_MS);
+    if ('retryInMs' in turn) throw retryAfterFailure(turn.retryInMs);
+    if (turn.waitMs > 0) await new Promise((resolve) => setTimeout(resolve, turn.waitMs));
+    const started = Date.now();
+    try {
+      const r = await fn();
+      await pace.answered(tenant, { kind: 'accepted', latencyMs: Date.now() - started, waited: turn.waitMs > 0 });
+      return r;
+    } catch (e) {
+      const signal = paceSignalOf(e);
+      if (!signal) throw e;
+      const nextTurnInMs = await pace.answered(tenant, signal);
+      // A refusal without Retry-After comes back at its next turn, not on the retry policy's
+      // exponential backoff (which counts turn-outs as attempts too, and grows to minutes).
+      if (signal.kind === 'throttled' && signal.retryAfterMs === undefined) throw retryAfterFailure(Math.max(1_000, Math.round(nextTurnInMs)));
+      throw e;
+    }
+  }
+
   /** The platform client's errors as Temporal sees them: transient ones retried (Retry-After honoured), final ones not. */
   async function call<T>(fn: () => Promise<T>): Promise<T> {
     honourRetryAfter();
@@ -105,6 +141,17 @@ export function platformActivities(
       throw toActivityFailure(e);
     }
   }
+}
+
+/** Longest a schedule call waits for its turn inside an attempt: turns are booked at the rate of the moment, so a short horizon lets a lowered rate take effect soon. */
+const MAX_TURN_WAIT_MS = 4_000;
+
+/** What a failed call tells the pace: a 429 (with its Retry-After) or a 5xx; anything else nothing. */
+export function paceSignalOf(e: unknown): PaceSignal | undefined {
+  if (!(e instanceof PlatformTransientError) || e.status === undefined) return undefined;
+  if (e.status === 429) return e.retryAfterMs === undefined ? { kind: 'throttled' } : { kind: 'throttled', retryAfterMs: e.retryAfterMs };
+  if (e.status >= 500) return { kind: 'server_error' };
+  return undefined;
 }
 
 function activityContext(): Context | undefined {

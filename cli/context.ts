@@ -2,12 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { createPool, type Pool } from '../clients/db';
-import { connectClient } from '../clients/temporal';
 import { loadEnv, maskUrlPassword, parseConfig, sandboxPlatformUrls, type Config } from '../config';
 import { devSecretsSchema, type DevSecrets } from '../config/dev-secrets';
 import { readStackInfo, type StackInfo } from '../config/dev-stack-info';
 import { unreachableError, usageError } from './errors';
 import { ROOT } from './root';
+import { loadCodecKeys } from '../codec/keys';
+import { useLedgerKeys } from '../ledger/sealing';
 
 export { ROOT };
 
@@ -88,6 +89,9 @@ export class Services {
   constructor(readonly cfg: Config) {}
 
   temporal(): Promise<Client> {
+    // Loaded on first use: the Temporal client is most of a command's start, and ledger-only commands never need it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { connectClient } = require('../clients/temporal') as typeof import('../clients/temporal');
     this.client ??= connectClient(this.cfg).catch((e: Error) => {
       throw unreachableError('temporal_unreachable', `cannot reach Temporal at ${this.cfg.TEMPORAL_ADDRESS}: ${firstLine(e.message)}`);
     });
@@ -103,7 +107,8 @@ export class Services {
           'DATABASE_URL is not set and no running dev stack provides it (start one with `kraken-migrate dev`, or set DATABASE_URL=postgres://…)',
         );
       }
-      const pool = createPool(url, 4);
+      // Sealed ledger columns open with the keys this configuration names (a dev stack's included).
+      const pool = useLedgerKeys(createPool(url, 4), loadCodecKeys(this.cfg));
       try {
         await pool.query('select 1');
       } catch (e) {

@@ -56,16 +56,8 @@ export async function reconcileRun(
 /** Accounts `run reconcile` reads from the ledger at once (keyset pages). */
 const RECONCILE_PAGE = 1000;
 
-/** `run reconcile --list`: the accounts reconcileRun would read back, page by page through its own query. */
-export async function* reconcileSelection(pool: Pool, runId: string): AsyncGenerator<string[]> {
-  const recon = createReconciliationLedger(pool);
-  for (let after: string | undefined; ;) {
-    const page = await recon.completedAccounts(runId, after, RECONCILE_PAGE);
-    yield page.map((a) => a.externalAccountNumber);
-    if (page.length < RECONCILE_PAGE) return;
-    after = page[page.length - 1].externalAccountNumber;
-  }
-}
+/** `run reconcile --list`'s selection lives with the list commands (no Temporal or platform client to load). */
+export { reconcileSelection } from './actions/ledger-lists';
 
 /**
  * Accounts in three words: matched (every field compared was equal), differing, unverified (some
@@ -84,6 +76,16 @@ export function reconciliationLine(s: ReconciliationSummary): string {
     (differing ? ` (differing by field: ${differing})` : '') +
     (unverified ? ` (not in the platform's record: ${unverified})` : '')
   );
+}
+
+/**
+ * The run's balance checkpoint: opening balances summed in pence (exact), as sent and as the
+ * platform shows them, over the accounts read back; undefined before any was.
+ */
+export function balanceLine(s: ReconciliationSummary): string | undefined {
+  const b = s.balances;
+  if (!b || b.accounts === 0) return undefined;
+  return `Balances (pence, ${b.accounts} accounts read back): source ${b.sourcePence}, platform ${b.platformPence}, difference ${b.differencePence}`;
 }
 
 export async function postImportStatus(pool: Pool, runId: string) {

@@ -6,6 +6,7 @@ import { ledgerProgress, type LedgerProgress } from '../ledger';
 import { STOP_SIGNALS } from '../process/stop-signals';
 import { describeRun, runHandle, withTimeout } from './runs';
 import { formatRetrying, listRetryingAccounts, type RetryingAccount } from '../clients/retrying-accounts';
+import type { PlatformPaceView } from './pace';
 
 /** One observation of a run, from the workflow's progress query and the ledger. */
 export interface RunSnapshot {
@@ -13,6 +14,8 @@ export interface RunSnapshot {
   progress?: RunProgress;
   ledger: LedgerProgress;
   workflowStatus: string;
+  /** The tenant's schedule-call pace (adaptive: its rate and throttled share). */
+  pace?: PlatformPaceView;
 }
 
 export function doneOf(s: RunSnapshot): number {
@@ -81,7 +84,9 @@ export function snapshotLines(
   const o = s.progress?.totals ?? { completed: s.ledger.outcomes.completed, failed: s.ledger.outcomes.failed, notAttempted: s.ledger.outcomes.notAttempted };
   return {
     state: s.progress?.state ?? s.workflowStatus.toLowerCase(),
-    counts: `completed ${o.completed} · failed ${o.failed} · not attempted ${o.notAttempted} · in flight ${s.progress?.inFlight ?? s.ledger.outcomes.inProgress}`,
+    counts:
+      `completed ${o.completed} · failed ${o.failed} · not attempted ${o.notAttempted} · in flight ${s.progress?.inFlight ?? s.ledger.outcomes.inProgress}` +
+      (s.pace?.rate != null ? ` · pace ${s.pace.rate}/s, throttled ${(s.pace.throttledShare * 100).toFixed(1)}%` : ''),
     stages: `in progress by stage: ${fmtCounts(s.ledger.stagesInProgress)}`,
     errors: `top errors: ${s.ledger.topErrors.map((e) => `${e.code} ${e.count}`).join(' · ') || '-'}`,
     eta: final && rate > 0 ? formatDuration(remaining / rate) : final && remaining === 0 ? '0s' : '?',
@@ -95,14 +100,15 @@ export function progressLine(runId: string, s: RunSnapshot, rate: number, shown 
   return `[${new Date(s.at).toISOString()}] ${runId} ${l.state} ${doneOf(s)}/${total}${final ? '' : '+'} | ${rate.toFixed(1)}/s ETA ${l.eta} | ${l.counts} | ${l.errors}`;
 }
 
-async function snapshot(client: Client, pool: Pool, runId: string): Promise<RunSnapshot> {
+async function snapshot(client: Client, pool: Pool, runId: string, pace?: () => Promise<PlatformPaceView>): Promise<RunSnapshot> {
   const handle = runHandle(client, runId);
-  const [desc, progress, ledger] = await Promise.all([
+  const [desc, progress, ledger, p] = await Promise.all([
     describeRun(client, runId),
     withTimeout(handle.query(runProgressQuery), 3000),
     ledgerProgress(pool, runId),
+    pace?.().catch(() => undefined),
   ]);
-  return { at: Date.now(), progress, ledger, workflowStatus: desc.status.name };
+  return { at: Date.now(), progress, ledger, workflowStatus: desc.status.name, ...(p ? { pace: p } : {}) };
 }
 
 export interface WatchResult {
@@ -123,7 +129,7 @@ export async function watchRun(
   client: Client,
   pool: Pool,
   runId: string,
-  opts: { tty?: boolean; out?: NodeJS.WriteStream; intervalMs?: number; lineEveryMs?: number } = {},
+  opts: { tty?: boolean; out?: NodeJS.WriteStream; intervalMs?: number; lineEveryMs?: number; pace?: () => Promise<PlatformPaceView> } = {},
 ): Promise<WatchResult> {
   const out = opts.out ?? process.stdout;
   const tty = opts.tty ?? Boolean(out.isTTY);
@@ -143,7 +149,7 @@ export async function watchRun(
   const lines: cliProgress.SingleBar[] = [];
   let lastLine = 0;
   let shown: { total: number; final: boolean } | undefined;
-  let s = await snapshot(client, pool, runId);
+  let s = await snapshot(client, pool, runId, opts.pace);
   // Accounts whose platform call keeps failing: one describe per running account, so every few seconds only.
   let retrying: RetryingAccount[] = [];
   let retryingAt = 0;
@@ -190,7 +196,7 @@ export async function watchRun(
         };
       });
       if (interrupted) break;
-      s = await snapshot(client, pool, runId);
+      s = await snapshot(client, pool, runId, opts.pace);
     }
   } finally {
     multi?.stop();

@@ -41,6 +41,16 @@ export const configSchema = z.object({
     .optional(),
   PG_PORT: port(54329),
   PG_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * Days a finished run's personal data is kept in the ledger: `kraken-migrate db purge` (no
+   * --run) purges the runs finished longer ago. Unset: nothing is purged by age unless asked.
+   */
+  LEDGER_RETENTION_DAYS: z.coerce.number().int().positive().optional(),
+  /**
+   * `db migrate` only (it runs as the owner): the password it gives the least-privilege role the
+   * pipeline connects as (`kraken_migrate_app`, created by the migrations).
+   */
+  KRAKEN_MIGRATE_APP_DB_PASSWORD: z.string().min(16, 'at least 16 characters').optional(),
 
   // Temporal. The embedded stack's engine: the CLI's dev server (SQLite) or the full server on Postgres.
   KRAKEN_TEMPORAL_ENGINE: z.enum(['dev', 'server']).default('dev'),
@@ -122,6 +132,15 @@ export const configSchema = z.object({
   PLATFORM_REST_AUTH: z.enum(['token', 'basic']).default('token'),
   PLATFORM_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(50),
   /**
+   * `fixed`: schedule calls go as fast as the queue's rate and the run's --concurrency allow.
+   * `adaptive`: they also take turns at a rate every worker and run of the tenant share, raised
+   * while the tenant accepts and lowered on its 429s and 5xx (domain/platform-pace.ts), with
+   * PLATFORM_RATE_LIMIT_PER_SECOND as its ceiling (docs/throughput.md).
+   */
+  PLATFORM_PACE: z.enum(['fixed', 'adaptive']).default('fixed'),
+  /** The adaptive pace's first rate for a tenant it has not called yet (schedule calls a second). */
+  PLATFORM_PACE_INITIAL_RATE: z.coerce.number().positive().default(2),
+  /**
    * Workflows the main worker keeps in memory between their tasks (its sticky cache); an evicted one
    * replays its history at its next task. At least 2: the SDK has no cache of 1 (it makes it 2:
    * @temporalio/worker lib/worker-options.js), and its cache of 0 (sticky execution off) drops the
@@ -197,6 +216,10 @@ export const configSchema = z.object({
   SANDBOX_FAULT_5XX_RATE: rate(0),
   SANDBOX_FAULT_429_RATE: rate(0),
   SANDBOX_FAULT_RETRY_AFTER_SECONDS: z.coerce.number().int().min(0).default(1),
+  /** The tenant's optional limit on accounts in processing at once (0: none); past it a schedule call gets 429. */
+  SANDBOX_CONCURRENCY_LIMIT: z.coerce.number().int().min(0).default(0),
+  /** Retry-After on the limit's 429 (unset: none, as the spec documents none). */
+  SANDBOX_CONCURRENCY_RETRY_AFTER_SECONDS: z.coerce.number().int().min(0).optional(),
   SANDBOX_FAULT_DROP_CONNECTION_RATE: rate(0),
   SANDBOX_FAULT_RESPONSE_LOST_RATE: rate(0),
   SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).default(0),
@@ -278,6 +301,7 @@ export function getConfig(): Config {
 /** Names whose values are secrets: masked in `config print`, logs and errors. */
 export const SECRET_NAMES = new Set([
   'DATABASE_URL',
+  'KRAKEN_MIGRATE_APP_DB_PASSWORD',
   'TEMPORAL_API_KEY',
   'S3_SECRET_ACCESS_KEY',
   'PLATFORM_API_KEY',

@@ -5,6 +5,8 @@ import { createLogger } from '../logging/logger';
 import { connectClient } from '../clients/temporal';
 import { getConfig } from '../config';
 import { startEventsReceiver } from './server';
+import { loadCodecKeys } from '../codec/keys';
+import { useLedgerKeys } from '../ledger/sealing';
 
 /**
  * Runs the events receiver alone: `npx tsx events/main.ts`. Needs DATABASE_URL (the stack's
@@ -18,7 +20,8 @@ async function main(): Promise<void> {
     logger.fatal({ code: 'config_invalid' }, 'DATABASE_URL is required (start the stack, or point it at Postgres)');
     process.exit(2);
   }
-  const pool = createPool(config.DATABASE_URL, config.PG_POOL_MAX);
+  // Deliveries are sealed in the inbox with the payload codec's keyring.
+  const pool = useLedgerKeys(createPool(config.DATABASE_URL, config.PG_POOL_MAX), loadCodecKeys(config));
   let client: ReturnType<typeof connectClient> | undefined;
   const temporalClient = () => (client ??= connectClient(config));
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { Pool } from '../clients/db';
 import { createPostImportLedger } from './post-import-items';
+import { accountWorkflowId } from '../domain/workflow-ids';
 import { createReconciliationLedger } from './reconciliation';
+import { maskedDifference, reportDetail } from './report-masking';
 
 /**
  * The report's after-import part: reconciliation (checked; matched, differing, unverified, by field) and the
@@ -22,6 +24,10 @@ export const afterImportSchema = z.object({
     differences: z.array(z.object({ externalAccountNumber: z.string(), path: z.string(), field: z.string(), expected: z.unknown(), found: z.unknown() })),
     /** Per account, the fields its record did not contain (names and leaf counts). */
     unverifiedFields: z.array(z.object({ externalAccountNumber: z.string(), differing: z.boolean(), field: z.string(), leaves: z.number() })).default([]),
+    /** Opening balances in pence (exact decimal strings), as sent and as read back. Absent in older reports. */
+    balances: z.object({ accounts: z.number(), sourcePence: z.string(), platformPence: z.string(), differencePence: z.string() }).optional(),
+    /** Completed accounts to review by hand, with the workflow to open. Absent in older reports. */
+    reviewSample: z.array(z.object({ externalAccountNumber: z.string(), accountNumber: z.string(), outcome: z.string(), workflowId: z.string() })).default([]),
   }),
   postImport: z.object({
     byStatus: z.record(z.string(), z.number()),
@@ -39,6 +45,9 @@ export const afterImportSchema = z.object({
 });
 export type AfterImport = z.infer<typeof afterImportSchema>;
 
+/** Completed accounts the report lists for review by hand. */
+export const REVIEW_SAMPLE = 20;
+
 /** Differing accounts and failed items the HTML lists; the CSV has every one. */
 export const AFTER_IMPORT_EXAMPLES = 50;
 
@@ -46,11 +55,12 @@ export const AFTER_IMPORT_EXAMPLES = 50;
 export async function loadAfterImport(pool: Pool, runId: string): Promise<AfterImport> {
   const recon = createReconciliationLedger(pool);
   const items = createPostImportLedger(pool);
-  const [summary, differences, post, failed] = await Promise.all([
+  const [summary, differences, post, failed, sample] = await Promise.all([
     recon.summary(runId),
     recon.differenceExamples(runId, AFTER_IMPORT_EXAMPLES),
     items.summary(runId),
     items.failedItems(runId, { limit: AFTER_IMPORT_EXAMPLES }),
+    recon.reviewSample(runId, REVIEW_SAMPLE),
   ]);
   return {
     reconciliation: {
@@ -61,10 +71,17 @@ export async function loadAfterImport(pool: Pool, runId: string): Promise<AfterI
       unverified: summary.unverified,
       byField: Object.entries(summary.byField).map(([label, count]) => ({ label, count })),
       fields: summary.fields,
-      differences,
+      differences: differences.map(maskedDifference),
       unverifiedFields: [],
+      balances: summary.balances,
+      reviewSample: sample.map((a) => ({
+        externalAccountNumber: a.externalAccountNumber,
+        accountNumber: a.accountNumber,
+        outcome: a.outcome,
+        workflowId: accountWorkflowId(a.supplierCode, a.externalAccountNumber, false, runId),
+      })),
     },
-    postImport: { byStatus: post.byStatus, failed },
+    postImport: { byStatus: post.byStatus, failed: failed.map((f) => ({ ...f, detail: f.detail && reportDetail(f.detail, { attr: f.attr }) })) },
   };
 }
 

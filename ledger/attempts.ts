@@ -1,5 +1,6 @@
 import type { Pool } from '../clients/db';
 import type { AccountOutcome, MigrationRunArgs, RunTotals, SupplierStatus } from '../domain/inputs';
+import { openJson, openString, SEALED, sealJson, sealString } from './sealing';
 import type { AttemptRef } from './types';
 
 export interface LedgerError {
@@ -18,8 +19,16 @@ export interface StagedDocument {
   action: 'uploaded' | 'already_present';
 }
 
-function errorsJson(errors: LedgerError[]): string {
-  return JSON.stringify(errors.map((e) => ({ code: e.code, attr: e.attr ?? '', detail: e.detail ?? '', source_field: e.sourceField ?? null })));
+/** The details sealed (ledger/sealing.ts): they may quote the account's values. */
+function errorsJson(pool: Pool, errors: LedgerError[]): string {
+  return JSON.stringify(
+    errors.map((e) => ({
+      code: e.code,
+      attr: e.attr ?? '',
+      detail: sealString(pool, SEALED.errorDetail, e.detail ?? ''),
+      source_field: e.sourceField ?? null,
+    })),
+  );
 }
 
 /**
@@ -120,7 +129,16 @@ export function createLedger(pool: Pool) {
            insert into migrate.account_payloads (run_id, external_account_number, request, documents) values ($1, $2, $7, $8)
            on conflict (run_id, external_account_number) do update set request = excluded.request, documents = excluded.documents, created_at = now())
          select s.status, s.document_root from (select 1) one left join migrate.supplier_status s on s.supplier_code = $3`,
-        [ref.runId, ref.externalAccountNumber, ref.supplierCode, ref.dryRun, p.workflowId, p.stage, JSON.stringify(p.request), JSON.stringify(p.documents)],
+        [
+          ref.runId,
+          ref.externalAccountNumber,
+          ref.supplierCode,
+          ref.dryRun,
+          p.workflowId,
+          p.stage,
+          sealJson(pool, SEALED.payloadRequest, p.request),
+          JSON.stringify(p.documents),
+        ],
       );
       const row = r.rows[0];
       return row?.status ? { status: row.status, documentRoot: row.document_root } : undefined;
@@ -148,7 +166,7 @@ export function createLedger(pool: Pool) {
     /** What scheduling needs, in one read: the supplier's mirrored status and the stored payload. */
     async scheduleInput<T = unknown>(ref: AttemptRef): Promise<{ supplierStatus: SupplierStatus | undefined; request: T }> {
       const row = await payloadRow(ref, 's.status, p.request');
-      return { supplierStatus: row.status ?? undefined, request: row.request };
+      return { supplierStatus: row.status ?? undefined, request: openJson<T>(pool, SEALED.payloadRequest, row.request) };
     },
 
     async setStage(ref: AttemptRef, stage: string): Promise<void> {
@@ -168,7 +186,7 @@ export function createLedger(pool: Pool) {
         `with ${REPLACE_STAGE_ERRORS}
          update migrate.account_attempts set scheduled_at = coalesce(scheduled_at, now()), stage = 'schedule', updated_at = now()
           where run_id = $1 and external_account_number = $2`,
-        [ref.runId, ref.externalAccountNumber, notes.stage, errorsJson(notes.errors)],
+        [ref.runId, ref.externalAccountNumber, notes.stage, errorsJson(pool, notes.errors)],
       );
     },
 
@@ -178,7 +196,7 @@ export function createLedger(pool: Pool) {
         `select code, attr, detail from migrate.account_errors where run_id = $1 and external_account_number = $2 and stage = $3 order by id`,
         [ref.runId, ref.externalAccountNumber, stage],
       );
-      return r.rows;
+      return r.rows.map((x) => ({ ...x, detail: openString(pool, SEALED.errorDetail, x.detail as string | null) }));
     },
 
     /**
@@ -191,12 +209,12 @@ export function createLedger(pool: Pool) {
         await pool.query(`delete from migrate.account_errors where run_id = $1 and external_account_number = $2 and stage = $3`, key);
         return;
       }
-      await pool.query(`with ${REPLACE_STAGE_ERRORS} select 1`, [...key, errorsJson(errors)]);
+      await pool.query(`with ${REPLACE_STAGE_ERRORS} select 1`, [...key, errorsJson(pool, errors)]);
     },
 
     async loadPayload<T = unknown, D = unknown>(ref: AttemptRef): Promise<{ request: T; documents: D[] }> {
       const row = await payloadRow(ref, 'p.request, p.documents');
-      return { request: row.request, documents: row.documents };
+      return { request: openJson<T>(pool, SEALED.payloadRequest, row.request), documents: row.documents };
     },
 
     /** Sets the attempt's outcome unless one is already recorded; returns whether this call set it. */

@@ -43,7 +43,7 @@ export interface InboxRecord {
   externalIdentifier: string | null;
   identifier: string | null;
   errorCode: string | null;
-  /** `post_import.*` events: the item kind. Not stored apart: read from `raw` on rematch. */
+  /** `post_import.*` events: the item kind, stored apart (`raw` is sealed, and rematch filters on it). */
   resourceType?: string | null;
   raw: unknown;
   matchStatus: MatchStatus;

@@ -1,5 +1,6 @@
 import type { Pool } from '../clients/db';
 import { MATCH_STATUSES, type MatchStatus } from './inbox-record';
+import { bySource, runSummary } from './run-summary';
 
 export interface InboxEventRef {
   eventId: string;
@@ -91,18 +92,14 @@ export interface OutcomeSources {
   total: number;
 }
 
-/** How the run's recorded outcomes were learned: from platform events or by status polling. */
+/** How the run's recorded outcomes were learned: from platform events or by status polling (the ledger's per-run counters). */
 export async function outcomeSources(pool: Pool, runId: string): Promise<OutcomeSources> {
-  const r = await pool.query<{ source: string; count: number }>(
-    `select coalesce(outcome_source, 'unknown') as source, count(*)::int as count from migrate.account_attempts
-      where run_id = $1 and outcome is not null group by 1 order by 1`,
-    [runId],
-  );
-  const bySource = Object.fromEntries(r.rows.map((row) => [row.source, row.count]));
+  const counted = bySource(await runSummary(pool, runId));
+  const bySourceMap = Object.fromEntries(counted.map((x) => [x.label, x.count]));
   return {
-    bySource,
-    fromEvents: bySource.event ?? 0,
-    fromPolling: bySource.poll ?? 0,
-    total: r.rows.reduce((n, row) => n + row.count, 0),
+    bySource: bySourceMap,
+    fromEvents: bySourceMap.event ?? 0,
+    fromPolling: bySourceMap.poll ?? 0,
+    total: counted.reduce((n, x) => n + x.count, 0),
   };
 }

@@ -1,6 +1,7 @@
 import type { Pool } from '../clients/db';
 import { attemptClassOf, ROUTABLE_EVENT_TYPES, type InboxRecord } from './inbox-record';
 import type { MatchStatus, ReceivedVia } from './inbox-record';
+import { openJson, SEALED, sealJson } from './sealing';
 import type { AttemptRef } from './types';
 
 /**
@@ -80,7 +81,7 @@ export interface PendingEvent {
 export async function pendingEvents(pool: Pool, withinMinutes: number, limit: number): Promise<PendingEvent[]> {
   const r = await pool.query(
     `select event_id, event_type, external_identifier, identifier, error_code,
-            coalesce(raw->'detail'->'payload'->>'resource_type', raw->'detail'->>'resource_type') as resource_type
+            resource_type
        from migrate.inbox
       where match_status in ('pending', 'unmatched') and event_type = any($1)
         and received_at > now() - make_interval(mins => $2)
@@ -129,21 +130,28 @@ export async function claimInboxEvent(pool: Pool, ref: AttemptRef): Promise<Pend
   return { eventId: e.event_id, eventType: e.event_type, externalIdentifier: e.external_identifier, identifier: e.identifier, errorCode: e.error_code };
 }
 
+/** The platform's `error_detail` in a stored delivery (v2 nests the event under `payload`). */
+export function eventErrorDetailOf(raw: unknown): string | undefined {
+  const detail = (raw as { detail?: Record<string, unknown> } | null)?.detail;
+  const payload = detail?.payload as Record<string, unknown> | undefined;
+  const v = payload?.error_detail ?? detail?.error_detail;
+  return typeof v === 'string' ? v : v === undefined || v === null ? undefined : JSON.stringify(v);
+}
+
 /** The platform's own words for an error code of this account, from its latest event. */
 export async function platformErrorDetail(pool: Pool, externalAccountNumber: string, code: string): Promise<string> {
-  const r = await pool.query(
-    `select coalesce(raw->'detail'->'payload'->>'error_detail', raw->'detail'->>'error_detail') as detail
-       from migrate.inbox where external_identifier = $1 and error_code = $2 order by received_at desc limit 1`,
-    [externalAccountNumber, code],
-  );
-  return r.rows[0]?.detail ?? '';
+  const r = await pool.query(`select raw from migrate.inbox where external_identifier = $1 and error_code = $2 order by received_at desc limit 1`, [
+    externalAccountNumber,
+    code,
+  ]);
+  return r.rows[0] ? (eventErrorDetailOf(openJson(pool, SEALED.inboxRaw, r.rows[0].raw)) ?? '') : '';
 }
 
 /** Inserts a delivery; false when either unique key (event id, dedupe key) already has a row. */
 export async function insertInboxRecord(pool: Pool, rec: InboxRecord, dedupeKey: string, via: ReceivedVia): Promise<boolean> {
   const r = await pool.query(
-    `insert into migrate.inbox (event_id, dedupe_key, event_type, payload_version, external_identifier, identifier, error_code, raw, received_via, match_status, note)
-     values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11)
+    `insert into migrate.inbox (event_id, dedupe_key, event_type, payload_version, external_identifier, identifier, error_code, raw, received_via, match_status, note, resource_type)
+     values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12)
      on conflict do nothing`,
     [
       rec.eventId,
@@ -153,10 +161,11 @@ export async function insertInboxRecord(pool: Pool, rec: InboxRecord, dedupeKey:
       rec.externalIdentifier,
       rec.identifier,
       rec.errorCode,
-      JSON.stringify(rec.raw),
+      sealJson(pool, SEALED.inboxRaw, rec.raw),
       via,
       rec.matchStatus,
       rec.note,
+      rec.resourceType ?? null,
     ],
   );
   return (r.rowCount ?? 0) > 0;

@@ -10,4 +10,7 @@ export * from './report-data';
 export * from './reconciliation';
 export * from './post-import-items';
 export * from './after-import-report';
+export * from './purge';
 export * from './report-csv';
+export * from './platform-pace';
+export * from './run-summary';

@@ -1,5 +1,7 @@
 import type { Pool } from '../clients/db';
 import type { PostImportItem, PostImportKind } from '../schemas/post-import';
+import { eventErrorDetailOf } from './inbox';
+import { openJson, openString, SEALED, sealJson, sealString } from './sealing';
 
 /**
  * `migrate.post_import_items`: every change carried over after import, keyed by supplier, account,
@@ -54,7 +56,7 @@ export function createPostImportLedger(pool: Pool) {
           changes.map((c) => c.runId),
           changes.map((c) => c.deltaId),
           changes.map((c) => c.platformAccountNumber),
-          changes.map((c) => JSON.stringify(c.change.item)),
+          changes.map((c) => sealJson(pool, SEALED.postImportItem, c.change.item)),
           changes.map((c) => c.recordedAt),
         ],
       );
@@ -82,7 +84,7 @@ export function createPostImportLedger(pool: Pool) {
         refArgs(ref),
       );
       const row = r.rows[0];
-      return row && { item: row.item, status: row.status, attempts: row.attempts, sentAt: row.sent_at };
+      return row && { item: openJson(pool, SEALED.postImportItem, row.item), status: row.status, attempts: row.attempts, sentAt: row.sent_at };
     },
 
     /** Before each request: counts the attempt and names the workflow that waits for its event. */
@@ -118,7 +120,7 @@ export function createPostImportLedger(pool: Pool) {
         `update migrate.post_import_items set status = $5, outcome_source = $6, error_code = $7, error_attr = $8, error_detail = $9,
            finished_at = now(), updated_at = now()
          where ${where} and status <> 'completed'`,
-        [...refArgs(ref), o.status, o.source, o.code ?? null, o.attr ?? null, o.detail ?? null],
+        [...refArgs(ref), o.status, o.source, o.code ?? null, o.attr ?? null, sealString(pool, SEALED.postImportErrorDetail, o.detail)],
       );
     },
 
@@ -172,7 +174,7 @@ export function createPostImportLedger(pool: Pool) {
       const r = await pool.query<{ event_id: string; event_type: string; identifier: string | null; error_code: string | null }>(
         `select event_id, event_type, identifier, error_code from migrate.inbox
           where external_identifier = $1 and match_status <> 'ambiguous'
-            and coalesce(raw->'detail'->'payload'->>'resource_type', raw->'detail'->>'resource_type') = $2
+            and resource_type = $2
             and ((event_type = 'data_import.import_process.post_import.completed' and identifier = $3)
               or (event_type = 'data_import.import_process.post_import.error' and received_at >= to_timestamp($4::float8 / 1000)
                   and match_status <> 'matched'))
@@ -190,11 +192,8 @@ export function createPostImportLedger(pool: Pool) {
 
     /** The platform's `error_detail` of a kept event. */
     async eventErrorDetail(eventId: string): Promise<string | undefined> {
-      const r = await pool.query<{ detail: string | null }>(
-        `select coalesce(raw->'detail'->'payload'->>'error_detail', raw->'detail'->>'error_detail') as detail from migrate.inbox where event_id = $1`,
-        [eventId],
-      );
-      return r.rows[0]?.detail ?? undefined;
+      const r = await pool.query<{ raw: unknown }>(`select raw from migrate.inbox where event_id = $1`, [eventId]);
+      return r.rows[0] ? eventErrorDetailOf(openJson(pool, SEALED.inboxRaw, r.rows[0].raw)) : undefined;
     },
 
     /** Platform account numbers of some of a run's accounts. */
@@ -231,7 +230,7 @@ export function createPostImportLedger(pool: Pool) {
         key: x.item_key,
         code: x.error_code,
         attr: x.error_attr,
-        detail: x.error_detail,
+        detail: openString(pool, SEALED.postImportErrorDetail, x.error_detail),
       }));
     },
   };

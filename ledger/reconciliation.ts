@@ -1,5 +1,6 @@
 import type { Pool } from '../clients/db';
 import type { Difference, FieldTally } from '../reconcile/compare';
+import { openJson, SEALED, sealJson } from './sealing';
 
 /**
  * `migrate.reconciliations` and `migrate.reconciliation_differences`: the latest check of each
@@ -19,6 +20,32 @@ export interface ReconciliationRow {
   byField?: Record<string, FieldTally>;
   differences: Difference[];
   checkedBy: 'workflow' | 'reconcile_command';
+  /** Opening balance in pence (decimal strings): as sent, and as the platform shows it. */
+  sourceBalancePence?: string;
+  platformBalancePence?: string;
+}
+
+export interface RunCheckpoint {
+  counts: { inSource: number; sent: number; created: number; reconciled: number; differing: number };
+  balances: BalanceTotals;
+  reviewSample: ReviewSampleAccount[];
+}
+
+export interface ReviewSampleAccount {
+  externalAccountNumber: string;
+  accountNumber: string;
+  supplierCode: string;
+  outcome: string;
+}
+
+/** The run's balance checkpoint: totals in pence (decimal strings, exact) over the accounts checked. */
+export interface BalanceTotals {
+  /** Accounts whose balance was read back. */
+  accounts: number;
+  sourcePence: string;
+  platformPence: string;
+  /** platform − source. */
+  differencePence: string;
 }
 
 /** One field of a run: accounts where it differed, where the record did not contain it, and where it matched (in that order of precedence). */
@@ -42,15 +69,20 @@ export interface ReconciliationSummary {
   unverifiedByField: Record<string, number>;
   /** Every field checked: accounts matched, differing, unverified. */
   fields: FieldSummary[];
+  balances: BalanceTotals;
 }
 
 /** The account's check, replacing the previous one ($1…$10 as `record` passes them). */
-const UPSERT = `insert into migrate.reconciliations (run_id, external_account_number, platform_account_number, status, checked_fields, differing_fields, checked_by, matched_fields, unverified_fields, field_counts, checked_at)
-  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now())
+const UPSERT = `insert into migrate.reconciliations (run_id, external_account_number, platform_account_number, status, checked_fields, differing_fields, checked_by, matched_fields, unverified_fields, field_counts, source_balance_pence, platform_balance_pence, checked_at)
+  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now())
   on conflict (run_id, external_account_number) do update set platform_account_number = excluded.platform_account_number,
     status = excluded.status, checked_fields = excluded.checked_fields, differing_fields = excluded.differing_fields,
     checked_by = excluded.checked_by, matched_fields = excluded.matched_fields, unverified_fields = excluded.unverified_fields,
-    field_counts = excluded.field_counts, checked_at = now()`;
+    field_counts = excluded.field_counts, source_balance_pence = excluded.source_balance_pence,
+    platform_balance_pence = excluded.platform_balance_pence, checked_at = now()`;
+
+/** A run's accounts a read-back checks (its partial index: account_attempts_reconcilable). */
+const RECONCILABLE = `run_id = $1 and outcome in ('completed', 'completed_with_differences') and not dry_run and platform_account_number is not null`;
 
 export function createReconciliationLedger(pool: Pool) {
   return {
@@ -68,6 +100,8 @@ export function createReconciliationLedger(pool: Pool) {
         r.matchedFields ?? 0,
         r.unverifiedFields ?? 0,
         JSON.stringify(counts),
+        r.sourceBalancePence ?? null,
+        r.platformBalancePence ?? null,
       ];
       if (r.differences.length === 0) {
         // The common case (every matching account): one statement, atomic on its own.
@@ -92,8 +126,8 @@ export function createReconciliationLedger(pool: Pool) {
               r.externalAccountNumber,
               r.differences.map((d) => d.path),
               r.differences.map((d) => d.field),
-              r.differences.map((d) => (d.expected === undefined ? null : JSON.stringify(d.expected))),
-              r.differences.map((d) => (d.found === undefined ? null : JSON.stringify(d.found))),
+              r.differences.map((d) => sealJson(pool, SEALED.differenceExpected, d.expected)),
+              r.differences.map((d) => sealJson(pool, SEALED.differenceFound, d.found)),
             ],
           );
         }
@@ -114,7 +148,7 @@ export function createReconciliationLedger(pool: Pool) {
     ): Promise<Array<{ externalAccountNumber: string; accountNumber: string; supplierCode: string }>> {
       const r = await pool.query<{ external_account_number: string; platform_account_number: string; supplier_code: string }>(
         `select external_account_number, platform_account_number, supplier_code from migrate.account_attempts
-          where run_id = $1 and outcome in ('completed', 'completed_with_differences') and not dry_run and platform_account_number is not null
+          where ${RECONCILABLE}
             and ($2::text is null or external_account_number > $2)
           order by external_account_number limit $3`,
         [runId, after ?? null, limit],
@@ -122,9 +156,65 @@ export function createReconciliationLedger(pool: Pool) {
       return r.rows.map((x) => ({ externalAccountNumber: x.external_account_number, accountNumber: x.platform_account_number, supplierCode: x.supplier_code }));
     },
 
+    /** The numbers alone of the accounts completedAccounts pages through (`run reconcile --list`): index-only. */
+    async completedAccountNumbers(runId: string, after: string | undefined, limit: number): Promise<string[]> {
+      const r = await pool.query<{ external_account_number: string }>(
+        `select external_account_number from migrate.account_attempts
+          where ${RECONCILABLE}
+            and ($2::text is null or external_account_number > $2)
+          order by external_account_number limit $3`,
+        [runId, after ?? null, limit],
+      );
+      return r.rows.map((x) => x.external_account_number);
+    },
+
+    /**
+     * A sample of `n` completed accounts for review by hand (the go/no-go evidence): spread over the
+     * run by a hash of the account number, so the same run gives the same sample on every report.
+     */
+    async reviewSample(runId: string, n: number): Promise<ReviewSampleAccount[]> {
+      const r = await pool.query<{ external_account_number: string; platform_account_number: string; supplier_code: string; outcome: string }>(
+        `select external_account_number, platform_account_number, supplier_code, outcome from migrate.account_attempts
+          where run_id = $1 and outcome in ('completed', 'completed_with_differences') and not dry_run and platform_account_number is not null
+          order by md5(external_account_number), external_account_number limit $2`,
+        [runId, n],
+      );
+      return r.rows.map((x) => ({
+        externalAccountNumber: x.external_account_number,
+        accountNumber: x.platform_account_number,
+        supplierCode: x.supplier_code,
+        outcome: x.outcome,
+      }));
+    },
+
+    /**
+     * The run's checkpoint, the evidence a go/no-go is given on: accounts in the source (each
+     * selected account has a ledger row), sent (scheduled with the platform), created, reconciled
+     * (read back) and differing; the balance totals; and a sample of completed accounts to review.
+     */
+    async checkpoint(runId: string, sampleSize = 20): Promise<RunCheckpoint> {
+      const [counts, summary, sample] = await Promise.all([
+        pool.query<{ in_source: number; sent: number; created: number }>(
+          `select count(*)::int as in_source, count(scheduled_at)::int as sent,
+                  count(*) filter (where outcome in ('completed', 'completed_with_differences') and platform_account_number is not null)::int as created
+             from migrate.account_attempts where run_id = $1 and not dry_run`,
+          [runId],
+        ),
+        this.summary(runId),
+        this.reviewSample(runId, sampleSize),
+      ]);
+      const c = counts.rows[0];
+      return {
+        counts: { inSource: c.in_source, sent: c.sent, created: c.created, reconciled: summary.checked, differing: summary.differing + summary.missing },
+        balances: summary.balances,
+        reviewSample: sample,
+      };
+    },
+
     async summary(runId: string): Promise<ReconciliationSummary> {
       const totals = await pool.query<{ status: string; n: number }>(
-        'select status, count(*)::int as n from migrate.reconciliations where run_id = $1 group by status',
+        // Kept per run by the reconciliations table's statement triggers (db/migrations/1797400000000_run_outcome_summaries.sql).
+        'select status, n::int as n from migrate.reconciliation_status_counts where run_id = $1 and n <> 0',
         [runId],
       );
       const by = await pool.query<{ field: string; n: number }>(
@@ -141,6 +231,14 @@ export function createReconciliationLedger(pool: Pool) {
       const unverified = await pool.query<{ n: number }>('select count(*)::int as n from migrate.reconciliations where run_id = $1 and unverified_fields > 0', [
         runId,
       ]);
+      const money = await pool.query<{ accounts: number; source: string; platform: string; difference: string }>(
+        `select count(*)::int as accounts, coalesce(sum(source_balance_pence), 0)::text as source,
+                coalesce(sum(platform_balance_pence), 0)::text as platform,
+                coalesce(sum(platform_balance_pence - source_balance_pence), 0)::text as difference
+           from migrate.reconciliations where run_id = $1 and platform_balance_pence is not null and source_balance_pence is not null`,
+        [runId],
+      );
+      const m = money.rows[0];
       const n = (s: string) => totals.rows.find((r) => r.status === s)?.n ?? 0;
       return {
         checked: totals.rows.reduce((a, r) => a + r.n, 0),
@@ -151,6 +249,7 @@ export function createReconciliationLedger(pool: Pool) {
         byField: Object.fromEntries(by.rows.map((r) => [r.field, r.n])),
         unverifiedByField: Object.fromEntries(fields.rows.filter((r) => r.accounts_unverified > 0).map((r) => [r.field, r.accounts_unverified])),
         fields: fields.rows.map(({ field, matched, differing, unverified }) => ({ field, matched, differing, unverified })),
+        balances: { accounts: m.accounts, sourcePence: m.source, platformPence: m.platform, differencePence: m.difference },
       };
     },
 
@@ -186,7 +285,13 @@ export function createReconciliationLedger(pool: Pool) {
           order by external_account_number, path limit $4`,
         [runId, page.after?.externalAccountNumber ?? null, page.after?.path ?? null, page.limit ?? null],
       );
-      return r.rows.map((x) => ({ externalAccountNumber: x.external_account_number, path: x.path, field: x.field, expected: x.expected, found: x.found }));
+      return r.rows.map((x) => ({
+        externalAccountNumber: x.external_account_number,
+        path: x.path,
+        field: x.field,
+        expected: openJson(pool, SEALED.differenceExpected, x.expected),
+        found: openJson(pool, SEALED.differenceFound, x.found),
+      }));
     },
 
     /** Every difference of the first `accounts` differing accounts (by number): the report's examples. */
@@ -201,7 +306,13 @@ export function createReconciliationLedger(pool: Pool) {
           order by d.external_account_number, d.path`,
         [runId, accounts],
       );
-      return r.rows.map((x) => ({ externalAccountNumber: x.external_account_number, path: x.path, field: x.field, expected: x.expected, found: x.found }));
+      return r.rows.map((x) => ({
+        externalAccountNumber: x.external_account_number,
+        path: x.path,
+        field: x.field,
+        expected: openJson(pool, SEALED.differenceExpected, x.expected),
+        found: openJson(pool, SEALED.differenceFound, x.found),
+      }));
     },
   };
 }

@@ -2,6 +2,8 @@ import type { Pool } from '../clients/db';
 import { differenceCsvRow, postImportFailedCsvRow, unverifiedCsvRow } from './after-import-report';
 import { createPostImportLedger } from './post-import-items';
 import { createReconciliationLedger } from './reconciliation';
+import { openString, SEALED } from './sealing';
+import { maskedDifference, personalValuesByAccount, reportDetail } from './report-masking';
 
 /** failed-accounts.csv's columns (cli/README.md, "Reports"). */
 export const CSV_HEADER = ['external_account_number', 'outcome', 'stage', 'code', 'attr', 'detail', 'source_field'] as const;
@@ -11,8 +13,9 @@ export const CSV_HEADER = ['external_account_number', 'outcome', 'stage', 'code'
  * rows a query), so a run with tens of thousands of failures is written with flat memory: one row
  * per error of every failed or not-attempted account (at least one per account), then each
  * reconciliation difference, each field a record did not contain, each failed post-import item.
+ * Personal values are masked as `validate` masks them (ledger/report-masking.ts).
  */
-export async function* reportCsvRows(pool: Pool, runId: string, pageSize = 2000): AsyncGenerator<string[]> {
+export async function* reportCsvRows(pool: Pool, runId: string, pageSize = 10_000): AsyncGenerator<string[]> {
   for (let after: string | null = null; ;) {
     // Accounts without error rows (e.g. not attempted) still get one row, from the attempt itself.
     const r: { rows: Array<Record<string, string | null>> } = await pool.query(
@@ -22,18 +25,32 @@ export async function* reportCsvRows(pool: Pool, runId: string, pageSize = 2000)
           order by external_account_number limit $3)
        select p.external_account_number, p.outcome, coalesce(e.stage, p.stage) as stage, coalesce(e.code, p.error_code, 'unknown') as code,
               coalesce(e.attr, p.error_attr, '') as attr, coalesce(e.detail, '') as detail, coalesce(e.source_field, '') as source_field
-         from page p left join migrate.account_errors e on e.run_id = $1 and e.external_account_number = p.external_account_number
+         from page p
+         -- Each page account's errors through their index (a join would scan every error of the run per page).
+         left join lateral (select * from migrate.account_errors x where x.run_id = $1 and x.external_account_number = p.external_account_number) e on true
         order by p.external_account_number, e.id`,
       [runId, after, pageSize],
     );
-    for (const x of r.rows) yield [x.external_account_number!, x.outcome!, x.stage!, x.code!, x.attr!, x.detail!, x.source_field!];
+    const personal = await personalValuesByAccount(
+      pool,
+      runId,
+      r.rows.filter((x) => x.detail).map((x) => x.external_account_number!),
+    );
+    for (const x of r.rows) {
+      const detail = reportDetail(
+        openString(pool, SEALED.errorDetail, x.detail!),
+        { attr: x.attr, sourceField: x.source_field },
+        personal.get(x.external_account_number!),
+      );
+      yield [x.external_account_number!, x.outcome!, x.stage!, x.code!, x.attr!, detail, x.source_field!];
+    }
     if (new Set(r.rows.map((x) => x.external_account_number)).size < pageSize) break;
     after = r.rows[r.rows.length - 1].external_account_number;
   }
   const recon = createReconciliationLedger(pool);
   for (let after: { externalAccountNumber: string; path: string } | undefined; ;) {
     const page = await recon.differences(runId, { after, limit: pageSize });
-    for (const d of page) yield differenceCsvRow(d);
+    for (const d of page) yield differenceCsvRow(maskedDifference(d));
     if (page.length < pageSize) break;
     after = page[page.length - 1];
   }
@@ -46,7 +63,7 @@ export async function* reportCsvRows(pool: Pool, runId: string, pageSize = 2000)
   const items = createPostImportLedger(pool);
   for (let after: { externalAccountNumber: string; kind: string; key: string } | undefined; ;) {
     const page = await items.failedItems(runId, { after, limit: pageSize });
-    for (const f of page) yield postImportFailedCsvRow(f);
+    for (const f of page) yield postImportFailedCsvRow({ ...f, detail: f.detail && reportDetail(f.detail, { attr: f.attr }) });
     if (page.length < pageSize) break;
     after = page[page.length - 1];
   }

@@ -4,6 +4,9 @@ import { inboxSummary, outcomeSources } from './inbox-report';
 import { accountWorkflowId } from '../domain/workflow-ids';
 import { afterImportSchema, loadAfterImport } from './after-import-report';
 import { EXAMPLES_PER_CODE } from './report-limits';
+import { openString, SEALED } from './sealing';
+import { personalValuesByAccount, reportDetail } from './report-masking';
+import { byOutcome, failedByCode, failedByStage, finishMinutes, runSummary } from './run-summary';
 
 export { EXAMPLES_PER_CODE };
 
@@ -65,36 +68,33 @@ export const reportDataSchema = z.object({
 });
 export type ReportData = z.infer<typeof reportDataSchema>;
 
-type Counted = Array<{ label: string; count: number }>;
-const counted = (rows: Array<{ label: string | null; n: number }>, fallback: string): Counted =>
-  rows.map((r) => ({ label: r.label ?? fallback, count: Number(r.n) }));
-
 export async function loadReportData(pool: Pool, runId: string, ui: { temporalUiUrl: string; namespace: string }): Promise<ReportData | undefined> {
   const run = (await pool.query(`select * from migrate.runs where run_id = $1`, [runId])).rows[0];
   if (!run) return undefined;
   const q = async (sql: string) => (await pool.query(sql, [runId])).rows;
-  const failedWhere = `run_id = $1 and outcome in ('failed', 'not_attempted')`;
-  // Independent reads, side by side on the pool's connections: at a million accounts each is a
-  // scan of its own, and the report waits for the slowest rather than for their sum.
-  const [outcomes, afterImport, byCode, byStage, sources, preflight, inbox, perMinute] = await Promise.all([
-    q(`select coalesce(outcome, 'in_progress') as label, count(*)::int as n from migrate.account_attempts where run_id = $1 group by 1`),
+  // Counts from the ledger's per-run counters (ledger/run-summary.ts), not a scan of the run's
+  // attempts; the reads that remain are independent, side by side on the pool's connections.
+  const [summary, afterImport, sources, preflight, inbox, perMinute] = await Promise.all([
+    runSummary(pool, runId),
     loadAfterImport(pool, runId),
-    q(`select error_code as label, count(*)::int as n from migrate.account_attempts where ${failedWhere} group by 1 order by 2 desc, 1`),
-    q(`select stage as label, count(*)::int as n from migrate.account_attempts where ${failedWhere} group by 1 order by 2 desc, 1`),
     outcomeSources(pool, runId),
     q(`select count(distinct external_account_number)::int as n from migrate.account_errors where run_id = $1 and stage = 'preflight'`),
     inboxSummary(pool, { runId, listLimit: 1 }),
-    q(
-      `select date_trunc('minute', finished_at) as minute, count(*)::int as n from migrate.account_attempts
-        where run_id = $1 and finished_at is not null group by 1 order by 1`,
-    ),
+    finishMinutes(pool, runId),
   ]);
-  const by = (k: string) => Number(outcomes.find((r) => r.label === k)?.n ?? 0);
-  const examples = await failedExamples(
+  const outcomes = byOutcome(summary);
+  const by = (k: string) => outcomes.find((r) => r.label === k)?.count ?? 0;
+  const byCode = failedByCode(summary);
+  const byStage = failedByStage(summary);
+  // Examples per recorded code; accounts without one are found by a null code.
+  const codes = [...new Set(summary.filter((r) => r.outcome === 'failed' || r.outcome === 'not_attempted').map((r) => r.code))];
+  const rank = new Map(byCode.map((r, i) => [r.label, i]));
+  codes.sort((a, b) => (rank.get(a ?? 'unknown') ?? 0) - (rank.get(b ?? 'unknown') ?? 0));
+  const examples = await failedExamples(pool, runId, codes, EXAMPLES_PER_CODE);
+  const personal = await personalValuesByAccount(
     pool,
     runId,
-    byCode.map((r) => r.label as string | null),
-    EXAMPLES_PER_CODE,
+    examples.filter((r) => r.detail).map((r) => r.external_account_number as string),
   );
   return reportDataSchema.parse({
     runId,
@@ -105,21 +105,21 @@ export async function loadReportData(pool: Pool, runId: string, ui: { temporalUi
     finishedAt: run.finished_at ? new Date(run.finished_at).toISOString() : null,
     generatedAt: new Date().toISOString(),
     totals: {
-      accounts: outcomes.reduce((s, r) => s + Number(r.n), 0),
+      accounts: outcomes.reduce((s, r) => s + r.count, 0),
       completed: by('completed') + by('completed_with_differences'),
       failed: by('failed'),
       notAttempted: by('not_attempted'),
       inProgress: by('in_progress'),
     },
     notPreChecked: Number(preflight[0]?.n ?? 0),
-    failuresByCode: counted(byCode, 'unknown'),
-    failuresByStage: counted(byStage, 'unknown'),
-    throughput: perMinute.map((r) => ({ minute: new Date(r.minute).toISOString(), count: Number(r.n) })),
+    failuresByCode: byCode,
+    failuresByStage: byStage,
+    throughput: perMinute.map((r) => ({ minute: new Date(r.minute).toISOString(), count: r.n })),
     outcomeSources: Object.entries(sources.bySource)
       .map(([label, count]) => ({ label, count }))
       .sort((a, b) => b.count - a.count),
     inbox: { total: inbox.total, byStatus: inbox.byStatus, rejected: Object.values(inbox.rejectedByReason).reduce((a, b) => a + b, 0) },
-    failedAccounts: byCode.reduce((n, r) => n + Number(r.n), 0),
+    failedAccounts: byCode.reduce((n, r) => n + r.count, 0),
     examples: examples.map((r) => ({
       recordedCode: r.recorded_code,
       externalAccountNumber: r.external_account_number,
@@ -127,7 +127,11 @@ export async function loadReportData(pool: Pool, runId: string, ui: { temporalUi
       stage: r.stage,
       code: r.code,
       attr: r.attr,
-      detail: r.detail,
+      detail: reportDetail(
+        openString(pool, SEALED.errorDetail, r.detail as string),
+        { attr: r.attr, sourceField: r.source_field },
+        personal.get(r.external_account_number),
+      ),
       sourceField: r.source_field ?? null,
       workflowId: r.workflow_id || accountWorkflowId(r.supplier_code, r.external_account_number, r.dry_run, runId),
     })),

@@ -1,6 +1,7 @@
 import type { Pool } from '../clients/db';
 import { sourceSpecSchema } from '../domain/source-spec';
 import { selectionSchema, type SourceSpecRef, type Selection, type SupplierStatus } from '../domain/inputs';
+import { countBy, failedByCode, runSummary } from './run-summary';
 
 /** Read-only ledger queries the CLI shows to operators (status, watch, list, rerun). */
 
@@ -50,28 +51,22 @@ export interface LedgerProgress {
 }
 
 export async function ledgerProgress(pool: Pool, runId: string, topN = 5): Promise<LedgerProgress> {
-  const r = await pool.query(
-    `select coalesce(outcome, 'in_progress') as outcome, stage, count(*)::int as n
-       from migrate.account_attempts where run_id = $1 group by 1, 2`,
-    [runId],
-  );
+  const rows = await runSummary(pool, runId);
   const outcomes = { completed: 0, failed: 0, notAttempted: 0, inProgress: 0 };
   const stagesInProgress: Record<string, number> = {};
   const stagesFailed: Record<string, number> = {};
-  for (const row of r.rows as Array<{ outcome: string; stage: string; n: number }>) {
+  for (const row of rows) {
     if (row.outcome === 'completed' || row.outcome === 'completed_with_differences') outcomes.completed += row.n;
     else if (row.outcome === 'failed') outcomes.failed += row.n;
     else if (row.outcome === 'not_attempted') outcomes.notAttempted += row.n;
     else outcomes.inProgress += row.n;
-    if (row.outcome === 'in_progress') stagesInProgress[row.stage] = (stagesInProgress[row.stage] ?? 0) + row.n;
+    if (row.outcome === null) stagesInProgress[row.stage] = (stagesInProgress[row.stage] ?? 0) + row.n;
     else if (row.outcome !== 'completed' && row.outcome !== 'completed_with_differences') stagesFailed[row.stage] = (stagesFailed[row.stage] ?? 0) + row.n;
   }
-  const e = await pool.query(
-    `select coalesce(error_code, 'unknown') as code, count(*)::int as n from migrate.account_attempts
-      where run_id = $1 and outcome in ('failed', 'not_attempted') group by 1 order by 2 desc, 1 limit $2`,
-    [runId, topN],
-  );
-  return { outcomes, stagesInProgress, stagesFailed, topErrors: e.rows.map((x: { code: string; n: number }) => ({ code: x.code, count: x.n })) };
+  const topErrors = failedByCode(rows)
+    .slice(0, topN)
+    .map((x) => ({ code: x.label, count: x.count }));
+  return { outcomes, stagesInProgress, stagesFailed, topErrors };
 }
 
 /** Ledger rows for many runs at once (`run list`). */
@@ -85,12 +80,13 @@ export async function runRows(pool: Pool, runIds: string[]): Promise<Map<string,
 
 /** Failed and not-attempted accounts of a run by outcome and code (the demo's summary). */
 export async function failuresByCode(pool: Pool, runId: string): Promise<Array<{ outcome: string; code: string; n: number }>> {
-  const r = await pool.query<{ outcome: string; code: string; n: number }>(
-    `select outcome, coalesce(error_code, 'unknown') as code, count(*)::int as n from migrate.account_attempts
-      where run_id = $1 and outcome in ('failed', 'not_attempted') group by 1, 2 order by 1, 3 desc, 2`,
-    [runId],
-  );
-  return r.rows;
+  const rows = (await runSummary(pool, runId)).filter((r) => r.outcome === 'failed' || r.outcome === 'not_attempted');
+  return countBy(rows, (r) => `${r.outcome}\u0000${r.code ?? 'unknown'}`)
+    .map((x) => {
+      const [outcome, code] = x.label.split('\u0000');
+      return { outcome, code, n: x.count };
+    })
+    .sort((a, b) => (a.outcome < b.outcome ? -1 : a.outcome > b.outcome ? 1 : 0) || b.n - a.n || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
 }
 
 export interface SupplierRow {

@@ -8,8 +8,8 @@
  * with the address, `moved_in_at`/`moved_out_at`, electricity meter points (MPAN, profile class,
  * meters with serial numbers and registers, agreements) and gas meter points (MPRN, meters,
  * agreements), datetimes as local Europe/London midnights with their offset. The expected record
- * is that shape built from the payload, plus the customers' names and the balance, which some
- * tenants may show but the documented record does not (README "Reconciliation").
+ * is that shape built from the payload. Balances, customers and billing details are not in it: they
+ * are read back through the tenant's GraphQL account (reconcile/graphql-compare.ts).
  *
  * Every leaf the payload determines ends in one of three words: matched, differing, or unverified
  * ("not in the platform's record": the record has no such member, so nothing was checked — never a
@@ -81,8 +81,6 @@ export function expectedAccountRecord(payload: unknown, accountNumber: string | 
   const p = isObj(payload) ? payload : {};
   return defined({
     number: accountNumber,
-    balance: str(p.transfer_balance),
-    customers: list(p.customers).map((c) => defined({ given_name: str(c.given_name), family_name: str(c.family_name) })),
     properties: list(p.supply_addresses).map((a) => {
       const points = list(a.meter_points);
       return defined({
@@ -181,8 +179,6 @@ function same(field: string, exp: unknown, got: unknown): boolean {
       typeof v === 'string' ? (field === 'postcode' ? v.toUpperCase().replace(/\s+/g, '') : v.trim()) : v === null || v === undefined ? '' : v;
     return Object.is(text(exp), text(got));
   }
-  if (field === 'balance' && (typeof got === 'string' || typeof got === 'number') && got !== '' && Number.isFinite(Number(got)))
-    return Number(exp) === Number(got);
   return Object.is(exp, got);
 }
 

@@ -7,7 +7,7 @@ import { MAX_NESTING_DEPTH } from './nesting';
 
 export const ECHO_CAP = 64;
 export const DETAIL_CAP = 300;
-const HIDDEN = '‹personal value hidden›';
+export const HIDDEN = '‹personal value hidden›';
 
 /** One line, at most `cap` characters (an ellipsis and the full length say it was cut). */
 export function capValue(value: string, cap = ECHO_CAP): string {
@@ -41,4 +41,24 @@ export function boundedDetail(detail: string, personal: string[]): string {
   let d = detail;
   for (const p of personal) if (d.includes(p)) d = d.split(p).join(HIDDEN);
   return capValue(d, DETAIL_CAP);
+}
+
+/** True when a payload path (`customers.0.date_of_birth`) names a personal field. */
+export function isPersonalPath(attr: string): boolean {
+  return attr.split(/[.[\]]/).some((seg) => PERSONAL_KEY.test(seg));
+}
+
+/**
+ * An error text fit for a report: what `boundedDetail` hides, and, when the error is about a
+ * personal field, every quoted value too (the record may be gone, or hold the value transformed:
+ * `"31/02/1980" is not a real date` is hidden either way).
+ */
+export function maskedDetail(detail: string, attr: string, personal: string[]): string {
+  const quoted = isPersonalPath(attr) ? detail.replace(/"(?:[^"\\]|\\.)*"/g, `"${HIDDEN}"`) : detail;
+  return boundedDetail(quoted, personal);
+}
+
+/** A value of a reconciliation difference fit for a report: hidden under a personal path. */
+export function maskedValue(path: string, value: unknown): unknown {
+  return value !== undefined && value !== null && isPersonalPath(path) ? HIDDEN : value;
 }

@@ -28,6 +28,10 @@ export const ZOD_ISSUE_CODES = {
 export const LOCAL_CODES = {
   invalidJson: 'invalid_json',
   invalidDocumentPath: 'invalid_document_path',
+  /** A source document whose real path (links followed) is outside the documents folder. */
+  documentSourceOutsideFolder: 'document_source_outside_folder',
+  /** A source document that is a folder, FIFO, socket or device rather than a regular file. */
+  documentSourceNotRegularFile: 'document_source_not_regular_file',
   /** A key the contract does not declare on that object (a typo, or a field of another system). */
   undocumentedField: 'undocumented_field',
   /** A key the contract declares that the schema does not model yet (refused, never dropped). */

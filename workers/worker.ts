@@ -13,6 +13,8 @@ import { createActivities } from '../activities';
 import { platformTaskQueue } from '../domain/task-queues';
 import { workerDeploymentVersion } from './deployment-version';
 import { workflowCacheOptions } from './workflow-cache';
+import { loadCodecKeys } from '../codec/keys';
+import { useLedgerKeys } from '../ledger/sealing';
 
 const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
 /**
@@ -47,7 +49,8 @@ export async function createWorkers(cfg: Config, opts: { identity?: string; work
     Runtime.install({ logger: createTemporalLogger(logger), shutdownSignals: ['SIGINT', 'SIGTERM', 'SIGQUIT', 'SIGUSR2', 'SIGHUP'] });
     runtimeInstalled = true;
   }
-  const pool = createPool(cfg.DATABASE_URL!, cfg.PG_POOL_MAX, { applicationName: opts.identity });
+  // The ledger seals personal columns with the same keyring as the payload codec.
+  const pool = useLedgerKeys(createPool(cfg.DATABASE_URL!, cfg.PG_POOL_MAX, { applicationName: opts.identity }), loadCodecKeys(cfg));
   const s3 = createS3Client(cfg);
   const platform = createPlatformClient(cfg, { logger });
   let client: Promise<Client> | undefined;

@@ -6,12 +6,14 @@ import {
   ParentClosePolicy,
   proxyActivities,
   proxyLocalActivities,
+  setCurrentDetails,
   setHandler,
   setWorkflowOptions,
   sleep,
   upsertSearchAttributes,
   workflowInfo,
   type ActivityOptions,
+  type LocalActivityOptions,
 } from '@temporalio/workflow';
 import { FINAL_PLATFORM_ERROR_CODES } from '../domain/platform-error-codes';
 import type { AccountActivities, PlatformActivities, PrepareResult, ScheduleOutcome } from '../activities/types';
@@ -26,16 +28,20 @@ import type { OutcomeFacts } from '../domain/final-outcome';
 import type { AccountStage } from '../domain/stages';
 import { platformTaskQueue } from '../domain/task-queues';
 import { KmErrorCode, KmOutcome, KmStage } from '../domain/search-attributes';
+import { accountDetails, SUMMARIES, type AccountStep } from './account-details';
 
 // Short ledger, source and S3 work runs as local activities: a marker in history, not six events.
-const local = proxyLocalActivities<AccountActivities>({
+const localOptions: LocalActivityOptions = {
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 },
-});
+};
+/** The same local activities, with a summary the UI's timeline shows (user metadata: not checked on replay). */
+const localWith = (summary: string) => proxyLocalActivities<AccountActivities>({ ...localOptions, summary });
 // The outcome must be recorded whatever it takes: retried until the ledger answers.
 const recorder = proxyLocalActivities<AccountActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  summary: SUMMARIES.record,
 });
 // Platform calls run on the rate-limited task queue. Transient failures (network, 5xx, 429) retry
 // with backoff for up to a day; the activity marks final answers (a final 4xx) non-retryable.
@@ -78,9 +84,13 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
   // The platform queue is derived from this workflow's own queue (deterministic), so a deployment's
   // or a test's workers run only their own platform calls.
   const platformQueue = platformTaskQueue(workflowInfo().taskQueue);
-  const platform = proxyActivities<PlatformActivities>({ ...platformOptions, taskQueue: platformQueue });
-  const explain = proxyActivities<PlatformActivities>({ ...explainOptions, taskQueue: platformQueue });
-  const readBack = proxyActivities<PostImportPlatformActivities>({ ...readBackOptions, taskQueue: platformQueue });
+  const platform = (summary: string) => proxyActivities<PlatformActivities>({ ...platformOptions, taskQueue: platformQueue, summary });
+  const explain = proxyActivities<PlatformActivities>({ ...explainOptions, taskQueue: platformQueue, summary: SUMMARIES.explain });
+  const readBack = proxyActivities<PostImportPlatformActivities>({ ...readBackOptions, taskQueue: platformQueue, summary: SUMMARIES.readBack });
+  // The account page's "current details": the step and what it waits for (served by the SDK's
+  // metadata query, so it costs no history event and replays without a command).
+  const detailsRef = { supplierCode: input.supplierCode, externalAccountNumber: input.externalAccountNumber, runId: input.runId };
+  const show = (step: AccountStep) => setCurrentDetails(accountDetails(step, detailsRef));
 
   setHandler(importEventSignal, (e) => {
     // At-least-once delivery: the first terminal event wins, duplicates are ignored.
@@ -121,13 +131,15 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
   /** 1. Source → transform → validate; the payload is written to the ledger, history sees the summary. */
   async function prepare(): Promise<PrepareResult> {
     live.stage = 'prepare';
-    return local.prepareAccount({ ...ref, source: input.source, workflowId: workflowInfo().workflowId });
+    show({ step: 'prepare' });
+    return localWith(SUMMARIES.prepare).prepareAccount({ ...ref, source: input.source, workflowId: workflowInfo().workflowId });
   }
 
   /** 2. Documents must be in the platform bucket before the platform checks their paths. */
   async function stageDocuments() {
     live.stage = 'documents';
-    return local.stageDocuments(ref);
+    show({ step: 'documents' });
+    return localWith(SUMMARIES.stageDocuments).stageDocuments(ref);
   }
 
   /** 3. Free while the supplier is ongoing; otherwise parked until the operator's signal or a recheck says so. */
@@ -136,9 +148,10 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
     let status = known;
     while (status === 'PAUSED') {
       live.waitingOnSupplier = true;
+      show({ step: 'guard', recheckSeconds: input.timings.supplierRecheckSeconds });
       supplierSignal = undefined;
-      await condition(() => supplierSignal !== undefined, `${input.timings.supplierRecheckSeconds} seconds`);
-      status = await local.getSupplierStatus({ supplierCode: input.supplierCode });
+      await condition(() => supplierSignal !== undefined, `${input.timings.supplierRecheckSeconds} seconds`, { summary: SUMMARIES.supplierRecheck });
+      status = await localWith(SUMMARIES.supplierStatus).getSupplierStatus({ supplierCode: input.supplierCode });
     }
     live.waitingOnSupplier = false;
     return status;
@@ -150,12 +163,14 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
    */
   async function schedule(): Promise<Exclude<ScheduleOutcome, { kind: 'supplier_not_ongoing' }> | 'COMPLETE'> {
     live.stage = 'schedule';
-    let scheduled = await platform.scheduleAccount({ ...ref, window: input.window });
+    show({ step: 'schedule' });
+    let scheduled = await platform(SUMMARIES.schedule).scheduleAccount({ ...ref, window: input.window });
     while (scheduled.kind === 'supplier_not_ongoing') {
-      await local.recordSupplierNotOngoing({ supplierCode: input.supplierCode });
+      await localWith(SUMMARIES.recordSupplierNotOngoing).recordSupplierNotOngoing({ supplierCode: input.supplierCode });
       if ((await awaitOngoingSupplier('PAUSED')) === 'COMPLETE') return 'COMPLETE';
       live.stage = 'schedule';
-      scheduled = await platform.scheduleAccount({ ...ref, window: input.window });
+      show({ step: 'schedule' });
+      scheduled = await platform(SUMMARIES.schedule).scheduleAccount({ ...ref, window: input.window });
     }
     return scheduled;
   }
@@ -163,20 +178,26 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
   /** 5. The platform's event (signalled by the events router), else the inbox, else status polling with backoff. */
   async function awaitOutcome(): Promise<Ending> {
     live.stage = 'await';
+    const window = input.window;
     // The wait's timer is never cancelled: when the event wins, the workflow ends with the timer
     // pending, which costs no TimerCanceled event.
-    if (event === undefined) await Promise.race([condition(() => event !== undefined), sleep(`${input.timings.eventWaitSeconds} seconds`)]);
+    if (event === undefined) {
+      show({ step: 'await', window, phase: 'event', waitSeconds: input.timings.eventWaitSeconds });
+      await Promise.race([condition(() => event !== undefined), sleep(`${input.timings.eventWaitSeconds} seconds`, { summary: SUMMARIES.eventWait })]);
+    }
     if (event !== undefined) return { step: 'event', event };
 
-    const kept = await local.claimInboxEvent(ref);
+    show({ step: 'await', window, phase: 'inbox' });
+    const kept = await localWith(SUMMARIES.inbox).claimInboxEvent(ref);
     if (kept && isTerminalEvent(kept.type, input.dryRun)) return { step: 'event', event: kept };
 
     const deadline = Date.now() + input.timings.pollMaxSeconds * 1000;
     let delaySeconds = 5;
-    while (Date.now() <= deadline) {
-      const status = await platform.getImportStatus(ref);
+    for (let polls = 1; Date.now() <= deadline; polls++) {
+      const status = await platform(SUMMARIES.importStatus).getImportStatus(ref);
       if (isTerminalStatus(status, input.dryRun)) return { step: 'poll', status };
-      if (await condition(() => event !== undefined, `${delaySeconds} seconds`)) return { step: 'event', event: event! };
+      show({ step: 'await', window, phase: 'poll', lastStatus: status.status, polls, nextPollSeconds: delaySeconds });
+      if (await condition(() => event !== undefined, `${delaySeconds} seconds`, { summary: SUMMARIES.pollBackoff })) return { step: 'event', event: event! };
       delaySeconds = Math.min(delaySeconds * 2, 300);
     }
     return { step: 'timeout' };
@@ -193,6 +214,7 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
     const facts: OutcomeFacts = { outcome: o, readBack: false };
     if (reconcile) {
       live.stage = 'reconcile';
+      show({ step: 'reconcile' });
       try {
         facts.reconciliation = await readBack.reconcileAccount({ ...ref, accountNumber: o.accountNumber!, checkedBy: 'workflow' });
       } catch (e) {
@@ -201,6 +223,7 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
       }
     }
     live.stage = 'post-import';
+    show({ step: 'post-import' });
     // Item outcomes are in the ledger; a failing carry-over never changes the account's outcome.
     await executeChild(accountDeltaWorkflow, {
       workflowId: accountDeltaWorkflowId(input.supplierCode, input.externalAccountNumber, input.runId),
@@ -235,9 +258,11 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
       }
     }
     live.stage = facts.readBack ? 'reconcile' : 'record';
+    show({ step: 'record' });
     const o = await recorder.recordOutcome({ ...ref, ...facts });
     live.stage = 'record';
     live.outcome = o;
+    show({ step: 'record', outcome: o });
     if (o.outcome === 'completed') return o;
     upsertSearchAttributes([{ key: KmStage, value: o.stage }, { key: KmOutcome, value: o.outcome }, ...(o.code ? [{ key: KmErrorCode, value: o.code }] : [])]);
     // Created, but the read-back differs: visible in the UI, not a failed execution.

@@ -214,5 +214,9 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
 // it moves to the deployment's current version at its next workflow task (AUTO_UPGRADE) instead of
 // keeping an old version's workers alive. Any change to this function must therefore replay its
 // earlier histories: behind patched() (test/replay/histories checks it). Moving at continue-as-new
-// instead (a PINNED run with initialVersioningBehavior) needs server 1.30; ours is 1.29.1.
+// instead (PINNED, continuing as new with initialVersioningBehavior when
+// targetWorkerDeploymentVersionChanged) is honoured by our server since 1.32, but kept out: it is
+// experimental in the TS SDK, a paused run may not continue-as-new for days (its old workers would
+// stay up), and it needs a new wake-up path of its own; AUTO_UPGRADE plus the replay corpus is
+// simpler and already proven (test/e2e/upgrade).
 setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, migrationRunWorkflow);

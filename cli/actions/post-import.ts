@@ -3,22 +3,20 @@
 import { loadCliContext, withServices } from '../context';
 import { EXIT, usageError } from '../errors';
 import { runRow } from '../../ledger';
-import { info, printJson, printLines, println } from '../output';
-import { awaitDelta, deltaLine, reconcileRun, reconcileSelection, reconciliationLine, startDelta } from '../post-import';
+import { info, printJson, println } from '../output';
+import { awaitDelta, deltaLine, reconcileRun, balanceLine, reconciliationLine, startDelta } from '../post-import';
 
-export async function reconcileRunAction(runId: string, opts: { concurrency: number; json?: boolean; list?: boolean }): Promise<void> {
+export async function reconcileRunAction(runId: string, opts: { concurrency: number; json?: boolean }): Promise<void> {
   const ctx = loadCliContext();
   await withServices(ctx, async (s) => {
     const pool = await s.db();
     if (!(await runRow(pool, runId))) throw usageError('run_not_found', `no run ${runId} in the ledger`);
-    if (opts.list) {
-      const n = await printLines(reconcileSelection(pool, runId));
-      return info(`${n} accounts of ${runId} would be read back.`);
-    }
     const summary = await reconcileRun(ctx.cfg, pool, runId, { concurrency: opts.concurrency });
     process.exitCode = summary.differing + summary.missing > 0 ? EXIT.failures : EXIT.ok;
     if (opts.json) return printJson({ runId, ...summary });
     println(reconciliationLine(summary));
+    const balances = balanceLine(summary);
+    if (balances) println(balances);
   });
 }
 

@@ -3,23 +3,25 @@
 import type { Client } from '@temporalio/client';
 import type { Pool } from '../../clients/db';
 import type { Config } from '../../config';
-import { runWorkflowId } from '../../domain/workflow-ids';
+import { accountWorkflowId, runWorkflowId } from '../../domain/workflow-ids';
 import { cancelRun, pauseRun, resumeRun, runProgressQuery, type RunProgress } from '../../domain/messages';
 import { KmRunId, KmSupplier, KmKind } from '../../domain/search-attributes';
 import { loadCliContext, runAccountViews, withServices, workflowUiUrl } from '../context';
 import { EXIT, usageError } from '../errors';
-import { createLedger, ledgerProgress, runRow, runRows, type Ledger } from '../../ledger';
-import { info, printJson, printLines, println, table } from '../output';
+import { ledgerProgress, runRow, runRows } from '../../ledger';
+import { info, printJson, println, table } from '../output';
 import { describeRun, parsePayloadOptions, parseSelectionOptions, parseSourceOption, runHandle, startRun, withTimeout, type StartedRun } from '../runs';
 import { watchRun, type WatchResult } from '../watch';
 import { formatRetrying, listRetryingAccounts } from '../../clients/retrying-accounts';
-import { postImportLine, postImportStatus, reconciliationLine } from '../post-import';
+import { createReconciliationLedger } from '../../ledger/reconciliation';
+import { balanceLine, postImportLine, postImportStatus, reconciliationLine } from '../post-import';
 import { rerunFailedPostImport } from './post-import';
+import { paceLine, platformPace } from '../pace';
 
 /** Watches a run and turns its ending into the exit code (0: every account completed). */
 export async function watchAndReport(client: Client, pool: Pool, runId: string): Promise<WatchResult> {
   info(`Watching run ${runId} (Ctrl-C stops watching; the run continues in Temporal).`);
-  const r = await watchRun(client, pool, runId);
+  const r = await watchRun(client, pool, runId, { pace: () => platformPace(pool, loadCliContext().cfg) });
   if (r.interrupted) {
     info(`\nStopped watching. Run ${runId} continues; watch again with: kraken-migrate run watch ${runId}`);
     process.exitCode = 130;
@@ -31,18 +33,7 @@ export async function watchAndReport(client: Client, pool: Pool, runId: string):
   return r;
 }
 
-/** Accounts a `--list` query reads at once (keyset pages: the same accounts whatever the size). */
-const LIST_PAGE = 1000;
-
-/** The `failed_of_run` selection, page by page, through the query the new run's enumeration uses (activities/run.ts). */
-export async function* failedOfRun(ledger: Ledger, runId: string, codes: string[] | undefined): AsyncGenerator<string[]> {
-  for (let after: string | undefined; ;) {
-    const page = await ledger.failedAccounts(runId, codes, after, LIST_PAGE);
-    yield page;
-    if (page.length < LIST_PAGE) return;
-    after = page[page.length - 1];
-  }
-}
+export { failedOfRun } from './ledger-lists';
 
 export function printStarted(started: StartedRun, json: boolean | undefined): void {
   if (json) return printJson(started);
@@ -53,12 +44,14 @@ export function printStarted(started: StartedRun, json: boolean | undefined): vo
 
 export async function runStatus(client: Client, pool: Pool, cfg: Config, runId: string) {
   const desc = await describeRun(client, runId);
-  const [progress, row, ledger, after, retrying] = await Promise.all([
+  const [progress, row, ledger, after, checkpoint, retrying, pace] = await Promise.all([
     withTimeout(runHandle(client, runId).query(runProgressQuery), 5000),
     runRow(pool, runId),
     ledgerProgress(pool, runId, 10),
     postImportStatus(pool, runId),
+    createReconciliationLedger(pool).checkpoint(runId),
     desc.status.name === 'RUNNING' ? listRetryingAccounts(client, runId) : Promise.resolve([]),
+    platformPace(pool, cfg),
   ]);
   const dryRun = row?.dryRun ?? progress?.dryRun ?? null;
   return {
@@ -80,7 +73,16 @@ export async function runStatus(client: Client, pool: Pool, cfg: Config, runId: 
     topErrors: ledger.topErrors,
     retrying,
     reconciliation: after.reconciliation,
+    /** Counts, balance totals and a sample of accounts to review, each with its workflow link. */
+    checkpoint: {
+      ...checkpoint,
+      reviewSample: checkpoint.reviewSample.map((a) => ({
+        ...a,
+        uiUrl: workflowUiUrl(cfg, accountWorkflowId(a.supplierCode, a.externalAccountNumber, false, runId)),
+      })),
+    },
     postImport: after.postImport,
+    platformPace: pace,
   };
 }
 
@@ -177,11 +179,14 @@ export async function runStatusAction(runId: string, opts: { json?: boolean }): 
           .join(', ')}`,
       );
     if (st.topErrors.length) println(`Top errors: ${st.topErrors.map((e) => `${e.code} ${e.count}`).join(', ')}`);
+    println(paceLine(st.platformPace));
     if (st.retrying.length) {
       println(`Retrying (${st.retrying.length}):`);
       for (const line of formatRetrying(st.retrying, 20)) println(`  ${line}`);
     }
     if (st.reconciliation.checked) println(reconciliationLine(st.reconciliation));
+    const balances = balanceLine(st.reconciliation);
+    if (balances) println(balances);
     const pi = postImportLine(st.postImport);
     if (pi) println(pi);
   });
@@ -265,10 +270,6 @@ export async function rerunFailedAction(runId: string, opts: RerunFailedOptions)
     const pool = await s.db();
     const original = await runRow(pool, runId);
     if (!original) throw usageError('run_not_found', `no run ${runId} in the ledger`);
-    if (opts.list) {
-      const n = await printLines(failedOfRun(createLedger(pool), runId, opts.code));
-      return info(`${n} accounts of ${runId} would be rerun${opts.code?.length ? ` (codes ${opts.code.join(', ')})` : ''}.`);
-    }
     const client = await s.temporal();
     const started = await startRun(client, ctx.cfg, {
       runId: opts.runId,

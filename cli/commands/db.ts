@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { COMPONENTS } from '../../db/components';
+import { positiveInt } from '../output';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
 const dbActions = (): typeof import('../actions/db') => require('../actions/db');
@@ -27,5 +28,31 @@ Examples:
   $ kraken-migrate db migrate --component ledger legacy --json`,
     )
     .action(async (opts: { component: DbComponent[]; json?: boolean }) => dbActions().migrateAction(opts));
+  db.command('purge')
+    .description("remove finished runs' personal data from the ledger (payloads, error details, differences' values, event deliveries)")
+    .option('--run <runId...>', 'purge these runs (finished: completed, cancelled or failed)')
+    .option(
+      '--older-than-days <days>',
+      'purge every finished run that finished more than this many days ago (default: LEDGER_RETENTION_DAYS)',
+      positiveInt('--older-than-days'),
+    )
+    .option('--dry-run', 'list what would be purged, change nothing')
+    .option('--json', 'machine-readable output')
+    .addHelpText(
+      'after',
+      `
+What stays: the runs, attempts, outcomes, error codes and attrs, reconciliation paths and counts,
+so reports and counts still add up. What goes: each account's payload, error details (they may
+quote values), reconciliation differences' expected and found values, the events' deliveries,
+and carried-over items once completed. A run still running or paused is refused (its workflows
+read their payloads). With neither --run nor --older-than-days, LEDGER_RETENTION_DAYS decides; unset,
+nothing is purged (exit 2). Purging after the migration team's sign-off is --run on the signed-off runs.
+
+Examples:
+  $ kraken-migrate db purge --run run-2026-11-01-a
+  $ kraken-migrate db purge --older-than-days 90 --dry-run
+  $ LEDGER_RETENTION_DAYS=30 kraken-migrate db purge --json`,
+    )
+    .action(async (opts: { run?: string[]; olderThanDays?: number; dryRun?: boolean; json?: boolean }) => dbActions().purgeAction(opts));
   return db;
 }

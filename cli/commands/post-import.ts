@@ -3,6 +3,8 @@ import { positiveInt } from '../output';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
 const postImportActions = (): typeof import('../actions/post-import') => require('../actions/post-import');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the ledger alone: no Temporal or platform client to load
+const listActions = (): typeof import('../actions/ledger-lists') => require('../actions/ledger-lists');
 
 /** `run reconcile` and `run delta`: after-import checks and changes carried over (docs/operator-guide.md, "After creation"). */
 export function addPostImportRunCommands(run: Command): void {
@@ -22,7 +24,7 @@ with a platform account number) through the same query, and checks nothing.
 Example:
   $ kraken-migrate run reconcile run-20250601-120000-ab12`,
     )
-    .action(async (runId: string, opts) => postImportActions().reconcileRunAction(runId, opts));
+    .action(async (runId: string, opts) => (opts.list ? listActions().reconcileListAction(runId) : postImportActions().reconcileRunAction(runId, opts)));
 
   run
     .command('delta <runId>')

@@ -4,6 +4,8 @@ import { addPostImportRunCommands } from './post-import';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
 const runActions = (): typeof import('../actions/run') => require('../actions/run');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the ledger alone: no Temporal or platform client to load
+const listActions = (): typeof import('../actions/ledger-lists') => require('../actions/ledger-lists');
 
 export function runCommand(): Command {
   const run = new Command('run').description('start, watch and steer migration runs');
@@ -106,7 +108,9 @@ Examples:
   $ kraken-migrate run rerun-failed run-20250601-120000-ab12 --watch
   $ kraken-migrate run rerun-failed run-20250601-120000-ab12 --code invalid_phone_number missing_meter_point`,
     )
-    .action(async (runId: string, opts) => runActions().rerunFailedAction(runId, opts));
+    .action(async (runId: string, opts) =>
+      opts.list && opts.stage === undefined ? listActions().rerunFailedListAction(runId, opts.code) : runActions().rerunFailedAction(runId, opts),
+    );
 
   addPostImportRunCommands(run);
   return run;

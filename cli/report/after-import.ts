@@ -5,7 +5,12 @@ import type { AfterImport } from '../../ledger/after-import-report';
  * the changes carried over. Paths and counts only: expected and found values stay in the CSV and
  * the ledger.
  */
-export function afterImportHtml(a: AfterImport | undefined, esc: (v: unknown) => string, fmt: (n: number) => string): string {
+export function afterImportHtml(
+  a: AfterImport | undefined,
+  esc: (v: unknown) => string,
+  fmt: (n: number) => string,
+  link: (workflowId: string) => string = () => '#',
+): string {
   if (!a) return '';
   const r = a.reconciliation;
   // Per field, accounts in three words; a field the record does not contain is unverified, not differing.
@@ -35,9 +40,24 @@ export function afterImportHtml(a: AfterImport | undefined, esc: (v: unknown) =>
             .join('')}</tbody></table>`
         : '')
     : '';
+  const b = r.balances;
+  const balances =
+    b && b.accounts > 0
+      ? `<p id="reconciliation-balances" class="meta">Opening balances in pence over ${fmt(b.accounts)} accounts read back: source <b>${esc(b.sourcePence)}</b>, platform <b>${esc(b.platformPence)}</b>, difference <b>${esc(b.differencePence)}</b>.</p>`
+      : '';
+  const sample = r.reviewSample.length
+    ? `<h3>Sample for review</h3><table id="review-sample"><thead><tr><th>Account</th><th>Platform account</th><th>Outcome</th></tr></thead><tbody>${r.reviewSample
+        .map(
+          (s) =>
+            `<tr><td><a class="wf" href="${esc(link(s.workflowId))}">${esc(s.externalAccountNumber)}</a></td><td>${esc(s.accountNumber)}</td><td>${esc(s.outcome)}</td></tr>`,
+        )
+        .join('')}</tbody></table>`
+    : '';
   return `<h2>Reconciliation</h2>
 <p id="reconciliation" class="meta">Accounts read back: checked <b>${fmt(r.checked)}</b>, matched <b>${fmt(r.matched)}</b>, differing <b>${fmt(r.differing + r.missing)}</b>${r.missing ? ` (of which not found: ${fmt(r.missing)})` : ''}, unverified <b>${fmt(r.unverified)}</b> (accounts with a field the platform's record does not contain: not checked, never a difference).</p>
+${balances}
 ${byField}
 ${differing}
+${sample}
 ${post}`;
 }

@@ -5,7 +5,6 @@ import { loadCliContext, withServices } from '../context';
 import { usageError } from '../errors';
 import { printJson, println } from '../output';
 import { loadReportData } from './data';
-import { listRetryingAccounts } from '../../clients/retrying-accounts';
 import type { Client } from '@temporalio/client';
 import { writeReportCsv, writeReportHtml, type WrittenReport } from './write';
 import { runRow } from '../../ledger';
@@ -29,6 +28,8 @@ export async function buildReport(
   // alone). Connected only then: a finished run's report never waits on an unreachable Temporal.
   if (temporal && data.totals.inProgress > 0) {
     const client = await temporal().catch(() => undefined);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Temporal SDK loaded only for a run still going
+    const { listRetryingAccounts } = require('../../clients/retrying-accounts') as typeof import('../../clients/retrying-accounts');
     if (client) data.retrying = await listRetryingAccounts(client, runId).catch(() => []);
   }
   return { dir, csv, html: writeReportHtml(data, dir), data };

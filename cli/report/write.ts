@@ -13,10 +13,31 @@ export interface WrittenReport {
   html: string;
 }
 
-/** CRLF lines, as toCsv writes them, from rows read page by page. */
+/** CRLF lines, as toCsv writes them, from rows read page by page; about 64 KB a chunk (one a line costs a stream write each). */
 async function* csvLines(rows: AsyncIterable<readonly unknown[]>): AsyncGenerator<string> {
-  yield `${csvLine(CSV_HEADER)}\r\n`;
-  for await (const row of rows) yield `${csvLine(row)}\r\n`;
+  let chunk = `${csvLine(CSV_HEADER)}\r\n`;
+  for await (const row of rows) {
+    chunk += `${csvLine(row)}\r\n`;
+    if (chunk.length >= 65_536) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  if (chunk) yield chunk;
+}
+
+/**
+ * The report folder: 0700, and each file 0600, created afresh (O_EXCL: a link planted at its name
+ * is refused, and an older file's wider mode is not inherited). The files quote account numbers
+ * and, masked, errors about personal fields: for the operator alone.
+ */
+function reportFolder(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(dir, 0o700);
+}
+
+function freshFile(file: string): void {
+  fs.rmSync(file, { force: true });
 }
 
 /**
@@ -24,16 +45,18 @@ async function* csvLines(rows: AsyncIterable<readonly unknown[]>): AsyncGenerato
  * backpressure paces the reads).
  */
 export async function writeReportCsv(pool: Pool, runId: string, dir: string): Promise<string> {
-  fs.mkdirSync(dir, { recursive: true });
+  reportFolder(dir);
   const csv = path.join(dir, 'failed-accounts.csv');
-  await pipeline(Readable.from(csvLines(reportCsvRows(pool, runId))), fs.createWriteStream(csv));
+  freshFile(csv);
+  await pipeline(Readable.from(csvLines(reportCsvRows(pool, runId))), fs.createWriteStream(csv, { flags: 'wx', mode: 0o600 }));
   return csv;
 }
 
 /** report.html from the loaded summary. */
 export function writeReportHtml(data: ReportData, dir: string): string {
-  fs.mkdirSync(dir, { recursive: true });
+  reportFolder(dir);
   const html = path.join(dir, 'report.html');
-  fs.writeFileSync(html, renderReportHtml(data));
+  freshFile(html);
+  fs.writeFileSync(html, renderReportHtml(data), { flag: 'wx', mode: 0o600 });
   return html;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Config } from '../../config';
+import { OBTAIN_TOKEN_MUTATION } from '../../contract/graphql';
 import { errorForStatus, PLATFORM_ERROR_CODES, PlatformFinalError } from './errors';
 import { send, type FetchLike, type PlatformLogger } from './transport';
 import { pathOf } from './url';
@@ -68,9 +69,8 @@ export interface AuthDeps {
   now?: () => number;
 }
 
-export const OBTAIN_TOKEN_MUTATION = `mutation ObtainKrakenToken($input: ObtainJSONWebTokenInput!) {
-  obtainKrakenToken(input: $input) { token refreshToken refreshExpiresIn }
-}`;
+/** The mutation as it lives in contract/graphql/ (validated there against the tenant's schema). */
+export { OBTAIN_TOKEN_MUTATION };
 
 const obtainTokenResponseSchema = z.object({
   data: z

@@ -2,6 +2,7 @@ import type { Config } from '../../config';
 import { basicAuthHeader, createAuth, type PlatformAuth } from './auth';
 import { createCatalogueApi } from './catalogue';
 import { createDataImportApi } from './data-import';
+import { createGraphqlApi } from './graphql';
 import { createHttp } from './http';
 import { createPostImportApi } from './post-import';
 import { createTariffPreflight, type TariffPreflight } from './tariffs';
@@ -39,7 +40,13 @@ export function createPlatformClient(cfg: PlatformClientConfig, deps: PlatformCl
     cfg.PLATFORM_REST_AUTH === 'basic' && apiKey ? { header: () => Promise.resolve(basicAuthHeader(apiKey)), invalidate: () => {} } : undefined;
   const http = createHttp(cfg, { fetch: fetchImpl, logger: deps.logger, auth, restAuth });
   const catalogue = createCatalogueApi(http, cfg.PLATFORM_BASE_URL);
+  // GraphQL takes a Kraken token only: with a data-import key (`token` mode) the key obtains one.
+  const graphqlAuth =
+    cfg.PLATFORM_AUTH_MODE === 'token' && !deps.auth
+      ? createAuth({ ...cfg, PLATFORM_AUTH_MODE: 'jwt', PLATFORM_TOKEN_INPUT: 'APIKey' }, { fetch: fetchImpl, logger: deps.logger })
+      : auth;
   return {
+    ...createGraphqlApi(cfg, { fetch: fetchImpl, auth: graphqlAuth, logger: deps.logger }),
     ...createDataImportApi(http, cfg.PLATFORM_V2_BASE_URL, deps.logger),
     ...createPostImportApi(http, cfg.PLATFORM_BASE_URL),
     ...catalogue,

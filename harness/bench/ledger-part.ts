@@ -17,7 +17,7 @@ import { parseConfig } from '../../config';
 import { createLedger, ledgerProgress, runRow, runRows } from '../../ledger';
 import { postImportStatus, reconcileSelection } from '../../cli/post-import';
 import { buildReport } from '../../cli/report/build';
-import { failedOfRun } from '../../cli/actions/run';
+import { failedOfRun } from '../../cli/actions/ledger-lists';
 
 async function count(pages: AsyncIterable<string[]>): Promise<number> {
   let n = 0;

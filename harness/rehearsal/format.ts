@@ -58,7 +58,8 @@ export function formatRehearsal(r: RehearsalResult): string[] {
   if (r.windows) lines.push(`Expired windows and outcomes that never came: ${r.windows.line}`);
   if (r.operatorCommands) {
     lines.push(`Operator commands on a ledger of ${r.operatorCommands.rows.toLocaleString('en')} attempts (ledger part, one process each):`);
-    for (const t of r.operatorCommands.timings) lines.push(`  ${t.command}: ${t.ms} ms, peak RSS ${t.peakRssMb} MB`);
+    for (const t of r.operatorCommands.timings)
+      lines.push(`  ${t.command}: ${t.ms} ms, peak RSS ${t.peakRssMb} MB${t.wholeMs === undefined ? '' : `; whole command ${t.wholeMs} ms`}`);
   }
   const v = r.verdict;
   for (const p of r.problems) lines.push(`problem: ${p}`);

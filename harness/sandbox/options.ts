@@ -30,6 +30,14 @@ export const faultsSchema = z.object({
    * schedules again without reading the status first shows up as `import_process_count` 2.
    */
   blindResendTrapMs: ms.default(0),
+  /**
+   * The tenant's optional concurrency limit (sandbox/concurrency-limit.ts): accounts being processed
+   * at once (scheduled, import not yet ended); a schedule call past it gets 429. 0: no limit.
+   * The time each account is processed is `processingDelayMs` (+ jitter), so capacity = limit / that.
+   */
+  concurrencyLimit: z.number().int().min(0).default(0),
+  /** Retry-After (seconds) on the limit's 429; null: none, as the spec documents none. */
+  concurrencyRetryAfterSeconds: z.number().int().min(0).nullable().default(null),
   /** Extra delay for schedule calls only (a chaos run needs schedule calls in flight to cut off). */
   scheduleLatencyMs: ms.default(0),
   latencyJitterMs: ms.default(0),
@@ -58,6 +66,10 @@ export const faultsSchema = z.object({
   accountOmitFields: z.array(z.string().min(1)).default([]),
   /** Adds `customers` (names) and `balance` to the account record: not in the documented record (assumed). */
   accountRecordExtras: z.boolean().default(false),
+  /** Share of accounts whose GraphQL `account` read-back shows `balance` and each ledger's `balance` with the sign flipped. */
+  graphqlFlipBalanceRate: rate.default(0),
+  /** Share of accounts whose GraphQL `account` read-back shows the first customer's `familyName` altered (`<name>-ALTERED`). */
+  graphqlAlterNameRate: rate.default(0),
   /** Share of post-import items accepted but then refused (`post_import.error`, code `post_import_forced_error`). */
   postImportErrorRate: rate.default(0),
 });
@@ -144,6 +156,8 @@ export function sandboxOptionsFromConfig(cfg: Config, extra: Partial<SandboxOpti
       error5xxRate: cfg.SANDBOX_FAULT_5XX_RATE,
       error429Rate: cfg.SANDBOX_FAULT_429_RATE,
       retryAfterSeconds: cfg.SANDBOX_FAULT_RETRY_AFTER_SECONDS,
+      concurrencyLimit: cfg.SANDBOX_CONCURRENCY_LIMIT,
+      concurrencyRetryAfterSeconds: cfg.SANDBOX_CONCURRENCY_RETRY_AFTER_SECONDS ?? null,
       dropConnectionRate: cfg.SANDBOX_FAULT_DROP_CONNECTION_RATE,
       responseLostRate: cfg.SANDBOX_FAULT_RESPONSE_LOST_RATE,
       latencyMs: cfg.SANDBOX_LATENCY_MS,

@@ -155,6 +155,7 @@ export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
     dataImportKey: options.dataImportKey,
     jwtSecret,
     refreshTokenTtlSeconds: options.refreshTokenTtlSeconds,
+    pool,
   });
   const authContext = { dataImportKey: options.dataImportKey, jwtSecret, nowSeconds: () => Math.floor(Date.now() / 1000) + state.faults.clockOffsetSeconds };
   registerDataImportRoutes(app, {

@@ -49,6 +49,10 @@ export class RequestWitness {
   /** A 429 with `Retry-After: retryAfterSeconds` is being sent about this account. */
   async throttled(key: string | undefined, retryAfterSeconds: number, now = Date.now()): Promise<void> {
     await this.count('throttled');
+    await this.told(key, retryAfterSeconds, now);
+  }
+
+  private async told(key: string | undefined, retryAfterSeconds: number, now: number): Promise<void> {
     if (!key) return;
     const retryAt = now + retryAfterSeconds * 1000;
     this.retryAt.set(key, { toldAt: now, retryAt });
@@ -57,6 +61,15 @@ export class RequestWitness {
        ON CONFLICT (account_key) DO UPDATE SET told_at = EXCLUDED.told_at, retry_at = EXCLUDED.retry_at`,
       [key, now, retryAt],
     );
+  }
+
+  /**
+   * A schedule call refused by the tenant's concurrency limit (counted apart from the fault
+   * injection's throttles); with a Retry-After, remembered as any 429's is.
+   */
+  async limited(key: string | undefined, retryAfterSeconds: number | null, now = Date.now()): Promise<void> {
+    await this.count('concurrency_limited');
+    if (retryAfterSeconds !== null) await this.told(key, retryAfterSeconds, now);
   }
 
   /**
@@ -100,6 +113,7 @@ export class RequestWitness {
       clientGoneSchedules: n('client_gone_schedule'),
       responseLost: n('response_lost'),
       throttled: n('throttled'),
+      concurrencyLimited: n('concurrency_limited'),
       early: earlyCount.rows[0].n,
       earlyRequests: early.rows.map((r) => ({
         accountKey: r.account_key,

@@ -9,13 +9,15 @@ import { startEventsReceiver } from '../../events/server';
 import { createSandbox } from '../sandbox/server';
 import { sandboxOptionsFromConfig } from '../sandbox/options';
 import { createLedger } from '../../ledger';
+import { loadCodecKeys } from '../../codec/keys';
+import { useLedgerKeys } from '../../ledger/sealing';
 
 /**
  * The platform sandbox and the events receiver run in the stack's own process. The ledger's
  * supplier mirror is seeded with the configured supplier (the operator changes it with the CLI).
  */
 export async function startPlatformServices(config: Config, s3: S3Client) {
-  const pool = createPool(config.DATABASE_URL!, 20);
+  const pool = useLedgerKeys(createPool(config.DATABASE_URL!, 20), loadCodecKeys(config));
   await createLedger(pool).setSupplierIfAbsent(config.IMPORT_SUPPLIER_CODE, config.IMPORT_SUPPLIER_DOCUMENT_ROOT);
   const sqs = createSqsClient(config);
   const sandbox = await createSandbox({

@@ -13,13 +13,13 @@ import { maskUrlPassword } from '../../config';
 import { ALL_SEARCH_ATTRIBUTES } from '../../domain/search-attributes';
 import { startProcess, waitForPort, type ManagedProcess } from './child-process';
 import type { ServerToolPaths } from './temporal-server-build';
-import type { TemporalDevServer } from './temporal-server';
+import { FAIRNESS_DYNAMIC_CONFIG, type TemporalDevServer } from './temporal-server';
 
 const run = promisify(execFile);
 
 /** Temporal's two databases on the stack's Postgres (the names docker-compose.yml uses too). */
 export const TEMPORAL_DATABASES = { store: 'temporal', visibility: 'temporal_visibility' } as const;
-/** The SQL tool's embedded schemas for each database (server v1.29.1, PostgreSQL 12+). */
+/** The SQL tool's embedded schemas for each database (server v1.32.0, PostgreSQL 12+). */
 export const EMBEDDED_SCHEMA = { store: 'postgresql/v12/temporal', visibility: 'postgresql/v12/visibility' } as const;
 
 export interface FullServerOptions {
@@ -213,7 +213,7 @@ function serverConfig(opts: FullServerOptions, db: URL, ports: InternalPorts, co
 }
 
 /** Dynamic config: the limits the load needs (as the dev-server flags of temporal-server.ts). */
-function dynamicConfig() {
+export function dynamicConfig() {
   const v = (value: unknown) => [{ value, constraints: {} }];
   return {
     'frontend.rps': v(5000),
@@ -223,6 +223,7 @@ function dynamicConfig() {
     'limit.maxIDLength': v(255),
     // Search attributes registered a moment ago are seen at once (the UI filters, the CLI's queries).
     'system.forceSearchAttributesCacheRefreshOnRead': v(true),
+    ...Object.fromEntries(Object.entries(FAIRNESS_DYNAMIC_CONFIG).map(([k, value]) => [k, v(value)])),
   };
 }
 

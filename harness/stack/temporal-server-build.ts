@@ -4,12 +4,12 @@ import path from 'node:path';
 import { isExecutable, which } from './temporal-cli';
 
 /**
- * The full Temporal server (the one the CLI v1.5.1 embeds), its SQL schema tool and the Web UI
+ * The full Temporal server (the release the CLI v1.9.1 embeds), its SQL schema tool and the Web UI
  * server, built from the Go module proxy: none of the three `go.mod`s carries `replace`
  * directives, so `go install module@version` works (see ENVIRONMENT-NOTES).
  */
-export const TEMPORAL_SERVER_VERSION = 'v1.29.1';
-export const TEMPORAL_UI_SERVER_VERSION = 'v2.42.1';
+export const TEMPORAL_SERVER_VERSION = 'v1.32.0';
+export const TEMPORAL_UI_SERVER_VERSION = 'v2.54.1';
 
 interface GoTool {
   /** Name in .tools/bin (go install names a binary after its package directory: two are `server`). */
@@ -55,7 +55,8 @@ export function provisionTemporalServer(opts: { root?: string; env?: NodeJS.Proc
 
 function goInstall(tool: GoTool, o: { env: NodeJS.ProcessEnv; binDir: string; log: (m: string) => void; quiet?: boolean }): string {
   const go = which('go', o.env);
-  if (!go) throw new ServerBuildError(`${tool.binary} is not built and no Go toolchain is on PATH: install Go >= 1.25 (it builds ${tool.pkg}@${tool.version})`);
+  if (!go)
+    throw new ServerBuildError(`${tool.binary} is not built and no Go toolchain is on PATH: install Go >= 1.26.8 (it builds ${tool.pkg}@${tool.version})`);
   // Each tool goes through a staging GOBIN of its own, then is renamed: two of them are called `server`.
   const staging = path.join(o.binDir, '..', 'build', tool.binary);
   fs.mkdirSync(staging, { recursive: true });

@@ -20,8 +20,15 @@ export interface DevServerOptions {
   namespace?: string;
 }
 
+/**
+ * Priority and fairness (GA in server 1.31): self-hosted servers need the new matcher and fairness
+ * switched on, or task queues ignore the fairness keys of the account workflows' starts. The same
+ * values in the dev server's flags, the server engine's dynamic config and docker-compose.yml.
+ */
+export const FAIRNESS_DYNAMIC_CONFIG = { 'matching.useNewMatcher': true, 'matching.enableFairness': true } as const;
+
 /** Tuning flags the dev server needs for load (see ENVIRONMENT-NOTES): WAL, relaxed fsync, more shard IO. */
-function tuningArgs(opts: DevServerOptions): string[] {
+export function tuningArgs(opts: DevServerOptions): string[] {
   return [
     '--sqlite-pragma',
     'journal_mode=WAL',
@@ -35,6 +42,7 @@ function tuningArgs(opts: DevServerOptions): string[] {
     'frontend.rps=5000',
     '--dynamic-config-value',
     'frontend.namespaceRPS=5000',
+    ...Object.entries(FAIRNESS_DYNAMIC_CONFIG).flatMap(([k, v]) => ['--dynamic-config-value', `${k}=${v}`]),
     ...(opts.codecEndpoint ? ['--ui-codec-endpoint', opts.codecEndpoint] : []),
   ];
 }

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { expect, inject } from 'vitest';
 import type { Client } from '@temporalio/client';
 import { createPool, type Pool } from '../../clients/db';
+import { loadCodecKeys } from '../../codec/keys';
+import { useLedgerKeys } from '../../ledger/sealing';
 import { awaitTaskQueueRouting, describeDeployment, workerTaskQueues } from '../../clients/worker-deployments';
 import { workerDeploymentVersion } from '../../workers/deployment-version';
 import { platformTaskQueue } from '../../domain/task-queues';
@@ -16,6 +18,7 @@ import { migrationRunInputSchema, type MigrationRunInput } from '../../domain/in
 import type { RunProgress } from '../../domain/messages';
 import type { migrationRunWorkflow } from '../../workflows/migration-run';
 import { sandboxAdmin } from '../../harness/sandbox/admin-client';
+import { finishMinutes, runSummary } from '../../ledger/run-summary';
 
 /** What an end-to-end test needs of the stack the global setup started. */
 export interface E2E {
@@ -31,7 +34,8 @@ export async function connectE2E(): Promise<E2E> {
   const env = inject('stackEnv');
   const config = parseConfig(env);
   const client = await connectClient(config);
-  const pool = createPool(config.DATABASE_URL!, 5);
+  // The stack's keys: the ledger's personal columns are sealed with them (ledger/sealing.ts).
+  const pool = useLedgerKeys(createPool(config.DATABASE_URL!, 5), loadCodecKeys(config));
   return {
     env,
     config,
@@ -214,4 +218,31 @@ export async function until(what: string, check: () => Promise<boolean>, timeout
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/**
+ * The ledger's per-run counters (ledger/run-summary.ts) against a full count of the run's attempts:
+ * every (outcome, stage, code, source) group and every minute of finishing, exactly.
+ */
+export async function expectSummaryExact(pool: Pool, runId: string): Promise<void> {
+  const key = (r: { outcome: string | null; stage: string; code: string | null; source: string | null }) =>
+    `${r.outcome ?? 'in_progress'}|${r.stage}|${r.code ?? ''}|${r.source ?? ''}`;
+  const full = await pool.query<{ outcome: string | null; stage: string; code: string | null; source: string | null; n: number }>(
+    // Accounts in progress are counted by stage alone.
+    `select outcome, stage, case when outcome is not null then error_code end as code, case when outcome is not null then outcome_source end as source,
+            count(*)::int as n from migrate.account_attempts where run_id = $1 group by 1, 2, 3, 4`,
+    [runId],
+  );
+  const summed = (rows: Array<Parameters<typeof key>[0] & { n: number }>) => {
+    const m: Record<string, number> = {};
+    for (const r of rows) m[key(r)] = (m[key(r)] ?? 0) + r.n;
+    return m;
+  };
+  expect(summed(await runSummary(pool, runId))).toEqual(summed(full.rows));
+  const minutes = await pool.query<{ minute: Date; n: number }>(
+    `select date_trunc('minute', finished_at) as minute, count(*)::int as n from migrate.account_attempts
+      where run_id = $1 and outcome is not null and finished_at is not null group by 1 order by 1`,
+    [runId],
+  );
+  expect((await finishMinutes(pool, runId)).map((m) => [m.minute.toISOString(), m.n])).toEqual(minutes.rows.map((m) => [m.minute.toISOString(), m.n]));
 }

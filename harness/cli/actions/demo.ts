@@ -3,6 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createPool } from '../../../clients/db';
+import { loadCodecKeys } from '../../../codec/keys';
+import { useLedgerKeys } from '../../../ledger/sealing';
 import { failuresByCode } from '../../../ledger';
 import { connectClient } from '../../../clients/temporal';
 import { loadEnv } from '../../../config';
@@ -11,7 +13,7 @@ import { canConnect } from '../../stack/child-process';
 import { readStackInfo } from '../../stack/stack';
 import { ROOT } from '../../../cli/context';
 import { createReconciliationLedger } from '../../../ledger/reconciliation';
-import { reconciliationLine } from '../../../cli/post-import';
+import { balanceLine, reconciliationLine } from '../../../cli/post-import';
 import { EXIT, usageError } from '../../../cli/errors';
 import { info, println } from '../../../cli/output';
 import { startRun } from '../../../cli/runs';
@@ -75,7 +77,8 @@ export async function demoAction(opts: {
   });
   const cfg = stack.config;
   const client = await connectClient(cfg);
-  const pool = createPool(stack.env.DATABASE_URL, 4);
+  // The stack's own keys (they may differ from this shell's): the ledger's personal columns are sealed with them.
+  const pool = useLedgerKeys(createPool(stack.env.DATABASE_URL, 4), loadCodecKeys(cfg));
   try {
     if (interrupted()) return;
     info(`Stack up in ${Math.round((Date.now() - started) / 1000)} s. Temporal UI: ${stack.info.temporalUiUrl}`);
@@ -118,7 +121,10 @@ export async function demoAction(opts: {
     for (const r of byCode.rows.filter((x) => x.outcome === 'not_attempted')) println(`    ${r.code.padEnd(48)} ${r.n}`);
     println(`  accounted for  ${accounted} of ${opts.accounts}`);
     // Every completed account was read back from the platform and compared with what was sent.
-    println(reconciliationLine(await createReconciliationLedger(pool).summary(run.runId)));
+    const reconciliation = await createReconciliationLedger(pool).summary(run.runId);
+    println(reconciliationLine(reconciliation));
+    const balances = balanceLine(reconciliation);
+    if (balances) println(balances);
 
     const report = await buildReport(pool, cfg, run.runId, path.join(dataDir, 'reports', run.runId));
     // Tariffs the public catalogue could not confirm (gas tariffs always): the platform decided them.

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { z } from 'zod';
+import { admitsSchedule } from '../concurrency-limit';
 
 export const importStatusSchema = z.enum(['PENDING', 'IN_PROGRESS', 'PROCESSED', 'ERRORED', 'CANCELLED', 'DRY_RUN_SUCCEEDED', 'DRY_RUN_ERRORED']);
 export type ImportStatus = z.infer<typeof importStatusSchema>;
@@ -35,7 +36,11 @@ export interface ProcessRow {
   modified_at: Date;
 }
 
-export type ScheduleResult = { kind: 'already_imported'; accountNumber: string } | { kind: 'accepted'; processId: number | null };
+export type ScheduleResult =
+  | { kind: 'already_imported'; accountNumber: string }
+  | { kind: 'accepted'; processId: number | null }
+  /** Past the tenant's concurrency limit (sandbox/concurrency-limit.ts): nothing opened, nothing counted. */
+  | { kind: 'over_limit'; live: number };
 
 /**
  * One round trip: refuse when an account exists, else insert a PENDING process unless one is
@@ -55,9 +60,45 @@ export async function scheduleImport(
     repeatOpensSecondImport?: boolean;
     /** Never due: the processor takes it only once its window has ended (forced `hold`). */
     holdUntilWindowEnd?: boolean;
+    /** Accounts in processing at once, tenant-wide (0 or absent: no limit). */
+    concurrencyLimit?: number;
   },
 ): Promise<ScheduleResult> {
-  const r = await pool.query<{ account_id: string | null; id: number | null }>(
+  const limit = p.concurrencyLimit ?? 0;
+  if (limit <= 0) return scheduleOn(pool, p);
+  // Under a limit the count and the insert are one decision: schedule calls take turns (a
+  // transaction-scoped lock), so concurrent calls never open more than the limit between them.
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(`SELECT pg_advisory_xact_lock(hashtext('sandbox.concurrency_limit'))`);
+    const c = await client.query<{ live: number; already_live: boolean; imported: boolean }>(
+      `SELECT (SELECT count(*)::int FROM sandbox.import_processes WHERE status IN ('PENDING', 'IN_PROGRESS')) AS live,
+              EXISTS (SELECT 1 FROM sandbox.import_processes
+                       WHERE import_supplier = $1 AND external_identifier = $2 AND status IN ('PENDING', 'IN_PROGRESS')) AS already_live,
+              EXISTS (SELECT 1 FROM sandbox.accounts WHERE import_supplier = $1 AND external_identifier = $2) AS imported`,
+      [p.supplier, p.externalIdentifier],
+    );
+    const { live, already_live: alreadyLive, imported } = c.rows[0];
+    // An account already imported is answered as such whatever the load (a 400, not a 429).
+    const opens = !imported && !(alreadyLive && !p.repeatOpensSecondImport);
+    if (!imported && !admitsSchedule({ limit, live, alreadyLive: !opens })) {
+      await client.query('ROLLBACK');
+      return { kind: 'over_limit', live };
+    }
+    const result = await scheduleOn(client, p);
+    await client.query('COMMIT');
+    return result;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+
+async function scheduleOn(db: pg.Pool | pg.PoolClient, p: Omit<Parameters<typeof scheduleImport>[1], 'concurrencyLimit'>): Promise<ScheduleResult> {
+  const r = await db.query<{ account_id: string | null; id: number | null }>(
     `WITH prior AS (
        SELECT number FROM sandbox.accounts WHERE import_supplier = $1 AND external_identifier = $2
      ), fresh AS (

@@ -1,3 +1,5 @@
+import { buildSchema, parse, validate, type GraphQLSchema } from 'graphql';
+import { prunedSchemaSdl } from '../../../contract/graphql';
 import type { JsonSchemaObject, OpenApiDocument } from './spec';
 import type { SpecValidator } from './validator';
 
@@ -20,7 +22,7 @@ export interface Violation {
   detail: string;
 }
 
-type AuthForm = 'token' | 'rest' | 'none';
+type AuthForm = 'token' | 'rest' | 'none' | 'graphql';
 
 interface Route {
   method: string;
@@ -65,7 +67,7 @@ const DOCUMENT_ONE_ROUTES: Route[] = [
     query: ['period_from', 'period_to', 'page', 'page_size'],
   },
   { method: 'GET', template: '/v1/accounts/<account_number>/', re: /^\/v1\/accounts\/[^/]+\/$/, auth: 'rest', query: [] },
-  { method: 'POST', template: '/v1/graphql/', re: /^\/v1\/graphql\/$/, auth: 'none', query: [], body: { graphql: true } },
+  { method: 'POST', template: '/v1/graphql/', re: /^\/v1\/graphql\/$/, auth: 'graphql', query: [], body: { graphql: true } },
 ];
 
 function refName(ref: unknown): string | undefined {
@@ -191,16 +193,30 @@ export function undeclaredProperties(
 function checkAuthForm(form: AuthForm, header: string | undefined): string | undefined {
   const h = header ?? '';
   if (form === 'none') return header === undefined ? undefined : 'this endpoint takes no credentials (the API reference: public product and tariff data)';
+  // The token mutation goes without credentials; a query carries the token itself, no scheme word (tenant's API basics guide).
+  if (form === 'graphql')
+    return header === undefined || /^[^\s]+$/.test(h) ? undefined : 'GraphQL takes "Authorization: <token>" (the token itself, no scheme word)';
   if (form === 'token') return /^Token \S+$/.test(h) ? undefined : 'data-import endpoints take "Authorization: Token <ACCESS_TOKEN>" only';
   return /^(Token|Basic) \S+$/.test(h) ? undefined : 'ordinary REST endpoints take "Token <token>" or HTTP Basic';
 }
+
+let pruned: GraphQLSchema | undefined;
+const prunedSchema = () => (pruned ??= buildSchema(prunedSchemaSdl()));
 
 function checkGraphql(body: unknown): string[] {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return ['body must be {query, variables}'];
   const b = body as Record<string, unknown>;
   const problems: string[] = [];
   for (const k of Object.keys(b)) if (!['query', 'variables', 'operationName'].includes(k)) problems.push(`undeclared body property ${k}`);
-  if (typeof b.query !== 'string' || !/\bobtainKrakenToken\s*\(/.test(b.query)) return [...problems, 'only the obtainKrakenToken mutation is documented'];
+  if (typeof b.query !== 'string') return [...problems, 'query must be a string'];
+  if (!/\bobtainKrakenToken\s*\(/.test(b.query)) {
+    // Any other operation: validated against the tenant schema pruned to what the client sends.
+    try {
+      return [...problems, ...validate(prunedSchema(), parse(b.query)).map((e) => e.message)];
+    } catch (err) {
+      return [...problems, `query does not parse: ${(err as Error).message}`];
+    }
+  }
   const afterCall = b.query.slice(b.query.indexOf('obtainKrakenToken'));
   const selection = /\)\s*\{([^}]*)\}/.exec(afterCall)?.[1] ?? '';
   for (const f of selection.match(/[A-Za-z_]\w*/g) ?? []) if (!TOKEN_RESULT_FIELDS.includes(f)) problems.push(`ObtainKrakenJSONWebToken has no field ${f}`);

@@ -12,6 +12,7 @@ import type { Supplier, SupplierStore } from '../suppliers';
 import { iso } from '../time';
 import { sleep } from '../loop';
 import { accountKeyOf, type RequestWitness } from '../witness';
+import { sendConcurrencyLimited } from '../concurrency-limit';
 
 export interface DataImportDeps {
   pool: pg.Pool;
@@ -137,8 +138,14 @@ export function registerDataImportRoutes(app: FastifyInstance, deps: DataImportD
         processingDelayMs: blindResendTrapMs > 0 ? blindResendTrapMs : processingDelayMs,
         repeatOpensSecondImport: blindResendTrapMs > 0,
         holdUntilWindowEnd: deps.forced.holds(ext),
+        concurrencyLimit: deps.state.faults.concurrencyLimit,
       });
       if (result.kind === 'already_imported') return reply.code(400).send(bodies.alreadyImported(ext, result.accountNumber));
+      if (result.kind === 'over_limit') {
+        const { concurrencyLimit, concurrencyRetryAfterSeconds } = deps.state.faults;
+        await deps.witness.limited(accountKeyOf(req), concurrencyRetryAfterSeconds);
+        return sendConcurrencyLimited(reply, concurrencyLimit, concurrencyRetryAfterSeconds);
+      }
       if (await loseResponse(req, reply, deps.state, deps.prng)) {
         deps.witness.responseLost(reply);
         return reply;

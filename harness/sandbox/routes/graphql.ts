@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { buildSchema, graphql, type GraphQLSchema } from 'graphql';
+import type pg from 'pg';
+import { prunedSchemaSdl } from '../../../contract/graphql';
 import { secretEquals } from '../auth/credentials';
 import { signJwt, verifyJwt, type JwtClaims } from '../auth/jwt';
+import { graphqlAccountFromPayload, withReadBackFaults } from '../post-import/graphql-account';
+import { accountByNumber } from '../post-import/store';
 import type { RuntimeState } from '../state';
 
 export interface GraphqlDeps {
@@ -9,6 +14,33 @@ export interface GraphqlDeps {
   dataImportKey?: string;
   jwtSecret: string;
   refreshTokenTtlSeconds: number;
+  /** The sandbox's store: the accounts it created, with the payloads they came from. */
+  pool: pg.Pool;
+}
+
+let schema: GraphQLSchema | undefined;
+/** The tenant schema pruned to what the client's operations reach (contract/graphql/schema.graphql). */
+function readSchema(): GraphQLSchema {
+  schema ??= buildSchema(prunedSchemaSdl());
+  return schema;
+}
+
+/**
+ * The token of an authenticated query: the tenant's API basics guide sets the `Authorization`
+ * header to the token itself. A missing header is KT-CT-1112, an expired token KT-CT-1124, any
+ * other refusal (a scheme word, a refresh token, a bad signature) KT-CT-1111.
+ */
+function checkQueryToken(header: string | undefined, deps: GraphqlDeps): { ok: true } | { ok: false; code: string; message: string } {
+  const value = header?.trim();
+  if (!value) return { ok: false, code: 'KT-CT-1112', message: "'Authorization' header not provided." };
+  const now = Math.floor(Date.now() / 1000) + deps.state.faults.clockOffsetSeconds;
+  const r = verifyJwt(value, deps.jwtSecret, now);
+  if (!r.ok)
+    return r.code === 'expired'
+      ? { ok: false, code: 'KT-CT-1124', message: 'Signature of the JWT has expired.' }
+      : { ok: false, code: 'KT-CT-1111', message: 'Unauthorized.' };
+  if (r.claims.tokenUse !== 'access') return { ok: false, code: 'KT-CT-1111', message: 'Unauthorized.' };
+  return { ok: true };
 }
 
 const FIELDS = ['token', 'payload', 'refreshToken', 'refreshExpiresIn'] as const;
@@ -34,9 +66,11 @@ function graphqlError(message: string, errorCode: string, path?: string[]) {
 }
 
 /**
- * `POST /v1/graphql/`: only `obtainKrakenToken`. No GraphQL parser: the sandbox finds the
- * mutation and the requested fields by name, which covers what clients send. Bad credentials are
- * a GraphQL error with HTTP 200, as the platform answers.
+ * `POST /v1/graphql/`: `obtainKrakenToken` (found by name, which covers what clients send), and
+ * queries executed with the `graphql` package against the pruned tenant schema over the sandbox's
+ * store: `account(accountNumber)` from the payload the account was created from, with the
+ * operator's read-back faults. Bad credentials are a GraphQL error with HTTP 200, as the platform
+ * answers.
  */
 export function registerGraphqlRoutes(app: FastifyInstance, deps: GraphqlDeps): void {
   // Admin (loopback, no auth): a pre-signed key, as the platform operator would hand one out.
@@ -56,7 +90,26 @@ export function registerGraphqlRoutes(app: FastifyInstance, deps: GraphqlDeps): 
     if (!body || typeof body.query !== 'string') return reply.code(400).send({ errors: [{ message: 'Must provide query string.' }] });
     const query = body.query;
     if (!/\bobtainKrakenToken\b/.test(query)) {
-      return { data: null, errors: [graphqlError('The sandbox implements only the obtainKrakenToken mutation.', 'KT-CT-1113')] };
+      const auth = checkQueryToken(req.headers.authorization, deps);
+      if (!auth.ok)
+        return {
+          data: null,
+          errors: [
+            { ...graphqlError(auth.message, auth.code), extensions: { errorType: 'AUTHORIZATION', errorCode: auth.code, errorDescription: auth.message } },
+          ],
+        };
+      const result = await graphql({
+        schema: readSchema(),
+        source: query,
+        variableValues: (body.variables ?? undefined) as Record<string, unknown> | undefined,
+        rootValue: {
+          account: async ({ accountNumber }: { accountNumber: string }) => {
+            const account = await accountByNumber(deps.pool, accountNumber);
+            return account ? withReadBackFaults(graphqlAccountFromPayload(account.number, account.payload), deps.state.faults) : null;
+          },
+        },
+      });
+      return result;
     }
     const input = extractInput(query, body.variables);
     const given = INPUT_KEYS.filter((k) => typeof input?.[k] === 'string' && input[k] !== '');

@@ -6,6 +6,8 @@ import { findChromium } from '../../support/browser';
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import type { Client } from '@temporalio/client';
 import { createPool, type Pool } from '../../../clients/db';
+import { loadCodecKeys } from '../../../codec/keys';
+import { useLedgerKeys } from '../../../ledger/sealing';
 import { connectClient } from '../../../clients/temporal';
 import { parseConfig, type Config } from '../../../config';
 import { actualDataDir } from '../../../harness/stack/postgres';
@@ -71,7 +73,7 @@ async function outcomes(runId: string) {
 beforeAll(async () => {
   env = inject('stackEnv');
   cfg = parseConfig(env);
-  pool = createPool(cfg.DATABASE_URL!, 3);
+  pool = useLedgerKeys(createPool(cfg.DATABASE_URL!, 3), loadCodecKeys(cfg));
   client = await connectClient(cfg);
   // Only ever the e2e stack's own database: the one whose data its DATA_DIR holds, or names when
   // Postgres was relocated out of a private checkout.

@@ -1,5 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsFile, attempts, connectE2E, expectOutcomesMatchGroundTruth, runToEnd, sandbox, seedAccounts, uniqueId, type E2E } from '../helpers';
+import {
+  accountsFile,
+  attempts,
+  connectE2E,
+  expectOutcomesMatchGroundTruth,
+  expectSummaryExact,
+  runToEnd,
+  sandbox,
+  seedAccounts,
+  uniqueId,
+  type E2E,
+} from '../helpers';
+import { loadReportData } from '../../../ledger/report-data';
 
 let e: E2E;
 beforeAll(async () => {
@@ -93,5 +105,13 @@ describe('events dropped, duplicated and reordered', () => {
     expect([...rerunRows.values()].every((r) => r.outcome === 'completed' && r.platform_account_number?.startsWith('A-'))).toBe(true);
     const runRow = await e.pool.query(`select parent_run_id from migrate.runs where run_id = $1`, [rerunId]);
     expect(runRow.rows[0].parent_run_id).toBe(runId);
+
+    // What `run status` and `report` read (the ledger's per-run counters) is a full count of both runs' attempts.
+    await expectSummaryExact(e.pool, runId);
+    await expectSummaryExact(e.pool, rerunId);
+    const report = await loadReportData(e.pool, runId, { temporalUiUrl: 'ui', namespace: 'ns' });
+    expect(report?.totals).toEqual({ accounts: 300, completed: result.totals.completed, failed: result.totals.failed, notAttempted: 0, inProgress: 0 });
+    const byCode = Object.entries(result.totals.failedByCode).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    expect(report?.failuresByCode.map((c) => [c.label, c.count])).toEqual(byCode);
   });
 });

@@ -4,7 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { temporalConnectionOptions } from '../../../clients/temporal';
-import { normalisePhone } from '../../../source/normalise';
+import { contains, personalValues } from './personal-values';
 import { accountsFile, connectE2E, runToEnd, seedAccounts, startOwnWorker, startRun, uniqueId, type E2E } from '../helpers';
 
 let e: E2E;
@@ -14,59 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await e?.close();
 });
-
-/**
- * Every personal value the source holds for these accounts (names of any length, e-mails, phone
- * numbers, birth dates, billing and supply addresses), in every form the pipeline could write it:
- * as in the source, trimmed, and normalised (E.164 and bare digits for phones, ISO for dates).
- */
-async function personalValues(accounts: string[]): Promise<string[]> {
-  const contacts = await e.pool.query(
-    `select c.first_name, c.surname, c.email, c.mobile_phone, c.home_phone, c.date_of_birth
-       from legacy.contacts c join legacy.accounts a on a.account_id = c.account_id where a.account_number = any($1)`,
-    [accounts],
-  );
-  const billing = await e.pool.query(
-    `select billing_name, billing_line1, billing_line2, billing_town, billing_postcode, billing_email from legacy.accounts where account_number = any($1)`,
-    [accounts],
-  );
-  const supply = await e.pool.query(
-    `select s.line1, s.line2, s.postcode from legacy.supply_addresses s join legacy.accounts a on a.account_id = s.account_id where a.account_number = any($1)`,
-    [accounts],
-  );
-  const values = new Set<string>();
-  const add = (v: unknown) => {
-    if (typeof v !== 'string') return;
-    if (v.trim().length >= 2) values.add(v.trim());
-  };
-  for (const row of contacts.rows) {
-    for (const v of [row.first_name, row.surname, row.email]) add(v);
-    for (const p of [row.mobile_phone, row.home_phone]) {
-      if (!p) continue;
-      add(p);
-      const n = normalisePhone(p);
-      if (n) {
-        add(n);
-        add(n.replace(/^\+44/, '0'));
-      }
-      const digits = String(p).replace(/\D/g, '');
-      if (digits.length >= 6) add(digits);
-    }
-    if (row.date_of_birth) {
-      add(row.date_of_birth);
-      const [d, m, y] = String(row.date_of_birth).trim().split('/');
-      if (y) add(`${y}-${m}-${d}`);
-    }
-  }
-  for (const row of [...billing.rows, ...supply.rows]) for (const v of Object.values(row)) add(v);
-  return [...values];
-}
-
-/** Word-bounded for short values (a two-letter name must not match inside an ordinary word). */
-function contains(haystack: string, value: string): boolean {
-  if (value.length >= 6) return haystack.includes(value);
-  return new RegExp(`(^|[^A-Za-z0-9])${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^A-Za-z0-9])`).test(haystack);
-}
 
 /** Every payload in a history, wherever it sits (inputs, results, details, memos, headers), search attributes aside. */
 function payloadsOf(node: unknown, out: Array<{ metadata?: Record<string, Uint8Array> | null; data?: Uint8Array | null }> = []) {
@@ -108,7 +55,7 @@ describe('personal data and secrets stay out of Temporal and the logs', () => {
     }
 
     const secrets = [e.env.PLATFORM_ORGANIZATION_SECRET_KEY, e.env.PLATFORM_API_KEY, e.env.EVENTS_WEBHOOK_SECRET, e.env.CODEC_KEYS.split(':')[1]];
-    const personal = await personalValues([...accounts, ...debugAccounts]);
+    const personal = await personalValues(e.pool, [...accounts, ...debugAccounts]);
     expect(personal.length).toBeGreaterThan(100);
     expect(personal.some((v) => v.length < 4)).toBe(true);
 

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -7,7 +8,7 @@ import { stageDocument } from '../../../activities/documents';
 import { createS3Client, ensureBucket } from '../../../clients/aws';
 import { freePort, type ManagedProcess } from '../../../harness/stack/child-process';
 import { startLocalAws } from '../../../harness/stack/fauxqs';
-import { PATH_DOES_NOT_EXIST } from '../../../source/documents';
+import { PATH_DOES_NOT_EXIST, SOURCE_NOT_REGULAR_FILE, SOURCE_OUTSIDE_FOLDER } from '../../../source/documents';
 import type { DocumentRef } from '../../../source/types';
 
 /** Staging against a real (loopback) S3: what lands in the bucket, under which key, and what a retry does. */
@@ -84,5 +85,53 @@ describe('stageDocument', () => {
   it('refuses a missing source file with the platform code, and a source path that leaves the source folder', async () => {
     expect(await stage(doc('absent.pdf'))).toMatchObject({ ok: false, code: PATH_DOES_NOT_EXIST, attr: 'notes.0.document_paths.0.document_path' });
     expect(await stage(doc('../outside.pdf'))).toMatchObject({ ok: false, code: 'invalid_document_path' });
+  });
+
+  it('refuses a real symlink out of the source folder (docs/etcdir -> /etc), naming the path, and puts nothing in the bucket', async () => {
+    const outside = path.join(base, 'outside');
+    fs.mkdirSync(outside, { recursive: true });
+    fs.writeFileSync(path.join(outside, 'passwd'), 'root:x:0:0:root:/root:/bin/bash\n');
+    fs.mkdirSync(path.join(sourceDir, 'docs'), { recursive: true });
+    fs.symlinkSync(outside, path.join(sourceDir, 'docs', 'etcdir'));
+    fs.symlinkSync(path.join(outside, 'passwd'), path.join(sourceDir, 'docs', 'passwd.pdf'));
+
+    for (const p of ['docs/etcdir/passwd', 'docs/passwd.pdf']) {
+      const r = await stage(doc(p, '/letters/leak.pdf'));
+      expect(r).toEqual({
+        ok: false,
+        code: SOURCE_OUTSIDE_FOLDER,
+        attr: 'notes.0.document_paths.0.document_path',
+        detail: expect.stringContaining(p) as string,
+      });
+    }
+    await expect(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'migrations/test/letters/leak.pdf' }))).rejects.toThrow();
+  });
+
+  it('follows a link that stays inside the source folder, and refuses a folder or a FIFO as not a regular file', async () => {
+    const bytes = Buffer.from('%PDF-1.4 linked\n');
+    fs.mkdirSync(path.join(sourceDir, 'real'), { recursive: true });
+    fs.writeFileSync(path.join(sourceDir, 'real', 'bill.pdf'), bytes);
+    fs.symlinkSync(path.join(sourceDir, 'real'), path.join(sourceDir, 'alias'));
+    expect(await stage(doc('alias/bill.pdf', '/bills/bill.pdf'))).toMatchObject({ ok: true, sha256: sha(bytes), size: bytes.length });
+
+    expect(await stage(doc('real', '/bills/folder.pdf'))).toMatchObject({ ok: false, code: SOURCE_NOT_REGULAR_FILE });
+    execFileSync('mkfifo', [path.join(sourceDir, 'pipe.pdf')]);
+    expect(await stage(doc('pipe.pdf', '/bills/pipe.pdf'))).toMatchObject({
+      ok: false,
+      code: SOURCE_NOT_REGULAR_FILE,
+      detail: expect.stringContaining('pipe.pdf') as string,
+    });
+  });
+
+  it("refuses `..` in a path under a team's bucket prefix before asking the bucket", async () => {
+    const r = await stageDocument({
+      s3,
+      bucket,
+      documentRoot: 'migrations/test',
+      sourceDir,
+      doc: { ...doc('../other-team/bill.pdf', '/bills/other.pdf'), sourceRoot: `s3://${bucket}/team-a` },
+      partSizeBytes: PART,
+    });
+    expect(r).toMatchObject({ ok: false, code: 'invalid_document_path', detail: expect.stringContaining('../other-team/bill.pdf') as string });
   });
 });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { openJson, SEALED } from '../../../ledger/sealing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ingestEvent } from '../../../events/ingest';
 import { rematchPending } from '../../../events/router';
@@ -58,7 +59,9 @@ describe('ingestEvent: recording', () => {
       received_via: 'test',
       deliveries: 1,
     });
-    expect(row.raw.detail.identifier).toBe('A-1234ABCD');
+    // The delivery is kept sealed (ledger/sealing.ts) and opens through the ledger.
+    expect(row.raw).toMatch(/^\$sealed:v1:/);
+    expect(openJson<{ detail: { identifier: string } }>(db.pool, SEALED.inboxRaw, row.raw).detail.identifier).toBe('A-1234ABCD');
   });
 
   it('records a redelivery of the same envelope id once, with deliveries = 2', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reconciliationLine } from '../../../cli/post-import';
+import { balanceLine, reconciliationLine } from '../../../cli/post-import';
 import { afterImportHtml } from '../../../cli/report/after-import';
 import { escapeHtml } from '../../../cli/report/html';
 import { afterImportCsvRows, afterImportSchema } from '../../../ledger/after-import-report';
@@ -20,6 +20,7 @@ const summary: ReconciliationSummary = {
     { field: 'customers.*.family_name', matched: 0, differing: 0, unverified: 40 },
     { field: TARIFF, matched: 26, differing: 8, unverified: 0 },
   ],
+  balances: { accounts: 40, sourcePence: '123456', platformPence: '123000', differencePence: '-456' },
 };
 
 describe('the reconciliation in three words: matched, differing, unverified', () => {
@@ -30,6 +31,8 @@ describe('the reconciliation in three words: matched, differing, unverified', ()
     expect(reconciliationLine({ ...summary, matched: 40, differing: 0, byField: {}, unverified: 0, unverifiedByField: {} })).toBe(
       'Reconciliation: checked 40, matched 40, differing 0, unverified 0',
     );
+    expect(balanceLine(summary)).toBe('Balances (pence, 40 accounts read back): source 123456, platform 123000, difference -456');
+    expect(balanceLine({ ...summary, balances: { accounts: 0, sourcePence: '0', platformPence: '0', differencePence: '0' } })).toBeUndefined();
   });
 
   const report = afterImportSchema.parse({

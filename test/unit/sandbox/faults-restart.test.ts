@@ -35,6 +35,33 @@ describe('request faults', () => {
     expect(r.json.code).toBe('throttled');
   });
 
+  it("concurrency limit: past it a schedule call gets the tenant's 429 (Retry-After only when configured); a repeat and a freed place are accepted", async () => {
+    await admin(stack, 'PUT', '/admin/faults', { concurrencyLimit: 2, processingDelayMs: 1_500 });
+    expect((await schedule(stack, minimalAccount('LIM-1'))).status).toBe(201);
+    expect((await schedule(stack, minimalAccount('LIM-2'))).status).toBe(201);
+    const over = await schedule(stack, minimalAccount('LIM-3'));
+    expect(over.status).toBe(429);
+    expect(over.headers.get('retry-after')).toBeNull();
+    expect(over.json).toEqual({
+      code: 'concurrency_limit_exceeded',
+      detail: 'The limit of 2 accounts being processed at once is reached. Retry once other ongoing accounts have finished processing.',
+    });
+    // A repeat of an account in processing adds none: answered as before.
+    expect((await schedule(stack, minimalAccount('LIM-1'))).status).toBe(201);
+    await admin(stack, 'PUT', '/admin/faults', { concurrencyRetryAfterSeconds: 3 });
+    const told = await schedule(stack, minimalAccount('LIM-4'));
+    expect(told.status).toBe(429);
+    expect(told.headers.get('retry-after')).toBe('3');
+    const witnessed = await admin<{ concurrencyLimited: number; throttled: number }>(stack, 'GET', '/admin/requests');
+    expect(witnessed.concurrencyLimited).toBe(2);
+    expect(witnessed.throttled).toBe(0);
+    // Once the first two finish processing, places are free again; nothing refused was opened.
+    await waitForStatus(stack, 'LIM-1', ['PROCESSED']);
+    await waitForStatus(stack, 'LIM-2', ['PROCESSED']);
+    expect((await api(stack, 'GET', `/v2/data-import/accounts/${SUPPLIER}/LIM-3/`)).status).toBe(404);
+    expect((await schedule(stack, minimalAccount('LIM-3'))).status).toBe(201);
+  });
+
   it('rates between 0 and 1 fail about that share of requests, the same ones again after a reset (seeded)', async () => {
     const pattern = async () => {
       await admin(stack, 'PUT', '/admin/faults', { error5xxRate: 0.5 });

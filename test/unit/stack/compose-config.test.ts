@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { buildProgram } from '../../../cli/program';
 import { configSchema, parseConfig, SECRET_NAMES } from '../../../config';
-import { EMBEDDED_SCHEMA, TEMPORAL_DATABASES } from '../../../harness/stack/temporal-full-server';
+import { dynamicConfig, EMBEDDED_SCHEMA, TEMPORAL_DATABASES } from '../../../harness/stack/temporal-full-server';
+import { FAIRNESS_DYNAMIC_CONFIG, tuningArgs } from '../../../harness/stack/temporal-server';
 import { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_SERVER_VERSION } from '../../../harness/stack/temporal-server-build';
 import { ALL_SEARCH_ATTRIBUTES } from '../../../domain/search-attributes';
 
@@ -25,9 +26,13 @@ interface Service {
   healthcheck?: { test: string[] };
   container_name?: string;
   restart?: string;
+  configs?: Array<{ source: string; target: string }>;
 }
 
-const compose = parse(fs.readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as { services: Record<string, Service> };
+const compose = parse(fs.readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
+  services: Record<string, Service>;
+  configs?: Record<string, { content: string }>;
+};
 const services = compose.services;
 const ours = Object.entries(services).filter(([, s]) => s.image === 'kraken-migrate:latest');
 const env = (name: string) => services[name].environment ?? {};
@@ -87,8 +92,17 @@ describe('docker-compose.yml: the kraken-migrate services', () => {
 
   it('keeps secrets out of the file: they come from kraken-migrate.env, which git and the image ignore', () => {
     for (const [name, s] of ours) {
-      for (const secret of SECRET_NAMES) if (secret !== 'DATABASE_URL') expect(s.environment?.[secret], `${name}: ${secret}`).toBeUndefined();
-      expect(env(name).DATABASE_URL).toMatch(/\$\{POSTGRES_PASSWORD:\?/);
+      // Passwords only as references to the shell's variables: the owner's for the migrations, the app role's for the rest.
+      for (const secret of SECRET_NAMES)
+        if (secret !== 'DATABASE_URL' && secret !== 'KRAKEN_MIGRATE_APP_DB_PASSWORD') expect(s.environment?.[secret], `${name}: ${secret}`).toBeUndefined();
+      if (name === 'migrations') {
+        expect(env(name).DATABASE_URL).toMatch(/^postgres:\/\/kraken_migrate:\$\{POSTGRES_PASSWORD:\?/);
+        expect(env(name).KRAKEN_MIGRATE_APP_DB_PASSWORD).toMatch(/^\$\{APP_DB_PASSWORD:\?/);
+      } else {
+        // The least-privilege role the migrations create (no superuser, no DDL), never the owner.
+        expect(env(name).DATABASE_URL).toMatch(/^postgres:\/\/kraken_migrate_app:\$\{APP_DB_PASSWORD:\?/);
+        expect(env(name).KRAKEN_MIGRATE_APP_DB_PASSWORD).toBeUndefined();
+      }
       expect(s.env_file).toBe('kraken-migrate.env');
     }
     const example = parseDotenv(fs.readFileSync('kraken-migrate.env.example'));
@@ -120,7 +134,8 @@ describe('docker-compose.yml: the kraken-migrate services', () => {
       expect(portsOf(host).map((p) => p.container)).toContain(Number(port));
       const db = new URL(e.DATABASE_URL.replace(/\$\{[^}]+\}/, 'x'));
       expect(services[db.hostname], `${name}: DATABASE_URL`).toBeDefined();
-      expect(db.username).toBe(env(db.hostname).POSTGRES_USER);
+      // The owner for the migrations, the least-privilege role they create for everything else.
+      expect(db.username).toBe(name === 'migrations' ? env(db.hostname).POSTGRES_USER : 'kraken_migrate_app');
       expect(db.pathname.slice(1)).toBe(env(db.hostname).POSTGRES_DB);
       for (const url of ['PLATFORM_BASE_URL', 'PLATFORM_V2_BASE_URL', 'PLATFORM_GRAPHQL_URL']) expect(e[url]).toMatch(/^https:\/\//);
     }
@@ -217,5 +232,21 @@ describe('Dockerfile', () => {
     const entry = final.find((l) => /^ENTRYPOINT\s/i.test(l))!;
     expect(JSON.parse(entry.replace(/^ENTRYPOINT\s+/i, ''))).toEqual(['node', pkg.bin['kraken-migrate']]);
     expect(final.join('\n')).toMatch(/KRAKEN_MIGRATE_MODE=production/);
+  });
+});
+
+describe('priority and fairness are switched on wherever Temporal runs', () => {
+  const expected = { 'matching.useNewMatcher': true, 'matching.enableFairness': true };
+  it('the dev server flags, the server engine dynamic config and compose carry the same values', () => {
+    expect(FAIRNESS_DYNAMIC_CONFIG).toEqual(expected);
+    const args = tuningArgs({ port: 1, uiPort: 2, dbFile: 'x', logDir: 'y' });
+    for (const [k, v] of Object.entries(expected)) expect(args.join(' ')).toContain(`--dynamic-config-value ${k}=${v}`);
+    const full = dynamicConfig() as Record<string, Array<{ value: unknown }>>;
+    for (const [k, v] of Object.entries(expected)) expect(full[k]).toEqual([{ value: v, constraints: {} }]);
+    const temporal = services.temporal;
+    const mount = temporal.configs?.find((c) => c.source === 'temporal-dynamic-config');
+    expect(mount?.target).toBe(temporal.environment?.DYNAMIC_CONFIG_FILE_PATH);
+    const content = parse(compose.configs!['temporal-dynamic-config'].content) as Record<string, Array<{ value: unknown }>>;
+    expect(Object.fromEntries(Object.entries(content).map(([k, v]) => [k, v[0].value]))).toEqual(expected);
   });
 });

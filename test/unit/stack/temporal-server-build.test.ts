@@ -51,12 +51,12 @@ describe('the server engine binaries', () => {
     expect(err).toBeInstanceOf(ServerBuildError);
     expect((err as ServerBuildError).code).toBe('temporal_server_build_failed');
     expect((err as Error).message).toMatch(
-      /temporal-server is not built and no Go toolchain is on PATH: install Go >= 1\.25 \(it builds go\.temporal\.io\/server\/cmd\/server@v1\.29\.1\)/,
+      /temporal-server is not built and no Go toolchain is on PATH: install Go >= 1\.26\.8 \(it builds go\.temporal\.io\/server\/cmd\/server@v1\.32\.0\)/,
     );
   });
 
   it('a failing build says which module failed', () => {
     const m = machine({ go: 'exit 1' });
-    expect(() => provisionTemporalServer({ ...m, quiet: true })).toThrow(/go install go\.temporal\.io\/server\/cmd\/server@v1\.29\.1 failed \(exit 1\)/);
+    expect(() => provisionTemporalServer({ ...m, quiet: true })).toThrow(/go install go\.temporal\.io\/server\/cmd\/server@v1\.32\.0 failed \(exit 1\)/);
   });
 });

@@ -1,0 +1,59 @@
+// `run rerun-failed --list` and `run reconcile --list`: the ledger alone, so this module imports
+// nothing of Temporal, the platform client or the AWS SDK: the command's start is most of its time
+// at a million accounts (docs/throughput.md, "Operator answers at a million rows").
+import type { Pool } from '../../clients/db';
+import { loadCliContext, withServices } from '../context';
+import { usageError } from '../errors';
+import { createLedger, type Ledger } from '../../ledger/attempts';
+import { createReconciliationLedger } from '../../ledger/reconciliation';
+import { runRow } from '../../ledger/run-queries';
+import { info, printLines } from '../output';
+
+/** Accounts a `--list` query reads at once (keyset pages: the same accounts whatever the size). */
+const LIST_PAGE = 10_000;
+
+/** A run's failed and not-attempted accounts (those codes only, when given), page by page: what a rerun selects. */
+export async function* failedOfRun(ledger: Ledger, runId: string, codes: string[] | undefined): AsyncGenerator<string[]> {
+  for (let after: string | undefined; ;) {
+    const page = await ledger.failedAccounts(runId, codes, after, LIST_PAGE);
+    yield page;
+    if (page.length < LIST_PAGE) return;
+    after = page[page.length - 1];
+  }
+}
+
+/** `run reconcile --list`: the accounts reconcileRun would read back, page by page through the same selection. */
+export async function* reconcileSelection(pool: Pool, runId: string): AsyncGenerator<string[]> {
+  const recon = createReconciliationLedger(pool);
+  for (let after: string | undefined; ;) {
+    const page = await recon.completedAccountNumbers(runId, after, LIST_PAGE);
+    yield page;
+    if (page.length < LIST_PAGE) return;
+    after = page[page.length - 1];
+  }
+}
+
+async function listOf(runId: string, pages: (pool: Pool) => AsyncIterable<string[]>, what: (n: number) => string): Promise<void> {
+  const ctx = loadCliContext();
+  await withServices(ctx, async (s) => {
+    const pool = await s.db();
+    if (!(await runRow(pool, runId))) throw usageError('run_not_found', `no run ${runId} in the ledger`);
+    info(what(await printLines(pages(pool))));
+  });
+}
+
+export function rerunFailedListAction(runId: string, codes: string[] | undefined): Promise<void> {
+  return listOf(
+    runId,
+    (pool) => failedOfRun(createLedger(pool), runId, codes),
+    (n) => `${n} accounts of ${runId} would be rerun${codes?.length ? ` (codes ${codes.join(', ')})` : ''}.`,
+  );
+}
+
+export function reconcileListAction(runId: string): Promise<void> {
+  return listOf(
+    runId,
+    (pool) => reconcileSelection(pool, runId),
+    (n) => `${n} accounts of ${runId} would be read back.`,
+  );
+}
