@@ -7,7 +7,7 @@ import type { Config } from '../config';
 import { runWorkflowId } from '../domain/workflow-ids';
 import { sourceSpecSchema } from '../domain/source-spec';
 import { migrationRunInputSchema, type MigrationRunInput, type Selection, type SourceSpecRef } from '../domain/inputs';
-import { openPayloadFile, readPayloadLines } from '../source/payload-lines';
+import { openPayloadFile, readPayloadLines } from '../schemas/json-lines';
 import type { migrationRunWorkflow } from '../workflows/migration-run';
 import { KmKind, KmRunId, KmSupplier } from '../domain/search-attributes';
 import { runAccountViews, runDetailsMarkdown, workflowUiUrl } from './context';

@@ -6,13 +6,20 @@ import type { Config } from '../config';
 // README says so once instead.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
+/** Static keys when both are given; otherwise none, so the SDK's default chain finds them (an instance or task role, AWS_* variables, a profile). */
+function credentialsOf(cfg: Pick<Config, 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY'>) {
+  return cfg.S3_ACCESS_KEY_ID && cfg.S3_SECRET_ACCESS_KEY
+    ? { credentials: { accessKeyId: cfg.S3_ACCESS_KEY_ID, secretAccessKey: cfg.S3_SECRET_ACCESS_KEY } }
+    : {};
+}
+
 /** One S3 client per process. Non-AWS S3 servers need path style and checksums only when required. */
 export function createS3Client(cfg: Pick<Config, 'S3_ENDPOINT' | 'S3_REGION' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' | 'S3_FORCE_PATH_STYLE'>): S3Client {
   return new S3Client({
     region: cfg.S3_REGION,
     endpoint: cfg.S3_ENDPOINT,
     forcePathStyle: cfg.S3_FORCE_PATH_STYLE,
-    credentials: { accessKeyId: cfg.S3_ACCESS_KEY_ID, secretAccessKey: cfg.S3_SECRET_ACCESS_KEY },
+    ...credentialsOf(cfg),
     ...(cfg.S3_ENDPOINT ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {}),
   });
 }
@@ -21,7 +28,7 @@ export function createSqsClient(cfg: Pick<Config, 'SQS_ENDPOINT' | 'S3_REGION' |
   return new SQSClient({
     region: cfg.S3_REGION,
     endpoint: cfg.SQS_ENDPOINT,
-    credentials: { accessKeyId: cfg.S3_ACCESS_KEY_ID, secretAccessKey: cfg.S3_SECRET_ACCESS_KEY },
+    ...credentialsOf(cfg),
   });
 }
 

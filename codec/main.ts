@@ -14,6 +14,7 @@ async function main(): Promise<void> {
     authToken: cfg.CODEC_AUTH_TOKEN,
     uiOrigin: new URL(cfg.TEMPORAL_UI_URL).origin,
     logger,
+    allowedHosts: cfg.CODEC_ALLOWED_HOSTS,
   });
   const { url } = await server.listen(cfg.CODEC_PORT, cfg.CODEC_HOST);
   logger.info({ url, keyId: codec.currentKeyId }, `point the UI at it: temporal server start-dev --ui-codec-endpoint ${url}`);

@@ -30,6 +30,7 @@ export type CodecServerErrorCode =
   | 'codec_unknown_key'
   | 'codec_decrypt_failed'
   | 'codec_auth_required'
+  | 'codec_bad_host'
   | 'codec_internal_error';
 
 export class CodecServerError extends Error {
@@ -62,6 +63,21 @@ export interface CodecServerOptions {
   uiOrigin: string;
   logger: pino.Logger;
   bodyLimit?: number;
+  /**
+   * Host names (besides loopback's) a request may be addressed to (CODEC_ALLOWED_HOSTS). A browser
+   * page on a hostile site can make its own name resolve to 127.0.0.1 (DNS rebinding) and then call
+   * this server as same-origin: its requests still carry that name in `Host`, and are refused.
+   */
+  allowedHosts?: string[];
+}
+
+/** The host name of a `Host` header (`[::1]:8802` → `::1`), lower case; undefined when absent. */
+export function hostNameOf(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const h = header.trim().toLowerCase();
+  const v6 = /^\[([^\]]+)\]/.exec(h);
+  if (v6) return v6[1];
+  return h.replace(/:\d+$/, '');
 }
 
 export interface CodecServer {
@@ -85,6 +101,14 @@ export function createCodecServer(opts: CodecServerOptions): CodecServer {
     reply.header('Access-Control-Allow-Headers', 'Content-Type, Authorization, X-Namespace');
     reply.header('Access-Control-Allow-Methods', 'POST, OPTIONS');
     reply.header('Vary', 'Origin');
+  });
+
+  const allowedHosts = new Set([...LOOPBACK, ...(opts.allowedHosts ?? []).map((h) => h.toLowerCase())]);
+  app.addHook('onRequest', async (req, reply) => {
+    const host = hostNameOf(req.headers.host);
+    if (host !== undefined && allowedHosts.has(host)) return;
+    logger.warn({ code: 'codec_bad_host', path: req.url }, 'codec request refused: Host not allowed');
+    return send(reply, 421, 'codec_bad_host', 'this server does not answer for that Host (CODEC_ALLOWED_HOSTS lists the names it answers for)');
   });
 
   // Preflight carries no credentials: answer it before the auth check.

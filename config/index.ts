@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { TIMING_DEFAULTS } from '../domain/timing-defaults';
 import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from './config-error';
+import { perimeterProblems } from './production-checks';
 
 /**
  * The one configuration schema. Every environment variable the project reads is declared here,
@@ -69,6 +70,19 @@ export const configSchema = z.object({
   TEMPORAL_TLS_SERVER_NAME: optionalString,
   TEMPORAL_API_KEY: optionalString,
   /**
+   * Hosts on a network only this installation's containers share (a compose network's service
+   * names): production mode does not require TLS to them. Comma-separated; empty by default.
+   */
+  PRIVATE_NETWORK_HOSTS: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  /**
    * Worker Versioning: the worker deployment every worker of this installation belongs to (the
    * server refuses '.' and ':' in it, and a leading '__': service/worker/workerdeployment/util.go).
    */
@@ -86,8 +100,9 @@ export const configSchema = z.object({
   S3_ENDPOINT: optionalString,
   S3_PORT: port(4566),
   S3_REGION: z.string().default('eu-west-2'),
-  S3_ACCESS_KEY_ID: z.string().default('local'),
-  S3_SECRET_ACCESS_KEY: z.string().default('local'),
+  /** Both or neither: unset in production, the AWS default credential chain (role, AWS_* variables, profile); `local` in development. */
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
   S3_FORCE_PATH_STYLE: bool(true),
   PLATFORM_BUCKET: z.string().default('kraken-platform-documents'),
   SOURCE_DOCUMENTS_DIR: z.string().default('.data/source-documents'),
@@ -183,6 +198,16 @@ export const configSchema = z.object({
   /** Anything but loopback needs CODEC_AUTH_TOKEN (the codec server refuses otherwise). */
   CODEC_HOST: z.string().min(1).default('127.0.0.1'),
   CODEC_AUTH_TOKEN: optionalString,
+  /** Names the codec server answers for besides loopback's (its `Host` check against DNS rebinding). Comma-separated. */
+  CODEC_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ),
 
   // The platform sandbox (only used when the project runs it)
   SANDBOX_PORT: port(DEFAULT_SANDBOX_PORT),
@@ -246,9 +271,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     const problems: string[] = [];
     if (!cfg.CODEC_KEYS && !cfg.CODEC_KEY_FILE) problems.push('CODEC_KEYS or CODEC_KEY_FILE: required in production mode (payload encryption keys)');
     problems.push(...insecurePlatformUrls(cfg));
+    problems.push(...perimeterProblems(cfg));
     if (problems.length > 0) throw new ConfigError(problems);
+    return cfg;
   }
-  return cfg;
+  // Development: the local S3/SQS stand-in's keys unless given.
+  return { ...cfg, S3_ACCESS_KEY_ID: cfg.S3_ACCESS_KEY_ID ?? 'local', S3_SECRET_ACCESS_KEY: cfg.S3_SECRET_ACCESS_KEY ?? 'local' };
 }
 
 const PLATFORM_URLS = ['PLATFORM_BASE_URL', 'PLATFORM_V2_BASE_URL', 'PLATFORM_GRAPHQL_URL'] as const;
@@ -296,7 +324,10 @@ export function maskedConfig(cfg: Config): Record<string, unknown> {
   return out;
 }
 
-/** `postgres://user:secret@host/db` → `postgres://user:***@host/db`: the one way a connection URL is shown. */
+/**
+ * `postgres://user:secret@host/db` → `postgres://user:***@host/db`, and a password given as a
+ * parameter (`?password=…`, `sslpassword`) masked too: the one way a connection URL is shown.
+ */
 export function maskUrlPassword(url: string): string {
-  return url.replace(/:\/\/([^:@/]+):([^@]*)@/, '://$1:***@');
+  return url.replace(/:\/\/([^:@/]+):([^@]*)@/, '://$1:***@').replace(/([?&](?:ssl)?password=)[^&#]*/gi, '$1***');
 }

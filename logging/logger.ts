@@ -38,6 +38,12 @@ const PERSONAL_KEYS = [
   'payload',
 ];
 
+/** Every secret key name, lower case, plus the headers that carry one: censored at any depth scrubDeep walks. */
+const SECRET_KEY_NAMES = new Set([...SECRET_KEYS, 'x-api-key', 'x-kraken-signature', 'proxy-authorization'].map((k) => k.toLowerCase()));
+
+/** Fields of an error that can quote data: Postgres's `detail` ("Key (…)=(…) already exists"), a query's parameters. */
+const ERROR_FIELDS_DROPPED = ['detail', 'parameters', 'where'];
+
 // Top level, one and two levels deep (array indices count as a level: `customers.*.email`).
 export const REDACT_PATHS: string[] = [...new Set([...SECRET_KEYS, ...PERSONAL_KEYS])].flatMap((k) => [k, `*.${k}`, `*.*.${k}`]);
 
@@ -64,7 +70,7 @@ function scrubDeep(value: unknown, depth: number): unknown {
   // Copy on write: never mutate the caller's object.
   let out: Record<string, unknown> | undefined;
   for (const [k, v] of Object.entries(value)) {
-    const s = scrubDeep(v, depth - 1);
+    const s = SECRET_KEY_NAMES.has(k.toLowerCase()) && v !== undefined && v !== null ? REDACTED : scrubDeep(v, depth - 1);
     if (s !== v) {
       out ??= { ...(value as Record<string, unknown>) };
       out[k] = s;
@@ -85,10 +91,14 @@ export function createLogger(name: string, opts: CreateLoggerOptions = {}): pino
     redact: { paths: REDACT_PATHS, censor: REDACTED },
     serializers: {
       // The std serializer's result has its own prototype: copy it so scrubDeep walks it.
-      err: (e: unknown) => scrubDeep({ ...pino.stdSerializers.err(e as Error) }, 3),
+      err: (e: unknown) => {
+        const out: Record<string, unknown> = { ...pino.stdSerializers.err(e as Error) };
+        for (const k of ERROR_FIELDS_DROPPED) delete out[k];
+        return scrubDeep(out, 6);
+      },
     },
     formatters: {
-      log: (obj) => scrubDeep(obj, 4) as Record<string, unknown>,
+      log: (obj) => scrubDeep(obj, 8) as Record<string, unknown>,
     },
     hooks: {
       logMethod(args, method) {

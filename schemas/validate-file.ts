@@ -1,8 +1,10 @@
 import fs from 'node:fs';
-import readline from 'node:readline';
 import { type ValidationError, LOCAL_CODES, validationError } from './errors';
 import { type ValidateOptions, validateAccount, validateScheduleRequest } from './validate';
 import { boundedDetail, capValue, personalValues } from './bounded-output';
+import { HOSTILE_JSON_CODES, decodeUtf8, hostileJsonProblem } from './hostile-json';
+import { assertRegularFile, InputFileError } from './input-file';
+import { openPayloadFile, readPayloadLines } from './json-lines';
 
 /**
  * Validates a file of payloads: JSON (one payload or an array) or JSONL (one per line, streamed).
@@ -59,24 +61,48 @@ async function firstNonBlankChar(filePath: string): Promise<string | undefined> 
   }
 }
 
-/** `.jsonl`/`.ndjson` are JSONL; `.json` is JSON; otherwise JSON if it parses whole, else JSONL. */
+/** A record JSON.parse accepts but that carries a duplicate key or a control character (schemas/hostile-json.ts). */
+function hostile(index: number, where: string, problem: { code: string; attr: string; detail: string }): FileValidationResult {
+  return { index, errors: [validationError(problem.code, problem.attr, `${where}: ${problem.detail}`)] };
+}
+
+/**
+ * One JSON document is read whole: larger than this it is refused (write JSONL, one account a line,
+ * which is streamed) rather than failing on the runtime's string limit.
+ */
+export const MAX_JSON_DOCUMENT_BYTES = 256 * 1024 * 1024;
+
+/** JSONL, streamed line by line (schemas/json-lines.ts: bounded lines, strict UTF-8, a BOM skipped). */
 async function* readJsonl(filePath: string, opts: ValidateOptions): AsyncGenerator<FileValidationResult> {
-  const lines = readline.createInterface({ input: fs.createReadStream(filePath, 'utf8'), crlfDelay: Infinity });
   let index = 0;
-  for await (const line of lines) {
-    if (line.trim() === '') continue;
+  for await (const l of readPayloadLines(openPayloadFile(filePath))) {
+    if ('tooLarge' in l) {
+      yield { index: index++, errors: [validationError('payload_too_large', '', `line ${l.line} is ${l.length} bytes, over the limit of one payload`)] };
+      continue;
+    }
+    if ('invalidUtf8' in l) {
+      yield { index: index++, errors: [validationError(HOSTILE_JSON_CODES.invalidUtf8, '', `line ${l.line} is not valid UTF-8`)] };
+      continue;
+    }
     let record: unknown;
     try {
-      record = JSON.parse(line);
+      record = JSON.parse(l.text);
     } catch (err) {
       yield invalidJson(index++, (err as Error).message);
+      continue;
+    }
+    const problem = hostileJsonProblem(l.text, record);
+    if (problem) {
+      yield hostile(index++, `line ${l.line}`, problem);
       continue;
     }
     yield validateRecord(record, index++, opts);
   }
 }
 
-export async function* validateFile(filePath: string, opts: ValidateOptions = {}): AsyncGenerator<FileValidationResult> {
+export async function* validateFile(filePath: string, opts: ValidateOptions & { maxJsonDocumentBytes?: number } = {}): AsyncGenerator<FileValidationResult> {
+  const maxJson = opts.maxJsonDocumentBytes ?? MAX_JSON_DOCUMENT_BYTES;
+  const { size } = await assertRegularFile(filePath);
   const lower = filePath.toLowerCase();
   if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) {
     yield* readJsonl(filePath, opts);
@@ -84,7 +110,18 @@ export async function* validateFile(filePath: string, opts: ValidateOptions = {}
   }
   const first = await firstNonBlankChar(filePath);
   if (first === undefined) return; // empty file: no records
-  const text = (await fs.promises.readFile(filePath, 'utf8')).replace(/^\uFEFF/, '');
+  if (size > maxJson) {
+    throw new InputFileError(
+      'json_document_too_large',
+      `${filePath} is ${size} bytes, over the ${maxJson}-byte limit of one JSON document: write it as JSONL (one account a line)`,
+    );
+  }
+  const decoded = decodeUtf8(await fs.promises.readFile(filePath));
+  if (decoded === undefined) {
+    yield { index: 0, errors: [validationError(HOSTILE_JSON_CODES.invalidUtf8, '', 'the file is not valid UTF-8')] };
+    return;
+  }
+  const text = decoded.replace(/^\uFEFF/, '');
   let whole: unknown;
   try {
     whole = JSON.parse(text);
@@ -95,6 +132,14 @@ export async function* validateFile(filePath: string, opts: ValidateOptions = {}
       return;
     }
     yield invalidJson(0, (err as Error).message);
+    return;
+  }
+  const problem = hostileJsonProblem(text, whole);
+  if (problem) {
+    // In an array, the record is the path's first step.
+    const [first, ...rest] = problem.attr.split('.');
+    const index = Array.isArray(whole) && /^\d+$/.test(first) ? Number(first) : 0;
+    yield hostile(index, `record ${index}`, Array.isArray(whole) ? { ...problem, attr: rest.join('.') } : problem);
     return;
   }
   const records = Array.isArray(whole) ? whole : [whole];

@@ -1,10 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PAYLOAD_CODES, type PayloadRead, type PayloadSource } from './adapter-contract';
-import { isGzip, MAX_PAYLOAD_LINE_BYTES, openPayloadFile, readPayloadLines, type PayloadFileLine } from './payload-lines';
+import { isGzip, MAX_PAYLOAD_LINE_BYTES, openPayloadFile, readPayloadLines, type PayloadFileLine } from '../schemas/json-lines';
 import { readAt } from './record-reader';
+import { HOSTILE_JSON_CODES, hostileJsonProblem } from '../schemas/hostile-json';
+import { assertRegularFile, InputFileError } from '../schemas/input-file';
 
 /**
  * A team's own payloads, one EnergyAccount per line (`.jsonl`, or `.jsonl.gz`: decompressed once
@@ -18,7 +21,7 @@ interface Entry {
   line: number;
   offset: number;
   length: number;
-  problem?: { code: string; detail: string };
+  problem?: { code: string; detail: string; attr?: string };
 }
 
 /** The index key of a line that names no account of its own. */
@@ -36,6 +39,9 @@ export function indexLine(l: PayloadFileLine, maxLineBytes = MAX_PAYLOAD_LINE_BY
       },
     };
   }
+  if ('invalidUtf8' in l) {
+    return { key: lineKey(l.line), entry: { ...at, problem: { code: HOSTILE_JSON_CODES.invalidUtf8, detail: `line ${l.line} is not valid UTF-8` } } };
+  }
   let value: unknown;
   try {
     value = JSON.parse(l.text);
@@ -50,6 +56,12 @@ export function indexLine(l: PayloadFileLine, maxLineBytes = MAX_PAYLOAD_LINE_BY
       key: lineKey(l.line),
       entry: { ...at, problem: { code: PAYLOAD_CODES.notAnObject, detail: `line ${l.line} is JSON but not an object (one EnergyAccount a line)` } },
     };
+  }
+  // A key given twice or a control character: the line names no account (its number may be the very field at fault).
+  const hostile = hostileJsonProblem(l.text, value);
+  if (hostile) {
+    const field = hostile.attr === '' ? '' : ` at ${hostile.attr}`;
+    return { key: lineKey(l.line), entry: { ...at, problem: { code: hostile.code, attr: hostile.attr, detail: `line ${l.line}${field}: ${hostile.detail}` } } };
   }
   const ext = (value as { external_account_number?: unknown }).external_account_number;
   // Without a number of its own the line is still validated (and fails `required` there).
@@ -121,15 +133,50 @@ async function sweepOrphanedCopies(): Promise<void> {
 }
 
 /** A `.jsonl.gz` decompressed into a private temporary folder of its own (0700), removed by `close()`. */
-async function decompressed(file: string): Promise<{ dir: string; plain: string }> {
+async function decompressed(file: string, limit: number): Promise<{ dir: string; plain: string }> {
   removeLiveCopiesOnExit();
   await sweepOrphanedCopies();
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), `${COPY_PREFIX}${process.pid}-`));
   liveCopies.add(dir);
   const plain = path.join(dir, `${path.basename(file).replace(/\.gz$/i, '')}`);
-  await pipeline(openPayloadFile(file), fs.createWriteStream(plain, { mode: 0o600 }));
+  let written = 0;
+  // Counted as it streams: a gzip bomb stops at the limit, with that much on disk at most.
+  const capped = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      written += chunk.length;
+      if (written > limit) {
+        done(
+          new InputFileError(
+            'decompressed_too_large',
+            `${path.basename(file)} expands past ${limit} bytes (the limit for its ${fs.statSync(file).size} compressed bytes)`,
+          ),
+        );
+      } else done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(openPayloadFile(file), capped, fs.createWriteStream(plain, { mode: 0o600 }));
+  } catch (e) {
+    await removeCopy(dir);
+    if (e instanceof InputFileError) throw e;
+    // zlib's own messages ("incorrect header check", "unexpected end of file") name no file.
+    throw new InputFileError('invalid_gzip', `${path.basename(file)} is not a complete gzip file (${(e as Error).message})`);
+  }
   return { dir, plain };
 }
+
+/**
+ * The most a `.jsonl.gz` expands to on disk: 100 times its compressed size (JSON payloads compress
+ * 5-30:1; a bomb of `{}` lines 1000:1), at least 64 MiB, at most 64 GiB (or `max`).
+ */
+export const MAX_DECOMPRESSED_BYTES = 64 * 1024 ** 3;
+export const MAX_COMPRESSION_RATIO = 100;
+export function decompressedLimit(compressedBytes: number, max = MAX_DECOMPRESSED_BYTES): number {
+  return Math.min(max, Math.max(64 * 1024 ** 2, compressedBytes * MAX_COMPRESSION_RATIO));
+}
+
+/** Lines a payload file may have (one account a line): far above a migration's, far below what the index could hold. */
+export const MAX_PAYLOAD_LINES = 20_000_000;
 
 async function removeCopy(dir: string): Promise<void> {
   await fs.promises.rm(dir, { recursive: true, force: true });
@@ -144,19 +191,22 @@ export class PayloadFileSource implements PayloadSource {
 
   constructor(
     private readonly file: string,
-    private readonly opts: { maxLineBytes?: number } = {},
+    private readonly opts: { maxLineBytes?: number; maxDecompressedBytes?: number; maxLines?: number } = {},
   ) {}
 
   private getIndex() {
     this.index ??= (async () => {
+      const { size } = await assertRegularFile(this.file);
       let plain = this.file;
       if (isGzip(this.file)) {
-        const copy = await decompressed(this.file);
+        const copy = await decompressed(this.file, decompressedLimit(size, this.opts.maxDecompressedBytes));
         this.copyDir = copy.dir;
         plain = copy.plain;
       }
       const byKey = new Map<string, Entry[]>();
+      const maxLines = this.opts.maxLines ?? MAX_PAYLOAD_LINES;
       for await (const l of readPayloadLines(openPayloadFile(plain), { maxLineBytes: this.opts.maxLineBytes })) {
+        if (l.line > maxLines) throw new InputFileError('too_many_lines', `${path.basename(this.file)} has more than ${maxLines} lines (one account a line)`);
         const { key, entry } = indexLine(l, this.opts.maxLineBytes);
         const list = byKey.get(key);
         if (list) list.push(entry);
@@ -179,7 +229,7 @@ export class PayloadFileSource implements PayloadSource {
     const name = path.basename(this.file);
     if (entries.length > 1) return duplicateRead(entries.length, `${name} lines ${entries.map((x) => x.line).join(', ')}`);
     const [e] = entries;
-    if (e.problem) return { ok: false, code: e.problem.code, detail: `${name}: ${e.problem.detail}` };
+    if (e.problem) return { ok: false, code: e.problem.code, ...(e.problem.attr ? { attr: e.problem.attr } : {}), detail: `${name}: ${e.problem.detail}` };
     this.handle ??= fs.promises.open(plain, 'r');
     const text = await readAt(await this.handle, e.offset, e.length);
     return { ok: true, payload: JSON.parse(text) as unknown, where: `${name}:${e.line}` };

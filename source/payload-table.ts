@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { PAYLOAD_CODES, type PayloadRead, type PayloadSource } from './adapter-contract';
 import { duplicateRead } from './payload-file';
-import { MAX_PAYLOAD_LINE_BYTES } from './payload-lines';
+import { MAX_PAYLOAD_LINE_BYTES } from '../schemas/json-lines';
 
 /**
  * A team's own payloads in a Postgres table or view: `external_account_number text`, `payload jsonb`.

@@ -10,8 +10,11 @@ import { PayloadFileSource } from './payload-file';
  * nested too deep or naming another supplier (`importSupplier`) fails here as it fails there.
  * Documents are not read (the run's documents step checks them).
  */
-export async function* validatePayloadFile(file: string, opts: ValidateOptions & { pageSize?: number } = {}): AsyncGenerator<FileValidationResult> {
-  const source = new PayloadFileSource(file);
+export async function* validatePayloadFile(
+  file: string,
+  opts: ValidateOptions & { pageSize?: number; limits?: ConstructorParameters<typeof PayloadFileSource>[1] } = {},
+): AsyncGenerator<FileValidationResult> {
+  const source = new PayloadFileSource(file, opts.limits);
   try {
     let after: string | undefined;
     let index = 0;

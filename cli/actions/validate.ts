@@ -3,12 +3,15 @@
 import fs from 'node:fs';
 import { formatValidationLine, validateFile } from '../../schemas/validate-file';
 import { validatePayloadFile } from '../../source/payload-validate';
+import { assertRegularFile } from '../../schemas/input-file';
 import type { CountryCode } from '../../schemas/formats';
 import { EXIT, usageError } from '../errors';
 import { printJson, println } from '../output';
 
 export async function validateAction(file: string, opts: { json?: boolean; region: string; supplier?: string }): Promise<void> {
   if (!fs.existsSync(file)) throw usageError('file_not_found', `${file}: no such file`);
+  // Before anything opens it: a FIFO or a device is refused (exit 4), never waited on.
+  await assertRegularFile(file);
   if (!/^[A-Za-z]{2}$/.test(opts.region)) throw usageError('invalid_region', `--region ${JSON.stringify(opts.region)}: expected a two-letter country code`);
   let records = 0;
   let failed = 0;

@@ -12,6 +12,7 @@ import { runWorkflowId } from '../../domain/workflow-ids';
 import { migrationRunInputSchema } from '../../domain/inputs';
 import { createPrng } from '../sandbox/prng';
 import { pidOwningLocalPort } from './sockets';
+import { deliverAimedKill } from './aimed-kill';
 import { describeAction, planChaos, type ChaosOptions, type PlannedAction } from './plan';
 import { judge, passed, type LedgerOutcome, type PlatformTruth, type Verdict } from './verdict';
 import { sandboxAdmin } from '../sandbox/admin-client';
@@ -143,6 +144,7 @@ export async function runChaos(
     const ready = new Set(stack.info.workerPids);
     let samplerError: string | undefined;
     const counts = { workerKills: 0, midScheduleKills: 0, serverRestarts: 0, sandboxRestarts: 0, throttleBursts: 0 };
+    const harnessNotes: string[] = [];
     const retrying = { maxSeen: 0, samples: 0 };
     let done = false;
     // Sampler: accounts retrying, from Temporal's pending activities (5xx faults are on all run long).
@@ -233,7 +235,7 @@ export async function runChaos(
     const events = await eventStats(stack);
     const verdict = judge({ truth, ledger, platform, early: witness.early });
 
-    const harnessProblems: string[] = [];
+    const harnessProblems: string[] = [...harnessNotes];
     if (counts.midScheduleKills < o.midScheduleKills)
       harnessProblems.push(`only ${counts.midScheduleKills} of ${o.midScheduleKills} kills proven mid-schedule`);
     if (o.faults.error5xxRate > 0 && retrying.maxSeen === 0) harnessProblems.push('no retrying account was ever listed while 5xx faults were on');
@@ -293,57 +295,58 @@ export async function runChaos(
         case 'kill_worker': {
           // Only workers that are up (a replacement still starting polls nothing); never leave none.
           const up = () => stack.workers().filter((w) => ready.has(w.pid) && w.child.exitCode === null && w.child.signalCode === null);
-          for (let i = 0; i < 240 && up().length < 2 && o.workers > 1; i++) await sleep(500);
-          const live = up();
-          if (live.length === 0) break;
-          let victim = victims.pick(live);
-          let aimedAt = '';
-          // Read before aiming: once the holder is found, it is killed at once (its call may end any moment).
-          const before = (await admin(stack, 'GET', '/admin/requests').catch(() => ({ clientGoneSchedules: 0 }))).clientGoneSchedules;
-          if (a.midSchedule) {
-            // Aim: the worker that holds a schedule call in flight at the sandbox (≤ 90 s to find one;
-            // workers that become ready meanwhile count too).
-            const until = Date.now() + 90_000;
-            while (Date.now() < until) {
-              const candidates = up();
-              const w = await admin(stack, 'GET', '/admin/requests').catch(() => ({ inFlightSchedulePorts: [] }));
-              const holder = (w.inFlightSchedulePorts as number[])
-                .map((p) =>
-                  pidOwningLocalPort(
-                    candidates.map((x) => x.pid),
-                    p,
-                  ),
-                )
-                .find((p) => p !== undefined);
-              const found = holder !== undefined ? candidates.find((x) => x.pid === holder) : undefined;
-              if (found) {
-                victim = found;
-                aimedAt = `holds the schedule call from port ${(w.inFlightSchedulePorts as number[]).join('/')}`;
-                break;
+          const waitForWorkers = async () => {
+            for (let i = 0; i < 240 && up().length < 2 && o.workers > 1; i++) await sleep(500);
+          };
+          type Worker = ReturnType<typeof up>[number];
+          const kill = async (victim: Worker, note: string) => {
+            await victim.stop('SIGKILL', 5_000);
+            counts.workerKills++;
+            log(`  killed worker pid ${victim.pid}${note}; starting a replacement`);
+            // In the background: the other workers go on, and so does the schedule.
+            replacements.push(
+              stack.startWorker().then(
+                (w) => void ready.add(w.pid),
+                (e: Error) => log(`  replacement worker failed to start: ${e.message}`),
+              ),
+            );
+          };
+          if (!a.midSchedule) {
+            await waitForWorkers();
+            const live = up();
+            if (live.length > 0) await kill(victims.pick(live), '');
+            break;
+          }
+          // Aimed: delivered for sure (harness/chaos/aimed-kill.ts), or reported as the harness's own problem.
+          const requests = () => admin(stack, 'GET', '/admin/requests');
+          const r = await deliverAimedKill<Worker>({
+            up,
+            waitForWorkers,
+            async holder(candidates) {
+              const w = await requests().catch(() => ({ inFlightSchedulePorts: [] }));
+              const ports = w.inFlightSchedulePorts as number[];
+              for (const port of ports) {
+                const pid = pidOwningLocalPort(
+                  candidates.map((x) => x.pid),
+                  port,
+                );
+                const worker = candidates.find((x) => x.pid === pid);
+                if (worker) return { worker, ports };
               }
-              await sleep(20);
-            }
-          }
-          await victim.stop('SIGKILL', 5_000);
-          counts.workerKills++;
-          // Proof: the sandbox saw a schedule call lose its client before the answer.
-          let cut = 0;
-          // (The sandbox notices the closed connection when its loop gets to it: on a busy machine, seconds.)
-          for (let i = 0; i < 100 && cut === 0; i++) {
-            await sleep(100);
-            cut = (await admin(stack, 'GET', '/admin/requests').catch(() => ({ clientGoneSchedules: before }))).clientGoneSchedules - before;
-          }
-          if (cut > 0) counts.midScheduleKills++;
-          log(
-            `  killed worker pid ${victim.pid}${aimedAt ? ` (${aimedAt})` : ''}${cut > 0 ? ` mid-schedule (${cut} schedule call${cut === 1 ? '' : 's'} cut off)` : ''}; starting a replacement`,
-          );
-          // In the background: the other workers go on, and so does the schedule.
-          replacements.push(
-            stack.startWorker().then(
-              (w) => void ready.add(w.pid),
-              (e: Error) => log(`  replacement worker failed to start: ${e.message}`),
-            ),
-          );
+              return undefined;
+            },
+            cutSchedules: async () => (await requests().catch(() => ({ clientGoneSchedules: 0 }))).clientGoneSchedules as number,
+            kill: (w) => kill(w, ' (it held a schedule call)'),
+            stillScheduling: () => accountsLeftToSchedule(pool, runId, o.accounts).then((n) => n > 0),
+            sleep,
+            now: Date.now,
+          });
+          for (const k of r.killed)
+            log(
+              `  pid ${k.worker.pid}: ${k.cut > 0 ? `mid-schedule (${k.cut} schedule call${k.cut === 1 ? '' : 's'} cut off)` : 'its call ended before the kill: aiming again'}`,
+            );
+          if (r.proven) counts.midScheduleKills++;
+          else harnessNotes.push(`an aimed kill was not delivered: ${r.problem}`);
           break;
         }
         case 'restart_temporal':
@@ -371,6 +374,20 @@ export async function runChaos(
     await pool.end().catch(() => undefined);
     await stack.stop();
   }
+}
+
+/**
+ * Accounts of the run not yet scheduled and without an outcome (those not even opened included):
+ * while there are some, a schedule call can still be in flight for an aimed kill to cut.
+ */
+async function accountsLeftToSchedule(pool: Pool, runId: string, accounts: number): Promise<number> {
+  const r = await pool.query<{ opened: number; waiting: number }>(
+    `select count(*)::int as opened, count(*) filter (where outcome is null and scheduled_at is null)::int as waiting
+       from migrate.account_attempts where run_id = $1`,
+    [runId],
+  );
+  const { opened, waiting } = r.rows[0];
+  return waiting + Math.max(accounts - opened, 0);
 }
 
 async function eventStats(stack: RunningStack): Promise<{ dropped: number; duplicated: number; late: number }> {

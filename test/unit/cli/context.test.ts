@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../config';
 import { mergeStackEnv, workflowUiUrl } from '../../../cli/context';
 import { CliError, describeError, EXIT } from '../../../cli/errors';
+import { InputFileError } from '../../../schemas/input-file';
+import { SourceAdapterError } from '../../../source/adapter-contract';
 import { newRunId, RUN_ID_PATTERN } from '../../../cli/run-id';
 import { parseSelectionOptions } from '../../../cli/runs';
 import type { StackInfo } from '../../../harness/stack/stack';
@@ -55,6 +57,14 @@ describe('errors and exit codes', () => {
     expect(describeError(new CliError('temporal_unreachable', 'down', EXIT.unreachable)).exitCode).toBe(3);
     expect(describeError(Object.assign(new Error('port 7233 in use'), { code: 'port_in_use' })).exitCode).toBe(2);
     expect(describeError(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' })).exitCode).toBe(3);
+  });
+
+  it('an input file that cannot be read as one: exit 4, one line with its code, no control character of the name', () => {
+    expect(describeError(new InputFileError('not_a_regular_file', 'a\u001b[2J\nb.jsonl is a FIFO: only a regular file is read'))).toEqual({
+      lines: ['error [not_a_regular_file]: a [2J b.jsonl is a FIFO: only a regular file is read'],
+      exitCode: EXIT.operational,
+    });
+    expect(describeError(new SourceAdapterError('source_unreadable', 'x')).exitCode).toBe(4);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { versionRows } from '../../../cli/worker-versions';
+import { retireable, versionRows } from '../../../cli/worker-versions';
 
 const deployment = {
   deploymentName: 'kraken-migrate',
@@ -37,5 +37,22 @@ describe('kraken-migrate workers: what is left on each version', () => {
   it('a ramping version gets new workflows: never retireable, though empty', () => {
     const rows = versionRows({ ...deployment, versions: [{ buildId: '0.3.0+cccccccccccc', status: 'ramping' }] }, new Map());
     expect(rows[0]).toMatchObject({ current: false, retireable: false });
+  });
+});
+
+describe('the retire rule on its own', () => {
+  const idle = { status: 'draining', current: false, accountsRunning: 0, postImportRunning: 0 };
+  it('an old version nothing goes to and nothing is left on may retire, whatever its draining status', () => {
+    expect(retireable(idle)).toBe(true);
+    expect(retireable({ ...idle, status: 'drained' })).toBe(true);
+    expect(retireable({ ...idle, status: 'inactive' })).toBe(true);
+  });
+
+  it('never the current or ramping version, by flag or by status, nor one with an account or carry-over left', () => {
+    expect(retireable({ ...idle, current: true })).toBe(false);
+    expect(retireable({ ...idle, status: 'current' })).toBe(false);
+    expect(retireable({ ...idle, status: 'ramping' })).toBe(false);
+    expect(retireable({ ...idle, accountsRunning: 1 })).toBe(false);
+    expect(retireable({ ...idle, postImportRunning: 1 })).toBe(false);
   });
 });

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { AesGcmCodec } from '../../../codec/aes-gcm-codec';
 import { keyringFrom } from '../../../codec/keys';
-import { createCodecServer, fromJsonPayload, toJsonPayload, type CodecServer } from '../../../codec/server';
+import { createCodecServer, fromJsonPayload, hostNameOf, toJsonPayload, type CodecServer } from '../../../codec/server';
 import { createLogger } from '../../../logging/logger';
 
 const UI = 'http://127.0.0.1:8233';
@@ -108,5 +109,46 @@ describe('codec server', () => {
   it('refuses a non-loopback bind without a token', async () => {
     server = createCodecServer({ codec, uiOrigin: UI, logger });
     await expect(server.listen(0, '0.0.0.0')).rejects.toMatchObject({ code: 'codec_auth_required' });
+  });
+});
+
+/** A POST with a Host header of our choosing (fetch will not set one). */
+function postAs(url: string, host: string, body: unknown): Promise<{ status: number; body: string }> {
+  const u = new URL(`${url}/decode`);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { hostname: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { Host: host, 'Content-Type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+describe('codec server Host check (DNS rebinding)', () => {
+  it('answers for loopback names and the names it is told, refuses any other Host with 421 codec_bad_host', async () => {
+    server = createCodecServer({ codec, uiOrigin: UI, logger, allowedHosts: ['codec.internal'] });
+    const { url } = await server.listen(0);
+    const port = new URL(url).port;
+    const empty = { payloads: [] };
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `codec.internal:${port}`, 'LOCALHOST']) {
+      expect((await postAs(url, host, empty)).status, host).toBe(200);
+    }
+    for (const host of [`attacker.example:${port}`, `127.0.0.1.nip.io:${port}`, 'codec.internal.attacker.example']) {
+      const r = await postAs(url, host, empty);
+      expect(r.status, host).toBe(421);
+      expect(JSON.parse(r.body)).toMatchObject({ code: 'codec_bad_host' });
+    }
+  });
+
+  it('reads the host name out of a Host header', () => {
+    expect(hostNameOf('Example.COM:8802')).toBe('example.com');
+    expect(hostNameOf('[::1]:8802')).toBe('::1');
+    expect(hostNameOf('127.0.0.1')).toBe('127.0.0.1');
+    expect(hostNameOf(undefined)).toBeUndefined();
   });
 });

@@ -41,6 +41,22 @@ describe('createLogger redaction', () => {
     expect(r.msg).toBe('calling platform');
   });
 
+  it('redacts an x-api-key header and secret keys at any depth, and drops the detail of an error (it can quote a row)', () => {
+    const { logger, raw, records } = memoryLogger();
+    logger.info({ req: { headers: { 'x-api-key': 'hdr-SECRET-1', 'X-Api-Key': 'hdr-SECRET-2' } }, a: { b: { c: { d: { apiKey: 'deep-SECRET-3' } } } } }, 'in');
+    const pgError = Object.assign(new Error('duplicate key value violates unique constraint'), {
+      code: '23505',
+      detail: 'Key (email)=(jane.doe@example.com) already exists.',
+      where: 'SQL statement',
+    });
+    logger.error({ err: pgError }, 'insert failed');
+    expect(raw()).not.toMatch(/SECRET|jane\.doe/);
+    const [headers, failed] = records();
+    expect(headers.req).toEqual({ headers: { 'x-api-key': REDACTED, 'X-Api-Key': REDACTED } });
+    expect((failed.err as Record<string, unknown>).code).toBe('23505');
+    expect(failed.err).not.toHaveProperty('detail');
+  });
+
   it('masks passwords inside connection strings, in fields, messages and errors', () => {
     const { logger, raw, records } = memoryLogger();
     const url = 'postgresql://kraken:hunter2-SECRET@127.0.0.1:5432/ledger';

@@ -18,8 +18,10 @@ beforeAll(async () => {
 
 describe('workflows already running replay with this code', () => {
   it('the corpus covers every workflow type and the states a migration leaves them in', () => {
-    expect(new Set(corpus.map((c) => c.workflowType))).toEqual(new Set(['migrationRunWorkflow', 'accountImportWorkflow']));
-    expect(corpus.length).toBeGreaterThanOrEqual(7);
+    expect(new Set(corpus.map((c) => c.workflowType))).toEqual(
+      new Set(['migrationRunWorkflow', 'accountImportWorkflow', 'deltaRunWorkflow', 'accountDeltaWorkflow']),
+    );
+    expect(corpus.length).toBeGreaterThanOrEqual(9);
   });
 
   it.each(corpus.map((c) => [c.file, c] as const))(

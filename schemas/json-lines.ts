@@ -1,15 +1,21 @@
 import fs from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
+import { decodeUtf8 } from './hostile-json';
 
 /**
  * The lines of a payload file (`.jsonl`, or `.jsonl.gz` decompressed as it streams), numbered from 1
  * as an editor shows them, with their byte offsets in the uncompressed text. Blank lines are
  * counted, not yielded. A line longer than `maxLineBytes` is never held: its bytes are dropped as
- * they come and it is yielded as `tooLarge`, so one runaway line fails its own account only.
+ * they come and it is yielded as `tooLarge`, so one runaway line fails its own account only. A line
+ * that is not valid UTF-8 is yielded as `invalidUtf8` (never decoded with replacement characters);
+ * a byte order mark at the start of the file is not part of the first line.
  */
 
-export type PayloadFileLine = { line: number; offset: number; length: number; text: string } | { line: number; offset: number; length: number; tooLarge: true };
+export type PayloadFileLine =
+  | { line: number; offset: number; length: number; text: string }
+  | { line: number; offset: number; length: number; tooLarge: true }
+  | { line: number; offset: number; length: number; invalidUtf8: true };
 
 /** One account's payload larger than this is refused (the spec's example is about 20 KB). */
 export const MAX_PAYLOAD_LINE_BYTES = 16 * 1024 * 1024;
@@ -42,12 +48,17 @@ export async function* readPayloadLines(input: Readable, opts: { maxLineBytes?: 
       pendingBytes = 0;
       return { ...at, length, tooLarge: true };
     }
-    const buf = pending.length === 0 ? tail : Buffer.concat([...pending, tail]);
+    let buf = pending.length === 0 ? tail : Buffer.concat([...pending, tail]);
     pending = [];
     pendingBytes = 0;
+    if (at.line === 1 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) {
+      buf = buf.subarray(3);
+      at.offset += 3;
+    }
     let end = buf.length;
     if (end > 0 && buf[end - 1] === 0x0d) end--;
-    const text = buf.toString('utf8', 0, end);
+    const text = decodeUtf8(buf.subarray(0, end));
+    if (text === undefined) return { ...at, length: end, invalidUtf8: true };
     if (text.trim() === '') return undefined;
     return { ...at, length: end, text };
   };

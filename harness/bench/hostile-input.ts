@@ -1,0 +1,84 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { validatePayloadFile } from '../../source/payload-validate';
+import { validateFile } from '../../schemas/validate-file';
+import { makers } from '../synthetic/hostile-inputs';
+
+/**
+ * Peak memory and disk of the hostile-input battery at the issue's own sizes (issue 39), with the
+ * product's default limits: `npx tsx harness/bench/hostile-input.ts [case…]`. Each case runs in a
+ * child process of its own (its peak RSS is its own); the parent samples the child's decompressed
+ * copy in $TMPDIR every 50 ms for the disk peak. The files are generated here, never committed.
+ */
+
+const CASES = {
+  /** 2 GiB of `{}` lines in about 2 MB of gzip: stopped at 100 × its compressed size. */
+  'gzip-bomb-2GiB': (dir: string) => makers.gzipBomb(dir, 2 * 1024 ** 3),
+  /** 2,000,000 `{}` lines (5.9 KB gzipped): each its own `#line-<n>` account in the index. */
+  'lines-2M': (dir: string) => makers.manyEmptyLines(dir, 2_000_000),
+  fifo: async (dir: string) => makers.fifo(dir),
+  /** A 300 MB `.json` array: refused before it is read. */
+  'json-300MB': async (dir: string) => makers.bigJson(dir, 300 * 1024 ** 2),
+} as const;
+type CaseName = keyof typeof CASES;
+
+async function child(name: CaseName, file: string): Promise<void> {
+  const started = Date.now();
+  let outcome = 'ok';
+  let records = 0;
+  try {
+    const results = file.endsWith('.json') ? validateFile(file) : validatePayloadFile(file);
+    for await (const r of results) {
+      records += 1;
+      if (r.errors.length > 0 && outcome === 'ok') outcome = r.errors[0].code;
+    }
+  } catch (e) {
+    outcome = (e as { code?: string }).code ?? 'error';
+  }
+  const maxRssMiB = Math.round(process.resourceUsage().maxRSS / 1024);
+  process.stdout.write(`${JSON.stringify({ case: name, outcome, records, seconds: (Date.now() - started) / 1000, maxRssMiB })}\n`);
+}
+
+function dirBytes(dir: string): number {
+  let total = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    try {
+      total += e.isDirectory() ? dirBytes(p) : fs.statSync(p).size;
+    } catch {
+      // removed meanwhile
+    }
+  }
+  return total;
+}
+
+async function parent(names: CaseName[]): Promise<void> {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-hostile-'));
+  try {
+    for (const name of names) {
+      const file = await CASES[name](work);
+      const inputBytes = fs.statSync(file).isFile() ? fs.statSync(file).size : 0;
+      const proc = spawn(process.execPath, ['--import', 'tsx', __filename, '--child', name, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      proc.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+      let diskPeak = 0;
+      const prefix = `kraken-migrate-payloads-${proc.pid}-`;
+      const sampler = setInterval(() => {
+        for (const n of fs.readdirSync(os.tmpdir())) if (n.startsWith(prefix)) diskPeak = Math.max(diskPeak, dirBytes(path.join(os.tmpdir(), n)));
+      }, 50);
+      await new Promise((resolve) => proc.on('close', resolve));
+      clearInterval(sampler);
+      const r = JSON.parse(out.trim().split('\n').at(-1) ?? '{}');
+      console.log(JSON.stringify({ ...r, inputBytes, diskPeakMiB: Math.round(diskPeak / 1024 ** 2) }));
+      fs.rmSync(file, { force: true, recursive: true });
+    }
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+const args = process.argv.slice(2);
+if (args[0] === '--child') void child(args[1] as CaseName, args[2]);
+else void parent((args.length ? args : Object.keys(CASES)) as CaseName[]);
