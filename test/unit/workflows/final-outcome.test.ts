@@ -31,6 +31,13 @@ describe('finalOutcome: the record step decides the outcome from the workflow fa
     expect(finalOutcome({ outcome: created, reconciliation: matched }, { readBack: differing })).toEqual(created);
   });
 
+  it('adds no field a fact does not give (not even an empty one)', () => {
+    const bare: AccountOutcome = { externalAccountNumber: 'EXT-1', outcome: 'failed', stage: 'platform', code: 'tariff_code_not_found', source: 'event' };
+    expect(finalOutcome({ outcome: bare })).toStrictEqual(bare);
+    expect(finalOutcome({ outcome: bare }, { tariffAttr: undefined })).toStrictEqual(bare);
+    expect(finalOutcome({ outcome: { ...bare, code: 'invalid_postcode' } }, { tariffAttr: 'x' })).toStrictEqual({ ...bare, code: 'invalid_postcode' });
+  });
+
   it('a failed account is never reconciled', () => {
     expect(finalOutcome({ outcome: failed('import_process_failed_validation'), reconciliation: differing })).toEqual(
       failed('import_process_failed_validation'),
