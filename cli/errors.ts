@@ -1,6 +1,6 @@
 import { ConfigError } from '../config/config-error';
 import { InputFileError } from '../schemas/input-file';
-import { SourceAdapterError } from '../source/adapter-contract';
+import { SourceAdapterError } from '../source/adapter-error';
 
 /** Exit codes, documented in cli/README.md. */
 export const EXIT = {

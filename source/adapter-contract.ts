@@ -38,12 +38,5 @@ export const PAYLOAD_CODES = {
   duplicate: 'duplicate_external_account_number',
 } as const;
 
-export class SourceAdapterError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'SourceAdapterError';
-  }
-}
+// Apart (source/adapter-error.ts) so the CLI's error mapping loads no zod when a command is declared.
+export { SourceAdapterError } from './adapter-error';
