@@ -173,7 +173,7 @@ ${retryingSection(data)}
 ${afterImportHtml(data.afterImport, escapeHtml, fmt, (id) => uiLink(data, id))}
 <h2>Failed and not-attempted accounts (${fmt(data.failedAccounts)})</h2>
 <p class="meta">By error code, at most ${EXAMPLES_PER_CODE} example accounts each; failed-accounts.csv has every one.</p>
-${failedSection(data)}
+<div id="failed-accounts">${failedSection(data)}</div>
 </body></html>
 `;
 }

@@ -258,7 +258,16 @@ describe('kraken-migrate against the running stack', () => {
         expect(sizes.length).toBeGreaterThan(0);
         expect(sizes.some((s) => s.w > 0 && s.h > 0)).toBe(true);
       }
-      const links = await page.$$eval('a.wf', (as) => as.map((a) => ({ href: (a as unknown as { href: string }).href, text: a.textContent ?? '' })));
+      const linksIn = (selector: string) =>
+        page.$$eval(selector, (as) => as.map((a) => ({ href: (a as unknown as { href: string }).href, text: a.textContent ?? '' })));
+      const links = await linksIn('#failed-accounts a.wf');
+      // The reconciliation's review sample links completed accounts only.
+      const sample = await linksIn('#review-sample a.wf');
+      const completed = await pool.query(`select external_account_number from migrate.account_attempts where run_id = $1 and outcome like 'completed%'`, [
+        runId,
+      ]);
+      const completedSet = new Set(completed.rows.map((x) => x.external_account_number as string));
+      expect(sample.every((l) => completedSet.has(l.text))).toBe(true);
       const failed = await pool.query(
         `select external_account_number, workflow_id from migrate.account_attempts where run_id = $1 and outcome in ('failed', 'not_attempted')`,
         [runId],
