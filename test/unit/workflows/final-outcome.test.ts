@@ -69,7 +69,7 @@ describe('readsBack: the record step reads back a created account once, when ask
     ['asked by omission', { outcome: created }, false, true],
     ['a dry run', { outcome: created, readBack: true }, true, true],
     ['a retry', { outcome: created, readBack: true }, false, false],
-    ['failed', { outcome: failed('x'), readBack: true }, false, true],
+    ['failed', { outcome: { ...failed('x'), accountNumber: 'A-1' }, readBack: true }, false, true],
     ['no account number', { outcome: { ...created, accountNumber: undefined }, readBack: true }, false, true],
   ])('does not when %s', (_why, facts, dryRun, first) => {
     expect(readsBack(facts, dryRun, first)).toBe(false);
