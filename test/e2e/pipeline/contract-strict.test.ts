@@ -15,6 +15,9 @@ afterAll(async () => {
 describe('the pipeline against the strict sandbox', () => {
   it('a demo-sized run (200 accounts, the demo seed and defect mix) sends zero contract violations; platform check passes', async () => {
     expect((await sandbox(e, 'GET', '/admin/violations')).strict).toBe(true);
+    // The stack is shared: other files send deliberate violations (test/e2e/post-import/graphql-read-back.test.ts).
+    // What this test judges is what the pipeline and the platform check send from here on.
+    const since = new Date().toISOString();
 
     const cfg = e.config;
     const auth = createAuth(cfg);
@@ -55,6 +58,6 @@ describe('the pipeline against the strict sandbox', () => {
     process.stderr.write(`[strict run] ${JSON.stringify(result.totals)} not pre-checked ${notes.rows[0].n}; failures ${JSON.stringify(byCode.rows)}\n`);
 
     const violations = await sandbox(e, 'GET', '/admin/violations');
-    expect(violations.violations).toEqual([]);
+    expect((violations.violations as { at: string }[]).filter((v) => v.at >= since)).toEqual([]);
   });
 });
