@@ -27,6 +27,16 @@ const bool = (fallback: boolean) =>
     .default(fallback ? 'true' : 'false')
     .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const rate = (fallback: number) => z.coerce.number().min(0).max(1).default(fallback);
+/** A comma-separated list of host names, trimmed and lower-cased (empty by default). */
+const hostList = z
+  .string()
+  .default('')
+  .transform((s) =>
+    s
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+  );
 const optionalString = z.string().min(1).optional();
 
 export const configSchema = z.object({
@@ -73,15 +83,7 @@ export const configSchema = z.object({
    * Hosts on a network only this installation's containers share (a compose network's service
    * names): production mode does not require TLS to them. Comma-separated; empty by default.
    */
-  PRIVATE_NETWORK_HOSTS: z
-    .string()
-    .default('')
-    .transform((s) =>
-      s
-        .split(',')
-        .map((h) => h.trim().toLowerCase())
-        .filter(Boolean),
-    ),
+  PRIVATE_NETWORK_HOSTS: hostList,
   /**
    * Worker Versioning: the worker deployment every worker of this installation belongs to (the
    * server refuses '.' and ':' in it, and a leading '__': service/worker/workerdeployment/util.go).
@@ -199,15 +201,7 @@ export const configSchema = z.object({
   CODEC_HOST: z.string().min(1).default('127.0.0.1'),
   CODEC_AUTH_TOKEN: optionalString,
   /** Names the codec server answers for besides loopback's (its `Host` check against DNS rebinding). Comma-separated. */
-  CODEC_ALLOWED_HOSTS: z
-    .string()
-    .default('')
-    .transform((s) =>
-      s
-        .split(',')
-        .map((h) => h.trim().toLowerCase())
-        .filter(Boolean),
-    ),
+  CODEC_ALLOWED_HOSTS: hostList,
 
   // The platform sandbox (only used when the project runs it)
   SANDBOX_PORT: port(DEFAULT_SANDBOX_PORT),
