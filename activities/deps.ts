@@ -10,11 +10,11 @@ import {
   createPostImportLedger,
   createReconciliationLedger,
   type Ledger,
-  type PaceStore,
   type PostImportLedger,
   type ReconciliationLedger,
 } from '../ledger';
 import { DEFAULT_PACE, type PaceParams } from '../domain/platform-pace';
+import { createPermitGate, type PermitGate } from './platform-permits';
 import {
   createPayloadSource,
   createSourceAdapter,
@@ -51,8 +51,8 @@ export interface ActivityContext extends ActivityDeps {
   /** Read-backs of created accounts (activities/read-back.ts). */
   reconciliations: ReconciliationLedger;
   mapping: CodeMapping;
-  /** The shared, adaptive pace of schedule calls (PLATFORM_PACE=adaptive; domain/platform-pace.ts), else undefined: the fixed queue rate alone. */
-  pace?: PaceStore;
+  /** Permits from the tenant's shared window of accounts in processing (PLATFORM_PACE=adaptive; domain/platform-pace.ts), else undefined: the fixed queue rate alone. */
+  permits?: PermitGate;
   adapterFor(spec: LegacySourceSpec): SourceAdapter;
   /**
    * A team's own payloads (a file or a table), read on behalf of run `runId`. Shared by the worker's
@@ -82,7 +82,15 @@ export function createActivityContext(deps: ActivityDeps): ActivityContext {
     ledger: createLedger(deps.pool),
     postImportItems: createPostImportLedger(deps.pool),
     reconciliations: createReconciliationLedger(deps.pool),
-    ...(deps.config.PLATFORM_PACE === 'adaptive' ? { pace: createPaceStore(deps.pool, paceParams(deps.config)) } : {}),
+    ...(deps.config.PLATFORM_PACE === 'adaptive'
+      ? {
+          permits: createPermitGate(
+            createPaceStore(deps.pool, paceParams(deps.config), { leaseMs: deps.config.PLATFORM_PERMIT_LEASE_MINUTES * 60_000 }),
+            deps.config.PLATFORM_V2_BASE_URL,
+            { tickMs: PERMIT_TICK_MS, logger: deps.logger },
+          ),
+        }
+      : {}),
     mapping: deps.mapping ?? (deps.config.SOURCE_MAPPING_FILE ? loadMapping(deps.config.SOURCE_MAPPING_FILE) : defaultMapping()),
     adapterFor(spec) {
       return cached(adapters, spec, () => createSourceAdapter(spec, { pool: deps.pool }));
@@ -130,11 +138,14 @@ export function attemptRef<T extends { runId: string; externalAccountNumber: str
   return { runId: x.runId, externalAccountNumber: x.externalAccountNumber, supplierCode: x.supplierCode, dryRun: x.dryRun };
 }
 
-/** The control law's parameters: the ceiling is the client's own rate limit on platform calls. */
+/** The control law's parameters from the configuration (the ceiling: PLATFORM_MAX_IN_PROCESSING). */
 export function paceParams(cfg: Config): PaceParams {
   return {
     ...DEFAULT_PACE,
-    maxRate: cfg.PLATFORM_RATE_LIMIT_PER_SECOND,
-    initialRate: Math.min(cfg.PLATFORM_PACE_INITIAL_RATE, cfg.PLATFORM_RATE_LIMIT_PER_SECOND),
+    maxWindow: cfg.PLATFORM_MAX_IN_PROCESSING,
+    initialWindow: Math.min(cfg.PLATFORM_PACE_INITIAL_WINDOW, cfg.PLATFORM_MAX_IN_PROCESSING),
   };
 }
+
+/** How often a worker's waiting accounts ask for permits again (a permit frees every processing time ÷ window). */
+const PERMIT_TICK_MS = 200;

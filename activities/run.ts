@@ -7,13 +7,16 @@ import type { AccountImportInput, AccountOutcome, Selection, SourceSpecRef } fro
 import { supplierStatusSignal } from '../domain/messages';
 import { KmAccount, KmKind, KmRunId, KmSupplier } from '../domain/search-attributes';
 import { type ActivityContext } from './deps';
+import { paceView } from '../ledger';
 import type { AccountPage, RunActivities, StartResult } from './types';
 
 /**
  * The run's work (local activities, except the paging ones): register, enumerate the selection,
  * start account workflows, learn from the ledger which have finished, finish.
  */
-export function runActivities(ctx: Pick<ActivityContext, 'ledger' | 'listerFor' | 'runEnded' | 'temporal'>): RunActivities {
+export function runActivities(
+  ctx: Pick<ActivityContext, 'ledger' | 'listerFor' | 'runEnded' | 'temporal'> & Partial<Pick<ActivityContext, 'pool' | 'config'>>,
+): RunActivities {
   const { ledger, temporal } = ctx;
 
   return {
@@ -36,7 +39,7 @@ export function runActivities(ctx: Pick<ActivityContext, 'ledger' | 'listerFor' 
      * child events). Idempotent: a retry finds its own earlier starts by their KmRunId. The ID reuse
      * policy refuses a second import of a completed account; such an account is settled here.
      */
-    async startAccounts({ taskQueue, account, externalAccountNumbers }) {
+    async startAccounts({ taskQueue, account, externalAccountNumbers, priority }) {
       const client = await temporal();
       const workflowIdOf = (ext: string) => accountWorkflowId(account.supplierCode, ext, account.dryRun, account.runId);
       // The attempt rows exist from dispatch on (latency counts from here); a retry of this
@@ -63,9 +66,9 @@ export function runActivities(ctx: Pick<ActivityContext, 'ledger' | 'listerFor' 
                 { key: KmAccount, value: ext },
               ],
               staticSummary: `Account ${ext} · run ${input.runId}${input.dryRun ? ' · dry run' : ''}`,
-              // Fairness per supplier: runs of two suppliers sharing the workers and the platform
-              // queue take turns instead of first come (its activities inherit the key).
-              priority: { fairnessKey: input.supplierCode },
+              // Fairness per supplier, by the run's weight; reruns and named accounts ahead of the bulk
+              // (domain/priority.ts). Its activities inherit it, and so do their asks for the tenant's permits.
+              priority: priority ?? { fairnessKey: input.supplierCode },
             });
             return { externalAccountNumber: ext, started: true };
           } catch (e) {
@@ -81,7 +84,14 @@ export function runActivities(ctx: Pick<ActivityContext, 'ledger' | 'listerFor' 
     async settleAccounts({ runId, supplierCode, externalAccountNumbers }) {
       const outcomes = externalAccountNumbers.length > 0 ? await ledger.recordedOutcomes(runId, externalAccountNumbers) : [];
       const supplier = await ledger.supplier(supplierCode);
-      return { outcomes, supplierStatus: supplier?.status ?? 'PAUSED' };
+      // The tenant's window, for the run's UI page (adaptive only; counts, no personal data).
+      const platform =
+        ctx.pool && ctx.config?.PLATFORM_PACE === 'adaptive'
+          ? await paceView(ctx.pool, { mode: 'adaptive', tenant: ctx.config.PLATFORM_V2_BASE_URL, ceiling: ctx.config.PLATFORM_MAX_IN_PROCESSING }).catch(
+              () => undefined,
+            )
+          : undefined;
+      return { outcomes, supplierStatus: supplier?.status ?? 'PAUSED', ...(platform ? { platform } : {}) };
     },
 
     async wakeAccounts({ supplierCode, runId, dryRun, externalAccountNumbers, status }) {

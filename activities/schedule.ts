@@ -8,6 +8,8 @@ import type { ScheduleWindow } from '../domain/inputs';
 import type { AttemptRef, LedgerError } from '../ledger';
 import type { ActivityContext } from './deps';
 import type { PaceSignal } from '../domain/platform-pace';
+import { DEFAULT_PRIORITY_KEY } from '../domain/priority';
+import type { PermitRequest } from '../ledger';
 import type { PlatformActivities, ScheduleOutcome } from './types';
 
 /**
@@ -16,7 +18,7 @@ import type { PlatformActivities, ScheduleOutcome } from './types';
  * answers become results or non-retryable failures.
  */
 export function platformActivities(
-  ctx: Pick<ActivityContext, 'ledger' | 'platform' | 'config' | 'logger' | 'tariffPreflight' | 'pace'> & { now?: () => Date },
+  ctx: Pick<ActivityContext, 'ledger' | 'platform' | 'config' | 'logger' | 'tariffPreflight' | 'permits'> & { now?: () => Date },
 ): PlatformActivities {
   const { ledger, platform } = ctx;
   const now = ctx.now ?? (() => new Date());
@@ -66,10 +68,14 @@ export function platformActivities(
     let body = bodyNow();
     // A retry follows an attempt whose answer may never have reached us: the import status decides first.
     const r = await call(() =>
-      paced(() => {
-        body = bodyNow();
-        return scheduleOnce(platform, { request: body, answerUnseen: currentAttempt() > 1 });
-      }),
+      paced(
+        () => {
+          body = bodyNow();
+          return scheduleOnce(platform, { request: body, answerUnseen: currentAttempt() > 1 });
+        },
+        // Only an accepted account is in processing at the tenant; any other answer frees its permit.
+        (answer) => answer.kind === 'accepted',
+      ),
     );
     if (r.learnedFromStatus) ctx.logger.info({ status: r.learnedFromStatus, attempt: currentAttempt() }, 'schedule answer was lost; the import status decided');
     switch (r.kind) {
@@ -99,30 +105,33 @@ export function platformActivities(
   }
 
   /**
-   * A schedule call at the tenant's shared pace (PLATFORM_PACE=adaptive): it waits for its turn, and
-   * the tenant's answer (accepted and how fast, 429, 5xx) moves the pace. A turn too far away is not
-   * held: the attempt fails as rate-limited and Temporal brings it back then.
+   * A schedule call inside the tenant's shared window (PLATFORM_PACE=adaptive): it waits for a
+   * permit (by priority and weight, domain/platform-pace.ts), and the tenant's answer (accepted and
+   * how fast, 429, 5xx) moves the window. A 429 without Retry-After gives the permit back and waits
+   * for another in the same attempt (one more activity attempt per refusal would be a Cloud action
+   * each); no permit within the wait ends the attempt as rate-limited and Temporal brings it back.
    */
-  async function paced<T>(fn: () => Promise<T>): Promise<T> {
-    const pace = ctx.pace;
-    if (!pace) return fn();
-    const tenant = ctx.config.PLATFORM_V2_BASE_URL;
-    const turn = await pace.takeTurn(tenant, MAX_TURN_WAIT_MS);
-    if ('retryInMs' in turn) throw retryAfterFailure(turn.retryInMs);
-    if (turn.waitMs > 0) await new Promise((resolve) => setTimeout(resolve, turn.waitMs));
-    const started = Date.now();
-    try {
-      const r = await fn();
-      await pace.answered(tenant, { kind: 'accepted', latencyMs: Date.now() - started, waited: turn.waitMs > 0 });
-      return r;
-    } catch (e) {
-      const signal = paceSignalOf(e);
-      if (!signal) throw e;
-      const nextTurnInMs = await pace.answered(tenant, signal);
-      // A refusal without Retry-After comes back at its next turn, not on the retry policy's
-      // exponential backoff (which counts turn-outs as attempts too, and grows to minutes).
-      if (signal.kind === 'throttled' && signal.retryAfterMs === undefined) throw retryAfterFailure(Math.max(1_000, Math.round(nextTurnInMs)));
-      throw e;
+  async function paced<T>(fn: () => Promise<T>, inProcessing: (answer: T) => boolean): Promise<T> {
+    const gate = ctx.permits;
+    if (!gate) return fn();
+    const me = permitRequest();
+    const deadline = Date.now() + MAX_PERMIT_WAIT_MS;
+    for (;;) {
+      const grant = await gate.acquire(me, Math.max(0, deadline - Date.now()));
+      if (!grant) throw retryAfterFailure(PERMIT_RETRY_MS);
+      const started = Date.now();
+      let answer: T;
+      try {
+        answer = await fn();
+      } catch (e) {
+        const signal = paceSignalOf(e);
+        await gate.answered(me.holder, signal, false);
+        if (signal?.kind === 'throttled' && signal.retryAfterMs === undefined && Date.now() < deadline) continue;
+        throw e;
+      }
+      const keep = inProcessing(answer);
+      await gate.answered(me.holder, keep ? { kind: 'accepted', latencyMs: Date.now() - started, full: grant.full } : undefined, keep);
+      return answer;
     }
   }
 
@@ -143,8 +152,25 @@ export function platformActivities(
   }
 }
 
-/** Longest a schedule call waits for its turn inside an attempt: turns are booked at the rate of the moment, so a short horizon lets a lowered rate take effect soon. */
-const MAX_TURN_WAIT_MS = 4_000;
+/** Longest a schedule call waits for a permit inside an attempt (its start-to-close is 45 s; the call itself needs the rest). */
+const MAX_PERMIT_WAIT_MS = 25_000;
+/** No permit came: the attempt comes back this soon (its place in the queue is kept meanwhile). */
+const PERMIT_RETRY_MS = 1_000;
+
+/**
+ * Who asks for a permit: the account workflow (one permit per account attempt), with the priority
+ * its start gave it, which its activities inherit (priorityKey 3 and weight 1 when none was set).
+ */
+function permitRequest(): PermitRequest {
+  const info = activityContext()?.info;
+  const priority = info?.priority;
+  return {
+    holder: info?.workflowExecution?.workflowId ?? 'outside-an-activity',
+    priorityKey: priority?.priorityKey ?? DEFAULT_PRIORITY_KEY,
+    fairnessKey: priority?.fairnessKey ?? '',
+    weight: priority?.fairnessWeight ?? 1,
+  };
+}
 
 /** What a failed call tells the pace: a 429 (with its Retry-After) or a 5xx; anything else nothing. */
 export function paceSignalOf(e: unknown): PaceSignal | undefined {

@@ -1,3 +1,5 @@
+import type { RunPriority } from '../domain/priority';
+import type { PaceView } from '../domain/platform-pace';
 import type { OutcomeFacts } from '../domain/final-outcome';
 import type { AttemptRef } from '../ledger/types';
 import type {
@@ -68,13 +70,15 @@ export interface RunActivities {
     taskQueue: string;
     account: Omit<AccountImportInput, 'externalAccountNumber'>;
     externalAccountNumbers: string[];
+    /** Absent in runs started before priorities: the supplier as fairness key, Temporal's default priority. */
+    priority?: RunPriority;
   }): Promise<StartResult[]>;
   /** The run's view of its accounts: which of these have a recorded outcome, and the supplier's status. */
   settleAccounts(input: {
     runId: string;
     supplierCode: string;
     externalAccountNumbers: string[];
-  }): Promise<{ outcomes: AccountOutcome[]; supplierStatus: SupplierStatus }>;
+  }): Promise<{ outcomes: AccountOutcome[]; supplierStatus: SupplierStatus; platform?: PaceView }>;
   wakeAccounts(input: { supplierCode: string; runId: string; dryRun: boolean; externalAccountNumbers: string[]; status: SupplierStatus }): Promise<void>;
   recordRemainingNotAttempted(input: {
     runId: string;

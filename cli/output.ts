@@ -60,3 +60,14 @@ export function positiveInt(name: string) {
     return n;
   };
 }
+
+/** A fairness weight: a number from 0.001 to 1000 (Temporal's fairnessWeight). */
+export function fairnessWeight(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n < 0.001 || n > 1000) {
+      throw new InvalidArgumentError(`${name} must be a number from 0.001 to 1000, got ${JSON.stringify(value)}`);
+    }
+    return n;
+  };
+}

@@ -7,7 +7,7 @@ import { STOP_SIGNALS } from '../process/stop-signals';
 import { describeRun, runHandle, withTimeout } from './runs';
 import { stateWithStopLine } from './stop-line';
 import { formatRetrying, listRetryingAccounts, type RetryingAccount } from '../clients/retrying-accounts';
-import type { PlatformPaceView } from './pace';
+import { paceWatchPart, type PlatformPaceView } from './pace';
 
 /** One observation of a run, from the workflow's progress query and the ledger. */
 export interface RunSnapshot {
@@ -15,7 +15,7 @@ export interface RunSnapshot {
   progress?: RunProgress;
   ledger: LedgerProgress;
   workflowStatus: string;
-  /** The tenant's schedule-call pace (adaptive: its rate and throttled share). */
+  /** The tenant's window of accounts in processing (adaptive: its size and throttled share). */
   pace?: PlatformPaceView;
 }
 
@@ -87,7 +87,7 @@ export function snapshotLines(
     state: stateWithStopLine(s.progress, s.workflowStatus.toLowerCase()),
     counts:
       `completed ${o.completed} · failed ${o.failed} · not attempted ${o.notAttempted} · in flight ${s.progress?.inFlight ?? s.ledger.outcomes.inProgress}` +
-      (s.pace?.rate != null ? ` · pace ${s.pace.rate}/s, throttled ${(s.pace.throttledShare * 100).toFixed(1)}%` : ''),
+      paceWatchPart(s.pace),
     stages: `in progress by stage: ${fmtCounts(s.ledger.stagesInProgress)}`,
     errors: `top errors: ${s.ledger.topErrors.map((e) => `${e.code} ${e.count}`).join(' · ') || '-'}`,
     eta: final && rate > 0 ? formatDuration(remaining / rate) : final && remaining === 0 ? '0s' : '?',

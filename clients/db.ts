@@ -4,6 +4,7 @@ import pg from 'pg';
 pg.types.setTypeParser(20, (v) => Number(v));
 
 export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
 
 /**
  * `applicationName` names the process to Postgres (pg_stat_activity, and the ledger's

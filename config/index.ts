@@ -135,13 +135,18 @@ export const configSchema = z.object({
   PLATFORM_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(50),
   /**
    * `fixed`: schedule calls go as fast as the queue's rate and the run's --concurrency allow.
-   * `adaptive`: they also take turns at a rate every worker and run of the tenant share, raised
-   * while the tenant accepts and lowered on its 429s and 5xx (domain/platform-pace.ts), with
-   * PLATFORM_RATE_LIMIT_PER_SECOND as its ceiling (docs/throughput.md).
+   * `adaptive`: an account also takes a permit before its schedule call and keeps it while the
+   * tenant processes it, from a window of accounts in processing every worker and run of the tenant
+   * share, widened while the tenant accepts and narrowed on its 429s and 5xx (domain/platform-pace.ts;
+   * docs/throughput.md); --concurrency stays each run's ceiling.
    */
   PLATFORM_PACE: z.enum(['fixed', 'adaptive']).default('fixed'),
-  /** The adaptive pace's first rate for a tenant it has not called yet (schedule calls a second). */
-  PLATFORM_PACE_INITIAL_RATE: z.coerce.number().positive().default(2),
+  /** The adaptive window's first size for a tenant it has not met (accounts in processing at once). */
+  PLATFORM_PACE_INITIAL_WINDOW: z.coerce.number().int().positive().default(4),
+  /** The adaptive window's ceiling (accounts in processing at the tenant at once, every run together). */
+  PLATFORM_MAX_IN_PROCESSING: z.coerce.number().int().positive().default(500),
+  /** A permit whose account never records an outcome (its workflow terminated) is free again after this. */
+  PLATFORM_PERMIT_LEASE_MINUTES: z.coerce.number().positive().default(60),
   /**
    * Workflows the main worker keeps in memory between their tasks (its sticky cache); an evicted one
    * replays its history at its next task. At least 2: the SDK has no cache of 1 (it makes it 2:

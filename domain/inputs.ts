@@ -86,6 +86,8 @@ export const migrationRunInputSchema = z.object({
   selection: selectionSchema,
   dryRun: z.boolean().default(false),
   concurrency: z.number().int().min(1).max(500).default(50),
+  /** The run's fairness weight beside other suppliers' runs (domain/priority.ts); absent in runs started before it: 1. */
+  weight: z.number().min(0.001).max(1000).optional(),
   pageSize: z.number().int().min(1).max(1000).default(200),
   window: scheduleWindowSchema.default({ hours: 24 }),
   timings: timingsSchema.default({ ...TIMING_DEFAULTS }),

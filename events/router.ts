@@ -1,6 +1,6 @@
 import { attemptClassOf } from '../ledger/inbox-record';
-import { isPostImportEvent } from '../domain/event-types';
-import { attemptsForEvent, createPostImportLedger, eventBelongsTo, pendingEvents, setMatch, type PendingEvent } from '../ledger';
+import { isPostImportEvent, isTerminalEvent } from '../domain/event-types';
+import { attemptsForEvent, createPostImportLedger, eventBelongsTo, freePlatformPermit, pendingEvents, setMatch, type PendingEvent } from '../ledger';
 import { SignalError, type EventsDeps, type MatchStatus } from './types';
 import { importEventSignalOf } from '../domain/inputs';
 
@@ -42,6 +42,10 @@ async function decide(deps: EventsDeps, e: RoutableEvent): Promise<RouteOutcome>
     const a = waiting[0];
     // An account's terminal event: the item kind is not part of its signal.
     const signal = importEventSignalOf({ ...e, resourceType: null });
+    // The platform is done with the account: its permit in the tenant's window frees now, not when
+    // the workflow gets round to recording the outcome (domain/platform-pace.ts: the window counts
+    // what the tenant counts).
+    if (isTerminalEvent(e.eventType, a.dryRun)) await freePlatformPermit(deps.pool, a.workflowId);
     try {
       await deps.signal(a.workflowId, signal);
       return { matchStatus: 'matched', workflowId: a.workflowId, runId: a.runId };

@@ -1,15 +1,42 @@
-import type { Pool } from '../clients/db';
-import { initialPace, nextPace, takeTurn, type PaceParams, type PaceSignal, type PaceState } from '../domain/platform-pace';
+import type { Pool, PoolClient } from '../clients/db';
+import {
+  choosePermitHolders,
+  freePermits,
+  initialPace,
+  nextPace,
+  throttledShare,
+  type PaceParams,
+  type PaceSignal,
+  type PaceState,
+  type PaceView,
+  type Waiter,
+} from '../domain/platform-pace';
 
-/** A tenant's shared pace as stored (migrate.platform_pace). */
+/** A tenant's shared window as stored (migrate.platform_pace) with the permits held now. */
 export interface PaceRow extends PaceState {
   tenant: string;
-  nextFreeAtMs: number;
   accepted: number;
   throttled: number;
   serverErrors: number;
+  /** Permits held now (accounts being scheduled or in processing at the tenant). */
+  held: number;
+  /** How long an accepted account holds its permit (ms, moving average); null before one was given back. */
+  holdMs: number | null;
   updatedAt: string;
 }
+
+/** An account of this worker waiting for a permit (what its workflow's start said: inherited priority). */
+export type PermitRequest = Omit<Waiter, 'sinceMs'>;
+
+/** A permit given: `full` when it was the window, not the callers, that held accounts back. */
+export interface Grant {
+  full: boolean;
+}
+
+/** A waiter not seen for this long has left (its activity attempt ended): passed over until it asks again. */
+const WAITER_FRESH_MS = 1_500;
+/** A waiter gone for this long is forgotten (its place in the queue with it). */
+const WAITER_FORGOTTEN_MS = 10 * 60_000;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function toRow(r: any): PaceRow {
@@ -19,48 +46,36 @@ function toRow(r: any): PaceRow {
   };
   return {
     tenant: r.tenant,
-    rate: Number(r.rate),
+    window: Number(r.window_size),
     probing: r.probing,
     holdUntilMs: ms(r.hold_until),
-    nextFreeAtMs: ms(r.next_free_at),
     accepted: Number(r.accepted),
     throttled: Number(r.throttled),
     serverErrors: Number(r.server_errors),
+    held: Number(r.held ?? 0),
+    holdMs: r.hold_ms === null || r.hold_ms === undefined ? null : Number(r.hold_ms),
     updatedAt: new Date(r.updated_at).toISOString(),
   };
 }
 
 /**
- * The pace of schedule calls per tenant, shared through the ledger: every worker and run of a
- * tenant takes its turns from one row and feeds the tenant's answers back into it, each under the
- * row's lock (a read, the control law in TypeScript, a write: one short transaction).
+ * The window of accounts in processing per tenant, shared through the ledger: every worker and run
+ * of a tenant takes its permits from one row and feeds the tenant's answers back into it, each under
+ * the row's lock (a read, the control law in TypeScript, a write: one short transaction).
  */
-export function createPaceStore(pool: Pool, params: PaceParams) {
-  async function locked<T>(
-    tenant: string,
-    fn: (row: PaceRow, nowMs: number) => { next?: Partial<PaceRow>; counts?: Partial<Record<'accepted' | 'throttled' | 'server_errors', number>>; result: T },
-  ): Promise<T> {
+export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs: number }) {
+  async function locked<T>(tenant: string, fn: (c: PoolClient, row: PaceRow, nowMs: number) => Promise<T>): Promise<T> {
     const client = await pool.connect();
     try {
       await client.query('begin');
       const init = initialPace(params);
-      await client.query(`insert into migrate.platform_pace (tenant, rate, probing) values ($1, $2, $3) on conflict (tenant) do nothing`, [
+      await client.query(`insert into migrate.platform_pace (tenant, window_size, probing) values ($1, $2, $3) on conflict (tenant) do nothing`, [
         tenant,
-        init.rate,
+        init.window,
         init.probing,
       ]);
       const r = await client.query(`select *, clock_timestamp() as now from migrate.platform_pace where tenant = $1 for update`, [tenant]);
-      const row = toRow(r.rows[0]);
-      const { next, counts, result } = fn(row, new Date(r.rows[0].now).getTime());
-      if (next || counts) {
-        const n = { ...row, ...next };
-        await client.query(
-          `update migrate.platform_pace set rate = $2, probing = $3, hold_until = to_timestamp($4::float8 / 1000), next_free_at = to_timestamp($5::float8 / 1000),
-                  accepted = accepted + $6, throttled = throttled + $7, server_errors = server_errors + $8, updated_at = now()
-            where tenant = $1`,
-          [tenant, n.rate, n.probing, n.holdUntilMs, n.nextFreeAtMs, counts?.accepted ?? 0, counts?.throttled ?? 0, counts?.server_errors ?? 0],
-        );
-      }
+      const result = await fn(client, toRow(r.rows[0]), new Date(r.rows[0].now).getTime());
       await client.query('commit');
       return result;
     } catch (e) {
@@ -72,24 +87,96 @@ export function createPaceStore(pool: Pool, params: PaceParams) {
   }
 
   return {
-    /** A turn to call the tenant: ms to wait for it, or null when it is more than `maxWaitMs` away (come back later). */
-    takeTurn(tenant: string, maxWaitMs: number): Promise<Turn> {
-      return locked<Turn>(tenant, (row, now) => {
-        const turn = takeTurn(row.nextFreeAtMs, row.rate, now, maxWaitMs);
-        if (!turn) return { result: { retryInMs: Math.max(0, row.nextFreeAtMs - now - maxWaitMs) + 1 } };
-        return { next: { nextFreeAtMs: turn.nextFreeAtMs }, result: { waitMs: turn.waitMs } };
+    /**
+     * One round for this worker's waiting accounts: they are (re)registered as waiting, and the
+     * permits the window allows beyond those held go to the waiters of every worker by priority and
+     * weight (domain/platform-pace.ts). Returns the permits this worker's waiters got.
+     */
+    grant(tenant: string, waiting: readonly PermitRequest[]): Promise<Map<string, Grant>> {
+      return locked(tenant, async (c, row) => {
+        await c.query(`delete from migrate.platform_permits where tenant = $1 and expires_at < clock_timestamp()`, [tenant]);
+        await c.query(`delete from migrate.platform_permit_waiters where tenant = $1 and seen_at < clock_timestamp() - make_interval(secs => $2)`, [
+          tenant,
+          WAITER_FORGOTTEN_MS / 1000,
+        ]);
+        if (waiting.length > 0) {
+          await c.query(
+            `insert into migrate.platform_permit_waiters (tenant, holder, fairness_key, priority_key, weight)
+             select $1, * from unnest($2::text[], $3::text[], $4::int[], $5::float8[])
+             on conflict (tenant, holder) do update set seen_at = clock_timestamp(), fairness_key = excluded.fairness_key,
+                priority_key = excluded.priority_key, weight = excluded.weight`,
+            [tenant, waiting.map((w) => w.holder), waiting.map((w) => w.fairnessKey), waiting.map((w) => w.priorityKey), waiting.map((w) => w.weight)],
+          );
+        }
+        const held = await c.query<{ fairness_key: string; n: number }>(
+          `select fairness_key, count(*)::int as n from migrate.platform_permits where tenant = $1 group by fairness_key`,
+          [tenant],
+        );
+        const heldByKey = new Map(held.rows.map((r) => [r.fairness_key, r.n]));
+        const total = held.rows.reduce((a, r) => a + r.n, 0);
+        const free = freePermits(row.window, total);
+        if (free === 0) return new Map();
+        const w = await c.query(
+          `select holder, fairness_key, priority_key, weight, extract(epoch from since) * 1000 as since_ms from migrate.platform_permit_waiters
+            where tenant = $1 and seen_at >= clock_timestamp() - make_interval(secs => $2)`,
+          [tenant, WAITER_FRESH_MS / 1000],
+        );
+        const waiters: Waiter[] = w.rows.map((r) => ({
+          holder: r.holder,
+          fairnessKey: r.fairness_key,
+          priorityKey: r.priority_key,
+          weight: Number(r.weight),
+          sinceMs: Number(r.since_ms),
+        }));
+        const mine = new Map(waiting.map((x) => [x.holder, x]));
+        const given = choosePermitHolders(free, waiters, heldByKey).filter((h) => mine.has(h));
+        if (given.length === 0) return new Map();
+        await c.query(
+          `insert into migrate.platform_permits (tenant, holder, fairness_key, priority_key, weight, expires_at)
+           select $1, x.holder, x.fairness_key, x.priority_key, x.weight, clock_timestamp() + make_interval(secs => $6)
+             from unnest($2::text[], $3::text[], $4::int[], $5::float8[]) as x (holder, fairness_key, priority_key, weight)
+           on conflict (tenant, holder) do update set granted_at = clock_timestamp(), accepted_at = null, expires_at = excluded.expires_at`,
+          [
+            tenant,
+            given,
+            given.map((h) => mine.get(h)!.fairnessKey),
+            given.map((h) => mine.get(h)!.priorityKey),
+            given.map((h) => mine.get(h)!.weight),
+            opts.leaseMs / 1000,
+          ],
+        );
+        await c.query(`delete from migrate.platform_permit_waiters where tenant = $1 and holder = any($2)`, [tenant, given]);
+        // The window held accounts back when more were waiting than it let through.
+        const full = waiters.length >= free;
+        return new Map(given.map((h) => [h, { full }]));
       });
     },
 
-    /** The tenant's answer to a call, fed into the control law; returns ms until the next free turn at the new rate. */
-    answered(tenant: string, signal: PaceSignal): Promise<number> {
-      return locked(tenant, (row, now) => {
+    /**
+     * The tenant's answer to an account's call, fed into the control law. `keep`: the account is now
+     * in processing there (its permit stays until its outcome is recorded); otherwise the permit is
+     * given back at once.
+     */
+    answered(tenant: string, holder: string, signal: PaceSignal | undefined, keep: boolean): Promise<void> {
+      return locked(tenant, async (c, row, now) => {
+        if (signal?.kind === 'throttled') {
+          const n = await c.query<{ n: number }>(
+            `select count(*)::int as n from migrate.platform_permits where tenant = $1 and accepted_at is not null and expires_at >= clock_timestamp()`,
+            [tenant],
+          );
+          signal = { ...signal, inProcessing: n.rows[0].n };
+        }
+        if (keep) await c.query(`update migrate.platform_permits set accepted_at = clock_timestamp() where tenant = $1 and holder = $2`, [tenant, holder]);
+        else await c.query(`delete from migrate.platform_permits where tenant = $1 and holder = $2`, [tenant, holder]);
+        if (!signal) return;
         const next = nextPace(row, signal, params, now);
-        return {
-          next,
-          counts: signal.kind === 'accepted' ? { accepted: 1 } : signal.kind === 'throttled' ? { throttled: 1 } : { server_errors: 1 },
-          result: Math.max(row.nextFreeAtMs - now, 0) + 1000 / next.rate,
-        };
+        const counts = signal.kind === 'accepted' ? [1, 0, 0] : signal.kind === 'throttled' ? [0, 1, 0] : [0, 0, 1];
+        await c.query(
+          `update migrate.platform_pace set window_size = $2, probing = $3, hold_until = to_timestamp($4::float8 / 1000),
+                  accepted = accepted + $5, throttled = throttled + $6, server_errors = server_errors + $7, updated_at = now()
+            where tenant = $1`,
+          [tenant, next.window, next.probing, next.holdUntilMs, ...counts],
+        );
       });
     },
   };
@@ -97,11 +184,31 @@ export function createPaceStore(pool: Pool, params: PaceParams) {
 
 export type PaceStore = ReturnType<typeof createPaceStore>;
 
-/** Go after `waitMs`, or (the next turn too far away) try again in `retryInMs`. */
-export type Turn = { waitMs: number } | { retryInMs: number };
-
-/** Every tenant's pace as stored (`run status`, the watch line), or one tenant's. */
+/** Every tenant's window as stored (`run status`, the watch line), or one tenant's, with the permits held now. */
 export async function paceRows(pool: Pool, tenant?: string): Promise<PaceRow[]> {
-  const r = await pool.query(`select * from migrate.platform_pace where $1::text is null or tenant = $1 order by tenant`, [tenant ?? null]);
+  const r = await pool.query(
+    `select p.*, (select count(*) from migrate.platform_permits q where q.tenant = p.tenant and q.expires_at >= now()) as held
+       from migrate.platform_pace p where $1::text is null or p.tenant = $1 order by p.tenant`,
+    [tenant ?? null],
+  );
   return r.rows.map(toRow);
+}
+
+/** The tenant's window as shown (`run status`, the watch line, the run's UI page). */
+export async function paceView(pool: Pool, opts: { mode: 'fixed' | 'adaptive'; tenant: string; ceiling: number }): Promise<PaceView> {
+  const [row] = opts.mode === 'adaptive' ? await paceRows(pool, opts.tenant) : [];
+  return {
+    mode: opts.mode,
+    window: row ? row.window : null,
+    held: row?.held ?? 0,
+    ceiling: opts.ceiling,
+    calls: row ? row.accepted + row.throttled : 0,
+    throttledShare: row ? throttledShare(row.accepted, row.throttled) : 0,
+    holdMs: row?.holdMs ?? null,
+  };
+}
+
+/** The platform has finished with the account of this workflow: its permit (if any) is free now. */
+export async function freePlatformPermit(pool: Pool, holder: string): Promise<void> {
+  await pool.query('select migrate.free_platform_permit($1)', [holder]);
 }

@@ -14,6 +14,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { RunActivities } from '../activities/types';
+import { runPriority } from '../domain/priority';
+import { paceLine } from '../domain/platform-pace';
 import type { MigrationRunArgs, RunState, SupplierStatus } from '../domain/inputs';
 import { count, emptyTotals } from '../domain/run-totals';
 import { KmKind, KmRunId, KmSupplier } from '../domain/search-attributes';
@@ -160,6 +162,9 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
       if (trip) stopTheLine(trip);
     }
     tickMs = r.outcomes.length > 0 ? TICK_MIN_MS : Math.min(tickMs * 2, TICK_MAX_MS);
+    // The tenant's window on the run's UI page (current details: a metadata query, no history
+    // event, nothing to replay); a tripped stop-the-line keeps the page for itself.
+    if (r.platform && !stopLine.tripped) setCurrentDetails(`**${paceLine(r.platform)}**`);
     supplier = r.supplierStatus;
     if (supplier === 'COMPLETE') st.completeSupplier = true;
     // The operator resumed the supplier: accounts parked on it recheck now, not at their next timer.
@@ -226,6 +231,8 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
           carryOverChanges: input.carryOverChanges,
         },
         externalAccountNumbers: batch,
+        // A local activity's input is not part of what replay checks: runs from before it replay as they ran.
+        priority: runPriority(input.supplierCode, input.selection, input.weight),
       });
       for (const r of started) {
         if (r.started) {

@@ -108,6 +108,7 @@ export interface StartOptions {
   accounts?: string;
   dryRun?: boolean;
   concurrency: number;
+  weight?: number;
   windowStart?: string;
   windowEnd?: string;
   runId?: string;
@@ -149,6 +150,7 @@ export async function startRunAction(opts: StartOptions): Promise<void> {
       selection,
       dryRun: Boolean(opts.dryRun),
       concurrency: opts.concurrency,
+      ...(opts.weight !== undefined ? { weight: opts.weight } : {}),
       window: opts.windowStart || opts.windowEnd ? { start: opts.windowStart, end: opts.windowEnd } : undefined,
       stopLine: { enabled: opts.stopLine, maxSameCode: opts.maxSameCode, maxFailureRate: opts.maxFailureRate, overLast: opts.overLast },
     });

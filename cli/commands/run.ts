@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { positiveInt, rate } from '../output';
+import { fairnessWeight, positiveInt, rate } from '../output';
 import { STOP_LINE_DEFAULTS } from '../../domain/stop-line';
 import { addPostImportRunCommands } from './post-import';
 
@@ -22,7 +22,17 @@ export function runCommand(): Command {
     .option('--limit <n>', 'migrate at most N accounts', positiveInt('--limit'))
     .option('--accounts <file>', 'migrate the accounts listed in FILE (one external account number a line)')
     .option('--dry-run', 'validate and schedule as a platform dry run; nothing is imported')
-    .option('--concurrency <n>', 'accounts in flight at once', positiveInt('--concurrency'), 50)
+    .option(
+      '--concurrency <n>',
+      'accounts in flight at once (a ceiling: with PLATFORM_PACE=adaptive the tenant sets the pace)',
+      positiveInt('--concurrency'),
+      50,
+    )
+    .option(
+      '--weight <w>',
+      "this run's share of the workers and the tenant's window beside other suppliers' runs (fairness weight, default 1)",
+      fairnessWeight('--weight'),
+    )
     .option('--window-start <iso>', 'earliest time the platform may process the imports')
     .option('--window-end <iso>', 'latest time the platform may process the imports')
     .option('--run-id <id>', 'run id (default: run-YYYYMMDD-HHMMSS-xxxx)')

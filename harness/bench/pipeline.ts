@@ -73,15 +73,20 @@ export async function runPipeline(opts: {
   tickMs?: number;
   /** Read every history of the run for events and actions per account (slow on big runs). */
   cost?: boolean;
+  /** Another supplier than IMPORT_SUPPLIER_CODE (two cohorts side by side). */
+  supplierCode?: string;
+  /** The run's fairness weight (`run start --weight`). */
+  weight?: number;
 }): Promise<PipelineRun> {
   const { config, client, pool, set } = opts;
   const runId = `bench-${set.name}-${Date.now().toString(36)}`;
   const input = migrationRunInputSchema.parse({
     runId,
-    supplierCode: config.IMPORT_SUPPLIER_CODE,
+    supplierCode: opts.supplierCode ?? config.IMPORT_SUPPLIER_CODE,
     source: { kind: 'postgres' },
     selection: { kind: 'list', path: set.listFile },
     concurrency: opts.concurrency,
+    ...(opts.weight !== undefined ? { weight: opts.weight } : {}),
     timings: {
       eventWaitSeconds: config.OUTCOME_EVENT_WAIT_SECONDS,
       pollMaxSeconds: config.OUTCOME_POLL_MAX_SECONDS,

@@ -2,12 +2,15 @@
  * How close the tool keeps the platform to its capacity (docs/throughput.md): the sandbox with the
  * tenant's concurrency limit (accounts in processing at once, 429 past it; capacity = limit ÷
  * processing time, the client not told either), one run per limit and pace, side by side:
- * `fixed` (the default: --concurrency 50, the queue's rate) and `adaptive` (PLATFORM_PACE=adaptive,
- * --concurrency as a ceiling). Figures from the sandbox's own record: accepted schedules per second
- * from the first to the last (the platform's intake, its processing tail left out) ÷ capacity; the
- * share of schedule calls refused by the limit; schedule calls per account; accounts not completed.
+ * `fixed` (--concurrency 50, the default) and `adaptive` (PLATFORM_PACE=adaptive: the shared window
+ * of permits, --concurrency 200 as a ceiling). Figures from the sandbox's own record: accepted
+ * schedules per second from the first to the last (the platform's intake, its processing tail left
+ * out) ÷ capacity; the share of schedule calls refused by the limit; schedule calls per account;
+ * accounts not completed. Then (`fair`) two runs of two suppliers at once, weights 3:1, adaptive, on
+ * one limited tenant: how many each has completed when the first reaches `--fair-first`.
  *
- *   nice npx tsx harness/bench/throughput.ts [--accounts 200] [--limits 20,80] [--processing-ms 4000,16000] [--paces fixed,adaptive] [--out harness/bench/throughput.json]
+ *   nice npx tsx harness/bench/throughput.ts [--scenarios limits,fair] [--accounts 200] [--limits 20,80] [--processing-ms 8000,32000] [--paces fixed,adaptive]
+ *     [--fair-accounts 260] [--fair-first 200] [--fair-weights 3,1] [--fair-limit 20] [--fair-processing-ms 8000] [--out harness/bench/throughput.json]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,6 +18,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Client } from '@temporalio/client';
 import { createPool, type Pool } from '../../clients/db';
+import { createLedger } from '../../ledger';
 import { connectClient } from '../../clients/temporal';
 import { capacityPerSecond } from '../sandbox/concurrency-limit';
 import { sandboxAdmin } from '../sandbox/admin-client';
@@ -48,11 +52,18 @@ async function main(): Promise<void> {
     options: {
       accounts: { type: 'string', default: '200' },
       limits: { type: 'string', default: '20,80' },
-      'processing-ms': { type: 'string', default: '4000,16000' },
+      'processing-ms': { type: 'string', default: '8000,32000' },
       out: { type: 'string', default: 'harness/bench/throughput.json' },
       paces: { type: 'string', default: 'fixed,adaptive' },
+      scenarios: { type: 'string', default: 'limits,fair' },
+      'fair-accounts': { type: 'string', default: '260' },
+      'fair-first': { type: 'string', default: '200' },
+      'fair-weights': { type: 'string', default: '3,1' },
+      'fair-limit': { type: 'string', default: '20' },
+      'fair-processing-ms': { type: 'string', default: '8000' },
     },
   });
+  const scenarios = values.scenarios.split(',');
   const accounts = Number(values.accounts);
   const limits = values.limits.split(',').map(Number);
   const processing = values['processing-ms'].split(',').map(Number);
@@ -69,12 +80,13 @@ async function main(): Promise<void> {
   let client: Client | undefined;
   let pool: Pool | undefined;
   const rows: Row[] = [];
+  let fair: FairResult | undefined;
   try {
     await routeEvents(stack, 'webhook');
     client = await connectClient(stack.config);
     pool = createPool(stack.config.DATABASE_URL!, 5);
     let offset = 1_000_000;
-    for (const [i, limit] of limits.entries()) {
+    for (const [i, limit] of (scenarios.includes('limits') ? limits : []).entries()) {
       for (const pace of values.paces.split(',') as Array<'fixed' | 'adaptive'>) {
         const processingMs = processing[i];
         await sandboxAdmin(stack.info.sandboxUrl, 'PUT', '/admin/faults', {
@@ -82,8 +94,8 @@ async function main(): Promise<void> {
           processingDelayMs: processingMs,
           concurrencyRetryAfterSeconds: null,
         });
-        // A tenant the adaptive pace has not met: each adaptive run finds the capacity from scratch.
-        await pool.query('delete from migrate.platform_pace');
+        // A tenant the adaptive window has not met: each adaptive run finds the capacity from scratch.
+        await resetWindow(pool);
         const set = await seedSet({ pool, config: stack.config, name: `l${limit}${pace}`, accounts, seed: 41 + i, accountIdOffset: offset });
         offset += accounts + 10;
         const worker = await stack.startWorker({ ...WORKER_ENV, PLATFORM_PACE: pace });
@@ -125,6 +137,21 @@ async function main(): Promise<void> {
         rows.push(row);
       }
     }
+    if (scenarios.includes('fair')) {
+      const weights = values['fair-weights'].split(',').map(Number);
+      fair = await fairShares({
+        stack,
+        client,
+        pool,
+        accounts: Number(values['fair-accounts']),
+        first: Number(values['fair-first']),
+        weights,
+        limit: Number(values['fair-limit']),
+        processingMs: Number(values['fair-processing-ms']),
+        offset,
+      });
+      say(JSON.stringify(fair));
+    }
   } finally {
     await client?.connection.close().catch(() => {});
     await pool?.end().catch(() => {});
@@ -132,12 +159,114 @@ async function main(): Promise<void> {
     await stack.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  fs.writeFileSync(path.resolve(ROOT, values.out), `${JSON.stringify({ at: new Date().toISOString(), cores: os.cpus().length, rows }, null, 2)}\n`);
+  fs.writeFileSync(path.resolve(ROOT, values.out), `${JSON.stringify({ at: new Date().toISOString(), cores: os.cpus().length, rows, fair }, null, 2)}\n`);
   say('limit | processing | capacity/s | pace | concurrency | accepted/s | of capacity | refused share | calls/account | completed | wall s | load');
   for (const r of rows)
     say(
       `${r.limit} | ${r.processingMs} ms | ${r.capacityPerSecond} | ${r.pace} | ${r.concurrency} | ${r.intakePerSecond} | ${r.ofCapacity} | ${r.refusedShare} | ${r.callsPerAccount} | ${r.completed}/${r.accounts} | ${r.wallSeconds} | ${r.load1}`,
     );
+}
+
+async function resetWindow(pool: Pool): Promise<void> {
+  await pool.query('delete from migrate.platform_permit_waiters; delete from migrate.platform_permits; delete from migrate.platform_pace');
+}
+
+interface FairResult {
+  limit: number;
+  processingMs: number;
+  accounts: number;
+  first: number;
+  runs: Array<{ supplier: string; weight: number; completedAtFirst: number; completed: number; wallSeconds: number }>;
+  /** Completed by the heavier run ÷ by the lighter one when the first run reached `first`. */
+  ratio: number;
+  refusedShare: number;
+  load1: number;
+}
+
+/**
+ * Two suppliers' runs started together on one limited tenant, adaptive, with fairness weights:
+ * each has more accounts than the workers' slots and the tenant's window; the ledger's finish times
+ * say how many each had completed when the first reached `first`.
+ */
+async function fairShares(o: {
+  stack: Awaited<ReturnType<typeof startStack>>;
+  client: Client;
+  pool: Pool;
+  accounts: number;
+  first: number;
+  weights: number[];
+  limit: number;
+  processingMs: number;
+  offset: number;
+}): Promise<FairResult> {
+  const { stack, client, pool } = o;
+  await sandboxAdmin(stack.info.sandboxUrl, 'PUT', '/admin/faults', {
+    concurrencyLimit: o.limit,
+    processingDelayMs: o.processingMs,
+    concurrencyRetryAfterSeconds: null,
+  });
+  await resetWindow(pool);
+  const suppliers = o.weights.map((_, i) => (i === 0 ? stack.config.IMPORT_SUPPLIER_CODE : `FAIR-${i}`));
+  const ledger = createLedger(pool);
+  for (const code of suppliers.slice(1)) {
+    // A second cohort: the same document root, ongoing at the tenant and in the ledger.
+    await sandboxAdmin(stack.info.sandboxUrl, 'PUT', `/admin/suppliers/${code}`, {
+      status: 'ONGOING',
+      document_root: stack.config.IMPORT_SUPPLIER_DOCUMENT_ROOT,
+    });
+    await ledger.setSupplier(code, { status: 'ONGOING', documentRoot: stack.config.IMPORT_SUPPLIER_DOCUMENT_ROOT, updatedBy: 'bench' });
+  }
+  const sets = [];
+  for (const [i] of o.weights.entries())
+    sets.push(
+      await seedSet({ pool, config: stack.config, name: `fair${i}`, accounts: o.accounts, seed: 90 + i, accountIdOffset: o.offset + i * (o.accounts + 10) }),
+    );
+  const worker = await stack.startWorker({ ...WORKER_ENV, PLATFORM_PACE: 'adaptive' });
+  const before = await sandboxAdmin<{ concurrencyLimited: number }>(stack.info.sandboxUrl, 'GET', '/admin/requests');
+  say(`fair: ${o.weights.length} runs, weights ${o.weights.join(':')}, ${o.accounts} accounts each, limit ${o.limit}, ${o.processingMs} ms each`);
+  let runs;
+  try {
+    runs = await Promise.all(
+      sets.map((set, i) =>
+        runPipeline({ config: stack.config, client, pool, set, concurrency: 200, workerPids: [worker.pid], supplierCode: suppliers[i], weight: o.weights[i] }),
+      ),
+    );
+  } finally {
+    await worker.stop();
+  }
+  const after = await sandboxAdmin<{ concurrencyLimited: number }>(stack.info.sandboxUrl, 'GET', '/admin/requests');
+  const finishes = await Promise.all(
+    runs.map(async (r) => {
+      const q = await pool.query<{ t: Date }>(
+        `select finished_at as t from migrate.account_attempts where run_id = $1 and outcome = 'completed' order by finished_at`,
+        [r.runId],
+      );
+      return q.rows.map((x) => x.t.getTime());
+    }),
+  );
+  // The moment the first run completed its `first`-th account.
+  const at = Math.min(...finishes.map((f) => f[Math.min(o.first, f.length) - 1] ?? Infinity));
+  const counts = finishes.map((f) => f.filter((t) => t <= at).length);
+  const accepted = await pool.query<{ n: number }>(`select count(*)::int as n from sandbox.import_processes where external_identifier = any($1)`, [
+    sets.flatMap((x) => x.accounts),
+  ]);
+  const refused = after.concurrencyLimited - before.concurrencyLimited;
+  return {
+    limit: o.limit,
+    processingMs: o.processingMs,
+    accounts: o.accounts,
+    first: o.first,
+    runs: runs.map((r, i) => ({
+      supplier: suppliers[i],
+      weight: o.weights[i],
+      completedAtFirst: counts[i],
+      completed: r.completed,
+      wallSeconds: r.wallSeconds,
+    })),
+    ratio: round(counts[0] / Math.max(1, counts[1])),
+    refusedShare: round(refused / (accepted.rows[0].n + refused)),
+    load1: round(os.loadavg()[0], 1),
+  };
 }
 
 const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;

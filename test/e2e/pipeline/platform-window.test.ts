@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { platformPace } from '../../../cli/pace';
+import { paceLine } from '../../../domain/platform-pace';
+import { REQUESTED_PRIORITY_KEY } from '../../../domain/priority';
+import { accountWorkflowId } from '../../../domain/workflow-ids';
+import { accountsFile, connectE2E, groundTruth, ownWorkers, sandbox, seedAccounts, startRun, uniqueId, type E2E } from '../helpers';
+
+let e: E2E;
+let faults: { concurrencyLimit: number; processingDelayMs: number; concurrencyRetryAfterSeconds: number | null };
+const workers = ownWorkers(() => e);
+beforeAll(async () => {
+  e = await connectE2E();
+  faults = await sandbox(e, 'GET', '/admin/faults');
+});
+afterAll(async () => {
+  workers.stopAll();
+  const { concurrencyLimit, processingDelayMs, concurrencyRetryAfterSeconds } = faults;
+  await sandbox(e, 'PUT', '/admin/faults', { concurrencyLimit, processingDelayMs, concurrencyRetryAfterSeconds }).catch(() => undefined);
+  await e?.close();
+});
+
+describe("the tenant's window of accounts in processing (PLATFORM_PACE=adaptive)", () => {
+  it('keeps within a limit it is not told, every account completed once; the permits carry the priority the account workflow was started with', async () => {
+    const taskQueue = uniqueId('window-');
+    await workers.start(taskQueue, taskQueue, { PLATFORM_PACE: 'adaptive' });
+    // The tenant's limit: 3 accounts in processing at once, 1.5 s each (capacity 2 accounts/s).
+    await sandbox(e, 'PUT', '/admin/faults', { concurrencyLimit: 3, processingDelayMs: 1_500, concurrencyRetryAfterSeconds: null });
+    await e.pool.query('delete from migrate.platform_permit_waiters; delete from migrate.platform_permits; delete from migrate.platform_pace');
+    const truth = await seedAccounts(e, { accounts: 10, seed: 7, defectRate: 0, accountNumberPrefix: `${uniqueId('PW')}-` });
+    const accounts = truth.map((t) => t.external_account_number);
+    const before = (await sandbox(e, 'GET', '/admin/requests')).concurrencyLimited as number;
+    const runId = uniqueId('run-window-');
+    const handle = await startRun(
+      e,
+      { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runId, accounts) }, concurrency: 10, weight: 3 },
+      { taskQueue },
+    );
+    // While it runs: who holds and who waits for permits, as the platform activities asked for them.
+    const holders = new Set(accounts.map((ext) => accountWorkflowId(e.config.IMPORT_SUPPLIER_CODE, ext, false, runId)));
+    const seen = new Map<string, { fairness_key: string; priority_key: number; weight: number }>();
+    let maxHeld = 0;
+    let done = false;
+    const result = handle.result().finally(() => (done = true));
+    while (!done) {
+      const r = await e.pool.query<{ holder: string; fairness_key: string; priority_key: number; weight: number }>(
+        `select holder, fairness_key, priority_key, weight from migrate.platform_permits
+         union all select holder, fairness_key, priority_key, weight from migrate.platform_permit_waiters`,
+      );
+      const held = await e.pool.query<{ n: number }>('select count(*)::int as n from migrate.platform_permits');
+      maxHeld = Math.max(maxHeld, held.rows[0].n);
+      for (const x of r.rows) if (holders.has(x.holder)) seen.set(x.holder, x);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const progress = await result;
+    expect(progress.totals.completed).toBe(10);
+    // Each account created and accepted once: a refusal cost a call, never a second import.
+    const platform = await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE);
+    for (const ext of accounts) expect(platform.get(ext)).toMatchObject({ created_count: 1, schedule_accepted_count: 1 });
+
+    // Inherited from the account workflow's start (domain/priority.ts): the supplier as fairness key,
+    // the run's weight, a named list's priority; the activity read them from its own Info.
+    expect(seen.size).toBeGreaterThan(0);
+    for (const x of seen.values()) expect(x).toMatchObject({ fairness_key: e.config.IMPORT_SUPPLIER_CODE, priority_key: REQUESTED_PRIORITY_KEY, weight: 3 });
+
+    // The window found the limit: what `run status` shows, and at most a few refusals.
+    const view = await platformPace(e.pool, { ...e.config, PLATFORM_PACE: 'adaptive' });
+    const refused = ((await sandbox(e, 'GET', '/admin/requests')).concurrencyLimited as number) - before;
+    expect(view.calls).toBe(10 + refused);
+    expect(view.held).toBe(0);
+    expect(view.window).toBeGreaterThanOrEqual(1);
+    expect(refused).toBeLessThanOrEqual(3);
+    expect(maxHeld).toBeLessThanOrEqual(Math.floor(view.window!) + 4);
+    expect(paceLine(view)).toMatch(
+      /^Platform window: adaptive, \d+ accounts in processing at once \(0 now; ceiling 500\), ≈ [\d.]+ accounts\/s at [\d.]+ s each, throttled/,
+    );
+  });
+});
