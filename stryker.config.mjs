@@ -39,8 +39,10 @@ export const OUTCOME_CORE = [
   functionLines('ledger/inbox.ts', 'export function eventBelongsTo'),
   functionLines('ledger/attempts.ts', 'export function rowToOutcome'),
   'clients/platform/schedule.ts',
-  // The adaptive pace's control law (docs/throughput.md).
+  // The adaptive window's control law and who gets its permits (docs/throughput.md).
   'domain/platform-pace.ts',
+  // Which runs go first and share by what weight (docs/temporal.md).
+  'domain/priority.ts',
 ];
 
 /**
@@ -83,6 +85,7 @@ export const OUTCOME_CORE_TESTS = [
   'test/unit/platform-client/schedule-once.test.ts',
   'test/unit/reconcile/outcome.test.ts',
   'test/unit/domain/platform-pace.test.ts',
+  'test/unit/domain/priority.test.ts',
 ];
 
 /** The GraphQL read-back comparison (balances, customers, billing details) and the tests that judge it. */

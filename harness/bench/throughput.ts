@@ -39,6 +39,8 @@ interface Row {
   completed: number;
   intakePerSecond: number;
   ofCapacity: number;
+  /** Mean accounts in processing at the tenant ÷ its limit, from the first to the last accepted schedule. */
+  utilization: number;
   scheduleCalls: number;
   refused: number;
   refusedShare: number;
@@ -112,6 +114,13 @@ async function main(): Promise<void> {
           [set.accounts],
         );
         const { n, first, last } = intake.rows[0];
+        // The tenant's use of its limit between the first and the last accepted schedule: accounts in
+        // processing at each moment (from the sandbox's own record), averaged, ÷ the limit.
+        const busy = await pool.query<{ s: number }>(
+          `select coalesce(sum(extract(epoch from (least(case when status in ('PENDING', 'IN_PROGRESS') then now() else modified_at end, $2) - greatest(created_at, $3)))), 0)::float8 as s
+             from sandbox.import_processes where external_identifier = any($1) and created_at < $2`,
+          [set.accounts, last, first],
+        );
         const spanS = (last.getTime() - first.getTime()) / 1000;
         const capacity = capacityPerSecond(limit, processingMs);
         const intakePerSecond = spanS > 0 ? (n - 1) / spanS : 0;
@@ -126,6 +135,7 @@ async function main(): Promise<void> {
           completed: run.completed,
           intakePerSecond: round(intakePerSecond),
           ofCapacity: round(intakePerSecond / capacity),
+          utilization: spanS > 0 ? round(busy.rows[0].s / (limit * spanS)) : 0,
           scheduleCalls: n + refused,
           refused,
           refusedShare: round(refused / (n + refused)),
@@ -160,10 +170,16 @@ async function main(): Promise<void> {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   fs.writeFileSync(path.resolve(ROOT, values.out), `${JSON.stringify({ at: new Date().toISOString(), cores: os.cpus().length, rows, fair }, null, 2)}\n`);
-  say('limit | processing | capacity/s | pace | concurrency | accepted/s | of capacity | refused share | calls/account | completed | wall s | load');
+  say(
+    'limit | processing | capacity/s | pace | concurrency | accepted/s | of capacity | limit used | refused share | calls/account | completed | wall s | load',
+  );
   for (const r of rows)
     say(
-      `${r.limit} | ${r.processingMs} ms | ${r.capacityPerSecond} | ${r.pace} | ${r.concurrency} | ${r.intakePerSecond} | ${r.ofCapacity} | ${r.refusedShare} | ${r.callsPerAccount} | ${r.completed}/${r.accounts} | ${r.wallSeconds} | ${r.load1}`,
+      `${r.limit} | ${r.processingMs} ms | ${r.capacityPerSecond} | ${r.pace} | ${r.concurrency} | ${r.intakePerSecond} | ${r.ofCapacity} | ${r.utilization} | ${r.refusedShare} | ${r.callsPerAccount} | ${r.completed}/${r.accounts} | ${r.wallSeconds} | ${r.load1}`,
+    );
+  if (fair)
+    say(
+      `fair (limit ${fair.limit}, ${fair.processingMs} ms): ${fair.runs.map((r) => `${r.supplier} weight ${r.weight}: ${r.completedAtFirst} completed`).join(', ')} when the first reached ${fair.first}: ratio ${fair.ratio}; permits held ${fair.heldRatioWhileBothWait}:1 over ${fair.secondsBothWaiting} s both waiting; refused ${fair.refusedShare}`,
     );
 }
 
@@ -179,6 +195,9 @@ interface FairResult {
   runs: Array<{ supplier: string; weight: number; completedAtFirst: number; completed: number; wallSeconds: number }>;
   /** Completed by the heavier run ÷ by the lighter one when the first run reached `first`. */
   ratio: number;
+  /** Mean of permits held by the first ÷ by the second, sampled each second while both had accounts waiting. */
+  heldRatioWhileBothWait: number | null;
+  secondsBothWaiting: number;
   refusedShare: number;
   load1: number;
 }
@@ -224,6 +243,18 @@ async function fairShares(o: {
   const worker = await stack.startWorker({ ...WORKER_ENV, PLATFORM_PACE: 'adaptive' });
   const before = await sandboxAdmin<{ concurrencyLimited: number }>(stack.info.sandboxUrl, 'GET', '/admin/requests');
   say(`fair: ${o.weights.length} runs, weights ${o.weights.join(':')}, ${o.accounts} accounts each, limit ${o.limit}, ${o.processingMs} ms each`);
+  // Every second: permits held and accounts waiting per supplier (what the window's sharing sees).
+  const samples: Array<Record<string, { held: number; waiting: number }>> = [];
+  const sampler = setInterval(() => {
+    void pool
+      .query<{ k: string; held: number; waiting: number }>(
+        `select k, sum(held)::int as held, sum(waiting)::int as waiting from (
+           select fairness_key as k, 1 as held, 0 as waiting from migrate.platform_permits
+           union all select fairness_key, 0, 1 from migrate.platform_permit_waiters where seen_at > clock_timestamp() - interval '1.5 seconds') x group by k`,
+      )
+      .then((r) => samples.push(Object.fromEntries(r.rows.map((x) => [x.k, { held: x.held, waiting: x.waiting }]))))
+      .catch(() => undefined);
+  }, 1000);
   let runs;
   try {
     runs = await Promise.all(
@@ -232,9 +263,13 @@ async function fairShares(o: {
       ),
     );
   } finally {
+    clearInterval(sampler);
     await worker.stop();
   }
   const after = await sandboxAdmin<{ concurrencyLimited: number }>(stack.info.sandboxUrl, 'GET', '/admin/requests');
+  // Permits held per supplier while both had accounts waiting (the window's own sharing, start-up left out).
+  const both = samples.filter((x) => suppliers.every((k) => (x[k]?.waiting ?? 0) > 0 && (x[k]?.held ?? 0) > 0));
+  const heldRatio = both.length > 0 ? both.reduce((a, x) => a + x[suppliers[0]].held / x[suppliers[1]].held, 0) / both.length : null;
   const finishes = await Promise.all(
     runs.map(async (r) => {
       const q = await pool.query<{ t: Date }>(
@@ -264,6 +299,8 @@ async function fairShares(o: {
       wallSeconds: r.wallSeconds,
     })),
     ratio: round(counts[0] / Math.max(1, counts[1])),
+    heldRatioWhileBothWait: heldRatio === null ? null : round(heldRatio),
+    secondsBothWaiting: both.length,
     refusedShare: round(refused / (accepted.rows[0].n + refused)),
     load1: round(os.loadavg()[0], 1),
   };
