@@ -9,7 +9,7 @@
  * accounts not completed. Then (`fair`) two runs of two suppliers at once, weights 3:1, adaptive, on
  * one limited tenant: how many each has completed when the first reaches `--fair-first`.
  *
- *   nice npx tsx harness/bench/throughput.ts [--scenarios limits,fair] [--accounts 200] [--limits 20,80] [--processing-ms 8000,32000] [--paces fixed,adaptive]
+ *   nice npx tsx harness/bench/throughput.ts [--scenarios limits,fair] [--accounts 200] [--limits 20,80] [--processing-ms 8000,32000] [--paces fixed,adaptive] [--retry-after S]
  *     [--fair-accounts 260] [--fair-first 200] [--fair-weights 3,1] [--fair-limit 20] [--fair-processing-ms 8000] [--out harness/bench/throughput.json]
  */
 import fs from 'node:fs';
@@ -41,6 +41,9 @@ interface Row {
   ofCapacity: number;
   /** Mean accounts in processing at the tenant ÷ its limit, from the first to the last accepted schedule. */
   utilization: number;
+  /** The same from the moment the limit was first reached (the start-up left out); null when it never was. */
+  usedOnceReached: number | null;
+  retryAfterSeconds: number | null;
   scheduleCalls: number;
   refused: number;
   refusedShare: number;
@@ -58,6 +61,8 @@ async function main(): Promise<void> {
       out: { type: 'string', default: 'harness/bench/throughput.json' },
       paces: { type: 'string', default: 'fixed,adaptive' },
       scenarios: { type: 'string', default: 'limits,fair' },
+      /** The limit's 429 carries Retry-After (seconds); without it, none (the tenant documents none). */
+      'retry-after': { type: 'string' },
       'fair-accounts': { type: 'string', default: '260' },
       'fair-first': { type: 'string', default: '200' },
       'fair-weights': { type: 'string', default: '3,1' },
@@ -66,6 +71,7 @@ async function main(): Promise<void> {
     },
   });
   const scenarios = values.scenarios.split(',');
+  const retryAfter = values['retry-after'] === undefined ? null : Number(values['retry-after']);
   const accounts = Number(values.accounts);
   const limits = values.limits.split(',').map(Number);
   const processing = values['processing-ms'].split(',').map(Number);
@@ -94,7 +100,7 @@ async function main(): Promise<void> {
         await sandboxAdmin(stack.info.sandboxUrl, 'PUT', '/admin/faults', {
           concurrencyLimit: limit,
           processingDelayMs: processingMs,
-          concurrencyRetryAfterSeconds: null,
+          concurrencyRetryAfterSeconds: retryAfter,
         });
         // A tenant the adaptive window has not met: each adaptive run finds the capacity from scratch.
         await resetWindow(pool);
@@ -136,6 +142,8 @@ async function main(): Promise<void> {
           intakePerSecond: round(intakePerSecond),
           ofCapacity: round(intakePerSecond / capacity),
           utilization: spanS > 0 ? round(busy.rows[0].s / (limit * spanS)) : 0,
+          usedOnceReached: await usedOnceReached(pool, set.accounts, limit, last),
+          retryAfterSeconds: retryAfter,
           scheduleCalls: n + refused,
           refused,
           refusedShare: round(refused / (n + refused)),
@@ -175,12 +183,43 @@ async function main(): Promise<void> {
   );
   for (const r of rows)
     say(
-      `${r.limit} | ${r.processingMs} ms | ${r.capacityPerSecond} | ${r.pace} | ${r.concurrency} | ${r.intakePerSecond} | ${r.ofCapacity} | ${r.utilization} | ${r.refusedShare} | ${r.callsPerAccount} | ${r.completed}/${r.accounts} | ${r.wallSeconds} | ${r.load1}`,
+      `${r.limit} | ${r.processingMs} ms | ${r.capacityPerSecond} | ${r.pace} | ${r.concurrency} | ${r.intakePerSecond} | ${r.ofCapacity} | ${r.utilization} | ${r.usedOnceReached ?? '-'} | ${r.refusedShare} | ${r.callsPerAccount} | ${r.completed}/${r.accounts} | ${r.wallSeconds} | ${r.load1}`,
     );
   if (fair)
     say(
       `fair (limit ${fair.limit}, ${fair.processingMs} ms): ${fair.runs.map((r) => `${r.supplier} weight ${r.weight}: ${r.completedAtFirst} completed`).join(', ')} when the first reached ${fair.first}: ratio ${fair.ratio}; permits held ${fair.heldRatioWhileBothWait}:1 over ${fair.secondsBothWaiting} s both waiting; refused ${fair.refusedShare}`,
     );
+}
+
+/**
+ * Accounts in processing at the tenant ÷ its limit, averaged from the first moment it held `limit`
+ * of them to the last accepted schedule (how well the limit is held once found, start-up aside).
+ */
+async function usedOnceReached(pool: Pool, accounts: string[], limit: number, last: Date): Promise<number | null> {
+  const r = await pool.query<{ t: Date; d: number }>(
+    `select created_at as t, 1 as d from sandbox.import_processes where external_identifier = any($1)
+     union all select modified_at, -1 from sandbox.import_processes where external_identifier = any($1) and status not in ('PENDING', 'IN_PROGRESS')
+     order by t, d`,
+    [accounts],
+  );
+  const end = last.getTime();
+  let live = 0;
+  let from: number | null = null;
+  let prev = 0;
+  let area = 0;
+  for (const { t, d } of r.rows) {
+    const at = Math.min(t.getTime(), end);
+    if (from !== null) area += live * (at - prev);
+    prev = at;
+    if (at >= end) break;
+    live += d;
+    if (from === null && live >= limit) {
+      from = at;
+      prev = at;
+    }
+  }
+  if (from === null || end <= from) return null;
+  return round(area / (limit * (end - from)));
 }
 
 async function resetWindow(pool: Pool): Promise<void> {
