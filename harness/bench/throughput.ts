@@ -187,7 +187,7 @@ async function main(): Promise<void> {
     );
   if (fair)
     say(
-      `fair (limit ${fair.limit}, ${fair.processingMs} ms): ${fair.runs.map((r) => `${r.supplier} weight ${r.weight}: ${r.completedAtFirst} completed`).join(', ')} when the first reached ${fair.first}: ratio ${fair.ratio}; permits held ${fair.heldRatioWhileBothWait}:1 over ${fair.secondsBothWaiting} s both waiting; refused ${fair.refusedShare}`,
+      `fair (limit ${fair.limit}, ${fair.processingMs} ms): ${fair.runs.map((r) => `${r.supplier} weight ${r.weight}: ${r.completedAtFirst} completed`).join(', ')} when the first reached ${fair.first}: ratio ${fair.ratio} (${fair.ratioWhileCompeting} after both had completed one); permits held ${fair.heldRatioWhileBothWait}:1 over ${fair.secondsBothWaiting} s both waiting; refused ${fair.refusedShare}`,
     );
 }
 
@@ -234,6 +234,11 @@ interface FairResult {
   runs: Array<{ supplier: string; weight: number; completedAtFirst: number; completed: number; wallSeconds: number }>;
   /** Completed by the heavier run ÷ by the lighter one when the first run reached `first`. */
   ratio: number;
+  /** Completed by each after both had completed one, until the first reached `first`, and their ratio. */
+  competing: number[];
+  ratioWhileCompeting: number;
+  /** Permits held and accounts waiting per supplier, each of the first 20 seconds. */
+  firstSeconds: Array<Record<string, { held: number; waiting: number }>>;
   /** Mean of permits held by the first ÷ by the second, sampled each second while both had accounts waiting. */
   heldRatioWhileBothWait: number | null;
   secondsBothWaiting: number;
@@ -321,6 +326,9 @@ async function fairShares(o: {
   // The moment the first run completed its `first`-th account.
   const at = Math.min(...finishes.map((f) => f[Math.min(o.first, f.length) - 1] ?? Infinity));
   const counts = finishes.map((f) => f.filter((t) => t <= at).length);
+  // The same from the moment both had completed an account (both competing), start-up left out.
+  const from = Math.max(...finishes.map((f) => f[0] ?? Infinity));
+  const competing = finishes.map((f) => f.filter((t) => t > from && t <= at).length);
   const accepted = await pool.query<{ n: number }>(`select count(*)::int as n from sandbox.import_processes where external_identifier = any($1)`, [
     sets.flatMap((x) => x.accounts),
   ]);
@@ -338,6 +346,9 @@ async function fairShares(o: {
       wallSeconds: r.wallSeconds,
     })),
     ratio: round(counts[0] / Math.max(1, counts[1])),
+    competing,
+    ratioWhileCompeting: round(competing[0] / Math.max(1, competing[1])),
+    firstSeconds: samples.slice(0, 20),
     heldRatioWhileBothWait: heldRatio === null ? null : round(heldRatio),
     secondsBothWaiting: both.length,
     refusedShare: round(refused / (accepted.rows[0].n + refused)),

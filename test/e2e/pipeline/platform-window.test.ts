@@ -53,6 +53,9 @@ describe("the tenant's window of accounts in processing (PLATFORM_PACE=adaptive)
     }
     const progress = await result;
     expect(progress.totals.completed).toBe(10);
+    // The run's page in the UI shows the window (its current details; counts only).
+    const meta = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+    expect(meta.currentDetails).toMatch(/^\*\*Platform window: adaptive, \d+ accounts in processing at once \(\d+ now; ceiling 500\)/);
     // Each account created and accepted once: a refusal cost a call, never a second import.
     const platform = await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE);
     for (const ext of accounts) expect(platform.get(ext)).toMatchObject({ created_count: 1, schedule_accepted_count: 1 });
