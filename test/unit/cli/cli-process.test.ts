@@ -161,7 +161,7 @@ describe('usage and configuration errors', () => {
 });
 
 describe('kraken-migrate in production mode and the image commands', () => {
-  const prod = { KRAKEN_MIGRATE_MODE: 'production', CODEC_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}` };
+  const prod = { KRAKEN_MIGRATE_MODE: 'production', CODEC_AUTH_MODE: 'shared-token', CODEC_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}` };
 
   it('refuses to start with a non-HTTPS platform URL, naming each variable (exit 2)', async () => {
     const r = await cli(['config', 'print'], {
