@@ -192,6 +192,12 @@ export const configSchema = z.object({
     .int()
     .positive()
     .default(256 * 1024),
+  /** Refused deliveries a source may have in a burst before it is answered 429 (events/source-limiter.ts). */
+  EVENTS_REJECTIONS_BURST: z.coerce.number().int().positive().default(20),
+  /** Refused deliveries a source regains per minute. */
+  EVENTS_REJECTIONS_PER_MINUTE: z.coerce.number().positive().default(30),
+  /** The webhook is behind a proxy of ours: the client's address is read from X-Forwarded-For (for the per-source limit). */
+  EVENTS_TRUST_PROXY: bool(false),
 
   // Payload encryption (Temporal data converter) and the UI codec server.
   CODEC_KEYS: optionalString,
