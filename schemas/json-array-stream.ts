@@ -19,6 +19,7 @@ export type JsonArrayRecord = { index: number; line: number; bytes: Buffer } | {
 export const MAX_JSON_RECORD_BYTES = 16 * 1024 * 1024;
 
 const NL = 0x0a;
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
 /**
@@ -110,10 +111,15 @@ export async function* readJsonArrayRecords(input: Readable, opts: { maxRecordBy
     }
   };
 
-  for await (let chunk of input as AsyncIterable<Buffer>) {
+  let head = Buffer.alloc(0);
+  for await (const piece of input as AsyncIterable<Buffer>) {
+    let chunk = piece;
     if (atStart) {
+      // A BOM is not part of the document; it may come split over the first chunks.
+      head = Buffer.concat([head, piece]);
+      if (head.length < BOM.length && BOM.subarray(0, head.length).equals(head)) continue;
       atStart = false;
-      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3); // a BOM is not part of the document
+      chunk = head.subarray(0, BOM.length).equals(BOM) ? head.subarray(BOM.length) : head;
     }
     held.push(chunk);
     streamed += chunk.length;
@@ -128,7 +134,13 @@ export async function* readJsonArrayRecords(input: Readable, opts: { maxRecordBy
     // A record still open past the limit (one endless string, say) is not held to its end.
     if (streamed - heldStart > max) throw tooLargeError(`record ${index} (from line ${lineOf(Buffer.concat(held), newlinesBefore).line})`);
   }
+  if (atStart && head.length > 0) {
+    // A document shorter than a BOM: whatever it is, it is no array.
+    yield { index, line: 1, syntaxError: 'not valid JSON from line 1' };
+    return;
+  }
   if (!parser.isEnded) {
-    yield { index, line: newlinesBefore + 1, syntaxError: `not valid JSON: the document ends before its array closes (line ${newlinesBefore + 1})` };
+    const { line } = lineOf(Buffer.concat(held), newlinesBefore);
+    yield { index, line, syntaxError: `not valid JSON: the document ends before its array closes (line ${line})` };
   }
 }

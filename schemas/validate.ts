@@ -38,9 +38,9 @@ function parseWithInputs<T extends z.ZodType>(schema: T, value: unknown): { data
  * undocumented: it is named `documented_field_not_modelled`, so a team knows its payload is right and
  * this client cannot pass the field on yet (it is refused rather than dropped).
  */
-function classifyUnknownKeys(errors: ValidationError[], prefix = ''): ValidationError[] {
+export function classifyUnknownKeys(errors: ValidationError[], prefix = '', declared?: ReadonlySet<string>): ValidationError[] {
   if (!errors.some((e) => e.code === LOCAL_CODES.undocumentedField)) return errors;
-  const documented = unmodelledPathSet();
+  const documented = declared ?? unmodelledPathSet();
   return errors.map((e) => {
     if (e.code !== LOCAL_CODES.undocumentedField) return e;
     const path = genericPath(prefix !== '' && e.attr.startsWith(`${prefix}.`) ? e.attr.slice(prefix.length + 1) : e.attr);

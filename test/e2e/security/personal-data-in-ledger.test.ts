@@ -1,5 +1,6 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLedger } from '../../../ledger/attempts';
 import { accountsFile, connectE2E, runToEnd, seedAccounts, uniqueId, type E2E } from '../helpers';
@@ -83,5 +84,46 @@ describe('personal data at rest in the ledger', () => {
       ])
     ).rows;
     expect(surnames.some((r) => JSON.stringify(request).includes(r.s.trim()))).toBe(true);
+
+    // Signed off: `kraken-migrate db purge --run` as an operator runs it (the CLI process, the stack's configuration).
+    const stored = (
+      await e.pool.query<{ n: number }>(`select count(*)::int as n from migrate.account_payloads where run_id = $1 and request is not null`, [runId])
+    ).rows[0].n;
+    expect(stored).toBeGreaterThan(0);
+    const purge = await cli(['db', 'purge', '--run', runId, '--json']);
+    expect(purge.code, purge.stderr).toBe(0);
+    const [purged] = (JSON.parse(purge.stdout) as { purged: Array<Record<string, number | string>> }).purged;
+    expect(purged).toMatchObject({ runId, payloads: stored });
+    expect(Number(purged.errorDetails)).toBeGreaterThan(0);
+    const left = await e.pool.query<{ payloads: number; details: number; outcomes: number; purged: boolean }>(
+      `select (select count(*)::int from migrate.account_payloads where run_id = $1 and request is not null) as payloads,
+              (select count(*)::int from migrate.account_errors where run_id = $1 and detail is not null and detail <> '') as details,
+              (select count(*)::int from migrate.account_attempts where run_id = $1 and outcome is not null) as outcomes,
+              (select purged_at is not null from migrate.runs where run_id = $1) as purged`,
+      [runId],
+    );
+    // The personal values are gone; every account's outcome stays.
+    expect(left.rows[0]).toEqual({ payloads: 0, details: 0, outcomes: accounts.length, purged: true });
+    const refused = await cli(['db', 'purge', '--run', 'no-such-run']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/run_not_found/);
   });
 });
+
+/** The CLI as an operator runs it, with the stack's configuration. */
+function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [require.resolve('tsx/cli'), 'cli/main.ts', ...args], {
+      cwd: path.resolve(__dirname, '../../..'),
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...e.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 120_000,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
