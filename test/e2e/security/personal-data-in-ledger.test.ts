@@ -87,7 +87,10 @@ describe('personal data at rest in the ledger', () => {
 
     // Signed off: `kraken-migrate db purge --run` as an operator runs it (the CLI process, the stack's configuration).
     const stored = (
-      await e.pool.query<{ n: number }>(`select count(*)::int as n from migrate.account_payloads where run_id = $1 and request is not null`, [runId])
+      await e.pool.query<{ n: number }>(
+        `select count(*)::int as n from migrate.account_payloads where run_id = $1 and request is not null and request <> 'null'::jsonb`,
+        [runId],
+      )
     ).rows[0].n;
     expect(stored).toBeGreaterThan(0);
     const purge = await cli(['db', 'purge', '--run', runId, '--json']);
@@ -96,7 +99,7 @@ describe('personal data at rest in the ledger', () => {
     expect(purged).toMatchObject({ runId, payloads: stored });
     expect(Number(purged.errorDetails)).toBeGreaterThan(0);
     const left = await e.pool.query<{ payloads: number; details: number; outcomes: number; purged: boolean }>(
-      `select (select count(*)::int from migrate.account_payloads where run_id = $1 and request is not null) as payloads,
+      `select (select count(*)::int from migrate.account_payloads where run_id = $1 and request is not null and request <> 'null'::jsonb) as payloads,
               (select count(*)::int from migrate.account_errors where run_id = $1 and detail is not null and detail <> '') as details,
               (select count(*)::int from migrate.account_attempts where run_id = $1 and outcome is not null) as outcomes,
               (select purged_at is not null from migrate.runs where run_id = $1) as purged`,
