@@ -1,5 +1,14 @@
 // @ts-check
-import base, { DECISIONS, DECISIONS_TESTS, OUTCOME_CORE, OUTCOME_CORE_TESTS, READERS, READERS_TESTS, RECONCILE_CORE, RECONCILE_CORE_TESTS } from './stryker.config.mjs';
+import base, {
+  DECISIONS,
+  DECISIONS_TESTS,
+  OUTCOME_CORE,
+  OUTCOME_CORE_TESTS,
+  READERS,
+  READERS_TESTS,
+  RECONCILE_CORE,
+  RECONCILE_CORE_TESTS,
+} from './stryker.config.mjs';
 
 /**
  * The CI-sized mutation run (`npm run mutation:ci`): the pure outcome, inbox, attempts and
