@@ -1,10 +1,10 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLedger } from '../../../ledger/attempts';
 import { accountsFile, connectE2E, runToEnd, seedAccounts, uniqueId, type E2E } from '../helpers';
 import { contains, personalValues } from './personal-values';
+import { cli } from '../../support/cli';
 
 let e: E2E;
 beforeAll(async () => {
@@ -93,7 +93,7 @@ describe('personal data at rest in the ledger', () => {
       )
     ).rows[0].n;
     expect(stored).toBeGreaterThan(0);
-    const purge = await cli(['db', 'purge', '--run', runId, '--json']);
+    const purge = await cli(['db', 'purge', '--run', runId, '--json'], { env: e.env });
     expect(purge.code, purge.stderr).toBe(0);
     const [purged] = (JSON.parse(purge.stdout) as { purged: Array<Record<string, number | string>> }).purged;
     expect(purged).toMatchObject({ runId, payloads: stored });
@@ -107,26 +107,8 @@ describe('personal data at rest in the ledger', () => {
     );
     // The personal values are gone; every account's outcome stays.
     expect(left.rows[0]).toEqual({ payloads: 0, details: 0, outcomes: accounts.length, purged: true });
-    const refused = await cli(['db', 'purge', '--run', 'no-such-run']);
+    const refused = await cli(['db', 'purge', '--run', 'no-such-run'], { env: e.env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/run_not_found/);
   });
 });
-
-/** The CLI as an operator runs it, with the stack's configuration. */
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [require.resolve('tsx/cli'), 'cli/main.ts', ...args], {
-      cwd: path.resolve(__dirname, '../../..'),
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...e.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 120_000,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
