@@ -56,9 +56,21 @@ describe('readPayloadLines', () => {
     expect(got[1]).toEqual({ line: 2, offset: 11, length: 10, text: '\uFEFF{"b":1}' });
   });
 
-  it('an empty input yields nothing; a file of blank lines yields nothing', async () => {
+  it('an empty input yields nothing; a file of blank lines yields nothing; a blank last line without a newline yields nothing', async () => {
     expect(await collect(readPayloadLines(chunked(Buffer.alloc(0), 1)))).toEqual([]);
     expect(await collect(readPayloadLines(chunked(Buffer.from('\n \r\n\t\n'), 2)))).toEqual([]);
+    expect(await collect(readPayloadLines(chunked(Buffer.from('{"a":1}\n \t'), 3)))).toEqual([{ line: 1, offset: 0, length: 7, text: '{"a":1}' }]);
+  });
+
+  it('only the three bytes of a BOM are skipped on line 1: bytes that merely look like one are the line (and not UTF-8)', async () => {
+    for (const start of [
+      [0x41, 0xbb, 0xbf],
+      [0xef, 0x41, 0xbf],
+      [0xef, 0xbb, 0x41],
+    ]) {
+      const got = await collect(readPayloadLines(chunked(Buffer.concat([Buffer.from(start), Buffer.from('{"a":1}\n')]), 4)));
+      expect(got, start.join(',')).toEqual([{ line: 1, offset: 0, length: 10, invalidUtf8: true }]);
+    }
   });
 });
 
@@ -80,8 +92,9 @@ describe('readJsonArrayRecords', () => {
     }
   });
 
-  it('an empty array yields nothing; nested arrays are one record', async () => {
+  it('an empty array yields nothing (also one byte at a time); nested arrays are one record', async () => {
     expect(await collect(readJsonArrayRecords(chunked(Buffer.from(' [ ] '), 2)))).toEqual([]);
+    expect(await collect(readJsonArrayRecords(chunked(Buffer.from('[]'), 1)))).toEqual([]);
     const got = await collect(readJsonArrayRecords(chunked(Buffer.from('[[1,2],[3]]'), 3)));
     expect(got.map((r) => ('bytes' in r ? r.bytes.toString() : r))).toEqual(['[1,2]', '[3]']);
   });
@@ -105,9 +118,20 @@ describe('readJsonArrayRecords', () => {
     }
   });
 
+  it('a document that is a BOM or part of one is no array: a syntax error, not a hang or nothing', async () => {
+    expect(await collect(readJsonArrayRecords(chunked(Buffer.from([0xef, 0xbb, 0xbf]), 1)))).toEqual([
+      { index: 0, line: 1, syntaxError: 'not valid JSON: the document ends before its array closes (line 1)' },
+    ]);
+    for (const part of [[0xef], [0xef, 0xbb]]) {
+      expect(await collect(readJsonArrayRecords(chunked(Buffer.from(part), 1)))).toEqual([{ index: 0, line: 1, syntaxError: 'not valid JSON from line 1' }]);
+    }
+  });
+
   it('a record over the limit stops the file with json_record_too_large naming it; a record at the limit passes', async () => {
     const at = `[${JSON.stringify({ x: 'y'.repeat(10) })}]`; // the record is 18 bytes
     expect((await collect(readJsonArrayRecords(chunked(Buffer.from(at), 5), { maxRecordBytes: 18 }))).length).toBe(1);
+    // Whitespace around a record is not part of it.
+    expect((await collect(readJsonArrayRecords(chunked(Buffer.from(`[\n\n      ${at.slice(1, -1)}   \n]`), 5), { maxRecordBytes: 18 }))).length).toBe(1);
     await expect(collect(readJsonArrayRecords(chunked(Buffer.from(`[1,\n\n${at.slice(1)}`), 5), { maxRecordBytes: 17, name: 'f.json' }))).rejects.toMatchObject(
       {
         code: 'json_record_too_large',
@@ -132,6 +156,7 @@ describe('indexLine', () => {
     const problem = (text: string) => entry(text).entry.problem;
     expect(problem('{"a":1,}')).toEqual({ code: 'invalid_json', detail: 'line 7 is not JSON (at character 7)' });
     expect(problem('nope')).toEqual({ code: 'invalid_json', detail: 'line 7 is not JSON' });
+    expect(problem('{"a":1,"b":2,}')).toEqual({ code: 'invalid_json', detail: 'line 7 is not JSON (at character 13)' });
     expect(problem('[1]')).toEqual({ code: 'payload_not_an_object', detail: 'line 7 is JSON but not an object (one EnergyAccount a line)' });
     expect(problem('null')?.code).toBe('payload_not_an_object');
     expect(problem('"s"')?.code).toBe('payload_not_an_object');
