@@ -118,7 +118,10 @@ describe('readJsonArrayRecords', () => {
     }
   });
 
-  it('a document that is a BOM or part of one is no array: a syntax error, not a hang or nothing', async () => {
+  it('a document that is empty, a BOM or part of one is no array: a syntax error, not a hang or nothing', async () => {
+    expect(await collect(readJsonArrayRecords(chunked(Buffer.alloc(0), 1)))).toEqual([
+      { index: 0, line: 1, syntaxError: 'not valid JSON: the document ends before its array closes (line 1)' },
+    ]);
     expect(await collect(readJsonArrayRecords(chunked(Buffer.from([0xef, 0xbb, 0xbf]), 1)))).toEqual([
       { index: 0, line: 1, syntaxError: 'not valid JSON: the document ends before its array closes (line 1)' },
     ]);
