@@ -2,6 +2,7 @@ import type { Pool } from '../clients/db';
 import type { AccountOutcome, MigrationRunArgs, RunTotals, SupplierStatus } from '../domain/inputs';
 import { openJson, openString, SEALED, sealJson, sealString } from './sealing';
 import type { AttemptRef } from './types';
+import { accountLines, type AccountLines } from './account-lines';
 
 export interface LedgerError {
   stage: string;
@@ -40,6 +41,10 @@ const REPLACE_STAGE_ERRORS = `gone as (delete from migrate.account_errors where 
     insert into migrate.account_errors (run_id, external_account_number, stage, code, attr, detail, source_field)
     select $1, $2, $3, e.code, e.attr, e.detail, e.source_field
     from jsonb_to_recordset($4::jsonb) as e(code text, attr text, detail text, source_field text))`;
+
+/** A run's accounts a rerun selects ($1 run, $2 codes or null for all): failed and not attempted. */
+const RERUN_SELECTION = `run_id = $1 and outcome in ('failed', 'not_attempted') and ($2::text[] is null or error_code = any($2))`;
+const rerunCodes = (codes: string[] | undefined) => (codes && codes.length > 0 ? codes : null);
 
 /**
  * The ledger's reads and writes. Every write is idempotent (activities retry): an outcome is set
@@ -272,13 +277,16 @@ export function createLedger(pool: Pool) {
     async failedAccounts(runId: string, codes: string[] | undefined, after: string | undefined, limit: number): Promise<string[]> {
       const r = await pool.query(
         `select external_account_number from migrate.account_attempts
-          where run_id = $1 and outcome in ('failed', 'not_attempted')
-            and ($2::text[] is null or error_code = any($2))
-            and ($3::text is null or external_account_number > $3)
+          where ${RERUN_SELECTION} and ($3::text is null or external_account_number > $3)
           order by external_account_number limit $4`,
-        [runId, codes && codes.length > 0 ? codes : null, after ?? null, limit],
+        [runId, rerunCodes(codes), after ?? null, limit],
       );
       return r.rows.map((row) => row.external_account_number as string);
+    },
+
+    /** The same accounts as failedAccounts, a page as lines (`run rerun-failed --list`). */
+    failedAccountLines(runId: string, codes: string[] | undefined, after: string | undefined, limit: number): Promise<AccountLines> {
+      return accountLines(pool, RERUN_SELECTION, [runId, rerunCodes(codes)], after, limit);
     },
 
     async supplier(supplierCode: string): Promise<{ status: SupplierStatus; documentRoot: string } | undefined> {

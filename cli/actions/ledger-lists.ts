@@ -2,6 +2,7 @@
 // nothing of Temporal, the platform client or the AWS SDK: the command's start is most of its time
 // at a million accounts (docs/throughput.md, "Operator answers at a million rows").
 import type { Pool } from '../../clients/db';
+import type { AccountLines } from '../../ledger/account-lines';
 import { loadCliContext, withServices } from '../context';
 import { usageError } from '../errors';
 import { createLedger, type Ledger } from '../../ledger/attempts';
@@ -9,31 +10,31 @@ import { createReconciliationLedger } from '../../ledger/reconciliation';
 import { runRow } from '../../ledger/run-queries';
 import { info, printLines } from '../output';
 
-/** Accounts a `--list` query reads at once (keyset pages: the same accounts whatever the size). */
-const LIST_PAGE = 10_000;
+/** Accounts a `--list` query reads at once (keyset pages: the same accounts whatever the size), joined into one text by Postgres. */
+const LIST_PAGE = 50_000;
+
+/** Pages of lines until one comes back short. */
+async function* pagesOf(size: number, page: (after: string | undefined, limit: number) => Promise<AccountLines>): AsyncGenerator<AccountLines> {
+  for (let after: string | undefined; ;) {
+    const p = await page(after, size);
+    yield p;
+    if (p.count < size) return;
+    after = p.last;
+  }
+}
 
 /** A run's failed and not-attempted accounts (those codes only, when given), page by page: what a rerun selects. */
-export async function* failedOfRun(ledger: Ledger, runId: string, codes: string[] | undefined): AsyncGenerator<string[]> {
-  for (let after: string | undefined; ;) {
-    const page = await ledger.failedAccounts(runId, codes, after, LIST_PAGE);
-    yield page;
-    if (page.length < LIST_PAGE) return;
-    after = page[page.length - 1];
-  }
+export function failedOfRun(ledger: Ledger, runId: string, codes: string[] | undefined, pageSize = LIST_PAGE): AsyncGenerator<AccountLines> {
+  return pagesOf(pageSize, (after, limit) => ledger.failedAccountLines(runId, codes, after, limit));
 }
 
 /** `run reconcile --list`: the accounts reconcileRun would read back, page by page through the same selection. */
-export async function* reconcileSelection(pool: Pool, runId: string): AsyncGenerator<string[]> {
+export function reconcileSelection(pool: Pool, runId: string, pageSize = LIST_PAGE): AsyncGenerator<AccountLines> {
   const recon = createReconciliationLedger(pool);
-  for (let after: string | undefined; ;) {
-    const page = await recon.completedAccountNumbers(runId, after, LIST_PAGE);
-    yield page;
-    if (page.length < LIST_PAGE) return;
-    after = page[page.length - 1];
-  }
+  return pagesOf(pageSize, (after, limit) => recon.completedAccountLines(runId, after, limit));
 }
 
-async function listOf(runId: string, pages: (pool: Pool) => AsyncIterable<string[]>, what: (n: number) => string): Promise<void> {
+async function listOf(runId: string, pages: (pool: Pool) => AsyncIterable<AccountLines>, what: (n: number) => string): Promise<void> {
   const ctx = loadCliContext();
   await withServices(ctx, async (s) => {
     const pool = await s.db();
