@@ -5,6 +5,7 @@ import { formatValidationLine, validateFile } from '../../schemas/validate-file'
 import { validatePayloadFile } from '../../source/payload-validate';
 import { assertRegularFile } from '../../schemas/input-file';
 import type { CountryCode } from '../../schemas/formats';
+import { fileFormat } from '../../domain/source-spec';
 import { EXIT, usageError } from '../errors';
 import { printJson, println } from '../output';
 
@@ -19,7 +20,7 @@ export async function validateAction(file: string, opts: { json?: boolean; regio
   const accounts: Array<{ externalAccountNumber?: string; errors: Array<{ code: string; attr: string }> }> = [];
   // Checked above to be two letters and passed on as given (commander does not type options).
   const vopts = { defaultRegion: opts.region.toUpperCase() as CountryCode, importSupplier: opts.supplier };
-  const results = /\.(jsonl|ndjson)(\.gz)?$/i.test(file) ? validatePayloadFile(file, vopts) : validateFile(file, vopts);
+  const results = fileFormat(file)?.read === 'lines' ? validatePayloadFile(file, vopts) : validateFile(file, vopts);
   for await (const r of results) {
     records += 1;
     if (r.errors.length > 0) failed += 1;
