@@ -3,6 +3,7 @@ import type { AccountOutcome, MigrationRunArgs, RunTotals, SupplierStatus } from
 import { openJson, openString, SEALED, sealJson, sealString } from './sealing';
 import type { AttemptRef } from './types';
 import { accountLines, type AccountLines } from './account-lines';
+import { OUTCOME_SELECT, outcomeAssignments, rowToOutcome } from './outcome-columns';
 
 export interface LedgerError {
   stage: string;
@@ -224,20 +225,18 @@ export function createLedger(pool: Pool) {
 
     /** Sets the attempt's outcome unless one is already recorded; returns whether this call set it. */
     async recordOutcome(ref: AttemptRef, o: AccountOutcome): Promise<boolean> {
+      const set = outcomeAssignments(o, 3);
       const r = await pool.query(
-        `update migrate.account_attempts
-            set outcome = $3, outcome_source = $4, error_code = $5, error_attr = $6, platform_account_number = $7,
-                stage = $8, finished_at = now(), updated_at = now()
+        `update migrate.account_attempts set ${set.sql}, finished_at = now(), updated_at = now()
           where run_id = $1 and external_account_number = $2 and outcome is null`,
-        [ref.runId, ref.externalAccountNumber, o.outcome, o.source ?? null, o.code ?? null, o.attr ?? null, o.accountNumber ?? null, o.stage],
+        [ref.runId, ref.externalAccountNumber, ...set.values],
       );
       return (r.rowCount ?? 0) > 0;
     },
 
     async recordedOutcomes(runId: string, externalAccountNumbers: string[]): Promise<AccountOutcome[]> {
       const r = await pool.query(
-        `select external_account_number, outcome, stage, error_code, error_attr, platform_account_number, outcome_source
-           from migrate.account_attempts where run_id = $1 and external_account_number = any($2) and outcome is not null`,
+        `select ${OUTCOME_SELECT} from migrate.account_attempts where run_id = $1 and external_account_number = any($2) and outcome is not null`,
         [runId, externalAccountNumbers],
       );
       return r.rows.map(rowToOutcome);
@@ -327,15 +326,3 @@ export function createLedger(pool: Pool) {
 }
 
 export type Ledger = ReturnType<typeof createLedger>;
-
-export function rowToOutcome(row: Record<string, unknown>): AccountOutcome {
-  return {
-    externalAccountNumber: String(row.external_account_number),
-    outcome: row.outcome as AccountOutcome['outcome'],
-    stage: String(row.stage),
-    ...(row.error_code ? { code: String(row.error_code) } : {}),
-    ...(row.error_attr ? { attr: String(row.error_attr) } : {}),
-    ...(row.platform_account_number ? { accountNumber: String(row.platform_account_number) } : {}),
-    ...(row.outcome_source ? { source: row.outcome_source as AccountOutcome['source'] } : {}),
-  };
-}
