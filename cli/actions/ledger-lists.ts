@@ -1,7 +1,9 @@
 // `run rerun-failed --list` and `run reconcile --list`: the ledger alone, so this module imports
 // nothing of Temporal, the platform client or the AWS SDK: the command's start is most of its time
 // at a million accounts (docs/throughput.md, "Operator answers at a million rows").
+import { z } from 'zod';
 import type { Pool } from '../../clients/db';
+import { flagOption, parseOptions, positiveIntOption } from '../option-schema';
 import type { AccountLines } from '../../ledger/account-lines';
 import { loadCliContext, withServices } from '../context';
 import { usageError } from '../errors';
@@ -43,7 +45,19 @@ async function listOf(runId: string, pages: (pool: Pool) => AsyncIterable<Accoun
   });
 }
 
-export function rerunFailedListAction(runId: string, codes: string[] | undefined): Promise<void> {
+/** `run rerun-failed`'s options (cli/commands/run.ts): `--list` is answered here, the rest by cli/actions/run.ts. */
+export const rerunFailedOptionsSchema = z.object({
+  code: z.array(z.string().min(1, 'an error code')).optional(),
+  stage: z.literal('post-import', { error: 'only "post-import" is supported' }).optional(),
+  concurrency: positiveIntOption.optional(),
+  runId: z.string().optional(),
+  watch: flagOption,
+  json: flagOption,
+  list: flagOption,
+});
+
+export function rerunFailedListAction(runId: string, options: unknown): Promise<void> {
+  const codes = parseOptions(rerunFailedOptionsSchema, options).code;
   return listOf(
     runId,
     (pool) => failedOfRun(createLedger(pool), runId, codes),

@@ -16,9 +16,9 @@ import { createPool, type Pool } from '../../clients/db';
 import { parseConfig } from '../../config';
 import { createLedger, createReconciliationLedger, ledgerProgress, runRow, runRows } from '../../ledger';
 import { platformPace } from '../../cli/pace';
-import { postImportStatus, reconcileSelection } from '../../cli/post-import';
+import { postImportStatus } from '../../cli/post-import';
 import { buildReport } from '../../cli/report/build';
-import { failedOfRun } from '../../cli/actions/ledger-lists';
+import { failedOfRun, reconcileSelection } from '../../cli/actions/ledger-lists';
 
 async function count(pages: AsyncIterable<{ count: number }>): Promise<number> {
   let n = 0;
