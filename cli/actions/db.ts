@@ -11,7 +11,14 @@ import { purgeInboxOlderThan, purgeRun, PurgeRefused, runsPastRetention, type Pu
 
 type Component = keyof typeof COMPONENTS;
 
-export async function migrateAction(opts: { component: Component[]; json?: boolean }): Promise<void> {
+/** `db migrate`'s options (cli/commands/db.ts). */
+const migrateOptionsSchema = z.object({
+  component: z.array(z.enum(Object.keys(COMPONENTS) as [Component, ...Component[]], { error: `one of ${Object.keys(COMPONENTS).join(', ')}` })),
+  json: flagOption,
+});
+
+export async function migrateAction(options: unknown): Promise<void> {
+  const opts = parseOptions(migrateOptionsSchema, options);
   const ctx = loadCliContext();
   // Connects first, so an unset or unreachable DATABASE_URL gets the CLI's coded error.
   await withServices(ctx, (s) => s.db());

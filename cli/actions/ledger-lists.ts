@@ -65,7 +65,11 @@ export function rerunFailedListAction(runId: string, options: unknown): Promise<
   );
 }
 
-export function reconcileListAction(runId: string): Promise<void> {
+/** `run reconcile`'s options (cli/commands/post-import.ts): `--list` is answered here, the rest by cli/actions/post-import.ts. */
+export const reconcileOptionsSchema = z.object({ concurrency: positiveIntOption, json: flagOption, list: flagOption });
+
+export function reconcileListAction(runId: string, options: unknown): Promise<void> {
+  parseOptions(reconcileOptionsSchema, options);
   return listOf(
     runId,
     (pool) => reconcileSelection(pool, runId),

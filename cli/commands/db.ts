@@ -4,8 +4,6 @@ import { COMPONENTS } from '../../db/components';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
 const dbActions = (): typeof import('../actions/db') => require('../actions/db');
 
-type DbComponent = keyof typeof COMPONENTS;
-
 export function dbCommand(): Command {
   const db = new Command('db').description('the ledger database');
   db.command('migrate')
@@ -26,7 +24,7 @@ Examples:
   $ kraken-migrate db migrate
   $ kraken-migrate db migrate --component ledger legacy --json`,
     )
-    .action(async (opts: { component: DbComponent[]; json?: boolean }) => dbActions().migrateAction(opts));
+    .action(async (opts: unknown) => dbActions().migrateAction(opts));
   db.command('purge')
     .description("remove finished runs' personal data from the ledger (payloads, error details, differences' values, event deliveries)")
     .option('--run <runId...>', 'purge these runs (finished: completed, cancelled or failed)')

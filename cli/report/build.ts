@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { z } from 'zod';
+import { flagOption, parseOptions } from '../option-schema';
 import type { Config } from '../../config';
 import type { Pool } from '../../clients/db';
 import { loadCliContext, withServices } from '../context';
@@ -44,7 +46,11 @@ export async function buildReport(
 }
 
 /** `kraken-migrate report <runId>` (declared in cli/commands/report.ts). */
-export async function reportAction(runId: string, opts: { out?: string; json?: boolean }): Promise<void> {
+/** `report`'s options (cli/commands/report.ts). */
+const reportOptionsSchema = z.object({ out: z.string().min(1, 'a folder').optional(), json: flagOption });
+
+export async function reportAction(runId: string, options: unknown): Promise<void> {
+  const opts = parseOptions(reportOptionsSchema, options);
   const ctx = loadCliContext();
   const dir = path.resolve(opts.out ?? path.join(ctx.dataDir, 'reports', runId));
   await withServices(ctx, async (s) => {

@@ -155,6 +155,10 @@ describe('usage and configuration errors', () => {
       [['run', 'rerun-failed', 'r-1', '--concurrency', '2.5'], '--concurrency: must be a positive integer, got "2.5"'],
       [['run', 'rerun-failed', 'r-1', '--stage', 'import'], '--stage: only "post-import" is supported'],
       [['run', 'rerun-failed', 'r-1', '--code', 'x', '--list', '--concurrency', 'many'], '--concurrency: must be a positive integer, got "many"'],
+      [['run', 'reconcile', 'r-1', '--list', '--concurrency', '0'], '--concurrency: must be a positive integer, got "0"'],
+      [['run', 'reconcile', 'r-1', '--concurrency', 'x'], '--concurrency: must be a positive integer, got "x"'],
+      [['run', 'delta', 'r-1', '--concurrency', ''], '--concurrency: must be a positive integer, got ""'],
+      [['report', 'r-1', '--out', ''], '--out: a folder'],
       [['db', 'purge', '--older-than-days', '-3'], '--older-than-days: must be a positive integer, got "-3"'],
       [['db', 'purge', '--run', 'r-1', '--older-than-days', '3'], '--older-than-days: goes without --run: they select differently, give one'],
     ];
