@@ -37,7 +37,7 @@ export const OUTCOME_CORE = [
   'domain/plan-windows.ts',
   'domain/plan-gates.ts',
   functionLines('ledger/inbox.ts', 'export function eventBelongsTo'),
-  functionLines('ledger/attempts.ts', 'export function rowToOutcome'),
+  functionLines('ledger/outcome-columns.ts', 'export function rowToOutcome'),
   'clients/platform/schedule.ts',
   // The adaptive pace's control law (docs/throughput.md).
   'domain/platform-pace.ts',

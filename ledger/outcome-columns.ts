@@ -41,7 +41,7 @@ export function rowToOutcome(row: Partial<Record<string, unknown>>): AccountOutc
   const o: Record<string, string> = {};
   for (const f of FIELDS) {
     const v = row[OUTCOME_COLUMNS[f]];
-    if (v !== null && v !== undefined && v !== '') o[f] = String(v);
+    if (v) o[f] = String(v);
   }
   return o as AccountOutcome;
 }
