@@ -155,7 +155,11 @@ export async function watchRunAction(runId: string): Promise<void> {
   });
 }
 
-export async function runStatusAction(runId: string, opts: { json?: boolean }): Promise<void> {
+/** `run status`'s options (cli/commands/run.ts). */
+const runStatusOptionsSchema = z.object({ json: flagOption });
+
+export async function runStatusAction(runId: string, options: unknown): Promise<void> {
+  const opts = parseOptions(runStatusOptionsSchema, options);
   const ctx = loadCliContext();
   await withServices(ctx, async (s) => {
     const st = await runStatus(await s.temporal(), await s.db(), ctx.cfg, runId);
@@ -254,7 +258,11 @@ export async function listRunsAction(options: unknown): Promise<void> {
   });
 }
 
-export async function controlRunAction(action: 'pause' | 'resume' | 'cancel', runId: string, opts: { json?: boolean; reason?: string }): Promise<void> {
+/** `run pause`, `resume` and `cancel`'s options (cli/commands/run.ts; `resume` takes no reason). */
+const controlOptionsSchema = z.object({ json: flagOption, reason: z.string().optional() });
+
+export async function controlRunAction(action: 'pause' | 'resume' | 'cancel', runId: string, options: unknown): Promise<void> {
+  const opts = parseOptions(controlOptionsSchema, options);
   const ctx = loadCliContext();
   await withServices(ctx, async (s) => {
     const p = await executeControl(await s.temporal(), runId, action, opts.reason);
