@@ -40,12 +40,13 @@ export function planCommand(): Command {
     .option('--json', 'print the wave as plan status --json does')
     .action(async (planId: string, opts) => planActions().approvePlanAction(planId, opts));
 
-  for (const action of ['resume', 'skip', 'cancel'] as const) {
+  for (const action of ['resume', 'skip', 'cancel', 'trial'] as const) {
     const cmd = plan
       .command(`${action} <planId>`)
       .description(
         {
-          resume: "resume a wave's run after it stopped the line",
+          resume: "resume a wave's run (or its trial load) after it stopped the line",
+          trial: 'run another trial load (dry run) of a wave at its entry gate, e.g. after its data was fixed (refused otherwise, exit 1)',
           skip: 'skip a wave (its run is cancelled: accounts in flight finish, the rest are recorded not attempted); the plan goes on to the next',
           cancel: "cancel the plan (the current wave's run is cancelled)",
         }[action],
