@@ -3,6 +3,8 @@ import { positiveInt } from '../output';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
 const planActions = (): typeof import('../actions/plan') => require('../actions/plan');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs
+const planReport = (): typeof import('../report/plan') => require('../report/plan');
 
 export function planCommand(): Command {
   const plan = new Command('plan').description('a cutover plan: waves of runs in windows, with daily caps and gates (docs/plan.md)');
@@ -29,6 +31,13 @@ export function planCommand(): Command {
     .description('each wave: state, runs, accounts, windows, stop the line, gates')
     .option('--json', 'machine-readable output')
     .action(async (planId: string, opts) => planActions().planStatusAction(planId, opts));
+
+  plan
+    .command('report <planId>')
+    .description('write plan-report.html (planned against actual per wave and per local day, trial loads, sign-offs) and plan-waves.csv, plan-days.csv')
+    .option('--out <dir>', 'output directory (default: <DATA_DIR>/reports/plan-<planId>)')
+    .option('--json', 'print the paths and the numbers as JSON')
+    .action(async (planId: string, opts) => planReport().planReportAction(planId, opts));
 
   plan
     .command('approve <planId>')
