@@ -220,7 +220,15 @@ export async function planReportAction(planId: string, opts: { out?: string; jso
     const plan = await (await s.temporal()).workflow.getHandle(planWorkflowId(planId)).query(planStatusQuery);
     const data = await loadPlanReport(await s.db(), plan);
     const files = writePlanReport(data, dir);
-    if (opts.json) return printJson({ planId, ...files, waves: data.waves.map((w) => ({ name: w.status.name, accounts: w.status.accounts, days: w.days })) });
+    if (opts.json)
+      return printJson({
+        planId,
+        dir: files.dir,
+        html: files.html,
+        wavesCsv: files.waves,
+        daysCsv: files.days,
+        waves: data.waves.map((w) => ({ name: w.status.name, accounts: w.status.accounts, days: w.days })),
+      });
     println(`Report for plan ${planId}:`);
     for (const f of [files.html, files.waves, files.days]) println(`  ${f}`);
   });
