@@ -12,7 +12,7 @@ import { runProgressQuery, supplierStatusSignal } from '../../domain/messages';
 import { approveGate, controlPlan, planStatusQuery } from '../../domain/plan-messages';
 import { planArgsOf } from '../../cli/actions/plan';
 import { loadPlanFile } from '../../cli/plan-file';
-import { accountsFile, connectE2E, sandbox, seedAccounts, setSupplierEverywhere, startRun, uniqueId, until, type E2E } from '../e2e/helpers';
+import { accountsFile, connectE2E, type E2E, listOf, sandbox, seedAccounts, setSupplierEverywhere, startRun, uniqueId, until } from '../e2e/helpers';
 import { CORPUS_DIR, decryptHistory, writeEntry } from './corpus';
 
 // Records the replay corpus on the e2e stack: `npm run replay:record` (not part of npm test). Run it
@@ -67,14 +67,7 @@ describe('record the replay corpus', () => {
     const handle = await startRun(e, {
       runId,
       supplierCode: supplier,
-      selection: {
-        kind: 'list',
-        path: accountsFile(
-          e,
-          runId,
-          truth.map((t) => t.external_account_number),
-        ),
-      },
+      selection: listOf(e, runId, truth),
       concurrency: 4,
       pageSize: 25,
       continueAsNewAtEvents: 50,
@@ -130,14 +123,7 @@ describe('record the replay corpus', () => {
     const handle: WorkflowHandle = await startRun(e, {
       runId,
       supplierCode: supplier,
-      selection: {
-        kind: 'list',
-        path: accountsFile(
-          e,
-          runId,
-          truth.map((t) => t.external_account_number),
-        ),
-      },
+      selection: listOf(e, runId, truth),
       concurrency: 3,
       timings: { eventWaitSeconds: 10, pollMaxSeconds: 3600, supplierRecheckSeconds: 5 },
     });
