@@ -35,29 +35,24 @@ export function afterProblems(waves: ReadonlyArray<{ name: string; after?: reado
 
 /** One cycle of the dependency graph (wave indexes, each waiting for the next), or undefined. */
 export function findCycle(deps: readonly number[][]): number[] | undefined {
-  const state = deps.map(() => 0); // 0 unseen, 1 on the path, 2 done
-  const path: number[] = [];
-  const visit = (i: number): number[] | undefined => {
-    state[i] = 1;
-    path.push(i);
-    for (const j of deps[i]) {
-      if (state[j] === 1) return path.slice(path.indexOf(j));
-      if (state[j] === 0) {
-        const c = visit(j);
-        if (c) return c;
+  // Peel the waves whose dependencies are all peeled: what is left waits in a cycle, or on one.
+  const left = new Set(deps.keys());
+  for (let peeled = true; peeled;) {
+    peeled = false;
+    for (const i of left)
+      if (deps[i].every((j) => !left.has(j))) {
+        left.delete(i);
+        peeled = true;
       }
-    }
-    path.pop();
-    state[i] = 2;
-    return undefined;
-  };
-  for (let i = 0; i < deps.length; i++) {
-    if (state[i] === 0) {
-      const c = visit(i);
-      if (c) return c;
-    }
   }
-  return undefined;
+  if (left.size === 0) return undefined;
+  // Each wave left waits for another left: walking from the first, a wave comes round again.
+  const walk: number[] = [];
+  for (let i = Math.min(...left); ; i = deps[i].find((j) => left.has(j))!) {
+    const seen = walk.indexOf(i);
+    if (seen >= 0) return walk.slice(seen);
+    walk.push(i);
+  }
 }
 
 /** Whether a wave may start: every wave it waits for is done (completed or skipped). */

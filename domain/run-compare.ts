@@ -58,7 +58,7 @@ export function compareRuns(pairs: readonly OutcomePair[]): RunComparison {
   const order = { newly_failing: 0, still_failing: 1, fixed: 2 };
   return {
     counts,
-    byCode: [...byCode.values()].sort((x, y) => order[x.class] - order[y.class] || y.n - x.n || (x.code < y.code ? -1 : x.code > y.code ? 1 : 0)),
+    byCode: [...byCode.values()].sort((x, y) => order[x.class] - order[y.class] || y.n - x.n || x.code.localeCompare(y.code)),
     defects,
   };
 }

@@ -58,6 +58,8 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
   const deps = waveDependencies(input.waves);
   // Handlers move it; a wave waiting between looks wakes when it has moved since it began to wait.
   let epoch = 0;
+  // Plans started before `after` ran side by side go on in file order (st.current) while they replay.
+  let sideBySide = false;
 
   const done = (i: number) => TERMINAL.has(st.waves[i].state);
   const status = (): PlanStatus => ({
@@ -111,7 +113,7 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
         st.cancelled = true;
         for (let i = 0; i < st.waves.length; i++) {
           const ws = st.waves[i];
-          if (done(i) && i !== st.current) continue;
+          if (done(i) && (sideBySide || i !== st.current)) continue;
           const reason = `plan ${input.planId} cancelled`;
           if (ws.runStarted) await acts.controlPlanRun({ runId: input.waves[i].run.runId, action: 'cancel', reason });
           else if (trialUnderWay(i)) await acts.controlPlanRun({ runId: trialRun(i), action: 'cancel', reason });
@@ -140,7 +142,8 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
     },
   );
 
-  if (patched('plan-waves-after')) {
+  sideBySide = patched('plan-waves-after');
+  if (sideBySide) {
     // Each wave starts once the waves it waits for are done (`after`; by default the one before it).
     await Promise.all(
       input.waves.map(async (_, i) => {

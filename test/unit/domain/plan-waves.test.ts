@@ -25,6 +25,10 @@ describe('the order of a plan’s waves', () => {
     expect(findCycle([[1], [0]])).toEqual([0, 1]);
     expect(findCycle([[0]])).toEqual([0]);
     expect(findCycle([[], [2], [3], [1]])).toEqual([1, 2, 3]);
+    // A wave waiting on a cycle is not in it; nor is a dependency done with (0 here).
+    expect(findCycle([[1], [2], [1]])).toEqual([1, 2]);
+    expect(findCycle([[], [0, 2], [1]])).toEqual([1, 2]);
+    expect(findCycle([[], [0], [3], [2]])).toEqual([2, 3]);
     // A shared dependency reached twice (a diamond) is no cycle.
     expect(findCycle([[], [0], [0], [1, 2]])).toBeUndefined();
     expect(findCycle([[1, 2], [3], [3], []])).toBeUndefined();

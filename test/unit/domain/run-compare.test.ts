@@ -54,8 +54,15 @@ describe('run compare: counts, codes and defects', () => {
     expect(r.defects).toEqual({ a: 14, b: 7 });
   });
   it('equal counts sort by code; no groups: zeros', () => {
-    const r = compareRuns([pair('completed', null, 'failed', 'b', 2), pair('completed', null, 'failed', 'a', 2), pair('failed', 'c', 'completed', null, 2)]);
-    expect(r.byCode.map((x) => x.code)).toEqual(['a', 'b', 'c']);
+    const r = compareRuns([
+      pair('completed', null, 'failed', 'c', 2),
+      pair('completed', null, 'failed', 'b', 2),
+      pair('completed', null, 'failed', 'a', 2),
+      pair('completed', null, 'failed', 'd', 2),
+      pair('failed', 'z', 'completed', null, 2),
+    ]);
+    expect(r.byCode.map((x) => x.code)).toEqual(['a', 'b', 'c', 'd', 'z']);
+    expect(compareRuns([pair('completed', null, 'failed', 'a', 2), pair('completed', null, 'failed', 'b', 2)]).byCode.map((x) => x.code)).toEqual(['a', 'b']);
     expect(compareRuns([])).toEqual({
       counts: { fixed: 0, newly_failing: 0, still_failing: 0, still_passing: 0, not_compared: 0 },
       byCode: [],
