@@ -148,7 +148,7 @@ waves:
       expect(b.accounts).toMatchObject({ started: 1, completed: 1 });
       expect((await wave('alpha')).accounts).toMatchObject({ planned: 3, started: 3, completed: 3, failed: 0 });
       expect((await wave('gamma')).accounts).toMatchObject({ started: 2, completed: 2 });
-      const st = (await handle.query(planStatusQuery)) as PlanStatus;
+      const st: PlanStatus = await handle.query(planStatusQuery);
       expect(st.waves.map((w) => w.after)).toEqual([[], ['alpha'], ['alpha']]);
 
       // plan report: planned against actual per wave and per day; files for the operator alone.
