@@ -3,6 +3,7 @@
 // in a 0700 folder). Counts, wave names and sign-offs only: no account of anyone is in it.
 import fs from 'node:fs';
 import path from 'node:path';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Pool } from '../../clients/db';
 import { planStatusQuery, type PlanStatus, type WaveStatus } from '../../domain/plan-messages';
 import { planAgainstActual, plannedPerDay, type DayRow } from '../../domain/plan-report';
@@ -12,6 +13,7 @@ import { planSignOffs, type SignOff } from '../../ledger/plan-sign-offs';
 import { startedPerDay } from '../../ledger/plan-report';
 import { trialLoads, type TrialLoad } from '../actions/compare';
 import { loadCliContext, withServices } from '../context';
+import { usageError } from '../errors';
 import { printJson, println } from '../output';
 import { toCsv } from './csv';
 import { CSS, escapeHtml } from './html';
@@ -217,7 +219,16 @@ export async function planReportAction(planId: string, opts: { out?: string; jso
   const ctx = loadCliContext();
   const dir = path.resolve(opts.out ?? path.join(ctx.dataDir, 'reports', `plan-${planId}`));
   await withServices(ctx, async (s) => {
-    const plan = await (await s.temporal()).workflow.getHandle(planWorkflowId(planId)).query(planStatusQuery);
+    const plan = await (
+      await s.temporal()
+    ).workflow
+      .getHandle(planWorkflowId(planId))
+      .query(planStatusQuery)
+      .catch((e: unknown) => {
+        if (e instanceof WorkflowNotFoundError)
+          throw usageError('plan_not_found', `no plan ${planId} (workflow ${planWorkflowId(planId)}) in this Temporal namespace`);
+        throw e;
+      });
     const data = await loadPlanReport(await s.db(), plan);
     const files = writePlanReport(data, dir);
     if (opts.json)
