@@ -170,6 +170,10 @@ waves:
       expect(html).toMatch(new RegExp(`<g data-day="${today}"><title>${today}: planned 1, started 1, completed 1, failed 0</title>`));
       expect(html).toContain('trial 2: 100%');
 
+      const unknown = cli(['plan', 'report', `${planId}-none`]);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toContain(`no plan ${planId}-none (workflow cutover-plan/${planId}-none)`);
+
       expect(cli(['plan', 'skip', planId, '--wave', 'beta']).code).toBe(0);
       expect((await handle.result()).state).toBe('completed');
 
