@@ -3,7 +3,7 @@ import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } fr
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import type pino from 'pino';
 import { z } from 'zod';
-import { CodecError } from './aes-gcm-codec';
+import { CodecError } from './codec-error';
 import { CodecAccessError, type OidcVerifier } from './oidc';
 
 /**

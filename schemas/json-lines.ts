@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { decodeUtf8 } from './hostile-json';
+import { fileFormat } from '../domain/source-spec';
 
 /**
  * The lines of a payload file (`.jsonl`, or `.jsonl.gz` decompressed as it streams), numbered from 1
@@ -22,7 +23,7 @@ export const MAX_PAYLOAD_LINE_BYTES = 16 * 1024 * 1024;
 
 const NL = 0x0a;
 
-export const isGzip = (file: string) => file.toLowerCase().endsWith('.gz');
+export const isGzip = (file: string) => fileFormat(file)?.gzip === true;
 
 export function openPayloadFile(file: string): Readable {
   const raw = fs.createReadStream(file, { highWaterMark: 1 << 20 });

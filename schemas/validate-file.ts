@@ -4,6 +4,7 @@ import { type ValidateOptions, validateAccount, validateScheduleRequest } from '
 import { boundedDetail, capValue, personalValues } from './bounded-output';
 import { HOSTILE_JSON_CODES, decodeUtf8, hostileJsonProblem } from './hostile-json';
 import { assertRegularFile, InputFileError } from './input-file';
+import { fileFormat } from '../domain/source-spec';
 import { openPayloadFile, readPayloadLines } from './json-lines';
 import { MAX_JSON_RECORD_BYTES, readJsonArrayRecords } from './json-array-stream';
 
@@ -137,8 +138,8 @@ export async function* validateFile(
 ): AsyncGenerator<FileValidationResult> {
   const maxJson = opts.maxJsonDocumentBytes ?? MAX_JSON_DOCUMENT_BYTES;
   const { size } = await assertRegularFile(filePath);
-  const lower = filePath.toLowerCase();
-  if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) {
+  const format = fileFormat(filePath);
+  if (format?.read === 'lines' && !format.gzip) {
     yield* readJsonl(filePath, opts);
     return;
   }
@@ -165,7 +166,7 @@ export async function* validateFile(
     whole = JSON.parse(text);
   } catch (err) {
     // A multi-line file that is not one JSON document is read as JSONL unless it claims to be JSON.
-    if (!lower.endsWith('.json') && first === '{' && text.trim().includes('\n')) {
+    if (format?.read !== 'json' && first === '{' && text.trim().includes('\n')) {
       yield* readJsonl(filePath, opts);
       return;
     }
