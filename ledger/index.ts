@@ -2,6 +2,7 @@
 // receivers, the CLI and the bench read and write through it.
 export * from './types';
 export * from './attempts';
+export * from './outcome-columns';
 export * from './inbox';
 export * from './inbox-report';
 export * from './rejections';
@@ -15,3 +16,4 @@ export * from './report-csv';
 export * from './platform-pace';
 export * from './run-summary';
 export * from './plan-sign-offs';
+export * from './plan-report';

@@ -7,6 +7,8 @@ import { addPostImportRunCommands } from './post-import';
 const runActions = (): typeof import('../actions/run') => require('../actions/run');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the ledger alone: no Temporal or platform client to load
 const listActions = (): typeof import('../actions/ledger-lists') => require('../actions/ledger-lists');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the ledger alone
+const compareActions = (): typeof import('../actions/compare') => require('../actions/compare');
 
 export function runCommand(): Command {
   const run = new Command('run').description('start, watch and steer migration runs');
@@ -91,10 +93,27 @@ Example:
     .action(async (runId: string, opts) => runActions().runStatusAction(runId, opts));
 
   run
+    .command('compare')
+    .description('two runs of one cohort side by side (trial loads): accounts fixed, newly failing and still failing, by code')
+    .argument('[a]', 'the earlier run')
+    .argument('[b]', 'the later run')
+    .option('--plan <id>', "with --wave: the wave's trial loads (defect count of each; the last two compared)")
+    .option('--wave <name>', 'the wave of --plan')
+    .option('--json', 'machine-readable output')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ kraken-migrate run compare trial-1 trial-2
+  $ kraken-migrate run compare --plan cutover-autumn --wave pilot --json`,
+    )
+    .action(async (a: string | undefined, b: string | undefined, opts) => compareActions().compareAction(a, b, opts));
+
+  run
     .command('list')
     .description('recent runs (Temporal visibility + ledger)')
     .option('--supplier <code>', 'only runs of this supplier')
-    .option('--limit <n>', 'at most N runs', positiveInt('--limit'), 20)
+    .option('--limit <n>', 'at most N runs', '20')
     .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExamples:\n  $ kraken-migrate run list\n  $ kraken-migrate run list --supplier DEMO-SUPPLIER --json')
     .action(async (opts) => runActions().listRunsAction(opts));
@@ -122,7 +141,7 @@ Example:
     .description("start a new run over a run's failed and not-attempted accounts (same supplier and source)")
     .option('--code <code...>', 'only accounts that failed with these error codes')
     .option('--stage <stage>', '"post-import": retry only the items carried over after import that failed (the accounts are not re-imported)')
-    .option('--concurrency <n>', 'accounts in flight at once (default: as the original run)', positiveInt('--concurrency'))
+    .option('--concurrency <n>', 'accounts in flight at once (default: as the original run)')
     .option('--run-id <id>', 'id of the new run')
     .option('--watch', 'watch the new run until it ends')
     .option('--json', 'print {runId, workflowId, uiUrl} of the new run')
@@ -139,7 +158,7 @@ Examples:
   $ kraken-migrate run rerun-failed run-20250601-120000-ab12 --code invalid_phone_number missing_meter_point`,
     )
     .action(async (runId: string, opts) =>
-      opts.list && opts.stage === undefined ? listActions().rerunFailedListAction(runId, opts.code) : runActions().rerunFailedAction(runId, opts),
+      opts.list && opts.stage === undefined ? listActions().rerunFailedListAction(runId, opts) : runActions().rerunFailedAction(runId, opts),
     );
 
   addPostImportRunCommands(run);

@@ -1,13 +1,15 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, type Pool } from '../../../clients/db';
-import { ledgerProgress } from '../../../ledger';
+import { createLedger, ledgerProgress } from '../../../ledger';
+import type { AccountLines } from '../../../ledger/account-lines';
+import { failedOfRun, reconcileSelection } from '../../../cli/actions/ledger-lists';
 import { postImportStatus } from '../../../cli/post-import';
 import { EXAMPLES_PER_CODE } from '../../../ledger/report-data';
 import { planSeed, seedCounts } from '../../../harness/seed/seed-mix';
+import { cli as runCli } from '../../support/cli';
 import { parseCsv } from '../../support/csv';
 
 /**
@@ -15,26 +17,15 @@ import { parseCsv } from '../../support/csv';
  * the report's counts are the seed's mix, the HTML shows a page of examples per code while the CSV
  * has every row, and `rerun-failed --code X --list` selects exactly the accounts that failed with X.
  */
-const ROOT = path.resolve(__dirname, '../../..');
 const ACCOUNTS = 2000;
 let env: Record<string, string>;
 let pool: Pool;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'seed-ledger-e2e-'));
 const runId = `seed-e2e-${Date.now().toString(36)}`;
 
-function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [require.resolve('tsx/cli'), args[1] === 'seed-ledger' ? 'harness/cli/main.ts' : 'cli/main.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, ...extraEnv },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** `db seed-ledger` belongs to the harness; everything else is the installed product. */
+const cli = (args: string[], extraEnv: Record<string, string> = {}) =>
+  runCli(args, { env: { ...env, ...extraEnv }, entry: args[1] === 'seed-ledger' ? 'harness' : 'product', timeoutMs: 600_000 });
 
 const plan = planSeed(ACCOUNTS);
 const mix = seedCounts(plan);
@@ -204,6 +195,36 @@ describe('db seed-ledger and the operator commands on what it seeds', () => {
     const reconcile = await cli(['run', 'reconcile', runId, '--list']);
     expect(reconcile.code).toBe(0);
     expect(reconcile.stdout.trim().split('\n')).toHaveLength(mix.byOutcome.completed + mix.byOutcome.completed_with_differences);
+  });
+
+  it('the lists page through the selection: small pages give every account once, in order, as the rerun selection reads them', async () => {
+    const lines = async (pages: AsyncIterable<AccountLines>) => {
+      const out: string[] = [];
+      for await (const p of pages) if (p.count) out.push(...p.lines.split('\n'));
+      return out;
+    };
+    const rows = async (sql: string) => (await pool.query<{ n: string }>(sql, [runId])).rows.map((r) => r.n);
+    const ledger = createLedger(pool);
+    const failed = await rows(
+      `select external_account_number as n from migrate.account_attempts where run_id = $1 and outcome in ('failed', 'not_attempted') order by 1`,
+    );
+    expect(await lines(failedOfRun(ledger, runId, undefined, 7))).toEqual(failed);
+    const selected: string[] = [];
+    for (let after: string | undefined; ;) {
+      const page = await ledger.failedAccounts(runId, undefined, after, 7);
+      selected.push(...page);
+      if (page.length < 7) break;
+      after = page[page.length - 1];
+    }
+    expect(selected).toEqual(failed);
+    const cancelled = await rows(
+      `select external_account_number as n from migrate.account_attempts where run_id = $1 and outcome = 'failed' and error_code = 'import_cancelled' order by 1`,
+    );
+    expect(await lines(failedOfRun(ledger, runId, ['import_cancelled'], 5))).toEqual(cancelled);
+    const completed = await rows(
+      `select external_account_number as n from migrate.account_attempts where run_id = $1 and outcome in ('completed', 'completed_with_differences') order by 1`,
+    );
+    expect(await lines(reconcileSelection(pool, runId, 97))).toEqual(completed);
   });
 
   it("deleting the run's attempts takes their checks out of the per-field counts", async () => {
