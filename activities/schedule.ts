@@ -176,7 +176,7 @@ function permitRequest(): PermitRequest {
 export function paceSignalOf(e: unknown): PaceSignal | undefined {
   if (!(e instanceof PlatformTransientError) || e.status === undefined) return undefined;
   if (e.status === 429) return e.retryAfterMs === undefined ? { kind: 'throttled' } : { kind: 'throttled', retryAfterMs: e.retryAfterMs };
-  if (e.status >= 500) return { kind: 'server_error' };
+  if (e.status >= 500) return e.retryAfterMs === undefined ? { kind: 'server_error' } : { kind: 'server_error', retryAfterMs: e.retryAfterMs };
   return undefined;
 }
 

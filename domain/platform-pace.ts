@@ -69,7 +69,8 @@ export type PaceSignal =
    * with them, so the window is no wider than that (the ledger's store counts them).
    */
   | { kind: 'throttled'; retryAfterMs?: number; inProcessing?: number }
-  | { kind: 'server_error' };
+  /** 5xx (retryAfterMs when it said how long to wait: a 503 may). */
+  | { kind: 'server_error'; retryAfterMs?: number };
 
 export function initialPace(p: PaceParams): PaceState {
   return { window: clamp(p.initialWindow, p), probing: true, holdUntilMs: 0 };
@@ -85,7 +86,7 @@ export function nextPace(s: PaceState, signal: PaceSignal, p: PaceParams, nowMs:
   }
   if (nowMs < s.holdUntilMs) return { ...s, probing: false };
   // A Retry-After longer than the hold is the tenant saying how long its answer stands.
-  const holdMs = Math.max(p.holdMs, signal.kind === 'throttled' ? (signal.retryAfterMs ?? 0) : 0);
+  const holdMs = Math.max(p.holdMs, signal.retryAfterMs ?? 0);
   // The tenant was full with `inProcessing` of ours: a window past that only draws more refusals
   // (probing overshoots by the calls answered in one round).
   const seen = signal.kind === 'throttled' && signal.inProcessing !== undefined ? signal.inProcessing : Number.POSITIVE_INFINITY;
@@ -120,6 +121,7 @@ export interface Waiter {
  * runs of one tenant holding permits 3:1 when their weights are 3:1, whoever asked first.
  */
 export function choosePermitHolders(free: number, waiters: readonly Waiter[], heldByKey: ReadonlyMap<string, number>): string[] {
+  // Stryker disable next-line EqualityOperator: equivalent (holders are unique: never equal)
   const queue = [...waiters].sort((a, b) => a.priorityKey - b.priorityKey || a.sinceMs - b.sinceMs || (a.holder < b.holder ? -1 : 1));
   const held = new Map(heldByKey);
   const chosen: string[] = [];
@@ -151,7 +153,8 @@ export function throttledShare(accepted: number, throttled: number): number {
  * permit (the platform's processing time as measured from its own answers); null before any is known.
  */
 export function windowThroughput(window: number, holdMs: number | null): number | null {
-  return holdMs === null || holdMs <= 0 ? null : window / (holdMs / 1000);
+  const ms = Number(holdMs); // null: 0
+  return ms > 0 ? window / (ms / 1000) : null;
 }
 
 /** The tenant's window as `run status`, the watch line and the run's UI page show it (no personal data: counts only). */

@@ -20,6 +20,7 @@ describe("what a failed schedule call tells the tenant's pace", () => {
   it('a 5xx is a server error', () => {
     expect(paceSignalOf(transient(500))).toEqual({ kind: 'server_error' });
     expect(paceSignalOf(transient(503))).toEqual({ kind: 'server_error' });
+    expect(paceSignalOf(transient(503, 4_000))).toEqual({ kind: 'server_error', retryAfterMs: 4_000 });
   });
 
   it('a network failure, another status or another error tells it nothing', () => {

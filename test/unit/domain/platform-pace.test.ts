@@ -10,6 +10,7 @@ import {
   throttledShare,
   windowThroughput,
   type PaceParams,
+  type PaceSignal,
   type PaceState,
   type PaceView,
   type Waiter,
@@ -68,8 +69,14 @@ describe('the window of accounts in processing (AIMD)', () => {
     expect(nextPace(at(10, { holdUntilMs: 2_000 }), { kind: 'throttled', inProcessing: 3 }, p, 1_000).window).toBe(10);
   });
 
-  it('a 5xx narrows the window as a 429 does', () => {
+  it('a 5xx narrows the window as a 429 does, its Retry-After holding it too', () => {
     expect(nextPace(at(10), { kind: 'server_error' }, p, 1_000)).toEqual({ window: 5, probing: false, holdUntilMs: 3_000 });
+    expect(nextPace(at(10), { kind: 'server_error', retryAfterMs: 9_000 }, p, 1_000).holdUntilMs).toBe(10_000);
+  });
+
+  it('a 5xx is not the limit: the accounts in processing then do not narrow the window further', () => {
+    const withCount = { kind: 'server_error', inProcessing: 2 } as unknown as PaceSignal;
+    expect(nextPace(at(10), withCount, p, 1_000).window).toBe(5);
   });
 
   it('refusals during the hold change nothing but end probing; at its end they narrow the window again', () => {
@@ -224,6 +231,11 @@ describe('who gets the free permits', () => {
     ).toEqual(['b1', 'a1']);
   });
 
+  it('the same priority, share and wait: by holder, whatever order they were read in', () => {
+    expect(choosePermitHolders(1, [w('b', 'A', 1, 0), w('a', 'A', 1, 0)], new Map())).toEqual(['a']);
+    expect(choosePermitHolders(1, [w('a', 'A', 1, 0), w('b', 'A', 1, 0)], new Map())).toEqual(['a']);
+  });
+
   it('ties go to whoever waited longest; within a key, first come', () => {
     expect(choosePermitHolders(1, [w('b', 'B', 1, 10), w('a', 'A', 1, 5)], new Map())).toEqual(['a']);
     expect(choosePermitHolders(2, [w('a2', 'A', 1, 7), w('a1', 'A', 1, 3)], new Map())).toEqual(['a1', 'a2']);
@@ -278,6 +290,7 @@ describe('throttled share and what the window lets through', () => {
     expect(windowThroughput(20, 8_000)).toBe(2.5);
     expect(windowThroughput(20, null)).toBeNull();
     expect(windowThroughput(20, 0)).toBeNull();
+    expect(windowThroughput(20, -5)).toBeNull();
   });
 });
 
