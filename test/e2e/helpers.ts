@@ -65,6 +65,18 @@ export function accountsFile(e: E2E, name: string, accounts: string[]): string {
   return file;
 }
 
+/** A run's selection of exactly these seeded accounts, written as the list file an operator would pass. */
+export function listOf(e: E2E, name: string, truth: readonly GroundTruth[]): { kind: 'list'; path: string } {
+  return {
+    kind: 'list',
+    path: accountsFile(
+      e,
+      name,
+      truth.map((t) => t.external_account_number),
+    ),
+  };
+}
+
 /** Starts a run on the stack's queue, or on `taskQueue` (a test's own workers). */
 export async function startRun(e: E2E, input: Omit<MigrationRunInput, 'source'> & { source?: MigrationRunInput['source'] }, opts: { taskQueue?: string } = {}) {
   const args = migrationRunInputSchema.parse({ source: { kind: 'postgres' }, ...input });

@@ -9,7 +9,7 @@ import { accountDeltaWorkflowId, deltaRunWorkflowId, runWorkflowId } from '../..
 import { awaitDelta, startDelta } from '../../cli/post-import';
 import { generateChangesForRun } from '../../harness/cli/post-import-changes';
 import { runProgressQuery, supplierStatusSignal } from '../../domain/messages';
-import { accountsFile, connectE2E, sandbox, seedAccounts, setSupplierEverywhere, startRun, uniqueId, until, type E2E } from '../e2e/helpers';
+import { accountsFile, connectE2E, type E2E, listOf, sandbox, seedAccounts, setSupplierEverywhere, startRun, uniqueId, until } from '../e2e/helpers';
 import { CORPUS_DIR, decryptHistory, writeEntry } from './corpus';
 
 // Records the replay corpus on the e2e stack: `npm run replay:record` (not part of npm test). Run it
@@ -64,14 +64,7 @@ describe('record the replay corpus', () => {
     const handle = await startRun(e, {
       runId,
       supplierCode: supplier,
-      selection: {
-        kind: 'list',
-        path: accountsFile(
-          e,
-          runId,
-          truth.map((t) => t.external_account_number),
-        ),
-      },
+      selection: listOf(e, runId, truth),
       concurrency: 4,
       pageSize: 25,
       continueAsNewAtEvents: 50,
@@ -127,14 +120,7 @@ describe('record the replay corpus', () => {
     const handle: WorkflowHandle = await startRun(e, {
       runId,
       supplierCode: supplier,
-      selection: {
-        kind: 'list',
-        path: accountsFile(
-          e,
-          runId,
-          truth.map((t) => t.external_account_number),
-        ),
-      },
+      selection: listOf(e, runId, truth),
       concurrency: 3,
       timings: { eventWaitSeconds: 10, pollMaxSeconds: 3600, supplierRecheckSeconds: 5 },
     });

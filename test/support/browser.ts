@@ -1,6 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** Flags for a headless Chromium that stays off the network. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
 /**
  * A Chromium-family browser for the report test: `CHROMIUM_PATH`, else the first of the usual names
  * on PATH, else Playwright's own download (if one was installed). Undefined when none is found.

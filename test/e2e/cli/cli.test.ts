@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findChromium } from '../../support/browser';
+import { CHROMIUM_ARGS, findChromium } from '../../support/browser';
+import { cli as runCli } from '../../support/cli';
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import type { Client } from '@temporalio/client';
 import { createPool, type Pool } from '../../../clients/db';
@@ -14,51 +14,15 @@ import { actualDataDir } from '../../../harness/stack/postgres';
 import { runWorkflowId } from '../../../domain/workflow-ids';
 import { KmAccount } from '../../../domain/search-attributes';
 
-const ROOT = path.resolve(__dirname, '../../..');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 let env: Record<string, string>;
 let cfg: Config;
 let pool: Pool;
 let client: Client;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-e2e-'));
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The CLI as an operator runs it, pointed at the e2e stack. stdout is a pipe: watch prints lines. */
-function cli(args: string[], timeoutMs = 240_000, extraEnv: Record<string, string> = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [require.resolve('tsx/cli'), args[0] === 'generate' ? 'harness/cli/main.ts' : 'cli/main.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, ...extraEnv },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`kraken-migrate ${args.join(' ')} timed out\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** The CLI as an operator runs it, pointed at the e2e stack (`generate` belongs to the harness). */
+const cli = (args: string[], timeoutMs?: number, extraEnv: Record<string, string> = {}) =>
+  runCli(args, { env: { ...env, ...extraEnv }, timeoutMs, entry: args[0] === 'generate' ? 'harness' : 'product' });
 
 async function outcomes(runId: string) {
   const r = await pool.query(

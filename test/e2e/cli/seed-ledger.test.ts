@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +7,7 @@ import { ledgerProgress } from '../../../ledger';
 import { postImportStatus } from '../../../cli/post-import';
 import { EXAMPLES_PER_CODE } from '../../../ledger/report-data';
 import { planSeed, seedCounts } from '../../../harness/seed/seed-mix';
+import { cli as runCli } from '../../support/cli';
 import { parseCsv } from '../../support/csv';
 
 /**
@@ -15,26 +15,15 @@ import { parseCsv } from '../../support/csv';
  * the report's counts are the seed's mix, the HTML shows a page of examples per code while the CSV
  * has every row, and `rerun-failed --code X --list` selects exactly the accounts that failed with X.
  */
-const ROOT = path.resolve(__dirname, '../../..');
 const ACCOUNTS = 2000;
 let env: Record<string, string>;
 let pool: Pool;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'seed-ledger-e2e-'));
 const runId = `seed-e2e-${Date.now().toString(36)}`;
 
-function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [require.resolve('tsx/cli'), args[1] === 'seed-ledger' ? 'harness/cli/main.ts' : 'cli/main.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, ...extraEnv },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** `db seed-ledger` belongs to the harness; everything else is the installed product. */
+const cli = (args: string[], extraEnv: Record<string, string> = {}) =>
+  runCli(args, { env: { ...env, ...extraEnv }, entry: args[1] === 'seed-ledger' ? 'harness' : 'product', timeoutMs: 600_000 });
 
 const plan = planSeed(ACCOUNTS);
 const mix = seedCounts(plan);

@@ -5,19 +5,8 @@ import { workflowMetadataQuery } from '@temporalio/workflow';
 import { accountWorkflowId } from '../../../domain/workflow-ids';
 import { supplierStatusSignal } from '../../../domain/messages';
 import { accountDetails, SUMMARIES } from '../../../workflows/account-details';
-import { findChromium } from '../../support/browser';
+import { CHROMIUM_ARGS, findChromium } from '../../support/browser';
 import { accountsFile, connectE2E, sandbox, seedAccounts, setSupplierEverywhere, startRun, uniqueId, until, type E2E } from '../helpers';
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let e: E2E;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataConverter } from '../../../codec/data-converter';
 import { workflowBundle } from '../../../workers/worker';
 import { runWorkflowId } from '../../../domain/workflow-ids';
-import { accountsFile, connectE2E, expectOutcomesMatchGroundTruth, runToEnd, seedAccounts, uniqueId, type E2E } from '../helpers';
+import { connectE2E, type E2E, expectOutcomesMatchGroundTruth, listOf, runToEnd, seedAccounts, uniqueId } from '../helpers';
 
 let e: E2E;
 beforeAll(async () => {
@@ -24,14 +24,7 @@ describe('long runs', () => {
     const result = await runToEnd(e, {
       runId,
       supplierCode: supplier,
-      selection: {
-        kind: 'list',
-        path: accountsFile(
-          e,
-          runId,
-          truth.map((t) => t.external_account_number),
-        ),
-      },
+      selection: listOf(e, runId, truth),
       concurrency: 4,
       pageSize: 25,
       continueAsNewAtEvents: 50,

@@ -1,9 +1,10 @@
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planStatusQuery, type PlanStatus } from '../../../domain/plan-messages';
 import { planWorkflowId } from '../../../domain/workflow-ids';
+import { cliSync } from '../../support/cli';
 import { attempts, connectE2E, groundTruth, ownWorkers, seedAccounts, uniqueId, until, type E2E } from '../helpers';
 
 let e: E2E;
@@ -16,16 +17,8 @@ afterAll(async () => {
   await e?.close();
 });
 
-const ROOT = path.resolve(__dirname, '../../..');
-function cli(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, [require.resolve('tsx/cli'), 'cli/main.ts', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...e.env, ...env },
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+/** The CLI as an operator runs it, against the e2e stack, on the test's own task queue. */
+const cli = (args: string[], env: Record<string, string>) => cliSync(args, { env: { ...e.env, ...env } });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const scheduledCount = async (accounts: string[]) =>
   (await e.pool.query<{ n: number }>(`select count(*)::int as n from sandbox.import_processes where external_identifier = any($1)`, [accounts])).rows[0].n;

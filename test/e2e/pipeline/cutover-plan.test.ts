@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliSync } from '../../support/cli';
 import { planStatusQuery, type PlanStatus, type WaveStatus } from '../../../domain/plan-messages';
 import { planWorkflowId } from '../../../domain/workflow-ids';
 import { attempts, connectE2E, sandbox, seedAccounts, uniqueId, until, type E2E } from '../helpers';
@@ -14,16 +14,8 @@ afterAll(async () => {
   await e?.close();
 });
 
-const ROOT = path.resolve(__dirname, '../../..');
-function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [require.resolve('tsx/cli'), 'cli/main.ts', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...e.env },
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+/** The CLI as an operator runs it, against the e2e stack. */
+const cli = (args: string[]) => cliSync(args, { env: e.env });
 
 describe('a cutover plan of three waves on the embedded stack', () => {
   it('windows, a daily cap, sign-offs and stop the line; every account one outcome', async () => {

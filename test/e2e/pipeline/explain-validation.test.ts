@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsFile, attempts, connectE2E, runToEnd, sandbox, seedAccounts, uniqueId, type E2E } from '../helpers';
+import { accountsFile, attempts, connectE2E, type E2E, listOf, runToEnd, sandbox, seedAccounts, uniqueId } from '../helpers';
 
 let e: E2E;
 beforeAll(async () => {
@@ -33,14 +33,7 @@ describe('import_process_failed_validation is explained by the validate endpoint
     await runToEnd(e, {
       runId,
       supplierCode: supplier,
-      selection: {
-        kind: 'list',
-        path: accountsFile(
-          e,
-          runId,
-          truth.map((t) => t.external_account_number),
-        ),
-      },
+      selection: listOf(e, runId, truth),
       concurrency: 1,
     });
     const ext = truth[0].external_account_number;

@@ -1,6 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliSync } from '../../support/cli';
 import { listRetryingAccounts } from '../../../clients/retrying-accounts';
 import { runProgressQuery } from '../../../domain/messages';
 import { accountsFile, attempts, connectE2E, groundTruth, runToEnd, sandbox, seedAccounts, startRun, uniqueId, until, type E2E } from '../helpers';
@@ -14,17 +13,8 @@ afterAll(async () => {
   await e?.close();
 });
 
-const ROOT = path.resolve(__dirname, '../../..');
 /** The CLI as an operator runs it, against the e2e stack. */
-function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [require.resolve('tsx/cli'), 'cli/main.ts', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...e.env },
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[]) => cliSync(args, { env: e.env });
 
 async function clean(prefix: string, n: number) {
   return (await seedAccounts(e, { accounts: n, seed: 17, defectRate: 0, accountNumberPrefix: `${prefix}-` })).map((t) => t.external_account_number);

@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliSync } from '../../support/cli';
 import { runWorkflowId } from '../../../domain/workflow-ids';
 import { accountsFile, attempts, connectE2E, groundTruth, sandbox, seedAccounts, uniqueId, until, type E2E } from '../helpers';
 
@@ -13,17 +13,8 @@ afterAll(async () => {
   await e?.close();
 });
 
-const ROOT = path.resolve(__dirname, '../../..');
 /** The CLI as an operator runs it, against the e2e stack. */
-function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [require.resolve('tsx/cli'), 'cli/main.ts', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...e.env },
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[]) => cliSync(args, { env: e.env });
 const status = (runId: string) => {
   const r = cli(['run', 'status', runId, '--json']);
   expect(r.code, r.stderr).toBe(0);

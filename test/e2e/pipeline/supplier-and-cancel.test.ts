@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runWorkflowId } from '../../../domain/workflow-ids';
 import { cancelRun, runProgressQuery, supplierStatusSignal } from '../../../domain/messages';
-import { accountsFile, attempts, connectE2E, groundTruth, sandbox, seedAccounts, setSupplierEverywhere, startRun, uniqueId, type E2E } from '../helpers';
+import { attempts, connectE2E, type E2E, groundTruth, listOf, sandbox, seedAccounts, setSupplierEverywhere, startRun, uniqueId } from '../helpers';
 
 let e: E2E;
 beforeAll(async () => {
@@ -33,14 +33,7 @@ describe('supplier guard and operator controls', () => {
     const handle = await startRun(e, {
       runId,
       supplierCode: supplier,
-      selection: {
-        kind: 'list',
-        path: accountsFile(
-          e,
-          runId,
-          truth.map((t) => t.external_account_number),
-        ),
-      },
+      selection: listOf(e, runId, truth),
       concurrency: 4,
       timings: { eventWaitSeconds: 10, pollMaxSeconds: 3600, supplierRecheckSeconds: 5 },
     });
@@ -70,14 +63,7 @@ describe('supplier guard and operator controls', () => {
     const handle = await startRun(e, {
       runId,
       supplierCode: supplier,
-      selection: {
-        kind: 'list',
-        path: accountsFile(
-          e,
-          runId,
-          truth.map((t) => t.external_account_number),
-        ),
-      },
+      selection: listOf(e, runId, truth),
     });
     const result = await handle.result();
     expect(result.totals).toMatchObject({ completed: 0, failed: 0, notAttempted: 5 });
@@ -94,14 +80,7 @@ describe('supplier guard and operator controls', () => {
     const handle = await startRun(e, {
       runId,
       supplierCode: supplier,
-      selection: {
-        kind: 'list',
-        path: accountsFile(
-          e,
-          runId,
-          truth.map((t) => t.external_account_number),
-        ),
-      },
+      selection: listOf(e, runId, truth),
       concurrency: 3,
     });
     await until('some accounts to be dispatched', async () => (await handle.query(runProgressQuery)).totals.dispatched >= 3);

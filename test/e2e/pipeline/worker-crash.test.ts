@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProgressQuery } from '../../../domain/messages';
-import { accountsFile, attempts, connectE2E, groundTruth, ownWorkers, sandbox, seedAccounts, startRun, uniqueId, type E2E } from '../helpers';
+import { attempts, connectE2E, type E2E, groundTruth, listOf, ownWorkers, sandbox, seedAccounts, startRun, uniqueId } from '../helpers';
 
 let e: E2E;
 const workers = ownWorkers(() => e);
@@ -32,14 +32,7 @@ describe('a worker killed mid-run', () => {
       {
         runId,
         supplierCode: e.config.IMPORT_SUPPLIER_CODE,
-        selection: {
-          kind: 'list',
-          path: accountsFile(
-            e,
-            runId,
-            truth.map((t) => t.external_account_number),
-          ),
-        },
+        selection: listOf(e, runId, truth),
         concurrency: 8,
       },
       { taskQueue: queue },

@@ -8,7 +8,7 @@ import { createCodec } from '../../../codec/data-converter';
 import { replayCheck } from '../../../harness/rehearsal/replay-check';
 import { stallWorker, WORKFLOW_TASK_TIMEOUT_MS } from '../../../harness/rehearsal/stall-worker';
 import { decryptHistory } from '../../replay/corpus';
-import { accountsFile, connectE2E, groundTruth, ownWorkers, seedAccounts, startRun, uniqueId, until, type E2E } from '../helpers';
+import { connectE2E, type E2E, groundTruth, listOf, ownWorkers, seedAccounts, startRun, uniqueId, until } from '../helpers';
 
 // REPLAY_CHECK_ACCOUNTS sets the size (CI: 10); either engine (`KRAKEN_TEMPORAL_ENGINE=server`).
 const ACCOUNTS = Number(process.env.REPLAY_CHECK_ACCOUNTS ?? 10);
@@ -42,14 +42,7 @@ describe('the replay check, on a run whose workers keep the smallest workflow ca
         {
           runId,
           supplierCode: e.config.IMPORT_SUPPLIER_CODE,
-          selection: {
-            kind: 'list',
-            path: accountsFile(
-              e,
-              runId,
-              truth.map((t) => t.external_account_number),
-            ),
-          },
+          selection: listOf(e, runId, truth),
           concurrency: Math.min(ACCOUNTS, 60),
         },
         { taskQueue: queue },

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { pauseRun, resumeRun, runProgressQuery } from '../../../domain/messages';
-import { accountsFile, connectE2E, groundTruth, ownWorkers, seedAccounts, startRun, uniqueId, type E2E } from '../helpers';
+import { connectE2E, type E2E, groundTruth, listOf, ownWorkers, seedAccounts, startRun, uniqueId } from '../helpers';
 
 // Scale-out is a claim about the production shape: it runs on the server engine only
 // (`npm run test:e2e:server`). SCALE_OUT_ACCOUNTS sets the size (CI: the default; the README's
@@ -43,14 +43,7 @@ describe.runIf(ENGINE === 'server')('scale-out on the Temporal server engine', (
         {
           runId,
           supplierCode: e.config.IMPORT_SUPPLIER_CODE,
-          selection: {
-            kind: 'list',
-            path: accountsFile(
-              e,
-              runId,
-              truth.map((t) => t.external_account_number),
-            ),
-          },
+          selection: listOf(e, runId, truth),
           concurrency: 60,
         },
         { taskQueue: queue },
