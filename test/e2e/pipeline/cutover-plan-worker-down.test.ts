@@ -29,7 +29,7 @@ async function kill9(w: ChildProcess): Promise<void> {
 
 /**
  * The plan's durable time on the real stack, where time passes while no worker is up (the
- * time-skipping test server holds its clock then: test/unit/workflows/cutover-plan-time.test.ts).
+ * time-skipping test server holds its clock then: test/unit/durable-time/cutover-plan.test.ts).
  * The plan and its run live on a task queue only this test's worker processes poll, so killing them
  * leaves the plan with no worker at all.
  */

@@ -27,6 +27,9 @@ import { workflowBundle } from '../../../workers/worker';
  * (test/e2e/pipeline/cutover-plan-worker-down.test.ts): this server holds its clock while a workflow
  * task waits for a worker (it locks time skipping per pending task), so no time passes with none up,
  * and it leaves a stopped worker's sticky tasks on its sticky queue (a restarted worker hangs it).
+ *
+ * Not under test/unit/workflows/: Stryker runs those against every mutant (this one takes seconds and a
+ * Java server).
  */
 
 const TQ = 'plan-time';
