@@ -61,7 +61,7 @@ export function judgePlanWindows(input: {
     perDay: {},
     dispatchedPerDay: {},
   };
-  const dayOf = (t: number) => DateTime.fromMillis(t, { zone: input.zone }).toISODate() ?? '';
+  const dayOf = (t: number) => DateTime.fromMillis(t, { zone: input.zone }).toFormat('yyyy-MM-dd');
   for (const w of input.waves) {
     const days: Record<string, number> = {};
     const dispatchedDays: Record<string, number> = {};
@@ -79,9 +79,9 @@ export function judgePlanWindows(input: {
     }
     v.perDay[w.name] = days;
     v.dispatchedPerDay[w.name] = dispatchedDays;
-    if (w.dailyCap === undefined) continue;
-    for (const [day, n] of Object.entries(dispatchedDays)) if (n > w.dailyCap) v.overCap.push(`${w.name} ${day} dispatched ${n}`);
-    for (const [day, n] of Object.entries(days)) if (n > w.dailyCap) v.overCap.push(`${w.name} ${day} scheduled ${n}`);
+    const cap = w.dailyCap ?? Number.POSITIVE_INFINITY;
+    for (const [day, n] of Object.entries(dispatchedDays)) if (n > cap) v.overCap.push(`${w.name} ${day} dispatched ${n}`);
+    for (const [day, n] of Object.entries(days)) if (n > cap) v.overCap.push(`${w.name} ${day} scheduled ${n}`);
   }
   return v;
 }

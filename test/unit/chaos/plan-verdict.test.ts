@@ -40,6 +40,24 @@ describe('the plan chaos verdict: windows and caps from the ledger and the sandb
     expect(planWindowsPassed(v)).toBe(false);
   });
 
+  it("any of a wave's windows will do; a dispatch before the first opened is outside", () => {
+    const later = { start: night.end + 20 * H, end: night.end + 27 * H };
+    const v = verdict({
+      waves: [wave({ windows: [night, later] })],
+      ledger: { A: done(later.start + 1), B: done(night.start - 1) },
+      platform: { A: once(later.start + 2), B: once(later.start + 3) },
+    });
+    expect(v.dispatchedOutside).toEqual(['B']);
+    expect(v.scheduledOutside).toEqual([]);
+  });
+
+  it("days are the zone's local days: 23:30 UTC on 30 June is 1 July in London", () => {
+    const t = Date.parse('2027-06-30T23:30:00Z');
+    const v = verdict({ waves: [wave({ windows: [{ start: t - H, end: t + H }] })], ledger: { A: done(t), B: done(t) }, platform: { A: once(t), B: once(t) } });
+    expect(v.perDay).toEqual({ w: { '2027-07-01': 2 } });
+    expect(v.dispatchedPerDay).toEqual({ w: { '2027-07-01': 2 } });
+  });
+
   it('a schedule before the window opened is outside', () => {
     const v = verdict({ ledger: { A: done(night.start), B: done(night.start) }, platform: { A: once(night.start - 1), B: once(night.start) } });
     expect(v.scheduledOutside).toEqual(['A']);
@@ -84,7 +102,7 @@ describe('the plan chaos verdict: windows and caps from the ledger and the sandb
     expect(v.lost).toEqual(['A']);
     expect(v.duplicated).toEqual(['A']);
     expect(v.notAttemptedButScheduled).toEqual(['B']);
-    for (const k of ['lost', 'duplicated', 'notAttemptedButScheduled'] as const)
+    for (const k of ['lost', 'duplicated', 'notAttemptedButScheduled', 'dispatchedOutside', 'scheduledOutside', 'overCap'] as const)
       expect(planWindowsPassed({ ...verdict({ ledger: {}, platform: {} }), lost: [], [k]: ['X'] })).toBe(false);
   });
 
