@@ -36,6 +36,9 @@ export const OUTCOME_CORE = [
   'domain/stop-line.ts',
   'domain/plan-windows.ts',
   'domain/plan-gates.ts',
+  // Which waves may start (after, cycles) and what two trial loads' outcomes mean (run compare).
+  'domain/plan-waves.ts',
+  'domain/run-compare.ts',
   functionLines('ledger/inbox.ts', 'export function eventBelongsTo'),
   functionLines('ledger/attempts.ts', 'export function rowToOutcome'),
   'clients/platform/schedule.ts',
@@ -83,6 +86,8 @@ export const OUTCOME_CORE_TESTS = [
   'test/unit/platform-client/schedule-once.test.ts',
   'test/unit/reconcile/outcome.test.ts',
   'test/unit/domain/platform-pace.test.ts',
+  'test/unit/domain/plan-waves.test.ts',
+  'test/unit/domain/run-compare.test.ts',
 ];
 
 /** The GraphQL read-back comparison (balances, customers, billing details) and the tests that judge it. */

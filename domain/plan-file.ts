@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { STOP_LINE_DEFAULTS } from './stop-line-defaults';
 import { isValidZone, localToInstant } from './plan-windows';
+import { afterProblems } from './plan-waves';
 
 /**
  * The plan file (docs/plan.md): a cutover programme of waves, each with its cohort, windows, daily
@@ -40,7 +41,8 @@ const waveSchema = z
   .object({
     name: z.string().regex(NAME, "letters, digits, '.', '_' and '-', starting with a letter or digit"),
     supplier: z.string().min(1, 'the import supplier code'),
-    after: z.array(z.string()).default([]),
+    /** Absent: the wave waits for the one before it in the file; `[]`: for none. */
+    after: z.array(z.string()).optional(),
     payloads: z.string().min(1).optional(),
     payloads_table: z
       .string()
@@ -123,9 +125,6 @@ export const planFileSchema = z
     const seen = new Set<string>();
     p.waves.forEach((w, i) => {
       if (seen.has(w.name)) ctx.addIssue({ code: 'custom', path: ['waves', i, 'name'], message: `wave names are unique: ${w.name} is used twice` });
-      w.after.forEach((a, j) => {
-        if (!seen.has(a)) ctx.addIssue({ code: 'custom', path: ['waves', i, 'after', j], message: `${a} is not a wave named earlier in the file` });
-      });
       seen.add(w.name);
       if (zoned)
         w.windows.forEach((win, j) => {
@@ -144,6 +143,7 @@ export const planFileSchema = z
           }
         });
     });
+    for (const p2 of afterProblems(p.waves)) ctx.addIssue({ code: 'custom', path: p2.path, message: p2.message });
   });
 
 export type PlanFile = z.infer<typeof planFileSchema>;

@@ -17,6 +17,30 @@ export function exitNumbersMet(rate: number | null, min: number | null): boolean
   return rate !== null && rate >= min;
 }
 
+/**
+ * The entry gate's trial numbers (dry_run_first): the pass rate of the wave's last trial load,
+ * completed over accounts with an outcome, against `min_dry_run_pass_rate`. Met at exactly the
+ * minimum; no minimum: met once a trial load has ended; a trial with no outcome never meets one,
+ * nor one whose run did not complete (terminated, failed: its numbers are not the whole wave's).
+ */
+export function dryRunGate(
+  a: { completed: number; failed: number; not_attempted: number },
+  min: number | null,
+  runCompleted: boolean,
+): { passRate: number | null; met: boolean } {
+  const passRate = reconciledRate(a);
+  return { passRate, met: runCompleted && exitNumbersMet(passRate, min) };
+}
+
+/** Why another trial load of a wave is refused now (`plan trial`), or undefined when it may start. */
+export function trialRefusal(args: { wave: string; waveState: WaveState; dryRunFirst: boolean }): string | undefined {
+  const { wave, waveState, dryRunFirst } = args;
+  if (!dryRunFirst) return `wave ${wave} has no trial load (dry_run_first is not set)`;
+  if (waveState !== 'dry_run_not_met' && waveState !== 'waiting_entry_sign_off')
+    return `wave ${wave}'s trial load runs again only at its entry gate, before the real run (the wave is ${waveState})`;
+  return undefined;
+}
+
 export function formatRate(r: number | null): string {
   return r === null ? 'n/a' : `${(r * 100).toFixed(1)}%`;
 }
@@ -27,12 +51,19 @@ export function approvalRefusal(args: {
   gate: 'entry' | 'exit';
   by: string;
   waveState: WaveState;
-  status: GateStatus & { reconciled_rate?: number | null; min_reconciled_rate?: number | null };
+  status: GateStatus & {
+    reconciled_rate?: number | null;
+    min_reconciled_rate?: number | null;
+    dry_run_pass_rate?: number | null;
+    min_dry_run_pass_rate?: number | null;
+  };
 }): string | undefined {
   const { wave, gate, by, waveState, status } = args;
   if (by.trim() === '') return '--by: who signs off is required';
   if (status.state === 'approved') return `wave ${wave}'s ${gate} gate is already signed off by ${status.approved_by}`;
   if (status.state === 'not_required') return `wave ${wave}'s ${gate} gate needs no sign-off`;
+  if (gate === 'entry' && waveState === 'dry_run_not_met')
+    return `wave ${wave}'s entry gate is not met: dry-run pass rate ${formatRate(status.dry_run_pass_rate ?? null)} < min_dry_run_pass_rate ${formatRate(status.min_dry_run_pass_rate ?? null)}`;
   if (gate === 'exit' && waveState === 'exit_not_met')
     return `wave ${wave}'s exit gate is not met: reconciled ${formatRate(status.reconciled_rate ?? null)} < min_reconciled_rate ${formatRate(status.min_reconciled_rate ?? null)}`;
   const waiting = gate === 'entry' ? 'waiting_entry_sign_off' : 'waiting_exit_sign_off';

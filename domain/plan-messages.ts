@@ -15,6 +15,13 @@ export interface PlanWaveArgs {
   entrySignOff: boolean | string;
   exitSignOff: boolean | string;
   minReconciledRate?: number;
+  /** Waves (by name) it starts after; absent in plans started before `after` ran side by side: the one before it. */
+  after?: string[];
+  /**
+   * dry_run_first: the trial load, the wave's run as a platform dry run (its runId a base: trial N
+   * runs as `<base>-N`), and the entry gate's minimum pass rate.
+   */
+  trial?: { run: MigrationRunArgs; minPassRate?: number };
 }
 
 export interface PlanArgs {
@@ -30,6 +37,8 @@ export interface PlanArgs {
 
 export type WaveState =
   | 'pending'
+  | 'dry_run'
+  | 'dry_run_not_met'
   | 'waiting_entry_sign_off'
   | 'waiting_window'
   | 'running'
@@ -51,18 +60,43 @@ export interface GateStatus {
   note: string | null;
 }
 
+export interface WaveAccounts {
+  planned: number | null;
+  started: number;
+  completed: number;
+  failed: number;
+  not_attempted: number;
+  in_flight: number;
+}
+
+/** The wave's trial loads (dry_run_first): each a dry run of the whole wave, the last one's pass rate deciding. */
+export interface DryRunStatus {
+  state: 'pending' | 'running' | 'passed' | 'not_met';
+  runs: string[];
+  accounts: WaveAccounts;
+  /** Completed over accounts with an outcome, of the last trial load once it ended. */
+  pass_rate: number | null;
+  min_pass_rate: number | null;
+}
+
 /** One wave as `plan status --json` shows it. */
 export interface WaveStatus {
   name: string;
   state: WaveState;
+  /** The wave's runs: its trial loads (dry runs), then the real one. */
   runs: string[];
-  accounts: { planned: number | null; started: number; completed: number; failed: number; not_attempted: number; in_flight: number };
+  after?: string[];
+  dry_run?: DryRunStatus | null;
+  accounts: WaveAccounts;
   windows: Array<{ start: string; end: string }>;
   next_window: { start: string; end: string } | null;
   daily_cap: number | null;
   started_today: number;
   stop_line: { tripped: boolean; reason: string | null };
-  gates: { entry: GateStatus; exit: GateStatus & { reconciled_rate: number | null; min_reconciled_rate: number | null } };
+  gates: {
+    entry: GateStatus & { dry_run_pass_rate?: number | null; min_dry_run_pass_rate?: number | null };
+    exit: GateStatus & { reconciled_rate: number | null; min_reconciled_rate: number | null };
+  };
 }
 
 export interface PlanState {
@@ -74,6 +108,8 @@ export interface PlanState {
     /** Accounts the run had dispatched when the current local day began (for the daily cap). */
     day?: { day: string; base: number };
     bound?: { limit: number | null; until: number | null };
+    /** dry_run_first: the trial load under way (N), whether its run was started, and whether another was asked for. */
+    trial?: { n: number; started: boolean; again: boolean };
     status: WaveStatus;
   }>;
 }
@@ -97,5 +133,9 @@ export interface ApproveGateArgs {
 }
 /** A named person signs a wave's gate off; refused (with the reason) when the gate does not wait or its numbers are not met. */
 export const approveGate = defineUpdate<WaveStatus, [ApproveGateArgs]>('approveGate');
-/** resume: the wave's run after stop the line; skip: the wave (its run cancelled); cancel: the plan. */
-export const controlPlan = defineUpdate<PlanStatus, [{ action: 'resume' | 'skip' | 'cancel'; wave?: string }]>('controlPlan');
+export type PlanAction = 'resume' | 'skip' | 'cancel' | 'trial';
+/**
+ * resume: the wave's run (or trial load) after stop the line; skip: the wave (its run cancelled);
+ * cancel: the plan; trial: another trial load of a wave at its entry gate (refused otherwise).
+ */
+export const controlPlan = defineUpdate<PlanStatus, [{ action: PlanAction; wave?: string }]>('controlPlan');

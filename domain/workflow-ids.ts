@@ -17,3 +17,7 @@ export function deltaRunWorkflowId(deltaId: string): string {
 export function planWorkflowId(planId: string): string {
   return `cutover-plan/${planId}`;
 }
+/** A plan wave's trial load N (dry_run_first): `<plan>.<wave>.trial-N`. */
+export function trialRunId(base: string, n: number): string {
+  return `${base}-${n}`;
+}

@@ -15,3 +15,4 @@ export * from './report-csv';
 export * from './platform-pace';
 export * from './run-summary';
 export * from './plan-sign-offs';
+export * from './plan-report';

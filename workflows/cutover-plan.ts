@@ -5,6 +5,7 @@ import {
   continueAsNew,
   getExternalWorkflowHandle,
   log,
+  patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
@@ -22,11 +23,13 @@ import {
   type PlanState,
   type PlanStatus,
   type PlanWaveArgs,
+  type WaveAccounts,
   type WaveStatus,
 } from '../domain/plan-messages';
 import { dispatchGate, expandWindows, localDay, windowAt, type Interval } from '../domain/plan-windows';
-import { runWorkflowId } from '../domain/workflow-ids';
-import { approvalRefusal, exitNumbersMet, reconciledRate } from '../domain/plan-gates';
+import { runWorkflowId, trialRunId } from '../domain/workflow-ids';
+import { approvalRefusal, dryRunGate, exitNumbersMet, formatRate, reconciledRate, trialRefusal } from '../domain/plan-gates';
+import { waveDependencies, waveReady } from '../domain/plan-waves';
 
 const acts = proxyActivities<PlanActivities>({
   startToCloseTimeout: '1 minute',
@@ -52,22 +55,35 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
   };
   const intervals: Interval[][] = input.waves.map((w) => expandWindows(w.windows, input.timezone));
   if (!input.state) st.waves.forEach((ws, i) => (ws.status.windows = intervals[i].map((x) => ({ start: iso(x.start), end: iso(x.end) }))));
-  let woken = false;
+  const deps = waveDependencies(input.waves);
+  // Handlers move it; a wave waiting between looks wakes when it has moved since it began to wait.
+  let epoch = 0;
+  // Plans started before `after` ran side by side go on in file order (st.current) while they replay.
+  let sideBySide = false;
 
+  const done = (i: number) => TERMINAL.has(st.waves[i].state);
   const status = (): PlanStatus => ({
     id: input.planId,
     name: input.name,
     timezone: input.timezone,
-    state: st.cancelled ? 'cancelled' : st.current >= input.waves.length ? 'completed' : 'running',
-    current_wave: input.waves[st.current]?.name ?? null,
+    state: st.cancelled ? 'cancelled' : st.waves.every((_, i) => done(i)) ? 'completed' : 'running',
+    current_wave: input.waves[currentWave()]?.name ?? null,
     waves: st.waves.map((w) => ({ ...w.status, state: w.state })),
   });
+  /** The first wave under way (waves may run side by side), else the first not done. */
+  function currentWave(): number {
+    const active = st.waves.findIndex((w, i) => !done(i) && w.state !== 'pending');
+    return active >= 0 ? active : st.waves.findIndex((_, i) => !done(i));
+  }
   const waveIndex = (name: string | undefined): number => {
     const i = input.waves.findIndex((w) => w.name === name);
     if (i < 0)
       throw ApplicationFailure.create({ type: 'unknown_wave', message: `no wave ${JSON.stringify(name)} in plan ${input.planId}`, nonRetryable: true });
     return i;
   };
+  /** The wave's run now: its trial load until the real run has started. */
+  const trialUnderWay = (i: number) => !st.waves[i].runStarted && st.waves[i].trial?.started === true;
+  const trialRun = (i: number) => trialRunId(input.waves[i].trial!.run.runId, st.waves[i].trial!.n);
 
   setHandler(planStatusQuery, status);
   setHandler(
@@ -79,7 +95,7 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
       const rec = await acts.recordPlanSignOff({ planId: input.planId, wave, gate, signedBy: by, note: note ?? null });
       Object.assign(g, { state: 'approved', approved_by: rec.signedBy, approved_at: rec.signedAt, note: rec.note });
       log.info('plan gate signed off', { planId: input.planId, wave, gate, by: rec.signedBy });
-      woken = true;
+      epoch++;
       return { ...ws.status, state: ws.state };
     },
     {
@@ -90,36 +106,82 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
       },
     },
   );
-  setHandler(controlPlan, async ({ action, wave }) => {
-    if (action === 'cancel') {
-      st.cancelled = true;
-      const run = input.waves[st.current]?.run.runId;
-      if (run && st.waves[st.current].runStarted) await acts.controlPlanRun({ runId: run, action: 'cancel', reason: `plan ${input.planId} cancelled` });
-    } else {
-      const i = waveIndex(wave);
-      const ws = st.waves[i];
-      if (action === 'skip') {
-        if (!TERMINAL.has(ws.state)) ws.state = 'skipped';
-        if (ws.runStarted) await acts.controlPlanRun({ runId: input.waves[i].run.runId, action: 'cancel', reason: `wave ${wave} skipped` });
-      } else if (ws.runStarted) await acts.controlPlanRun({ runId: input.waves[i].run.runId, action: 'resume' });
-    }
-    woken = true;
-    return status();
-  });
+  setHandler(
+    controlPlan,
+    async ({ action, wave }) => {
+      if (action === 'cancel') {
+        st.cancelled = true;
+        for (let i = 0; i < st.waves.length; i++) {
+          const ws = st.waves[i];
+          if (done(i) && (sideBySide || i !== st.current)) continue;
+          const reason = `plan ${input.planId} cancelled`;
+          if (ws.runStarted) await acts.controlPlanRun({ runId: input.waves[i].run.runId, action: 'cancel', reason });
+          else if (trialUnderWay(i)) await acts.controlPlanRun({ runId: trialRun(i), action: 'cancel', reason });
+        }
+      } else {
+        const i = waveIndex(wave);
+        const ws = st.waves[i];
+        if (action === 'trial') ws.trial!.again = true;
+        else if (action === 'skip') {
+          if (!TERMINAL.has(ws.state)) ws.state = 'skipped';
+          if (ws.runStarted) await acts.controlPlanRun({ runId: input.waves[i].run.runId, action: 'cancel', reason: `wave ${wave} skipped` });
+          else if (trialUnderWay(i)) await acts.controlPlanRun({ runId: trialRun(i), action: 'cancel', reason: `wave ${wave} skipped` });
+        } else if (ws.runStarted) await acts.controlPlanRun({ runId: input.waves[i].run.runId, action: 'resume' });
+        else if (trialUnderWay(i)) await acts.controlPlanRun({ runId: trialRun(i), action: 'resume' });
+      }
+      epoch++;
+      return status();
+    },
+    {
+      validator: ({ action, wave }) => {
+        if (action !== 'trial') return;
+        const i = waveIndex(wave);
+        const refusal = trialRefusal({ wave: input.waves[i].name, waveState: st.waves[i].state, dryRunFirst: input.waves[i].trial !== undefined });
+        if (refusal) throw new Error(refusal);
+      },
+    },
+  );
 
-  for (; st.current < input.waves.length && !st.cancelled; st.current++) {
-    const i = st.current;
+  sideBySide = patched('plan-waves-after');
+  if (sideBySide) {
+    // Each wave starts once the waves it waits for are done (`after`; by default the one before it).
+    await Promise.all(
+      input.waves.map(async (_, i) => {
+        await condition(() => done(i) || st.cancelled || waveReady(deps[i], done));
+        if (!done(i) && !st.cancelled) await runWave(i);
+      }),
+    );
+  } else {
+    // Plans started before `after`: one wave after another, in file order.
+    for (; st.current < input.waves.length && !st.cancelled; st.current++) await runWave(st.current);
+  }
+  for (const ws of st.waves) if (!TERMINAL.has(ws.state) && st.cancelled) ws.state = 'cancelled';
+  details();
+  await condition(allHandlersFinished);
+  return status();
+
+  async function runWave(i: number): Promise<void> {
     const w = input.waves[i];
     const ws = st.waves[i];
-    if (TERMINAL.has(ws.state)) continue;
+    if (TERMINAL.has(ws.state)) return;
 
-    // Entry gate: a named sign-off before anything of the wave starts.
-    if (ws.status.gates.entry.state !== 'not_required' && ws.status.gates.entry.state !== 'approved') {
-      ws.state = 'waiting_entry_sign_off';
-      ws.status.gates.entry.state = 'waiting';
-      details();
-      await condition(() => ws.status.gates.entry.state === 'approved' || ws.state === 'skipped' || st.cancelled);
-      if (skipped(ws) || st.cancelled) continue;
+    for (;;) {
+      // dry_run_first: trial loads until one meets the entry gate's pass rate; the real run never starts before.
+      // (Not again once passed or once the real run started: a trial's workflow may be gone by retention.)
+      if (w.trial && !ws.runStarted && (ws.status.dry_run?.state !== 'passed' || ws.trial?.again)) {
+        await trialLoads(i);
+        if (skipped(ws) || st.cancelled) return;
+      }
+      // Entry gate: a named sign-off before anything of the wave starts.
+      if (ws.status.gates.entry.state !== 'not_required' && ws.status.gates.entry.state !== 'approved') {
+        ws.state = 'waiting_entry_sign_off';
+        ws.status.gates.entry.state = 'waiting';
+        details();
+        await condition(() => ws.status.gates.entry.state === 'approved' || ws.state === 'skipped' || st.cancelled || ws.trial?.again === true);
+        if (skipped(ws) || st.cancelled) return;
+        if (ws.trial?.again && !signed(ws, 'entry')) continue;
+      }
+      break;
     }
 
     if (!ws.runStarted) {
@@ -157,16 +219,10 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
       else ws.state = gate.reason === 'daily_cap' ? 'capped' : gate.reason === 'outside_window' ? 'waiting_window' : 'out_of_windows';
       details();
 
-      if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > input.continueAsNewAtEvents) {
-        await condition(allHandlersFinished);
-        await continueAsNew<typeof cutoverPlanWorkflow>({ ...input, state: st });
-      }
-      woken = false;
-      const wait = Math.max(1, Math.min('until' in gate ? gate.until - now : Number.POSITIVE_INFINITY, input.pollSeconds * 1000));
-      await condition(() => woken, wait);
+      await continueIfLong();
+      await nap(Math.min('until' in gate ? gate.until - now : Number.POSITIVE_INFINITY, input.pollSeconds * 1000));
     }
-    if (st.cancelled) break;
-    if (ws.state === 'skipped') continue;
+    if (st.cancelled || ws.state === 'skipped') return;
 
     // Exit gate: the reconciled share, then a named sign-off.
     const exit = ws.status.gates.exit;
@@ -176,32 +232,106 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
       exit.state = 'not_met';
       details();
       await condition(() => ws.state === 'skipped' || st.cancelled);
-      continue;
+      return;
     }
     if (exit.state !== 'not_required' && exit.state !== 'approved') {
       ws.state = 'waiting_exit_sign_off';
       exit.state = 'waiting';
       details();
       await condition(() => exit.state === 'approved' || ws.state === 'skipped' || st.cancelled);
-      if (skipped(ws) || st.cancelled) continue;
+      if (skipped(ws) || st.cancelled) return;
     }
     ws.state = 'completed';
     details();
   }
-  for (const ws of st.waves) if (!TERMINAL.has(ws.state) && st.cancelled) ws.state = 'cancelled';
-  details();
-  await condition(allHandlersFinished);
-  return status();
+
+  /**
+   * The wave's trial loads: each a platform dry run of the whole wave (run `<base>-N`), started at
+   * once (it creates nothing: no window, no cap) with the wave's stop the line. When the last one's
+   * pass rate is below `min_dry_run_pass_rate` the wave waits in `dry_run_not_met` for `plan trial`
+   * (another load, once the data is fixed) or `plan skip`.
+   */
+  async function trialLoads(i: number): Promise<void> {
+    const w = input.waves[i];
+    const ws = st.waves[i];
+    const trial = w.trial!;
+    const t = (ws.trial ??= { n: 1, started: false, again: false });
+    const d = ws.status.dry_run!;
+    const entry = ws.status.gates.entry;
+    for (;;) {
+      if (t.again) Object.assign(t, { n: t.n + 1, started: false, again: false });
+      const runId = trialRunId(trial.run.runId, t.n);
+      if (!t.started) {
+        ws.state = 'dry_run';
+        Object.assign(d, { state: 'running', pass_rate: null, accounts: zeroAccounts(w.planned) });
+        if (!d.runs.includes(runId)) d.runs.push(runId);
+        ws.status.runs = [...d.runs, w.run.runId];
+        if (entry.state === 'waiting' || entry.state === 'not_met') entry.state = w.entrySignOff === false ? 'not_required' : 'pending';
+        details();
+        await acts.startPlanRun({ planId: input.planId, wave: w.name, run: { ...trial.run, runId, dryRun: true } });
+        t.started = true;
+      }
+      let closed = 'RUNNING';
+      for (;;) {
+        const r = await acts.planRunProgress({ runId });
+        if (r.progress) {
+          d.accounts = accountsOf(r.progress, d.accounts.planned);
+          ws.status.stop_line = stopLineOf(r.progress);
+        }
+        if (r.closed) closed = r.status;
+        if (r.closed || skipped(ws) || st.cancelled) break;
+        ws.state = ws.status.stop_line.tripped ? 'stopped_line' : 'dry_run';
+        details();
+        await continueIfLong();
+        await nap(input.pollSeconds * 1000);
+      }
+      if (skipped(ws) || st.cancelled) return;
+      ws.status.stop_line = { tripped: false, reason: null };
+      const g = dryRunGate(d.accounts, trial.minPassRate ?? null, closed === 'COMPLETED');
+      d.pass_rate = g.passRate;
+      entry.dry_run_pass_rate = g.passRate;
+      if (g.met) {
+        d.state = 'passed';
+        details();
+        return;
+      }
+      d.state = 'not_met';
+      entry.state = 'not_met';
+      ws.state = 'dry_run_not_met';
+      log.warn('plan wave trial load below its pass rate', { planId: input.planId, wave: w.name, runId, passRate: g.passRate, min: trial.minPassRate });
+      details();
+      await condition(() => t.again || ws.state === 'skipped' || st.cancelled);
+      if (skipped(ws) || st.cancelled) return;
+    }
+  }
+
+  /** Continue as new before the history grows long (handlers finished first; every step is safe to redo). */
+  async function continueIfLong(): Promise<void> {
+    if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > input.continueAsNewAtEvents) {
+      await condition(allHandlersFinished);
+      await continueAsNew<typeof cutoverPlanWorkflow>({ ...input, state: st });
+    }
+  }
+
+  /** Waits `ms` (at least 1), or less when a handler has moved the plan meanwhile. */
+  async function nap(ms: number): Promise<void> {
+    const seen = epoch;
+    await condition(() => epoch !== seen, Math.max(1, ms));
+  }
 
   /** The plan's page in the Temporal UI: each wave, its counts, its next window, what its gates wait on. */
   function details(): void {
-    const lines = st.waves.map((ws, i) => {
+    const lines = st.waves.map((ws) => {
       const s = ws.status;
       const a = s.accounts;
       const gates = (['entry', 'exit'] as const)
         .map((g) => (s.gates[g].state === 'waiting' ? `${g} gate waits on ${s.gates[g].required_by ?? 'a sign-off'}` : ''))
         .filter(Boolean);
-      return `- **${s.name}** ${ws.state}${i === st.current ? ' ◀' : ''}: started ${a.started}${a.planned !== null ? `/${a.planned}` : ''}, completed ${a.completed}, failed ${a.failed}, not attempted ${a.not_attempted}${s.next_window ? `; window ${s.next_window.start} – ${s.next_window.end}` : ''}${s.stop_line.tripped ? `; ${s.stop_line.reason}` : ''}${gates.length ? `; ${gates.join(', ')}` : ''}`;
+      const trial = s.dry_run?.runs.length
+        ? `; trial load ${s.dry_run.runs.length} ${s.dry_run.state}${s.dry_run.pass_rate !== null ? ` (pass rate ${formatRate(s.dry_run.pass_rate)}${s.dry_run.min_pass_rate !== null ? `, min ${formatRate(s.dry_run.min_pass_rate)}` : ''})` : ''}`
+        : '';
+      const live = ws.state !== 'pending' && !TERMINAL.has(ws.state);
+      return `- **${s.name}** ${ws.state}${live ? ' ◀' : ''}: started ${a.started}${a.planned !== null ? `/${a.planned}` : ''}, completed ${a.completed}, failed ${a.failed}, not attempted ${a.not_attempted}${trial}${s.next_window ? `; window ${s.next_window.start} – ${s.next_window.end}` : ''}${s.stop_line.tripped ? `; ${s.stop_line.reason}` : ''}${gates.length ? `; ${gates.join(', ')}` : ''}`;
     });
     setCurrentDetails(`Cutover plan **${input.name}** (${input.timezone})\n\n${lines.join('\n')}`);
   }
@@ -212,16 +342,33 @@ function skipped(ws: PlanState['waves'][number]): boolean {
   return ws.state === 'skipped';
 }
 
+function signed(ws: PlanState['waves'][number], gate: 'entry' | 'exit'): boolean {
+  return ws.status.gates[gate].state === 'approved';
+}
+
 function book(ws: PlanState['waves'][number], p: RunProgress): void {
-  const a = ws.status.accounts;
-  a.started = p.totals.dispatched;
-  a.completed = p.totals.completed;
-  a.failed = p.totals.failed;
-  a.not_attempted = p.totals.notAttempted;
-  a.in_flight = p.inFlight;
-  if (a.planned === null && p.exhausted) a.planned = p.totals.enumerated;
+  ws.status.accounts = accountsOf(p, ws.status.accounts.planned);
+  ws.status.stop_line = stopLineOf(p);
+}
+
+function accountsOf(p: RunProgress, planned: number | null): WaveAccounts {
+  return {
+    planned: planned === null && p.exhausted ? p.totals.enumerated : planned,
+    started: p.totals.dispatched,
+    completed: p.totals.completed,
+    failed: p.totals.failed,
+    not_attempted: p.totals.notAttempted,
+    in_flight: p.inFlight,
+  };
+}
+
+function stopLineOf(p: RunProgress): WaveStatus['stop_line'] {
   const t = p.stopLine?.state.tripped;
-  ws.status.stop_line = { tripped: t !== undefined, reason: t?.message ?? null };
+  return { tripped: t !== undefined, reason: t?.message ?? null };
+}
+
+function zeroAccounts(planned: number | undefined): WaveAccounts {
+  return { planned: planned ?? null, started: 0, completed: 0, failed: 0, not_attempted: 0, in_flight: 0 };
 }
 
 function gateOf(signOff: boolean | string): GateStatus {
@@ -235,18 +382,23 @@ function gateOf(signOff: boolean | string): GateStatus {
 }
 
 function initialStatus(w: PlanWaveArgs): WaveStatus {
+  const trial = w.trial ? { min_dry_run_pass_rate: w.trial.minPassRate ?? null, dry_run_pass_rate: null } : {};
   return {
     name: w.name,
     state: 'pending',
     runs: [w.run.runId],
-    accounts: { planned: w.planned ?? null, started: 0, completed: 0, failed: 0, not_attempted: 0, in_flight: 0 },
+    ...(w.after ? { after: w.after } : {}),
+    ...(w.trial
+      ? { dry_run: { state: 'pending', runs: [], accounts: zeroAccounts(w.planned), pass_rate: null, min_pass_rate: w.trial.minPassRate ?? null } }
+      : {}),
+    accounts: zeroAccounts(w.planned),
     windows: [],
     next_window: null,
     daily_cap: w.dailyCap ?? null,
     started_today: 0,
     stop_line: { tripped: false, reason: null },
     gates: {
-      entry: gateOf(w.entrySignOff),
+      entry: { ...gateOf(w.entrySignOff), ...trial },
       exit: { ...gateOf(w.exitSignOff), reconciled_rate: null, min_reconciled_rate: w.minReconciledRate ?? null },
     },
   };

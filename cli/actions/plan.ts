@@ -4,11 +4,13 @@ import { DateTime } from 'luxon';
 import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import type { Config } from '../../config';
 import { migrationRunInputSchema } from '../../domain/inputs';
-import { approveGate, controlPlan, planStatusQuery, type PlanArgs, type PlanStatus, type WaveStatus } from '../../domain/plan-messages';
+import { approveGate, controlPlan, planStatusQuery, type PlanAction, type PlanArgs, type PlanStatus, type WaveStatus } from '../../domain/plan-messages';
+import { formatRate } from '../../domain/plan-gates';
 import { expandWindows } from '../../domain/plan-windows';
 import type { PlanFile } from '../../domain/plan-file';
 import { TIMING_DEFAULTS } from '../../domain/timing-defaults';
-import { planWorkflowId } from '../../domain/workflow-ids';
+import { planWorkflowId, trialRunId } from '../../domain/workflow-ids';
+import { waveDependencies } from '../../domain/plan-waves';
 import type { cutoverPlanWorkflow } from '../../workflows/cutover-plan';
 import { loadCliContext, withServices, workflowUiUrl } from '../context';
 import { CliError, EXIT, usageError } from '../errors';
@@ -19,10 +21,11 @@ import { RUN_ID_PATTERN, newRunId } from '../run-id';
 
 /** Each wave's windows as instants (ISO, UTC) and as the plan zone's wall clock. */
 export function planSummary(plan: PlanFile) {
+  const deps = waveDependencies(plan.waves);
   return {
     name: plan.name,
     timezone: plan.timezone,
-    waves: plan.waves.map((w) => {
+    waves: plan.waves.map((w, i) => {
       const windows = expandWindows(w.windows, plan.timezone).map((i) => ({
         start: new Date(i.start).toISOString(),
         end: new Date(i.end).toISOString(),
@@ -31,7 +34,7 @@ export function planSummary(plan: PlanFile) {
       return {
         name: w.name,
         supplier: w.supplier,
-        after: w.after,
+        after: deps[i].map((j) => plan.waves[j].name),
         concurrency: w.concurrency,
         dailyCap: w.daily_cap ?? null,
         dryRunFirst: w.dry_run_first,
@@ -74,18 +77,14 @@ export async function validatePlanAction(file: string, opts: { json?: boolean })
 /** The plan workflow's input from a checked plan file: each wave's run validated with the run's own schema. */
 export async function planArgsOf(plan: PlanFile, cfg: Config, planId: string, pollSeconds: number): Promise<PlanArgs> {
   const waves = [];
+  const deps = waveDependencies(plan.waves);
   for (const [i, w] of plan.waves.entries()) {
-    if (w.dry_run_first)
-      throw usageError(
-        'not_supported',
-        `waves[${i}].dry_run_first: plan start does not run trial loads yet; run it with run start --dry-run and drop the field`,
-      );
     const source =
       (await parsePayloadOptions({ payloads: w.payloads, payloadsTable: w.payloads_table, documents: w.documents })) ?? parseSourceOption(w.source);
     const selection = parseSelectionOptions({ limit: w.limit, accounts: w.accounts });
     const runId = `${planId}.${w.name}`;
     if (!RUN_ID_PATTERN.test(runId)) throw usageError('invalid_plan_id', `--plan-id ${planId}: the run id ${runId} is not a plain id`);
-    const run = migrationRunInputSchema.parse({
+    const runArgs = {
       runId,
       supplierCode: w.supplier,
       source,
@@ -102,7 +101,20 @@ export async function planArgsOf(plan: PlanFile, cfg: Config, planId: string, po
         overLast: w.gates.stop_line.over_last,
         maxSameCode: w.gates.stop_line.max_same_code,
       },
-    });
+    };
+    const run = migrationRunInputSchema.parse(runArgs);
+    // dry_run_first: the same run as a platform dry run; trial N runs as <id>.W.trial-N.
+    const trialBase = `${runId}.trial`;
+    if (w.dry_run_first && !RUN_ID_PATTERN.test(trialRunId(trialBase, 999)))
+      throw usageError('invalid_plan_id', `--plan-id ${planId}: the trial run id ${trialRunId(trialBase, 1)} is not a plain id (too long?)`);
+    const trial = w.dry_run_first
+      ? {
+          trial: {
+            run: migrationRunInputSchema.parse({ ...runArgs, runId: trialBase, dryRun: true }),
+            ...(w.gates.entry.min_dry_run_pass_rate !== undefined ? { minPassRate: w.gates.entry.min_dry_run_pass_rate } : {}),
+          },
+        }
+      : {};
     const planned = w.accounts
       ? fs
           .readFileSync(w.accounts, 'utf8')
@@ -115,6 +127,8 @@ export async function planArgsOf(plan: PlanFile, cfg: Config, planId: string, po
       windows: w.windows,
       ...(w.daily_cap !== undefined ? { dailyCap: w.daily_cap } : {}),
       ...(planned !== undefined ? { planned } : {}),
+      after: deps[i].map((j) => plan.waves[j].name),
+      ...trial,
       entrySignOff: w.gates.entry.sign_off,
       exitSignOff: w.gates.exit.sign_off,
       ...(w.gates.exit.min_reconciled_rate !== undefined ? { minReconciledRate: w.gates.exit.min_reconciled_rate } : {}),
@@ -170,6 +184,8 @@ export function planStatusLines(st: PlanStatus): string[] {
       return [
         `  ${w.name}  ${w.state}  started ${a.started}${a.planned !== null ? `/${a.planned}` : ''}, completed ${a.completed}, failed ${a.failed}, not attempted ${a.not_attempted}, in flight ${a.in_flight}${w.daily_cap !== null ? `; today ${w.started_today}/${w.daily_cap}` : ''}`,
         ...[
+          w.after?.length ? `after ${w.after.join(', ')}` : '',
+          w.dry_run ? dryRunLine(w.dry_run) : '',
           w.next_window ? `window ${w.next_window.start} – ${w.next_window.end}` : '',
           w.stop_line.tripped ? `STOPPED THE LINE: ${w.stop_line.reason}` : '',
           gate('entry', w.gates.entry),
@@ -180,6 +196,17 @@ export function planStatusLines(st: PlanStatus): string[] {
       ];
     }),
   ];
+}
+
+/** `trial load 2 (run P.W.trial-2): not_met, pass rate 80.0% < min 95.0%; completed 8, failed 2, not attempted 0` */
+export function dryRunLine(d: NonNullable<WaveStatus['dry_run']>): string {
+  if (d.runs.length === 0) return `trial load (dry run) first${d.min_pass_rate !== null ? `, pass rate ≥ ${formatRate(d.min_pass_rate)}` : ''}`;
+  const a = d.accounts;
+  const rate =
+    d.pass_rate === null
+      ? ''
+      : `, pass rate ${formatRate(d.pass_rate)}${d.min_pass_rate !== null ? ` ${d.state === 'not_met' ? '<' : '≥'} min ${formatRate(d.min_pass_rate)}` : ''}`;
+  return `trial load ${d.runs.length} (run ${d.runs[d.runs.length - 1]}): ${d.state}${rate}; completed ${a.completed}, failed ${a.failed}, not attempted ${a.not_attempted}`;
 }
 
 export async function approvePlanAction(
@@ -201,7 +228,7 @@ export async function approvePlanAction(
   });
 }
 
-export async function controlPlanAction(action: 'resume' | 'skip' | 'cancel', planId: string, opts: { wave?: string; json?: boolean }): Promise<void> {
+export async function controlPlanAction(action: PlanAction, planId: string, opts: { wave?: string; json?: boolean }): Promise<void> {
   if (action !== 'cancel' && !opts.wave) throw usageError('missing_wave', `plan ${action} needs --wave`);
   const ctx = loadCliContext();
   await withServices(ctx, async (s) => {

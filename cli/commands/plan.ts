@@ -3,6 +3,8 @@ import { positiveInt } from '../output';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
 const planActions = (): typeof import('../actions/plan') => require('../actions/plan');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs
+const planReport = (): typeof import('../report/plan') => require('../report/plan');
 
 export function planCommand(): Command {
   const plan = new Command('plan').description('a cutover plan: waves of runs in windows, with daily caps and gates (docs/plan.md)');
@@ -31,6 +33,13 @@ export function planCommand(): Command {
     .action(async (planId: string, opts) => planActions().planStatusAction(planId, opts));
 
   plan
+    .command('report <planId>')
+    .description('write plan-report.html (planned against actual per wave and per local day, trial loads, sign-offs) and plan-waves.csv, plan-days.csv')
+    .option('--out <dir>', 'output directory (default: <DATA_DIR>/reports/plan-<planId>)')
+    .option('--json', 'print the paths and the numbers as JSON')
+    .action(async (planId: string, opts) => planReport().planReportAction(planId, opts));
+
+  plan
     .command('approve <planId>')
     .description("sign a wave's entry or exit gate off (refused, exit 1, with the reason when the gate does not wait or its numbers are not met)")
     .requiredOption('--wave <name>', 'the wave')
@@ -40,12 +49,13 @@ export function planCommand(): Command {
     .option('--json', 'print the wave as plan status --json does')
     .action(async (planId: string, opts) => planActions().approvePlanAction(planId, opts));
 
-  for (const action of ['resume', 'skip', 'cancel'] as const) {
+  for (const action of ['resume', 'skip', 'cancel', 'trial'] as const) {
     const cmd = plan
       .command(`${action} <planId>`)
       .description(
         {
-          resume: "resume a wave's run after it stopped the line",
+          resume: "resume a wave's run (or its trial load) after it stopped the line",
+          trial: 'run another trial load (dry run) of a wave at its entry gate, e.g. after its data was fixed (refused otherwise, exit 1)',
           skip: 'skip a wave (its run is cancelled: accounts in flight finish, the rest are recorded not attempted); the plan goes on to the next',
           cancel: "cancel the plan (the current wave's run is cancelled)",
         }[action],

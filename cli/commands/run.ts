@@ -7,6 +7,8 @@ import { addPostImportRunCommands } from './post-import';
 const runActions = (): typeof import('../actions/run') => require('../actions/run');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the ledger alone: no Temporal or platform client to load
 const listActions = (): typeof import('../actions/ledger-lists') => require('../actions/ledger-lists');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the ledger alone
+const compareActions = (): typeof import('../actions/compare') => require('../actions/compare');
 
 export function runCommand(): Command {
   const run = new Command('run').description('start, watch and steer migration runs');
@@ -79,6 +81,23 @@ Example:
     .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExample:\n  $ kraken-migrate run status run-20250601-120000-ab12 --json | jq .outcomes')
     .action(async (runId: string, opts) => runActions().runStatusAction(runId, opts));
+
+  run
+    .command('compare')
+    .description('two runs of one cohort side by side (trial loads): accounts fixed, newly failing and still failing, by code')
+    .argument('[a]', 'the earlier run')
+    .argument('[b]', 'the later run')
+    .option('--plan <id>', "with --wave: the wave's trial loads (defect count of each; the last two compared)")
+    .option('--wave <name>', 'the wave of --plan')
+    .option('--json', 'machine-readable output')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ kraken-migrate run compare trial-1 trial-2
+  $ kraken-migrate run compare --plan cutover-autumn --wave pilot --json`,
+    )
+    .action(async (a: string | undefined, b: string | undefined, opts) => compareActions().compareAction(a, b, opts));
 
   run
     .command('list')

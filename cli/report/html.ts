@@ -83,7 +83,7 @@ export function throughputChart(points: Array<{ minute: string; count: number }>
   return `<figure class="chart"><figcaption>${title}</figcaption><svg id="throughput" data-chart="throughput" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${chartH + 36}" role="img" aria-label="${title}">${axis}${bars}</svg></figure>`;
 }
 
-const CSS = `
+export const CSS = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:1100px;padding:0 1rem;color:#1f2937}
 h1{font-size:1.5rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #e5e7eb;padding-bottom:.3rem}
 .meta{color:#6b7280}.cards{display:flex;gap:1rem;flex-wrap:wrap;margin:1rem 0}

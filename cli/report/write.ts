@@ -31,12 +31,12 @@ async function* csvLines(rows: AsyncIterable<readonly unknown[]>): AsyncGenerato
  * is refused, and an older file's wider mode is not inherited). The files quote account numbers
  * and, masked, errors about personal fields: for the operator alone.
  */
-function reportFolder(dir: string): void {
+export function reportFolder(dir: string): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   fs.chmodSync(dir, 0o700);
 }
 
-function freshFile(file: string): void {
+export function freshFile(file: string): void {
   fs.rmSync(file, { force: true });
 }
 

@@ -5,10 +5,13 @@ import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCodec } from '../../codec/data-converter';
-import { accountDeltaWorkflowId, deltaRunWorkflowId, runWorkflowId } from '../../domain/workflow-ids';
+import { accountDeltaWorkflowId, deltaRunWorkflowId, planWorkflowId, runWorkflowId } from '../../domain/workflow-ids';
 import { awaitDelta, startDelta } from '../../cli/post-import';
 import { generateChangesForRun } from '../../harness/cli/post-import-changes';
 import { runProgressQuery, supplierStatusSignal } from '../../domain/messages';
+import { approveGate, controlPlan, planStatusQuery } from '../../domain/plan-messages';
+import { planArgsOf } from '../../cli/actions/plan';
+import { loadPlanFile } from '../../cli/plan-file';
 import { accountsFile, connectE2E, type E2E, listOf, sandbox, seedAccounts, setSupplierEverywhere, startRun, uniqueId, until } from '../e2e/helpers';
 import { CORPUS_DIR, decryptHistory, writeEntry } from './corpus';
 
@@ -162,5 +165,84 @@ describe('record the replay corpus', () => {
     await record('delta-run-completed.json', 'a delta run (run delta) over a finished run, completed', deltaRunWorkflowId(deltaId));
     const withChanges = changes.changes[0].external_account_number;
     await record('account-delta-completed.json', "an account's changes carried over after import", accountDeltaWorkflowId(supplier, withChanges, deltaId));
+  });
+
+  /** A plan file of `waves` (YAML lines after `waves:`), its cohorts seeded; the plan's args as `plan start` builds them. */
+  async function planOf(tag: string, cohorts: Record<string, number>, waves: (files: Record<string, string>) => string) {
+    const dir = path.join(e.config.DATA_DIR, 'plans', uniqueId(tag));
+    fs.mkdirSync(dir, { recursive: true });
+    const files: Record<string, string> = {};
+    for (const [name, n] of Object.entries(cohorts)) {
+      const truth = await seedAccounts(e, { accounts: n, seed: 41, defectRate: 0, accountNumberPrefix: `${uniqueId(tag)}-${name}-` });
+      files[name] = path.join(dir, `${name}.txt`);
+      fs.writeFileSync(files[name], truth.map((t) => t.external_account_number).join('\n') + '\n');
+    }
+    const file = path.join(dir, 'plan.yaml');
+    fs.writeFileSync(file, `name: replay-plan\ntimezone: Europe/London\nwaves:\n${waves(files)}`);
+    const planId = uniqueId(`${tag}-`);
+    return { planId, args: await planArgsOf(loadPlanFile(file), e.config, planId, 1) };
+  }
+  const window = () => `[{ start: "${new Date(Date.now() - 60_000).toISOString()}", end: "${new Date(Date.now() + 86_400_000).toISOString()}" }]`;
+  const planWaveStatus = async (planId: string, wave: string) =>
+    (await e.client.workflow.getHandle(planWorkflowId(planId)).query(planStatusQuery)).waves.find((w) => w.name === wave)!;
+
+  it('a cutover plan, waves in file order with an entry sign-off and a daily cap, completed', async () => {
+    const supplier = e.config.IMPORT_SUPPLIER_CODE;
+    const { planId, args } = await planOf('replay-plan', { a: 2, b: 3 }, (f) =>
+      [
+        `  - { name: a, supplier: ${supplier}, accounts: ${f.a}, concurrency: 2, windows: ${window()}, gates: { entry: { sign_off: true } } }`,
+        `  - { name: b, supplier: ${supplier}, accounts: ${f.b}, concurrency: 2, daily_cap: 5, windows: ${window()} }`,
+        '',
+      ].join('\n'),
+    );
+    const h = await e.client.workflow.start('cutoverPlanWorkflow', {
+      workflowId: planWorkflowId(planId),
+      taskQueue: e.config.TEMPORAL_TASK_QUEUE,
+      args: [args],
+    });
+    await until('the entry gate waits', async () => (await planWaveStatus(planId, 'a')).state === 'waiting_entry_sign_off', 60_000);
+    await h.executeUpdate(approveGate, { args: [{ wave: 'a', gate: 'entry', by: 'Replay Lead' }] });
+    expect(await h.result()).toMatchObject({ state: 'completed' });
+    await record('plan-in-file-order.json', 'a cutover plan of two waves in file order (entry sign-off, daily cap), completed', planWorkflowId(planId));
+  });
+
+  it('a cutover plan with a trial load below its pass rate, another trial, waves side by side, continued as new', async () => {
+    const supplier = e.config.IMPORT_SUPPLIER_CODE;
+    const { planId, args } = await planOf('replay-plan-trials', { a: 2, b: 2, c: 2 }, (f) =>
+      [
+        `  - { name: a, supplier: ${supplier}, accounts: ${f.a}, concurrency: 2, windows: ${window()}, dry_run_first: true, gates: { entry: { min_dry_run_pass_rate: 1, sign_off: true } } }`,
+        `  - { name: b, supplier: ${supplier}, accounts: ${f.b}, concurrency: 2, daily_cap: 5, windows: ${window()}, after: [a] }`,
+        `  - { name: c, supplier: ${supplier}, accounts: ${f.c}, concurrency: 2, windows: ${window()}, after: [a] }`,
+        '',
+      ].join('\n'),
+    );
+    const bad = fs.readFileSync(args.waves[0].run.selection.kind === 'list' ? args.waves[0].run.selection.path : '', 'utf8').split('\n')[0];
+    await sandbox(e, 'PUT', '/admin/forced-outcomes', { [bad]: { outcome: 'error', error_code: 'agreement_product_not_found' } });
+    const workflowId = planWorkflowId(planId);
+    try {
+      const h = await e.client.workflow.start('cutoverPlanWorkflow', {
+        workflowId,
+        taskQueue: e.config.TEMPORAL_TASK_QUEUE,
+        args: [{ ...args, continueAsNewAtEvents: 60 }],
+      });
+      await until('the trial load is below its pass rate', async () => (await planWaveStatus(planId, 'a')).state === 'dry_run_not_met', 120_000);
+      await sandbox(e, 'PUT', '/admin/forced-outcomes', { [bad]: null });
+      await h.executeUpdate(controlPlan, { args: [{ action: 'trial', wave: 'a' }] });
+      await until('the entry gate waits', async () => (await planWaveStatus(planId, 'a')).state === 'waiting_entry_sign_off', 120_000);
+      await h.executeUpdate(approveGate, { args: [{ wave: 'a', gate: 'entry', by: 'Replay Lead' }] });
+      expect(await e.client.workflow.getHandle(workflowId).result()).toMatchObject({ state: 'completed' });
+    } finally {
+      await sandbox(e, 'PUT', '/admin/forced-outcomes', { [bad]: null }).catch(() => {});
+    }
+    const segments: string[] = [];
+    for await (const wf of e.client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) segments.push(wf.runId);
+    expect(segments.length).toBeGreaterThan(1);
+    await record(
+      'plan-trials-continued-as-new.json',
+      'a plan segment (trial load, another trial) that ended in continue-as-new',
+      workflowId,
+      segments[segments.length - 1],
+    );
+    await record('plan-trials-completed.json', 'the last segment of a plan with waves side by side, completed', workflowId, segments[0]);
   });
 });

@@ -27,7 +27,7 @@ describe('the plan file', () => {
     const plan = loadPlanFile(EXAMPLE);
     expect(plan.name).toBe('cutover-autumn-2026');
     expect(plan.waves.map((w) => [w.name, w.after, w.daily_cap])).toEqual([
-      ['pilot', [], 2000],
+      ['pilot', undefined, 2000],
       ['residential', ['pilot'], 13000],
       ['sme', ['residential'], 5000],
     ]);
@@ -79,11 +79,15 @@ describe('the plan file', () => {
     expect(problems({ name: 'p', waves: [wave({ dry_run_first: true, gates: { entry: { min_dry_run_pass_rate: 0.9 } } })] })).toEqual([]);
   });
 
-  it('wave names are unique and after names an earlier wave', () => {
+  it('wave names are unique; after names waves of the plan, in any order, and no cycle', () => {
     expect(problems({ name: 'p', waves: [wave(), wave()] })).toEqual(['waves[1].name: wave names are unique: w1 is used twice']);
+    expect(problems({ name: 'p', waves: [wave({ after: ['w9'] }), wave({ name: 'w2' })] })).toEqual(['waves[0].after[0]: w9 is not a wave of this plan']);
+    expect(problems({ name: 'p', waves: [wave({ after: ['w1'] })] })).toEqual(['waves[0].after[0]: a wave cannot wait for itself (w1)']);
+    // A later wave may be named; a wave with no after waits for the one before it, so w1 → w2 → w1 is a cycle.
     expect(problems({ name: 'p', waves: [wave({ after: ['w2'] }), wave({ name: 'w2' })] })).toEqual([
-      'waves[0].after[0]: w2 is not a wave named earlier in the file',
+      'waves[0].after: the waves wait for each other in a cycle: w1 → w2 → w1',
     ]);
+    expect(problems({ name: 'p', waves: [wave({ after: ['w2'] }), wave({ name: 'w2', after: [] })] })).toEqual([]);
     expect(problems({ name: 'p', waves: [wave(), wave({ name: 'w2', after: ['w1'] })] })).toEqual([]);
   });
 

@@ -19,9 +19,9 @@ beforeAll(async () => {
 describe('workflows already running replay with this code', () => {
   it('the corpus covers every workflow type and the states a migration leaves them in', () => {
     expect(new Set(corpus.map((c) => c.workflowType))).toEqual(
-      new Set(['migrationRunWorkflow', 'accountImportWorkflow', 'deltaRunWorkflow', 'accountDeltaWorkflow']),
+      new Set(['migrationRunWorkflow', 'accountImportWorkflow', 'deltaRunWorkflow', 'accountDeltaWorkflow', 'cutoverPlanWorkflow']),
     );
-    expect(corpus.length).toBeGreaterThanOrEqual(9);
+    expect(corpus.length).toBeGreaterThanOrEqual(12);
   });
 
   it.each(corpus.map((c) => [c.file, c] as const))(

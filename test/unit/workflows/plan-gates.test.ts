@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvalRefusal, exitNumbersMet, formatRate, reconciledRate } from '../../../domain/plan-gates';
+import { approvalRefusal, dryRunGate, exitNumbersMet, formatRate, reconciledRate, trialRefusal } from '../../../domain/plan-gates';
 import type { GateStatus } from '../../../domain/plan-messages';
 
 const gate = (more: Partial<GateStatus> = {}): GateStatus => ({
@@ -71,5 +71,52 @@ describe('plan approve: refused with the reason, or recorded', () => {
     expect(approvalRefusal({ ...base, gate: 'entry', waveState: 'exit_not_met', status: gate({ state: 'pending' }) })).toBe(
       "wave alpha's entry gate does not wait for a sign-off now (the wave is exit_not_met)",
     );
+  });
+});
+
+describe('dry_run_first: the trial load and the entry gate', () => {
+  const a = (completed: number, failed: number, not_attempted = 0) => ({ completed, failed, not_attempted });
+  it('the pass rate is completed over accounts with an outcome; met at exactly the minimum, not below', () => {
+    expect(dryRunGate(a(19, 1), 0.95, true)).toEqual({ passRate: 0.95, met: true });
+    expect(dryRunGate(a(18, 1, 1), 0.95, true)).toEqual({ passRate: 0.9, met: false });
+    expect(dryRunGate(a(18, 2), 0.9, true)).toEqual({ passRate: 0.9, met: true });
+  });
+  it('no minimum: met once the trial load ended, whatever its rate; no outcome never meets a minimum', () => {
+    expect(dryRunGate(a(0, 5), null, true)).toEqual({ passRate: 0, met: true });
+    expect(dryRunGate(a(0, 0), 0, true)).toEqual({ passRate: null, met: false });
+  });
+  it('a trial load whose run did not complete (terminated, failed) never meets the gate', () => {
+    expect(dryRunGate(a(10, 0), 0.5, false)).toEqual({ passRate: 1, met: false });
+    expect(dryRunGate(a(10, 0), null, false)).toEqual({ passRate: 1, met: false });
+  });
+  it('an entry sign-off is refused while the trial load is below its pass rate, with the numbers', () => {
+    expect(
+      approvalRefusal({
+        wave: 'alpha',
+        by: 'Sam Lead',
+        gate: 'entry',
+        waveState: 'dry_run_not_met',
+        status: { ...gate({ state: 'not_met' }), dry_run_pass_rate: 0.8, min_dry_run_pass_rate: 0.95 },
+      }),
+    ).toBe("wave alpha's entry gate is not met: dry-run pass rate 80.0% < min_dry_run_pass_rate 95.0%");
+    expect(approvalRefusal({ wave: 'alpha', by: 'Sam', gate: 'entry', waveState: 'dry_run_not_met', status: gate({ state: 'not_met' }) })).toBe(
+      "wave alpha's entry gate is not met: dry-run pass rate n/a < min_dry_run_pass_rate n/a",
+    );
+    // During the trial load the gate does not wait yet; its exit is not concerned by the trial's numbers.
+    expect(approvalRefusal({ wave: 'alpha', by: 'Sam', gate: 'entry', waveState: 'dry_run', status: gate({ state: 'pending' }) })).toBe(
+      "wave alpha's entry gate does not wait for a sign-off now (the wave is dry_run)",
+    );
+    expect(approvalRefusal({ wave: 'alpha', by: 'Sam', gate: 'exit', waveState: 'dry_run_not_met', status: gate({ state: 'pending' }) })).toBe(
+      "wave alpha's exit gate does not wait for a sign-off now (the wave is dry_run_not_met)",
+    );
+  });
+  it('another trial load: only for a wave with dry_run_first, at its entry gate', () => {
+    expect(trialRefusal({ wave: 'alpha', waveState: 'dry_run_not_met', dryRunFirst: true })).toBeUndefined();
+    expect(trialRefusal({ wave: 'alpha', waveState: 'waiting_entry_sign_off', dryRunFirst: true })).toBeUndefined();
+    expect(trialRefusal({ wave: 'alpha', waveState: 'dry_run_not_met', dryRunFirst: false })).toBe('wave alpha has no trial load (dry_run_first is not set)');
+    for (const s of ['dry_run', 'running', 'pending', 'waiting_window'] as const)
+      expect(trialRefusal({ wave: 'alpha', waveState: s, dryRunFirst: true })).toBe(
+        `wave alpha's trial load runs again only at its entry gate, before the real run (the wave is ${s})`,
+      );
   });
 });

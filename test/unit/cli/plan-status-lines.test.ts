@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { dryRunLine, planStatusLines } from '../../../cli/actions/plan';
+import type { DryRunStatus, PlanStatus, WaveStatus } from '../../../domain/plan-messages';
+
+const accounts = { planned: 3, started: 3, completed: 2, failed: 1, not_attempted: 0, in_flight: 0 };
+const dry = (more: Partial<DryRunStatus> = {}): DryRunStatus => ({
+  state: 'not_met',
+  runs: ['p.a.trial-1'],
+  accounts,
+  pass_rate: 2 / 3,
+  min_pass_rate: 1,
+  ...more,
+});
+
+describe('plan status: the trial load line', () => {
+  it('below the rate, at or above it, without a minimum, and before the first trial load', () => {
+    expect(dryRunLine(dry())).toBe('trial load 1 (run p.a.trial-1): not_met, pass rate 66.7% < min 100.0%; completed 2, failed 1, not attempted 0');
+    expect(dryRunLine(dry({ state: 'passed', runs: ['p.a.trial-1', 'p.a.trial-2'], pass_rate: 1 }))).toBe(
+      'trial load 2 (run p.a.trial-2): passed, pass rate 100.0% ≥ min 100.0%; completed 2, failed 1, not attempted 0',
+    );
+    expect(dryRunLine(dry({ state: 'passed', min_pass_rate: null }))).toBe(
+      'trial load 1 (run p.a.trial-1): passed, pass rate 66.7%; completed 2, failed 1, not attempted 0',
+    );
+    expect(dryRunLine(dry({ state: 'running', pass_rate: null }))).toBe('trial load 1 (run p.a.trial-1): running; completed 2, failed 1, not attempted 0');
+    expect(dryRunLine(dry({ state: 'pending', runs: [], pass_rate: null }))).toBe('trial load (dry run) first, pass rate ≥ 100.0%');
+  });
+
+  it('a wave shows what it waits for and its trial load', () => {
+    const gate = { state: 'not_required' as const, required_by: null, approved_by: null, approved_at: null, note: null };
+    const w: WaveStatus = {
+      name: 'b',
+      state: 'pending',
+      runs: ['p.b.trial-1', 'p.b'],
+      after: ['a'],
+      dry_run: dry({ runs: ['p.b.trial-1'] }),
+      accounts,
+      windows: [],
+      next_window: null,
+      daily_cap: null,
+      started_today: 0,
+      stop_line: { tripped: false, reason: null },
+      gates: { entry: gate, exit: { ...gate, reconciled_rate: null, min_reconciled_rate: null } },
+    };
+    const st: PlanStatus = { id: 'p', name: 'n', timezone: 'Europe/London', state: 'running', current_wave: 'b', waves: [w] };
+    expect(planStatusLines(st).slice(2, 4)).toEqual([
+      '    after a',
+      '    trial load 1 (run p.b.trial-1): not_met, pass rate 66.7% < min 100.0%; completed 2, failed 1, not attempted 0',
+    ]);
+  });
+});
