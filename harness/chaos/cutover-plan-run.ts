@@ -107,7 +107,7 @@ export async function runPlanChaos(opts: {
 
     const t0 = Date.now();
     const first = [
-      { start: t0 + 20_000, end: t0 + 45_000 },
+      { start: t0 + 20_000, end: t0 + 40_000 },
       { start: t0 + 75_000, end: t0 + 20 * 60_000 },
     ];
     const second = [{ start: t0 + 20_000, end: t0 + 20 * 60_000 }];
@@ -151,7 +151,7 @@ waves:
       timeline.push(`${at()}: ${m}`);
       log(`[${at()}] ${m}`);
     };
-    note(`plan ${planId} started: first ${counts.first} accounts (windows +20-45 s, +75 s on), second ${counts.second} (cap ${counts.cap} a day)`);
+    note(`plan ${planId} started: first ${counts.first} accounts (windows +20-40 s, +75 s on), second ${counts.second} (cap ${counts.cap} a day)`);
 
     const victims = createPrng(seed ^ 0x91a7);
     const replacements: Promise<void>[] = [];
