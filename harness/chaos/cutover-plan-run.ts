@@ -95,8 +95,9 @@ export async function runPlanChaos(opts: {
   const kills = { worker: 0, server: 0 };
   try {
     client = await connectClient(stack.config);
-    // Schedule calls held a second at the sandbox: the first window ends with accounts in flight, and kills land mid-call.
-    await sandboxAdmin(stack.info.sandboxUrl, 'PUT', '/admin/faults', { scheduleLatencyMs: 1_000 });
+    // Schedule calls held 2 s at the sandbox: kills land mid-call, and `first` (2 in flight) starts at
+    // most one account a second, so even an idle machine leaves some of it for the second window.
+    await sandboxAdmin(stack.info.sandboxUrl, 'PUT', '/admin/faults', { scheduleLatencyMs: 2_000 });
     const items = [...generateDataset({ accounts: counts.first + counts.second, seed, accountNumberPrefix: `PLAN${seed}-` })];
     await writeDatasetToPostgres(pool, items, { documentsDir: stack.config.SOURCE_DOCUMENTS_DIR });
     const accounts = items.map((i) => i.expected.external_account_number);
@@ -124,7 +125,7 @@ waves:
     supplier: ${stack.config.IMPORT_SUPPLIER_CODE}
     source: postgres
     accounts: first.txt
-    concurrency: 3
+    concurrency: 2
     windows: [${windows(first)}]
     gates:
       stop_line: { max_same_code: 1000, max_failure_rate: 1 }
