@@ -1,18 +1,27 @@
 // @ts-check
-import base, { DECISIONS, DECISIONS_TESTS, OUTCOME_CORE, OUTCOME_CORE_TESTS, RECONCILE_CORE, RECONCILE_CORE_TESTS } from './stryker.config.mjs';
+import base, {
+  DECISIONS,
+  DECISIONS_TESTS,
+  OUTCOME_CORE,
+  OUTCOME_CORE_TESTS,
+  READERS,
+  READERS_TESTS,
+  RECONCILE_CORE,
+  RECONCILE_CORE_TESTS,
+} from './stryker.config.mjs';
 
 /**
  * The CI-sized mutation run (`npm run mutation:ci`): the pure outcome, inbox, attempts and
- * schedule-once modules, the GraphQL read-back comparison, the retire rule and the chaos/rehearsal
- * verdict, against their own unit tests only; a
+ * schedule-once modules, the GraphQL read-back comparison, the retire rule, the chaos/rehearsal
+ * verdict, the payload readers and the undocumented-field classification, against their own unit tests only; a
  * few minutes on 2 cores.
  */
-process.env.MUTATION_TESTS = [...OUTCOME_CORE_TESTS, ...RECONCILE_CORE_TESTS, ...DECISIONS_TESTS].join(',');
+process.env.MUTATION_TESTS = [...OUTCOME_CORE_TESTS, ...RECONCILE_CORE_TESTS, ...DECISIONS_TESTS, ...READERS_TESTS].join(',');
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   ...base,
-  mutate: [...OUTCOME_CORE, ...RECONCILE_CORE, ...DECISIONS],
+  mutate: [...OUTCOME_CORE, ...RECONCILE_CORE, ...DECISIONS, ...READERS],
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: 'reports/mutation/mutation-ci.json' },
   tempDirName: '.stryker-tmp-ci',

@@ -1,10 +1,12 @@
+import { ApplicationFailure } from '@temporalio/common';
 import type { PayloadRead, PayloadSource, PayloadSourceSpec } from '../source/adapter';
+import { InputFileError } from '../schemas/input-file';
 
 /**
  * A worker's payload sources, one per spec, closed when nobody needs them. A payload file's source
- * holds the file's whole index in memory (account number → line offsets: about 100 MB for 200,000
- * lines, source/payload-file.ts) and a `.jsonl.gz` one a decompressed copy on disk; kept for the
- * worker's life, every file any run ever read stays there. So a source closes when it has not been
+ * holds the file's index in a private folder on disk (account number → line offsets,
+ * source/line-index.ts) and a `.jsonl.gz` one a decompressed copy beside it; kept for the worker's
+ * life, every file any run ever read stays there. So a source closes when it has not been
  * used for `idleMs` (a run that finished, or one parked on a paused supplier for hours), or as soon as
  * every run that used it here has ended. Closing never cuts a read short: a source in use is left
  * open, and the next read of a closed one opens it again (its index is built again, once).
@@ -65,6 +67,11 @@ export function createPayloadSourcePool(open: (spec: PayloadSourceSpec) => Paylo
     const e = acquire(key, spec, runId);
     try {
       return await read(e.source);
+    } catch (err) {
+      // A payload file that cannot be read as one (a FIFO, a gzip bomb, not gzip, too many lines…) is
+      // the same file on every attempt: failed at once with its code, never retried for hours.
+      if (err instanceof InputFileError) throw ApplicationFailure.nonRetryable(err.message, err.code);
+      throw err;
     } finally {
       e.inUse -= 1;
       e.lastUsed = now();

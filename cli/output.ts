@@ -13,12 +13,12 @@ export function println(line = ''): void {
  * Writes pages of lines to stdout as they come, waiting when the pipe is full: a list of a million
  * accounts is never held whole. Returns how many lines were written.
  */
-export async function printLines(pages: AsyncIterable<string[]>): Promise<number> {
+export async function printLines(pages: AsyncIterable<{ lines: string; count: number }>): Promise<number> {
   let n = 0;
   for await (const page of pages) {
-    if (page.length === 0) continue;
-    n += page.length;
-    if (!process.stdout.write(page.join('\n') + '\n')) await new Promise((resolve) => process.stdout.once('drain', resolve));
+    if (page.count === 0) continue;
+    n += page.count;
+    if (!process.stdout.write(page.lines + '\n')) await new Promise((resolve) => process.stdout.once('drain', resolve));
   }
   return n;
 }

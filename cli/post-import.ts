@@ -56,9 +56,6 @@ export async function reconcileRun(
 /** Accounts `run reconcile` reads from the ledger at once (keyset pages). */
 const RECONCILE_PAGE = 1000;
 
-/** `run reconcile --list`'s selection lives with the list commands (no Temporal or platform client to load). */
-export { reconcileSelection } from './actions/ledger-lists';
-
 /**
  * Accounts in three words: matched (every field compared was equal), differing, unverified (some
  * field the payload determines is not in the platform's record, so it was not checked; such an

@@ -1,4 +1,4 @@
-import { PAYLOAD_FILE_PATTERN } from '../domain/source-spec';
+import { PAYLOAD_FILE_NAMED, PAYLOAD_FILE_PATTERN } from '../domain/source-spec';
 import { TIMING_DEFAULTS } from '../domain/timing-defaults';
 import path from 'node:path';
 import fs from 'node:fs';
@@ -69,7 +69,7 @@ export async function parsePayloadOptions(
   }
   const file = path.resolve(cwd, opts.payloads!);
   if (!PAYLOAD_FILE_PATTERN.test(file))
-    throw usageError('invalid_payloads_file', `--payloads ${opts.payloads}: expected a .jsonl or .jsonl.gz file (one EnergyAccount a line)`);
+    throw usageError('invalid_payloads_file', `--payloads ${opts.payloads}: expected ${PAYLOAD_FILE_NAMED} (one EnergyAccount a line)`);
   if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile()) throw usageError('payloads_not_found', `--payloads ${opts.payloads}: no such file`);
   if (!(await hasPayloadLine(file))) throw usageError('empty_payloads_file', `--payloads ${opts.payloads}: the file holds no payload (every line is blank)`);
   return { kind: 'payloads', path: file, documents };

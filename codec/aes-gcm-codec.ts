@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
+import { CodecError } from './codec-error';
 import type { CodecKeyring } from './keys';
 
 export const ENCODING_ENCRYPTED = 'binary/encrypted';
@@ -10,19 +11,6 @@ export const METADATA_KEY_ID = 'encryption-key-id';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const ALGORITHM = 'aes-256-gcm';
-
-export type CodecErrorCode = 'codec_unknown_key' | 'codec_decrypt_failed';
-
-export class CodecError extends Error {
-  constructor(
-    readonly code: CodecErrorCode,
-    message: string,
-    readonly keyId?: string,
-  ) {
-    super(message);
-    this.name = 'CodecError';
-  }
-}
 
 const text = (b: Uint8Array | null | undefined): string | undefined => (b ? Buffer.from(b).toString('utf8') : undefined);
 const bytes = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'utf8'));

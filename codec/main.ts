@@ -1,7 +1,8 @@
 import { holdStopSignals } from '../process/stop-signals';
-import { getConfig } from '../config';
+import { codecAuthMode, getConfig } from '../config';
 import { createLogger } from '../logging/logger';
 import { createCodec } from './data-converter';
+import { createOidcVerifier } from './oidc';
 import { createCodecServer } from './server';
 
 /** Runs the codec server alone: `npx tsx codec/main.ts`. Loopback unless CODEC_HOST and CODEC_AUTH_TOKEN say otherwise (see README). */
@@ -11,7 +12,16 @@ async function main(): Promise<void> {
   const codec = createCodec(cfg, { logger });
   const server = createCodecServer({
     codec,
-    authToken: cfg.CODEC_AUTH_TOKEN,
+    ...(codecAuthMode(cfg) === 'oidc'
+      ? {
+          oidc: createOidcVerifier({
+            issuer: cfg.CODEC_OIDC_ISSUER!,
+            audience: cfg.CODEC_OIDC_AUDIENCE!,
+            jwksUrl: cfg.CODEC_OIDC_JWKS_URL,
+            namespaceClaim: cfg.CODEC_OIDC_NAMESPACE_CLAIM,
+          }),
+        }
+      : { authToken: cfg.CODEC_AUTH_TOKEN }),
     uiOrigin: new URL(cfg.TEMPORAL_UI_URL).origin,
     logger,
     allowedHosts: cfg.CODEC_ALLOWED_HOSTS,

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { CodecError } from './aes-gcm-codec';
+import { CodecError } from './codec-error';
 import type { CodecKeyring } from './keys';
 
 /**

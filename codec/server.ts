@@ -3,7 +3,8 @@ import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } fr
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import type pino from 'pino';
 import { z } from 'zod';
-import { CodecError } from './aes-gcm-codec';
+import { CodecError } from './codec-error';
+import { CodecAccessError, type OidcVerifier } from './oidc';
 
 /**
  * The remote codec server the Temporal Web UI and CLI call to show (and encode) payloads.
@@ -31,6 +32,9 @@ export type CodecServerErrorCode =
   | 'codec_decrypt_failed'
   | 'codec_auth_required'
   | 'codec_bad_host'
+  | 'codec_forbidden'
+  | 'codec_namespace_required'
+  | 'codec_oidc_unavailable'
   | 'codec_internal_error';
 
 export class CodecServerError extends Error {
@@ -57,8 +61,13 @@ export function toJsonPayload(p: Payload): { metadata: Record<string, string>; d
 
 export interface CodecServerOptions {
   codec: PayloadCodec;
-  /** When set, every /encode and /decode needs `Authorization: Bearer <token>`. */
+  /** Shared-token mode: every /encode and /decode needs `Authorization: Bearer <token>`. */
   authToken?: string;
+  /**
+   * OIDC mode (codec/oidc.ts): the UI user's access token is verified and the namespace authorised
+   * per request. Exclusive with `authToken`.
+   */
+  oidc?: OidcVerifier;
   /** The Web UI's origin, e.g. `http://127.0.0.1:8233`. */
   uiOrigin: string;
   logger: pino.Logger;
@@ -88,7 +97,8 @@ export interface CodecServer {
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
 export function createCodecServer(opts: CodecServerOptions): CodecServer {
-  const { codec, authToken, uiOrigin, logger } = opts;
+  const { codec, authToken, uiOrigin, logger, oidc } = opts;
+  if (authToken && oidc) throw new CodecServerError('codec_auth_required', 'one auth mode: a shared token or OIDC, not both');
   const expected = authToken ? digest(`Bearer ${authToken}`) : undefined;
   const app = Fastify({ bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT, logger: false });
 
@@ -143,6 +153,18 @@ export function createCodecServer(opts: CodecServerOptions): CodecServer {
   });
 
   const handler = (op: 'encode' | 'decode') => async (req: FastifyRequest, reply: FastifyReply) => {
+    let subject: string | undefined;
+    if (oidc) {
+      const fromPath = (req.params as { namespace?: string }).namespace;
+      const fromHeader = req.headers['x-namespace'];
+      try {
+        ({ subject } = await oidc.authorize(req.headers.authorization, fromPath ?? (typeof fromHeader === 'string' ? fromHeader : undefined), op));
+      } catch (e) {
+        if (!(e instanceof CodecAccessError)) throw e;
+        logger.warn({ code: e.code, path: req.url }, 'codec request refused');
+        return send(reply, e.status, e.code, e.message);
+      }
+    }
     const parsed = payloadsBodySchema.safeParse(req.body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -150,7 +172,7 @@ export function createCodecServer(opts: CodecServerOptions): CodecServer {
     }
     const input = parsed.data.payloads.map(fromJsonPayload);
     const output = op === 'encode' ? await codec.encode(input) : await codec.decode(input);
-    logger.debug({ op, count: input.length, namespace: req.headers['x-namespace'] }, 'codec request');
+    logger.debug({ op, count: input.length, namespace: req.headers['x-namespace'], subject }, 'codec request');
     return reply.code(200).send({ payloads: output.map(toJsonPayload) });
   };
 
@@ -162,15 +184,15 @@ export function createCodecServer(opts: CodecServerOptions): CodecServer {
   return {
     async listen(port: number, host = '127.0.0.1') {
       // Without a token the server must not be reachable beyond this machine.
-      if (!authToken && !LOOPBACK.has(host)) {
-        throw new CodecServerError('codec_auth_required', `CODEC_AUTH_TOKEN is required to listen on ${host} (non-loopback)`);
+      if (!authToken && !oidc && !LOOPBACK.has(host)) {
+        throw new CodecServerError('codec_auth_required', `CODEC_AUTH_TOKEN or CODEC_OIDC_ISSUER is required to listen on ${host} (non-loopback)`);
       }
       await app.listen({ port, host });
       const addr = app.server.address();
       const bound = typeof addr === 'object' && addr ? addr.port : port;
       const shownHost = host.includes(':') ? `[${host}]` : host;
       const url = `http://${shownHost}:${bound}`;
-      logger.info({ url, auth: Boolean(authToken), uiOrigin }, 'codec server listening');
+      logger.info({ url, auth: oidc ? 'oidc' : authToken ? 'shared-token' : 'none (loopback)', uiOrigin }, 'codec server listening');
       return { url };
     },
     async close() {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { TIMING_DEFAULTS } from '../domain/timing-defaults';
 import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from './config-error';
-import { perimeterProblems } from './production-checks';
+import { isLoopbackHost, perimeterProblems } from './production-checks';
 
 /**
  * The one configuration schema. Every environment variable the project reads is declared here,
@@ -192,6 +192,12 @@ export const configSchema = z.object({
     .int()
     .positive()
     .default(256 * 1024),
+  /** Refused deliveries a source may have in a burst before it is answered 429 (events/source-limiter.ts). */
+  EVENTS_REJECTIONS_BURST: z.coerce.number().int().positive().default(20),
+  /** Refused deliveries a source regains per minute. */
+  EVENTS_REJECTIONS_PER_MINUTE: z.coerce.number().positive().default(30),
+  /** The webhook is behind a proxy of ours: the client's address is read from X-Forwarded-For (for the per-source limit). */
+  EVENTS_TRUST_PROXY: bool(false),
 
   // Payload encryption (Temporal data converter) and the UI codec server.
   CODEC_KEYS: optionalString,
@@ -200,6 +206,19 @@ export const configSchema = z.object({
   /** Anything but loopback needs CODEC_AUTH_TOKEN (the codec server refuses otherwise). */
   CODEC_HOST: z.string().min(1).default('127.0.0.1'),
   CODEC_AUTH_TOKEN: optionalString,
+  /**
+   * How the codec server decides who may decrypt: `oidc` verifies the Temporal UI user's access
+   * token (a JWT from CODEC_OIDC_ISSUER, for CODEC_OIDC_AUDIENCE) and authorises the namespace;
+   * `shared-token` checks CODEC_AUTH_TOKEN (or nothing on loopback). Unset: `oidc` when an issuer
+   * is given. Production mode needs `oidc`, or `shared-token` stated outright (SECURITY.md).
+   */
+  CODEC_AUTH_MODE: z.enum(['oidc', 'shared-token']).optional(),
+  CODEC_OIDC_ISSUER: z.url().optional(),
+  CODEC_OIDC_AUDIENCE: optionalString,
+  /** The issuer's JWKS; unset: discovered from the issuer (`.well-known/openid-configuration`). */
+  CODEC_OIDC_JWKS_URL: z.url().optional(),
+  /** The claim listing `namespace:role` permissions (Temporal's default claim mapper: `permissions`). */
+  CODEC_OIDC_NAMESPACE_CLAIM: z.string().min(1).default('permissions'),
   /** Names the codec server answers for besides loopback's (its `Host` check against DNS rebinding). Comma-separated. */
   CODEC_ALLOWED_HOSTS: hostList,
 
@@ -261,16 +280,48 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     );
   }
   const cfg = result.data;
+  const codecAuth = codecAuthProblems(cfg);
   if (cfg.KRAKEN_MIGRATE_MODE === 'production') {
-    const problems: string[] = [];
+    const problems: string[] = [...codecAuth];
     if (!cfg.CODEC_KEYS && !cfg.CODEC_KEY_FILE) problems.push('CODEC_KEYS or CODEC_KEY_FILE: required in production mode (payload encryption keys)');
     problems.push(...insecurePlatformUrls(cfg));
     problems.push(...perimeterProblems(cfg));
     if (problems.length > 0) throw new ConfigError(problems);
     return cfg;
   }
+  if (codecAuth.length > 0) throw new ConfigError(codecAuth);
   // Development: the local S3/SQS stand-in's keys unless given.
   return { ...cfg, S3_ACCESS_KEY_ID: cfg.S3_ACCESS_KEY_ID ?? 'local', S3_SECRET_ACCESS_KEY: cfg.S3_SECRET_ACCESS_KEY ?? 'local' };
+}
+
+/** The codec server's auth mode as configured: `oidc` when an issuer is given, unless stated. */
+export function codecAuthMode(cfg: Pick<Config, 'CODEC_AUTH_MODE' | 'CODEC_OIDC_ISSUER'>): 'oidc' | 'shared-token' {
+  return cfg.CODEC_AUTH_MODE ?? (cfg.CODEC_OIDC_ISSUER ? 'oidc' : 'shared-token');
+}
+
+function codecAuthProblems(cfg: Config): string[] {
+  const problems: string[] = [];
+  const mode = codecAuthMode(cfg);
+  if (mode === 'oidc') {
+    if (!cfg.CODEC_OIDC_ISSUER) problems.push("CODEC_OIDC_ISSUER: required when CODEC_AUTH_MODE=oidc (the issuer of the Temporal UI users' tokens)");
+    if (!cfg.CODEC_OIDC_AUDIENCE) problems.push("CODEC_OIDC_AUDIENCE: required with CODEC_OIDC_ISSUER (the audience the UI's access tokens are issued for)");
+    if (cfg.CODEC_AUTH_TOKEN) problems.push('CODEC_AUTH_TOKEN: not used in OIDC mode; unset it (one auth mode at a time)');
+  }
+  if (cfg.KRAKEN_MIGRATE_MODE === 'production') {
+    if (mode === 'shared-token' && cfg.CODEC_AUTH_MODE !== 'shared-token') {
+      problems.push(
+        "CODEC_AUTH_MODE: production mode verifies each Temporal UI user's OIDC token (set CODEC_OIDC_ISSUER and CODEC_OIDC_AUDIENCE); " +
+          'state CODEC_AUTH_MODE=shared-token only when the UI and the codec server are published on loopback alone, with no UI login (every UI user is the operator at that machine)',
+      );
+    }
+    for (const name of ['CODEC_OIDC_ISSUER', 'CODEC_OIDC_JWKS_URL'] as const) {
+      const v = cfg[name];
+      if (mode === 'oidc' && v && new URL(v).protocol !== 'https:' && !isLoopbackHost(new URL(v).hostname)) {
+        problems.push(`${name}=${JSON.stringify(v)}: must be an https:// URL in production mode (the keys that decide who decrypts)`);
+      }
+    }
+  }
+  return problems;
 }
 
 const PLATFORM_URLS = ['PLATFORM_BASE_URL', 'PLATFORM_V2_BASE_URL', 'PLATFORM_GRAPHQL_URL'] as const;

@@ -3,7 +3,8 @@ import type { Config } from '../config';
 import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../clients/webhook-signature';
 import { verifyApiKey } from './api-key';
 import { ingestEvent } from './ingest';
-import { recordRejection, type Rejection } from '../ledger';
+import { RejectionCounter } from './rejection-counter';
+import { SourceLimiter } from './source-limiter';
 import type { EventsDeps } from './types';
 
 export const WEBHOOK_PATH = '/events/eventbridge';
@@ -19,6 +20,7 @@ export type WebhookErrorCode =
   | 'malformed_json'
   | 'unstorable_body'
   | 'bad_request'
+  | 'rate_limited'
   | 'inbox_unavailable'
   | 'database_unavailable';
 
@@ -39,7 +41,14 @@ export interface WebhookOptions {
     | 'EVENTS_WEBHOOK_API_KEY_HEADER'
     | 'EVENTS_WEBHOOK_SECRET'
     | 'EVENTS_MAX_BODY_BYTES'
+    | 'EVENTS_REJECTIONS_BURST'
+    | 'EVENTS_REJECTIONS_PER_MINUTE'
+    | 'EVENTS_TRUST_PROXY'
   >;
+  /** Where refusals are counted (made from the deps when not given; flushed on close). */
+  rejections?: RejectionCounter;
+  /** The per-source limit on refusals (made from the config when not given). */
+  limiter?: SourceLimiter;
   /** Development only: accept unauthenticated deliveries when the chosen scheme has no key or secret. */
   allowUnsigned?: boolean;
   /** Unix seconds; injectable for tests. */
@@ -57,6 +66,7 @@ const DETAIL: Record<WebhookErrorCode, string> = {
   malformed_json: 'the body is not JSON',
   unstorable_body: 'the body cannot be stored (NUL character in a string)',
   bad_request: 'the request could not be read',
+  rate_limited: 'too many refused requests from this source; retry later',
   inbox_unavailable: 'the event could not be recorded; retry later',
   database_unavailable: 'the database is unreachable',
 };
@@ -70,28 +80,39 @@ export function createWebhookApp(deps: EventsDeps, opts: WebhookOptions): Fastif
   const now = opts.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
   const maxBody = opts.config.EVENTS_MAX_BODY_BYTES;
 
-  const app = Fastify({ logger: false, bodyLimit: maxBody });
+  // Behind the TLS-terminating proxy every request comes from the proxy: EVENTS_TRUST_PROXY reads the client from X-Forwarded-For.
+  const app = Fastify({ logger: false, bodyLimit: maxBody, trustProxy: opts.config.EVENTS_TRUST_PROXY });
   // The signature covers the exact bytes: keep them, whatever the content type says.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxBody }, (_req, body, done) => done(null, body));
 
-  const reject = async (r: Rejection) => {
-    try {
-      await recordRejection(deps.pool, r);
-    } catch (err) {
-      deps.logger.warn({ code: 'rejection_not_recorded', reason: r.reason, errName: (err as Error)?.name }, 'could not record a rejected delivery');
-    }
+  const rejections = opts.rejections ?? new RejectionCounter(deps.pool, deps.logger);
+  rejections.start();
+  app.addHook('onClose', async () => rejections.stop());
+  const limiter = opts.limiter ?? new SourceLimiter({ burst: opts.config.EVENTS_REJECTIONS_BURST, perMinute: opts.config.EVENTS_REJECTIONS_PER_MINUTE });
+  /** A delivery refused before it was read: counted (not stored), and spent from its source's bucket. */
+  const refuse = (reason: WebhookErrorCode, source: string) => {
+    rejections.count('webhook', reason);
+    limiter.spend(source);
   };
   const fail = (code: WebhookErrorCode) => ({ code, detail: DETAIL[code] });
 
+  // Before the body is read: a source that has spent its refusals waits.
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.method !== 'POST') return;
+    const allowed = limiter.check(req.ip);
+    if (allowed.ok) return;
+    rejections.count('webhook', 'rate_limited');
+    return reply.code(429).header('retry-after', String(allowed.retryAfterSeconds)).send(fail('rate_limited'));
+  });
+
   app.setErrorHandler(async (err: FastifyError, req, reply) => {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      const declared = Number(req.headers['content-length']);
-      await reject({ receivedVia: 'webhook', reason: 'body_too_large', bodyBytes: Number.isFinite(declared) ? declared : undefined, remoteAddress: req.ip });
+      refuse('body_too_large', req.ip);
       return reply.code(413).send(fail('body_too_large'));
     }
     if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
-      await reject({ receivedVia: 'webhook', reason: 'bad_request', remoteAddress: req.ip });
+      refuse('bad_request', req.ip);
       return reply.code(400).send(fail('bad_request'));
     }
     deps.logger.error({ errName: err.name, code: err.code }, 'events webhook failed');
@@ -102,8 +123,7 @@ export function createWebhookApp(deps: EventsDeps, opts: WebhookOptions): Fastif
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const v = authenticate(req.headers, body, now());
     if (!v.ok) {
-      await reject({ receivedVia: 'webhook', reason: v.code, body, remoteAddress: req.ip });
-      deps.logger.warn({ code: v.code, remoteAddress: req.ip }, 'events webhook rejected a delivery');
+      refuse(v.code, req.ip);
       return reply.code(401).send(fail(v.code));
     }
     let result;

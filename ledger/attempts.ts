@@ -2,6 +2,8 @@ import type { Pool } from '../clients/db';
 import type { AccountOutcome, MigrationRunArgs, RunTotals, SupplierStatus } from '../domain/inputs';
 import { openJson, openString, SEALED, sealJson, sealString } from './sealing';
 import type { AttemptRef } from './types';
+import { accountLines, type AccountLines } from './account-lines';
+import { OUTCOME_SELECT, outcomeAssignments, rowToOutcome } from './outcome-columns';
 
 export interface LedgerError {
   stage: string;
@@ -40,6 +42,10 @@ const REPLACE_STAGE_ERRORS = `gone as (delete from migrate.account_errors where 
     insert into migrate.account_errors (run_id, external_account_number, stage, code, attr, detail, source_field)
     select $1, $2, $3, e.code, e.attr, e.detail, e.source_field
     from jsonb_to_recordset($4::jsonb) as e(code text, attr text, detail text, source_field text))`;
+
+/** A run's accounts a rerun selects ($1 run, $2 codes or null for all): failed and not attempted. */
+const RERUN_SELECTION = `run_id = $1 and outcome in ('failed', 'not_attempted') and ($2::text[] is null or error_code = any($2))`;
+const rerunCodes = (codes: string[] | undefined) => (codes && codes.length > 0 ? codes : null);
 
 /**
  * The ledger's reads and writes. Every write is idempotent (activities retry): an outcome is set
@@ -219,20 +225,18 @@ export function createLedger(pool: Pool) {
 
     /** Sets the attempt's outcome unless one is already recorded; returns whether this call set it. */
     async recordOutcome(ref: AttemptRef, o: AccountOutcome): Promise<boolean> {
+      const set = outcomeAssignments(o, 3);
       const r = await pool.query(
-        `update migrate.account_attempts
-            set outcome = $3, outcome_source = $4, error_code = $5, error_attr = $6, platform_account_number = $7,
-                stage = $8, finished_at = now(), updated_at = now()
+        `update migrate.account_attempts set ${set.sql}, finished_at = now(), updated_at = now()
           where run_id = $1 and external_account_number = $2 and outcome is null`,
-        [ref.runId, ref.externalAccountNumber, o.outcome, o.source ?? null, o.code ?? null, o.attr ?? null, o.accountNumber ?? null, o.stage],
+        [ref.runId, ref.externalAccountNumber, ...set.values],
       );
       return (r.rowCount ?? 0) > 0;
     },
 
     async recordedOutcomes(runId: string, externalAccountNumbers: string[]): Promise<AccountOutcome[]> {
       const r = await pool.query(
-        `select external_account_number, outcome, stage, error_code, error_attr, platform_account_number, outcome_source
-           from migrate.account_attempts where run_id = $1 and external_account_number = any($2) and outcome is not null`,
+        `select ${OUTCOME_SELECT} from migrate.account_attempts where run_id = $1 and external_account_number = any($2) and outcome is not null`,
         [runId, externalAccountNumbers],
       );
       return r.rows.map(rowToOutcome);
@@ -272,13 +276,16 @@ export function createLedger(pool: Pool) {
     async failedAccounts(runId: string, codes: string[] | undefined, after: string | undefined, limit: number): Promise<string[]> {
       const r = await pool.query(
         `select external_account_number from migrate.account_attempts
-          where run_id = $1 and outcome in ('failed', 'not_attempted')
-            and ($2::text[] is null or error_code = any($2))
-            and ($3::text is null or external_account_number > $3)
+          where ${RERUN_SELECTION} and ($3::text is null or external_account_number > $3)
           order by external_account_number limit $4`,
-        [runId, codes && codes.length > 0 ? codes : null, after ?? null, limit],
+        [runId, rerunCodes(codes), after ?? null, limit],
       );
       return r.rows.map((row) => row.external_account_number as string);
+    },
+
+    /** The same accounts as failedAccounts, a page as lines (`run rerun-failed --list`). */
+    failedAccountLines(runId: string, codes: string[] | undefined, after: string | undefined, limit: number): Promise<AccountLines> {
+      return accountLines(pool, RERUN_SELECTION, [runId, rerunCodes(codes)], after, limit);
     },
 
     async supplier(supplierCode: string): Promise<{ status: SupplierStatus; documentRoot: string } | undefined> {
@@ -319,15 +326,3 @@ export function createLedger(pool: Pool) {
 }
 
 export type Ledger = ReturnType<typeof createLedger>;
-
-export function rowToOutcome(row: Record<string, unknown>): AccountOutcome {
-  return {
-    externalAccountNumber: String(row.external_account_number),
-    outcome: row.outcome as AccountOutcome['outcome'],
-    stage: String(row.stage),
-    ...(row.error_code ? { code: String(row.error_code) } : {}),
-    ...(row.error_attr ? { attr: String(row.error_attr) } : {}),
-    ...(row.platform_account_number ? { accountNumber: String(row.platform_account_number) } : {}),
-    ...(row.outcome_source ? { source: row.outcome_source as AccountOutcome['source'] } : {}),
-  };
-}

@@ -64,11 +64,15 @@ export async function inboxSummary(pool: Pool, opts: { runId?: string; listLimit
     }));
   };
 
+  // Rows (authenticated deliveries that could not be read) and per-minute counts (refused before reading).
   const rejected = await pool.query<{ reason: string; count: number }>(
-    `select reason, count(*)::int as count from migrate.rejected_deliveries d
+    `select reason, sum(n)::int as count from (
+       select reason, 1 as n, received_at as at from migrate.rejected_deliveries
+       union all
+       select reason, count as n, minute as at from migrate.rejection_counts) d
       where $1::text is null or exists (
         select 1 from migrate.runs r where r.run_id = $1
-           and d.received_at >= r.started_at and d.received_at <= coalesce(r.finished_at, now()))
+           and d.at >= date_trunc('minute', r.started_at) and d.at <= coalesce(r.finished_at, now()))
       group by reason order by reason`,
     [opts.runId ?? null],
   );

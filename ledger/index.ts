@@ -2,6 +2,7 @@
 // receivers, the CLI and the bench read and write through it.
 export * from './types';
 export * from './attempts';
+export * from './outcome-columns';
 export * from './inbox';
 export * from './inbox-report';
 export * from './rejections';

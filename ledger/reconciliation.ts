@@ -1,5 +1,6 @@
 import type { Pool } from '../clients/db';
 import type { Difference, FieldTally } from '../reconcile/compare';
+import { accountLines, type AccountLines } from './account-lines';
 import { openJson, SEALED, sealJson } from './sealing';
 
 /**
@@ -156,26 +157,20 @@ export function createReconciliationLedger(pool: Pool) {
       return r.rows.map((x) => ({ externalAccountNumber: x.external_account_number, accountNumber: x.platform_account_number, supplierCode: x.supplier_code }));
     },
 
-    /** The numbers alone of the accounts completedAccounts pages through (`run reconcile --list`): index-only. */
-    async completedAccountNumbers(runId: string, after: string | undefined, limit: number): Promise<string[]> {
-      const r = await pool.query<{ external_account_number: string }>(
-        `select external_account_number from migrate.account_attempts
-          where ${RECONCILABLE}
-            and ($2::text is null or external_account_number > $2)
-          order by external_account_number limit $3`,
-        [runId, after ?? null, limit],
-      );
-      return r.rows.map((x) => x.external_account_number);
+    /** The numbers alone of the accounts completedAccounts pages through, a page as lines (`run reconcile --list`): index-only. */
+    completedAccountLines(runId: string, after: string | undefined, limit: number): Promise<AccountLines> {
+      return accountLines(pool, RECONCILABLE, [runId], after, limit);
     },
 
     /**
      * A sample of `n` completed accounts for review by hand (the go/no-go evidence): spread over the
      * run by a hash of the account number, so the same run gives the same sample on every report.
+     * Read in that order from its index (account_attempts_review_sample), not sorted from every completed account.
      */
     async reviewSample(runId: string, n: number): Promise<ReviewSampleAccount[]> {
       const r = await pool.query<{ external_account_number: string; platform_account_number: string; supplier_code: string; outcome: string }>(
         `select external_account_number, platform_account_number, supplier_code, outcome from migrate.account_attempts
-          where run_id = $1 and outcome in ('completed', 'completed_with_differences') and not dry_run and platform_account_number is not null
+          where ${RECONCILABLE}
           order by md5(external_account_number), external_account_number limit $2`,
         [runId, n],
       );
@@ -194,10 +189,10 @@ export function createReconciliationLedger(pool: Pool) {
      */
     async checkpoint(runId: string, sampleSize = 20): Promise<RunCheckpoint> {
       const [counts, summary, sample] = await Promise.all([
+        // Kept per run by the attempts table's triggers (db/migrations/1797700000000_run_checkpoint_counts.sql).
         pool.query<{ in_source: number; sent: number; created: number }>(
-          `select count(*)::int as in_source, count(scheduled_at)::int as sent,
-                  count(*) filter (where outcome in ('completed', 'completed_with_differences') and platform_account_number is not null)::int as created
-             from migrate.account_attempts where run_id = $1 and not dry_run`,
+          `select coalesce(sum(attempts), 0)::int as in_source, coalesce(sum(sent), 0)::int as sent, coalesce(sum(created), 0)::int as created
+             from migrate.run_checkpoint_counts where run_id = $1`,
           [runId],
         ),
         this.summary(runId),
@@ -228,24 +223,23 @@ export function createReconciliationLedger(pool: Pool) {
           where run_id = $1 and (matched <> 0 or differing <> 0 or unverified <> 0 or any_unverified <> 0) order by field`,
         [runId],
       );
-      const unverified = await pool.query<{ n: number }>('select count(*)::int as n from migrate.reconciliations where run_id = $1 and unverified_fields > 0', [
-        runId,
-      ]);
-      const money = await pool.query<{ accounts: number; source: string; platform: string; difference: string }>(
-        `select count(*)::int as accounts, coalesce(sum(source_balance_pence), 0)::text as source,
-                coalesce(sum(platform_balance_pence), 0)::text as platform,
-                coalesce(sum(platform_balance_pence - source_balance_pence), 0)::text as difference
-           from migrate.reconciliations where run_id = $1 and platform_balance_pence is not null and source_balance_pence is not null`,
+      // Unverified accounts and balance totals: kept per run by the same table's statement triggers
+      // (db/migrations/1797700000000_run_checkpoint_counts.sql); no row yet, nothing checked.
+      const kept = await pool.query<{ unverified: number; accounts: number; source: string; platform: string; difference: string }>(
+        // trim_scale: a running sum keeps the scale of every value it ever held; a total shows the scale it needs.
+        `select unverified::int, balance_accounts::int as accounts, trim_scale(source_pence)::text as source, trim_scale(platform_pence)::text as platform,
+                trim_scale(platform_pence - source_pence)::text as difference
+           from migrate.reconciliation_run_totals where run_id = $1`,
         [runId],
       );
-      const m = money.rows[0];
+      const m = kept.rows[0] ?? { unverified: 0, accounts: 0, source: '0', platform: '0', difference: '0' };
       const n = (s: string) => totals.rows.find((r) => r.status === s)?.n ?? 0;
       return {
         checked: totals.rows.reduce((a, r) => a + r.n, 0),
         matched: n('matched'),
         differing: n('differing'),
         missing: n('account_missing'),
-        unverified: unverified.rows[0].n,
+        unverified: m.unverified,
         byField: Object.fromEntries(by.rows.map((r) => [r.field, r.n])),
         unverifiedByField: Object.fromEntries(fields.rows.filter((r) => r.accounts_unverified > 0).map((r) => [r.field, r.accounts_unverified])),
         fields: fields.rows.map(({ field, matched, differing, unverified }) => ({ field, matched, differing, unverified })),

@@ -21,3 +21,14 @@ export async function recordRejection(pool: Pool, r: Rejection): Promise<void> {
     r.remoteAddress ?? null,
   ]);
 }
+
+/** Rejections counted in a process, added to the minute they happened in (one upsert per minute, source kind and reason). */
+export async function addRejectionCounts(pool: Pool, counts: Array<{ minute: Date; receivedVia: string; reason: string; count: number }>): Promise<void> {
+  if (counts.length === 0) return;
+  await pool.query(
+    `insert into migrate.rejection_counts (minute, received_via, reason, count)
+     select * from unnest($1::timestamptz[], $2::text[], $3::text[], $4::bigint[])
+     on conflict (minute, received_via, reason) do update set count = migrate.rejection_counts.count + excluded.count`,
+    [counts.map((c) => c.minute), counts.map((c) => c.receivedVia), counts.map((c) => c.reason), counts.map((c) => c.count)],
+  );
+}

@@ -26,8 +26,10 @@ export async function* reportCsvRows(pool: Pool, runId: string, pageSize = 10_00
        select p.external_account_number, p.outcome, coalesce(e.stage, p.stage) as stage, coalesce(e.code, p.error_code, 'unknown') as code,
               coalesce(e.attr, p.error_attr, '') as attr, coalesce(e.detail, '') as detail, coalesce(e.source_field, '') as source_field
          from page p
-         -- Each page account's errors through their index (a join would scan every error of the run per page).
-         left join lateral (select * from migrate.account_errors x where x.run_id = $1 and x.external_account_number = p.external_account_number) e on true
+         -- The page's errors by their index, bounded by the page's first and last account: a merge
+         -- of two ordered ranges (the planner otherwise hashed every error of the ledger per page).
+         left join migrate.account_errors e on e.run_id = $1 and e.external_account_number = p.external_account_number
+               and ($2::text is null or e.external_account_number > $2) and e.external_account_number <= (select max(external_account_number) from page)
         order by p.external_account_number, e.id`,
       [runId, after, pageSize],
     );

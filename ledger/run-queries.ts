@@ -1,4 +1,5 @@
 import type { Pool } from '../clients/db';
+import { OUTCOME_SELECT, type OutcomeRow } from './outcome-columns';
 import { sourceSpecSchema } from '../domain/source-spec';
 import { selectionSchema, type SourceSpecRef, type Selection, type SupplierStatus } from '../domain/inputs';
 import { countBy, failedByCode, runSummary } from './run-summary';
@@ -155,25 +156,8 @@ export async function dbNow(pool: Pool): Promise<Date> {
 }
 
 /** Every attempt of a run with its recorded outcome (the chaos verdict reads the ledger through this). */
-export async function attemptOutcomes(
-  pool: Pool,
-  runId: string,
-): Promise<
-  Array<{
-    external_account_number: string;
-    outcome: string | null;
-    stage: string | null;
-    error_code: string | null;
-    error_attr: string | null;
-    platform_account_number: string | null;
-    /** How the outcome was learnt: `event`, `poll`, `already_imported`, `local`, `platform_response`. */
-    outcome_source: string | null;
-  }>
-> {
-  const r = await pool.query(
-    'select external_account_number, outcome, stage, error_code, error_attr, platform_account_number, outcome_source from migrate.account_attempts where run_id = $1',
-    [runId],
-  );
+export async function attemptOutcomes(pool: Pool, runId: string): Promise<Array<OutcomeRow & { external_account_number: string }>> {
+  const r = await pool.query(`select ${OUTCOME_SELECT} from migrate.account_attempts where run_id = $1`, [runId]);
   return r.rows;
 }
 

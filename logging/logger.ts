@@ -38,45 +38,141 @@ const PERSONAL_KEYS = [
   'payload',
 ];
 
-/** Every secret key name, lower case, plus the headers that carry one: censored at any depth scrubDeep walks. */
+/** Every secret key name, lower case, plus the headers that carry one: censored at any depth, even under an allowed field. */
 const SECRET_KEY_NAMES = new Set([...SECRET_KEYS, 'x-api-key', 'x-kraken-signature', 'proxy-authorization'].map((k) => k.toLowerCase()));
 
-/** Fields of an error that can quote data: Postgres's `detail` ("Key (…)=(…) already exists"), a query's parameters. */
-const ERROR_FIELDS_DROPPED = ['detail', 'parameters', 'where'];
-
-// Top level, one and two levels deep (array indices count as a level: `customers.*.email`).
+// Top level, one and two levels deep (array indices count as a level: `customers.*.email`): a second
+// layer under the allow-list below, for the names known to be personal or secret.
 export const REDACT_PATHS: string[] = [...new Set([...SECRET_KEYS, ...PERSONAL_KEYS])].flatMap((k) => [k, `*.${k}`, `*.*.${k}`]);
 
-// pino's redact matches keys, not values: a password inside a connection string needs its own pass.
+// A key's name does not say a value holds a connection string: a password inside one needs its own pass.
 const CONNECTION_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:@/\s]+):[^@\s]*@/gi;
 
 export function scrubConnectionStrings(s: string): string {
   return s.replace(CONNECTION_PASSWORD, `$1:${REDACTED}@`);
 }
 
-function scrubDeep(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') return scrubConnectionStrings(value);
-  if (depth <= 0 || value === null || typeof value !== 'object' || value instanceof Error) return value;
-  if (Array.isArray(value)) {
-    let changed = false;
-    const out = value.map((v) => {
-      const s = scrubDeep(v, depth - 1);
-      changed ||= s !== v;
-      return s;
-    });
-    return changed ? out : value;
+/**
+ * The fields a log record may carry with their value: identifiers, codes, counts and states that
+ * the code logs on purpose. Anything else is shown as `[redacted]` (numbers and booleans excepted:
+ * counts and flags quote no one): a field added to a log call without being added here cannot
+ * leak a customer's value, whatever it holds. Objects and arrays under an allowed field are walked
+ * with the same rule, so `errors: [{code, attr}]` keeps its codes and an `account: {…}` its
+ * identifiers only.
+ */
+export const SAFE_LOG_FIELDS = new Set([
+  // ours (a test keeps this list in step with the fields the code logs: test/unit/logger/allow-list.test.ts)
+  'account',
+  'attempt',
+  'attempts',
+  'attr',
+  'auth',
+  'buildId',
+  'code',
+  'component',
+  'count',
+  'deploymentName',
+  'errCode',
+  'errName',
+  'errors',
+  'eventId',
+  'eventType',
+  'externalId',
+  'failureType',
+  'importProcessId',
+  'keyId',
+  'kind',
+  'matchStatus',
+  'messageId',
+  'messages',
+  'namespace',
+  'note',
+  'op',
+  'outcome',
+  'path',
+  'pgCode',
+  'pid',
+  'reason',
+  'recorded',
+  'rejected',
+  'remoteAddress',
+  'retryAfterMs',
+  'runId',
+  'signal',
+  'sinceStart',
+  'source',
+  'sqs',
+  'stage',
+  'status',
+  'subject',
+  'supplierCode',
+  'taskQueue',
+  'uiOrigin',
+  'url',
+  'workflowId',
+  'error',
+  'err',
+  'cause',
+  // the sandbox's (harness) contract-violation summaries, over synthetic data
+  'violations',
+  // the Temporal SDK's log metadata
+  'sdkComponent',
+  'workflowType',
+  'activityId',
+  'activityType',
+  'isLocal',
+  'taskToken',
+  'durationMs',
+  'identity',
+  'workerId',
+  'state',
+  'workflowRunId',
+  'parentWorkflowId',
+  'childWorkflowId',
+  'scheduledTime',
+  'startedTime',
+  'name',
+  'type',
+  'level',
+  'msg',
+]);
+
+/** The fields of an error that are kept: what failed and where, never what the failing call carried (`detail`, `where`, `parameters`, bodies). */
+const SAFE_ERROR_FIELDS = ['type', 'message', 'stack', 'code', 'errno', 'syscall', 'status', 'statusCode', 'attr', 'failureType'] as const;
+const MAX_LOGGED_STRING = 2000;
+
+const isErrorLike = (v: object): v is Error => v instanceof Error || (typeof (v as Error).message === 'string' && typeof (v as Error).stack === 'string');
+
+/** An error as its allowed fields (and its cause's), connection strings masked. */
+function errorFields(e: Error, depth: number): Record<string, unknown> {
+  const out: Record<string, unknown> = { type: e.name ?? 'Error' };
+  for (const k of SAFE_ERROR_FIELDS) {
+    const v = (e as unknown as Record<string, unknown>)[k];
+    if (k === 'type' && typeof v !== 'string') continue;
+    if (typeof v === 'string') out[k] = scrubConnectionStrings(v.slice(0, MAX_LOGGED_STRING * 4));
+    else if (typeof v === 'number' || typeof v === 'boolean') out[k] = v;
   }
-  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
-  // Copy on write: never mutate the caller's object.
-  let out: Record<string, unknown> | undefined;
+  const cause = (e as { cause?: unknown }).cause;
+  if (depth > 0 && cause && typeof cause === 'object') out.cause = isErrorLike(cause) ? errorFields(cause, depth - 1) : allowListed(cause, depth - 1);
+  return out;
+}
+
+/** The allow-list applied to a value logged under an allowed field (see SAFE_LOG_FIELDS). */
+export function allowListed(value: unknown, depth = 8): unknown {
+  if (typeof value === 'string') return scrubConnectionStrings(value.length > MAX_LOGGED_STRING ? `${value.slice(0, MAX_LOGGED_STRING)}…` : value);
+  if (value === null || typeof value !== 'object') return value;
+  if (isErrorLike(value)) return errorFields(value, 3);
+  if (depth <= 0) return REDACTED;
+  if (Array.isArray(value)) return value.map((v) => allowListed(v, depth - 1));
+  const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    const s = SECRET_KEY_NAMES.has(k.toLowerCase()) && v !== undefined && v !== null ? REDACTED : scrubDeep(v, depth - 1);
-    if (s !== v) {
-      out ??= { ...(value as Record<string, unknown>) };
-      out[k] = s;
-    }
+    if (v === undefined) continue;
+    if (SECRET_KEY_NAMES.has(k.toLowerCase())) out[k] = v === null ? v : REDACTED;
+    else if (typeof v === 'number' || typeof v === 'boolean' || v === null) out[k] = v;
+    else if (SAFE_LOG_FIELDS.has(k)) out[k] = allowListed(v, depth - 1);
+    else out[k] = REDACTED;
   }
-  return out ?? value;
+  return out;
 }
 
 export interface CreateLoggerOptions {
@@ -89,16 +185,11 @@ export function createLogger(name: string, opts: CreateLoggerOptions = {}): pino
     name,
     level: opts.level ?? 'info',
     redact: { paths: REDACT_PATHS, censor: REDACTED },
-    serializers: {
-      // The std serializer's result has its own prototype: copy it so scrubDeep walks it.
-      err: (e: unknown) => {
-        const out: Record<string, unknown> = { ...pino.stdSerializers.err(e as Error) };
-        for (const k of ERROR_FIELDS_DROPPED) delete out[k];
-        return scrubDeep(out, 6);
-      },
-    },
+    // pino's own err serializer would copy every enumerable field back (detail included): the allow-list below has done the work.
+    serializers: { err: (e: unknown) => e },
     formatters: {
-      log: (obj) => scrubDeep(obj, 8) as Record<string, unknown>,
+      // By allow-list (SAFE_LOG_FIELDS): errors by their allowed fields, anything unknown redacted.
+      log: (obj) => allowListed(obj, 8) as Record<string, unknown>,
     },
     hooks: {
       logMethod(args, method) {

@@ -121,7 +121,8 @@ export function hostileJsonProblem(text: string, value: unknown): HostileJsonPro
   return duplicateKeyIn(text) ?? controlCharacterIn(value);
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: a U+FEFF inside the text stays (TextDecoder drops a leading one silently, and the bytes then no longer read back as the text).
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The bytes as text, or undefined when they are not valid UTF-8 (Buffer#toString would replace them silently). */
 export function decodeUtf8(bytes: Uint8Array): string | undefined {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { decodeUtf8 } from './hostile-json';
+import { fileFormat } from '../domain/source-spec';
 
 /**
  * The lines of a payload file (`.jsonl`, or `.jsonl.gz` decompressed as it streams), numbered from 1
@@ -22,7 +23,7 @@ export const MAX_PAYLOAD_LINE_BYTES = 16 * 1024 * 1024;
 
 const NL = 0x0a;
 
-export const isGzip = (file: string) => file.toLowerCase().endsWith('.gz');
+export const isGzip = (file: string) => fileFormat(file)?.gzip === true;
 
 export function openPayloadFile(file: string): Readable {
   const raw = fs.createReadStream(file, { highWaterMark: 1 << 20 });
@@ -48,6 +49,7 @@ export async function* readPayloadLines(input: Readable, opts: { maxLineBytes?: 
       pendingBytes = 0;
       return { ...at, length, tooLarge: true };
     }
+    // Stryker disable next-line ConditionalExpression: equivalent (a copy of the same bytes; the branch saves it)
     let buf = pending.length === 0 ? tail : Buffer.concat([...pending, tail]);
     pending = [];
     pendingBytes = 0;
@@ -56,6 +58,7 @@ export async function* readPayloadLines(input: Readable, opts: { maxLineBytes?: 
       at.offset += 3;
     }
     let end = buf.length;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent (buf[-1] is undefined, never CR)
     if (end > 0 && buf[end - 1] === 0x0d) end--;
     const text = decodeUtf8(buf.subarray(0, end));
     if (text === undefined) return { ...at, length: end, invalidUtf8: true };
@@ -70,17 +73,23 @@ export async function* readPayloadLines(input: Readable, opts: { maxLineBytes?: 
       if (r) yield r;
       from = nl + 1;
     }
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent (an empty rest adds nothing)
     if (from < chunk.length) {
       const rest = chunk.subarray(from);
       pendingBytes += rest.length;
+      // Memory only (a line over the limit is not held while it streams): the lines yielded are the same
+      // either way, which is why harness/bench/hostile-input.ts measures it.
+      // Stryker disable all
       if (!dropping) {
         if (pendingBytes > max) {
           dropping = true;
           pending = [];
         } else pending.push(rest);
       }
+      // Stryker restore all
     }
   }
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent (an empty last line yields nothing)
   if (pendingBytes > 0 || dropping) {
     const r = finish(Buffer.alloc(0));
     if (r) yield r;

@@ -4,7 +4,9 @@ import { type ValidateOptions, validateAccount, validateScheduleRequest } from '
 import { boundedDetail, capValue, personalValues } from './bounded-output';
 import { HOSTILE_JSON_CODES, decodeUtf8, hostileJsonProblem } from './hostile-json';
 import { assertRegularFile, InputFileError } from './input-file';
+import { fileFormat } from '../domain/source-spec';
 import { openPayloadFile, readPayloadLines } from './json-lines';
+import { MAX_JSON_RECORD_BYTES, readJsonArrayRecords } from './json-array-stream';
 
 /**
  * Validates a file of payloads: JSON (one payload or an array) or JSONL (one per line, streamed).
@@ -67,10 +69,40 @@ function hostile(index: number, where: string, problem: { code: string; attr: st
 }
 
 /**
- * One JSON document is read whole: larger than this it is refused (write JSONL, one account a line,
- * which is streamed) rather than failing on the runtime's string limit.
+ * A JSON document that is not an array (one account, or one request) is read whole: larger than
+ * this it is refused. Arrays are streamed element by element, whatever their size
+ * (schemas/json-array-stream.ts), each element bounded like a JSONL line.
  */
-export const MAX_JSON_DOCUMENT_BYTES = 256 * 1024 * 1024;
+export const MAX_JSON_DOCUMENT_BYTES = MAX_JSON_RECORD_BYTES;
+
+/** A `.json` array, element by element: each checked as one JSONL line is (strict UTF-8, JSON, duplicate keys, control characters). */
+async function* readJsonArray(filePath: string, opts: ValidateOptions & { maxRecordBytes?: number }): AsyncGenerator<FileValidationResult> {
+  for await (const r of readJsonArrayRecords(fs.createReadStream(filePath, { highWaterMark: 1 << 20 }), { maxRecordBytes: opts.maxRecordBytes })) {
+    const where = `record ${r.index} (line ${r.line})`;
+    if ('syntaxError' in r) {
+      yield { index: r.index, errors: [validationError(LOCAL_CODES.invalidJson, '', `${where}: ${r.syntaxError}`)] };
+      return;
+    }
+    const text = decodeUtf8(r.bytes);
+    if (text === undefined) {
+      yield { index: r.index, errors: [validationError(HOSTILE_JSON_CODES.invalidUtf8, '', `${where} is not valid UTF-8`)] };
+      continue;
+    }
+    let record: unknown;
+    try {
+      record = JSON.parse(text);
+    } catch (err) {
+      yield invalidJson(r.index, (err as Error).message);
+      continue;
+    }
+    const problem = hostileJsonProblem(text, record);
+    if (problem) {
+      yield hostile(r.index, where, problem);
+      continue;
+    }
+    yield validateRecord(record, r.index, opts);
+  }
+}
 
 /** JSONL, streamed line by line (schemas/json-lines.ts: bounded lines, strict UTF-8, a BOM skipped). */
 async function* readJsonl(filePath: string, opts: ValidateOptions): AsyncGenerator<FileValidationResult> {
@@ -100,20 +132,27 @@ async function* readJsonl(filePath: string, opts: ValidateOptions): AsyncGenerat
   }
 }
 
-export async function* validateFile(filePath: string, opts: ValidateOptions & { maxJsonDocumentBytes?: number } = {}): AsyncGenerator<FileValidationResult> {
+export async function* validateFile(
+  filePath: string,
+  opts: ValidateOptions & { maxJsonDocumentBytes?: number; maxJsonRecordBytes?: number } = {},
+): AsyncGenerator<FileValidationResult> {
   const maxJson = opts.maxJsonDocumentBytes ?? MAX_JSON_DOCUMENT_BYTES;
   const { size } = await assertRegularFile(filePath);
-  const lower = filePath.toLowerCase();
-  if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) {
+  const format = fileFormat(filePath);
+  if (format?.read === 'lines' && !format.gzip) {
     yield* readJsonl(filePath, opts);
     return;
   }
   const first = await firstNonBlankChar(filePath);
   if (first === undefined) return; // empty file: no records
+  if (first === '[') {
+    yield* readJsonArray(filePath, { ...opts, maxRecordBytes: opts.maxJsonRecordBytes });
+    return;
+  }
   if (size > maxJson) {
     throw new InputFileError(
       'json_document_too_large',
-      `${filePath} is ${size} bytes, over the ${maxJson}-byte limit of one JSON document: write it as JSONL (one account a line)`,
+      `${filePath} is ${size} bytes, over the ${maxJson}-byte limit of one JSON document that is not an array: write an array or JSONL (one account a line)`,
     );
   }
   const decoded = decodeUtf8(await fs.promises.readFile(filePath));
@@ -127,7 +166,7 @@ export async function* validateFile(filePath: string, opts: ValidateOptions & { 
     whole = JSON.parse(text);
   } catch (err) {
     // A multi-line file that is not one JSON document is read as JSONL unless it claims to be JSON.
-    if (!lower.endsWith('.json') && first === '{' && text.trim().includes('\n')) {
+    if (format?.read !== 'json' && first === '{' && text.trim().includes('\n')) {
       yield* readJsonl(filePath, opts);
       return;
     }
@@ -136,14 +175,10 @@ export async function* validateFile(filePath: string, opts: ValidateOptions & { 
   }
   const problem = hostileJsonProblem(text, whole);
   if (problem) {
-    // In an array, the record is the path's first step.
-    const [first, ...rest] = problem.attr.split('.');
-    const index = Array.isArray(whole) && /^\d+$/.test(first) ? Number(first) : 0;
-    yield hostile(index, `record ${index}`, Array.isArray(whole) ? { ...problem, attr: rest.join('.') } : problem);
+    yield hostile(0, 'record 0', problem);
     return;
   }
-  const records = Array.isArray(whole) ? whole : [whole];
-  for (let i = 0; i < records.length; i++) yield validateRecord(records[i], i, opts);
+  yield validateRecord(whole, 0, opts);
 }
 
 /** `EXT-123 customers.0.mobile invalid_phone_number: <detail>`; records without a number show `#<index>`. */

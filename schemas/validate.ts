@@ -38,12 +38,13 @@ function parseWithInputs<T extends z.ZodType>(schema: T, value: unknown): { data
  * undocumented: it is named `documented_field_not_modelled`, so a team knows its payload is right and
  * this client cannot pass the field on yet (it is refused rather than dropped).
  */
-function classifyUnknownKeys(errors: ValidationError[], prefix = ''): ValidationError[] {
+export function classifyUnknownKeys(errors: ValidationError[], prefix: string, declared?: ReadonlySet<string>): ValidationError[] {
   if (!errors.some((e) => e.code === LOCAL_CODES.undocumentedField)) return errors;
-  const documented = unmodelledPathSet();
+  const documented = declared ?? unmodelledPathSet();
   return errors.map((e) => {
     if (e.code !== LOCAL_CODES.undocumentedField) return e;
-    const path = genericPath(prefix !== '' && e.attr.startsWith(`${prefix}.`) ? e.attr.slice(prefix.length + 1) : e.attr);
+    // No attr starts with '.': with no prefix nothing is cut.
+    const path = genericPath(e.attr.startsWith(`${prefix}.`) ? e.attr.slice(prefix.length + 1) : e.attr);
     if (!documented.has(path)) return e;
     return validationError(
       LOCAL_CODES.documentedFieldNotModelled,
@@ -93,7 +94,7 @@ export function validateAccount(payload: unknown, opts: ValidateOptions = {}): V
   const { data, errors } = parseWithInputs(energyAccountSchema, payload);
   errors.push(...accountLevelErrors(payload, opts));
   if (data !== undefined && errors.length === 0) return { ok: true, value: data };
-  return { ok: false, errors: sortErrors(classifyUnknownKeys(errors)) };
+  return { ok: false, errors: sortErrors(classifyUnknownKeys(errors, '')) };
 }
 
 /** Validates a full `{payload, task_params}` schedule request; payload attrs are prefixed `payload.`. */

@@ -3,6 +3,7 @@ import type { SourceAdapter } from './adapter-contract';
 import { checkCsvHeader, csvFieldsToRecord, csvRecordKey, parseCsvRecord } from './csv';
 import { sortedKeyPage } from './payload-file';
 import { readAt, readRecords } from './record-reader';
+import { fileFormat } from '../domain/source-spec';
 import { type SourceAccount, type SourceRecord, sourceRecordSchema } from './types';
 
 /**
@@ -25,7 +26,7 @@ export class FileSourceAdapter implements SourceAdapter {
   private handle?: Promise<fs.promises.FileHandle>;
 
   constructor(private readonly file: string) {
-    this.format = file.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl';
+    this.format = fileFormat(file)?.read === 'csv' ? 'csv' : 'jsonl';
   }
 
   private async *raw(): AsyncGenerator<{ offset: number; length: number; text: string }> {

@@ -8,21 +8,20 @@ import { isGzip, MAX_PAYLOAD_LINE_BYTES, openPayloadFile, readPayloadLines, type
 import { readAt } from './record-reader';
 import { HOSTILE_JSON_CODES, hostileJsonProblem } from '../schemas/hostile-json';
 import { assertRegularFile, InputFileError } from '../schemas/input-file';
+import { DiskLineIndex, type IndexedLine } from './line-index';
 
 /**
  * A team's own payloads, one EnergyAccount per line (`.jsonl`, or `.jsonl.gz`: decompressed once
  * into a private temporary folder, since a gzip stream cannot be read at an offset; the copy is
- * removed on `close()` or at process exit). Payloads are read by byte offset from an index built on first use (account number → lines), never by loading
+ * removed on `close()` or at process exit). Payloads are read by byte offset from an index built on
+ * first use (account number → lines, on disk: source/line-index.ts), never by loading
  * the file. What a line cannot give (JSON, an object, a number, a sane size) fails that line's
  * account only; two lines with one number fail that number, naming both lines.
  */
 
-interface Entry {
-  line: number;
-  offset: number;
-  length: number;
-  problem?: { code: string; detail: string; attr?: string };
-}
+type Entry = IndexedLine;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** The index key of a line that names no account of its own. */
 export const lineKey = (line: number) => `#line-${line}`;
@@ -64,6 +63,21 @@ export function indexLine(l: PayloadFileLine, maxLineBytes = MAX_PAYLOAD_LINE_BY
     return { key: lineKey(l.line), entry: { ...at, problem: { code: hostile.code, attr: hostile.attr, detail: `line ${l.line}${field}: ${hostile.detail}` } } };
   }
   const ext = (value as { external_account_number?: unknown }).external_account_number;
+  // Stryker disable next-line ConditionalExpression: equivalent (a number, object or undefined has no surrogate when the regex reads it as text)
+  if (typeof ext === 'string' && LONE_SURROGATE.test(ext)) {
+    // `"\ud800"` is valid JSON but no Unicode text: the index (UTF-8) could not give the number back.
+    return {
+      key: lineKey(l.line),
+      entry: {
+        ...at,
+        problem: {
+          code: HOSTILE_JSON_CODES.invalidUtf8,
+          attr: 'external_account_number',
+          detail: `line ${l.line} at external_account_number: a lone surrogate escape, not Unicode text`,
+        },
+      },
+    };
+  }
   // Without a number of its own the line is still validated (and fails `required` there).
   return { key: typeof ext === 'string' && ext.trim() !== '' ? ext : lineKey(l.line), entry: at };
 }
@@ -132,12 +146,21 @@ async function sweepOrphanedCopies(): Promise<void> {
   }
 }
 
-/** A `.jsonl.gz` decompressed into a private temporary folder of its own (0700), removed by `close()`. */
-async function decompressed(file: string, limit: number): Promise<{ dir: string; plain: string }> {
+/**
+ * A private temporary folder of this process (0700, `kraken-migrate-payloads-<pid>-…`): the
+ * decompressed copy of a `.jsonl.gz` and the line index live there, removed by `close()`, at exit,
+ * or by the next process's sweep when this one was killed.
+ */
+async function workFolder(): Promise<string> {
   removeLiveCopiesOnExit();
   await sweepOrphanedCopies();
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), `${COPY_PREFIX}${process.pid}-`));
   liveCopies.add(dir);
+  return dir;
+}
+
+/** A `.jsonl.gz` decompressed into `dir`, stopped at `limit` bytes. */
+async function decompressed(file: string, dir: string, limit: number): Promise<string> {
   const plain = path.join(dir, `${path.basename(file).replace(/\.gz$/i, '')}`);
   let written = 0;
   // Counted as it streams: a gzip bomb stops at the limit, with that much on disk at most.
@@ -162,7 +185,7 @@ async function decompressed(file: string, limit: number): Promise<{ dir: string;
     // zlib's own messages ("incorrect header check", "unexpected end of file") name no file.
     throw new InputFileError('invalid_gzip', `${path.basename(file)} is not a complete gzip file (${(e as Error).message})`);
   }
-  return { dir, plain };
+  return plain;
 }
 
 /**
@@ -184,9 +207,9 @@ async function removeCopy(dir: string): Promise<void> {
 }
 
 export class PayloadFileSource implements PayloadSource {
-  private index?: Promise<{ byKey: Map<string, Entry[]>; sorted: string[]; plain: string }>;
-  /** The temporary folder of this source's decompressed copy (a `.jsonl.gz` only). */
-  private copyDir?: string;
+  private index?: Promise<{ lines: DiskLineIndex; plain: string }>;
+  /** This source's private temporary folder: its line index, and its decompressed copy (a `.jsonl.gz`). */
+  private workDir?: string;
   private handle?: Promise<fs.promises.FileHandle>;
 
   constructor(
@@ -197,35 +220,36 @@ export class PayloadFileSource implements PayloadSource {
   private getIndex() {
     this.index ??= (async () => {
       const { size } = await assertRegularFile(this.file);
-      let plain = this.file;
-      if (isGzip(this.file)) {
-        const copy = await decompressed(this.file, decompressedLimit(size, this.opts.maxDecompressedBytes));
-        this.copyDir = copy.dir;
-        plain = copy.plain;
+      const dir = await workFolder();
+      this.workDir = dir;
+      const plain = isGzip(this.file) ? await decompressed(this.file, dir, decompressedLimit(size, this.opts.maxDecompressedBytes)) : this.file;
+      // On disk, not in a Map: memory does not grow with the file's lines (source/line-index.ts).
+      const lines = new DiskLineIndex(path.join(dir, 'index.sqlite'));
+      try {
+        const maxLines = this.opts.maxLines ?? MAX_PAYLOAD_LINES;
+        for await (const l of readPayloadLines(openPayloadFile(plain), { maxLineBytes: this.opts.maxLineBytes })) {
+          if (l.line > maxLines) throw new InputFileError('too_many_lines', `${path.basename(this.file)} has more than ${maxLines} lines (one account a line)`);
+          const { key, entry } = indexLine(l, this.opts.maxLineBytes);
+          lines.add(key, entry);
+        }
+        lines.finish();
+      } catch (e) {
+        lines.close();
+        throw e;
       }
-      const byKey = new Map<string, Entry[]>();
-      const maxLines = this.opts.maxLines ?? MAX_PAYLOAD_LINES;
-      for await (const l of readPayloadLines(openPayloadFile(plain), { maxLineBytes: this.opts.maxLineBytes })) {
-        if (l.line > maxLines) throw new InputFileError('too_many_lines', `${path.basename(this.file)} has more than ${maxLines} lines (one account a line)`);
-        const { key, entry } = indexLine(l, this.opts.maxLineBytes);
-        const list = byKey.get(key);
-        if (list) list.push(entry);
-        else byKey.set(key, [entry]);
-      }
-      const sorted = [...byKey.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      return { byKey, sorted, plain };
+      return { lines, plain };
     })();
     return this.index;
   }
 
   async listAccountNumbers(opts: { after?: string; limit: number }): Promise<string[]> {
-    return sortedKeyPage((await this.getIndex()).sorted, opts.after, opts.limit);
+    return (await this.getIndex()).lines.page(opts.after, opts.limit);
   }
 
   async getPayload(externalAccountNumber: string): Promise<PayloadRead | undefined> {
-    const { byKey, plain } = await this.getIndex();
-    const entries = byKey.get(externalAccountNumber);
-    if (!entries) return undefined;
+    const { lines, plain } = await this.getIndex();
+    const entries = lines.get(externalAccountNumber);
+    if (entries.length === 0) return undefined;
     const name = path.basename(this.file);
     if (entries.length > 1) return duplicateRead(entries.length, `${name} lines ${entries.map((x) => x.line).join(', ')}`);
     const [e] = entries;
@@ -235,16 +259,16 @@ export class PayloadFileSource implements PayloadSource {
     return { ok: true, payload: JSON.parse(text) as unknown, where: `${name}:${e.line}` };
   }
 
-  /** Closes the file and removes the decompressed copy, if any; the source may be used again after. */
+  /** Closes the file and the index and removes the private folder; the source may be used again after. */
   async close(): Promise<void> {
     const h = this.handle;
     this.handle = undefined;
     if (h) await (await h).close();
     const index = this.index;
     this.index = undefined;
-    await index?.catch(() => undefined);
-    const dir = this.copyDir;
-    this.copyDir = undefined;
+    (await index?.catch(() => undefined))?.lines.close();
+    const dir = this.workDir;
+    this.workDir = undefined;
     if (dir) await removeCopy(dir);
   }
 }

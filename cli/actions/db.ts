@@ -1,5 +1,7 @@
 // What `kraken-migrate db …` does. cli/commands/db.ts declares the command (options, help) and loads this module only when
 // the action runs, so the CLI starts without this module's dependencies.
+import { z } from 'zod';
+import { flagOption, parseOptions, positiveIntOption } from '../option-schema';
 import path from 'node:path';
 import { APP_ROLE, COMPONENTS, migrate, setAppRolePassword } from '../../db/migrate';
 import { loadCliContext, ROOT, withServices } from '../context';
@@ -9,7 +11,14 @@ import { purgeInboxOlderThan, purgeRun, PurgeRefused, runsPastRetention, type Pu
 
 type Component = keyof typeof COMPONENTS;
 
-export async function migrateAction(opts: { component: Component[]; json?: boolean }): Promise<void> {
+/** `db migrate`'s options (cli/commands/db.ts). */
+const migrateOptionsSchema = z.object({
+  component: z.array(z.enum(Object.keys(COMPONENTS) as [Component, ...Component[]], { error: `one of ${Object.keys(COMPONENTS).join(', ')}` })),
+  json: flagOption,
+});
+
+export async function migrateAction(options: unknown): Promise<void> {
+  const opts = parseOptions(migrateOptionsSchema, options);
   const ctx = loadCliContext();
   // Connects first, so an unset or unreachable DATABASE_URL gets the CLI's coded error.
   await withServices(ctx, (s) => s.db());
@@ -28,13 +37,18 @@ export async function migrateAction(opts: { component: Component[]; json?: boole
 }
 
 /** `kraken-migrate db purge` (declared in cli/commands/db.ts). */
-export async function purgeAction(opts: { run?: string[]; olderThanDays?: number; dryRun?: boolean; json?: boolean }): Promise<void> {
+/** `db purge`'s options (cli/commands/db.ts). */
+const purgeOptionsSchema = z
+  .object({ run: z.array(z.string()).optional(), olderThanDays: positiveIntOption.optional(), dryRun: flagOption, json: flagOption })
+  .refine((o) => !(o.run && o.olderThanDays !== undefined), { path: ['olderThanDays'], message: 'goes without --run: they select differently, give one' });
+
+export async function purgeAction(options: unknown): Promise<void> {
+  const opts = parseOptions(purgeOptionsSchema, options);
   const ctx = loadCliContext();
   const days = opts.run ? undefined : (opts.olderThanDays ?? ctx.cfg.LEDGER_RETENTION_DAYS);
   if (!opts.run && days === undefined) {
     throw usageError('purge_nothing_selected', 'name runs with --run, or an age with --older-than-days or LEDGER_RETENTION_DAYS');
   }
-  if (opts.run && opts.olderThanDays !== undefined) throw usageError('purge_ambiguous', '--run and --older-than-days select differently: give one');
   await withServices(ctx, async (s) => {
     const pool = await s.db();
     const runs = opts.run ?? (await runsPastRetention(pool, days!));

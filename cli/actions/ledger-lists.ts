@@ -1,7 +1,10 @@
 // `run rerun-failed --list` and `run reconcile --list`: the ledger alone, so this module imports
 // nothing of Temporal, the platform client or the AWS SDK: the command's start is most of its time
 // at a million accounts (docs/throughput.md, "Operator answers at a million rows").
+import { z } from 'zod';
 import type { Pool } from '../../clients/db';
+import { flagOption, parseOptions, positiveIntOption } from '../option-schema';
+import type { AccountLines } from '../../ledger/account-lines';
 import { loadCliContext, withServices } from '../context';
 import { usageError } from '../errors';
 import { createLedger, type Ledger } from '../../ledger/attempts';
@@ -9,31 +12,31 @@ import { createReconciliationLedger } from '../../ledger/reconciliation';
 import { runRow } from '../../ledger/run-queries';
 import { info, printLines } from '../output';
 
-/** Accounts a `--list` query reads at once (keyset pages: the same accounts whatever the size). */
-const LIST_PAGE = 10_000;
+/** Accounts a `--list` query reads at once (keyset pages: the same accounts whatever the size), joined into one text by Postgres. */
+const LIST_PAGE = 50_000;
+
+/** Pages of lines until one comes back short. */
+async function* pagesOf(size: number, page: (after: string | undefined, limit: number) => Promise<AccountLines>): AsyncGenerator<AccountLines> {
+  for (let after: string | undefined; ;) {
+    const p = await page(after, size);
+    yield p;
+    if (p.count < size) return;
+    after = p.last;
+  }
+}
 
 /** A run's failed and not-attempted accounts (those codes only, when given), page by page: what a rerun selects. */
-export async function* failedOfRun(ledger: Ledger, runId: string, codes: string[] | undefined): AsyncGenerator<string[]> {
-  for (let after: string | undefined; ;) {
-    const page = await ledger.failedAccounts(runId, codes, after, LIST_PAGE);
-    yield page;
-    if (page.length < LIST_PAGE) return;
-    after = page[page.length - 1];
-  }
+export function failedOfRun(ledger: Ledger, runId: string, codes: string[] | undefined, pageSize = LIST_PAGE): AsyncGenerator<AccountLines> {
+  return pagesOf(pageSize, (after, limit) => ledger.failedAccountLines(runId, codes, after, limit));
 }
 
 /** `run reconcile --list`: the accounts reconcileRun would read back, page by page through the same selection. */
-export async function* reconcileSelection(pool: Pool, runId: string): AsyncGenerator<string[]> {
+export function reconcileSelection(pool: Pool, runId: string, pageSize = LIST_PAGE): AsyncGenerator<AccountLines> {
   const recon = createReconciliationLedger(pool);
-  for (let after: string | undefined; ;) {
-    const page = await recon.completedAccountNumbers(runId, after, LIST_PAGE);
-    yield page;
-    if (page.length < LIST_PAGE) return;
-    after = page[page.length - 1];
-  }
+  return pagesOf(pageSize, (after, limit) => recon.completedAccountLines(runId, after, limit));
 }
 
-async function listOf(runId: string, pages: (pool: Pool) => AsyncIterable<string[]>, what: (n: number) => string): Promise<void> {
+async function listOf(runId: string, pages: (pool: Pool) => AsyncIterable<AccountLines>, what: (n: number) => string): Promise<void> {
   const ctx = loadCliContext();
   await withServices(ctx, async (s) => {
     const pool = await s.db();
@@ -42,7 +45,19 @@ async function listOf(runId: string, pages: (pool: Pool) => AsyncIterable<string
   });
 }
 
-export function rerunFailedListAction(runId: string, codes: string[] | undefined): Promise<void> {
+/** `run rerun-failed`'s options (cli/commands/run.ts): `--list` is answered here, the rest by cli/actions/run.ts. */
+export const rerunFailedOptionsSchema = z.object({
+  code: z.array(z.string().min(1, 'an error code')).optional(),
+  stage: z.literal('post-import', { error: 'only "post-import" is supported' }).optional(),
+  concurrency: positiveIntOption.optional(),
+  runId: z.string().optional(),
+  watch: flagOption,
+  json: flagOption,
+  list: flagOption,
+});
+
+export function rerunFailedListAction(runId: string, options: unknown): Promise<void> {
+  const codes = parseOptions(rerunFailedOptionsSchema, options).code;
   return listOf(
     runId,
     (pool) => failedOfRun(createLedger(pool), runId, codes),
@@ -50,7 +65,11 @@ export function rerunFailedListAction(runId: string, codes: string[] | undefined
   );
 }
 
-export function reconcileListAction(runId: string): Promise<void> {
+/** `run reconcile`'s options (cli/commands/post-import.ts): `--list` is answered here, the rest by cli/actions/post-import.ts. */
+export const reconcileOptionsSchema = z.object({ concurrency: positiveIntOption, json: flagOption, list: flagOption });
+
+export function reconcileListAction(runId: string, options: unknown): Promise<void> {
+  parseOptions(reconcileOptionsSchema, options);
   return listOf(
     runId,
     (pool) => reconcileSelection(pool, runId),

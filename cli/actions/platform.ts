@@ -4,8 +4,14 @@ import { createAuth, createPlatformClient, runPlatformCheck } from '../../client
 import { loadCliContext } from '../context';
 import { EXIT } from '../errors';
 import { printJson, println } from '../output';
+import { z } from 'zod';
+import { flagOption, parseOptions } from '../option-schema';
 
-export async function platformCheckAction(opts: { json?: boolean }): Promise<void> {
+/** `platform check`'s options (cli/commands/platform.ts). */
+const platformCheckOptionsSchema = z.object({ json: flagOption });
+
+export async function platformCheckAction(options: unknown): Promise<void> {
+  const opts = parseOptions(platformCheckOptionsSchema, options);
   const { cfg } = loadCliContext();
   const auth = createAuth(cfg);
   const client = createPlatformClient(cfg, { auth });

@@ -1,12 +1,16 @@
 // What `run reconcile`, `run delta` and `run rerun-failed --stage post-import` do. cli/commands/post-import.ts
 // declares the first two and loads this module only when an action runs.
+import { z } from 'zod';
 import { loadCliContext, withServices } from '../context';
+import { flagOption, parseOptions, positiveIntOption } from '../option-schema';
+import { reconcileOptionsSchema } from './ledger-lists';
 import { EXIT, usageError } from '../errors';
 import { runRow } from '../../ledger';
 import { info, printJson, println } from '../output';
 import { awaitDelta, deltaLine, reconcileRun, balanceLine, reconciliationLine, startDelta } from '../post-import';
 
-export async function reconcileRunAction(runId: string, opts: { concurrency: number; json?: boolean }): Promise<void> {
+export async function reconcileRunAction(runId: string, options: unknown): Promise<void> {
+  const opts = parseOptions(reconcileOptionsSchema, options);
   const ctx = loadCliContext();
   await withServices(ctx, async (s) => {
     const pool = await s.db();
@@ -20,7 +24,11 @@ export async function reconcileRunAction(runId: string, opts: { concurrency: num
   });
 }
 
-export async function deltaRunAction(runId: string, opts: { concurrency: number; deltaId?: string; wait: boolean; json?: boolean }): Promise<void> {
+/** `run delta`'s options (cli/commands/post-import.ts). */
+const deltaOptionsSchema = z.object({ concurrency: positiveIntOption, deltaId: z.string().optional(), wait: z.boolean(), json: flagOption });
+
+export async function deltaRunAction(runId: string, options: unknown): Promise<void> {
+  const opts = parseOptions(deltaOptionsSchema, options);
   const ctx = loadCliContext();
   await withServices(ctx, async (s) => {
     const original = await runRow(await s.db(), runId);

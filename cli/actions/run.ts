@@ -1,6 +1,8 @@
 // What `kraken-migrate run …` does. cli/commands/run.ts declares the commands (options, help) and loads
 // this module only when an action runs, so the CLI starts without the Temporal client, pg and zod.
 import type { Client } from '@temporalio/client';
+import { z } from 'zod';
+import { flagOption, parseOptions, positiveIntOption } from '../option-schema';
 import type { Pool } from '../../clients/db';
 import type { Config } from '../../config';
 import { accountWorkflowId, runWorkflowId } from '../../domain/workflow-ids';
@@ -34,7 +36,7 @@ export async function watchAndReport(client: Client, pool: Pool, runId: string):
   return r;
 }
 
-export { failedOfRun } from './ledger-lists';
+import { rerunFailedOptionsSchema } from './ledger-lists';
 
 export function printStarted(started: StartedRun, json: boolean | undefined): void {
   if (json) return printJson(started);
@@ -119,17 +121,6 @@ export interface StartOptions {
   json?: boolean;
 }
 
-/** `run rerun-failed`'s options as commander parses them (cli/commands/run.ts). */
-export interface RerunFailedOptions {
-  code?: string[];
-  stage?: string;
-  concurrency?: number;
-  runId?: string;
-  watch?: boolean;
-  json?: boolean;
-  list?: boolean;
-}
-
 export async function startRunAction(opts: StartOptions): Promise<void> {
   const ctx = loadCliContext();
   const source = (await parsePayloadOptions(opts)) ?? parseSourceOption(opts.source);
@@ -164,7 +155,11 @@ export async function watchRunAction(runId: string): Promise<void> {
   });
 }
 
-export async function runStatusAction(runId: string, opts: { json?: boolean }): Promise<void> {
+/** `run status`'s options (cli/commands/run.ts). */
+const runStatusOptionsSchema = z.object({ json: flagOption });
+
+export async function runStatusAction(runId: string, options: unknown): Promise<void> {
+  const opts = parseOptions(runStatusOptionsSchema, options);
   const ctx = loadCliContext();
   await withServices(ctx, async (s) => {
     const st = await runStatus(await s.temporal(), await s.db(), ctx.cfg, runId);
@@ -200,7 +195,11 @@ export async function runStatusAction(runId: string, opts: { json?: boolean }): 
   });
 }
 
-export async function listRunsAction(opts: { supplier?: string; limit: number; json?: boolean }): Promise<void> {
+/** `run list`'s options (cli/commands/run.ts). */
+const listRunsOptionsSchema = z.object({ supplier: z.string().optional(), limit: positiveIntOption, json: flagOption });
+
+export async function listRunsAction(options: unknown): Promise<void> {
+  const opts = parseOptions(listRunsOptionsSchema, options);
   const ctx = loadCliContext();
   await withServices(ctx, async (s) => {
     const client = await s.temporal();
@@ -259,7 +258,11 @@ export async function listRunsAction(opts: { supplier?: string; limit: number; j
   });
 }
 
-export async function controlRunAction(action: 'pause' | 'resume' | 'cancel', runId: string, opts: { json?: boolean; reason?: string }): Promise<void> {
+/** `run pause`, `resume` and `cancel`'s options (cli/commands/run.ts; `resume` takes no reason). */
+const controlOptionsSchema = z.object({ json: flagOption, reason: z.string().optional() });
+
+export async function controlRunAction(action: 'pause' | 'resume' | 'cancel', runId: string, options: unknown): Promise<void> {
+  const opts = parseOptions(controlOptionsSchema, options);
   const ctx = loadCliContext();
   await withServices(ctx, async (s) => {
     const p = await executeControl(await s.temporal(), runId, action, opts.reason);
@@ -269,9 +272,8 @@ export async function controlRunAction(action: 'pause' | 'resume' | 'cancel', ru
   });
 }
 
-export async function rerunFailedAction(runId: string, opts: RerunFailedOptions): Promise<void> {
-  if (opts.stage !== undefined && opts.stage !== 'post-import')
-    throw usageError('invalid_stage', `--stage ${JSON.stringify(opts.stage)}: only "post-import" is supported`);
+export async function rerunFailedAction(runId: string, options: unknown): Promise<void> {
+  const opts = parseOptions(rerunFailedOptionsSchema, options);
   if (opts.stage === 'post-import') return rerunFailedPostImport(runId, { json: opts.json, concurrency: opts.concurrency });
   const ctx = loadCliContext();
   await withServices(ctx, async (s) => {

@@ -5,6 +5,8 @@ import { workerIdentity } from '../../clients/temporal';
 import { maskedConfig } from '../../config';
 import { loadCliContext, ROOT } from '../context';
 import { printJson, println } from '../output';
+import { z } from 'zod';
+import { flagOption, parseOptions } from '../option-schema';
 
 export async function workerAction(): Promise<void> {
   const ctx = loadCliContext();
@@ -37,7 +39,11 @@ export function codecServeAction(): void {
   require(path.join(ROOT, 'codec', 'main.ts'));
 }
 
-export function configPrintAction(opts: { json?: boolean }): void {
+/** `config print`'s options (cli/commands/services.ts). */
+const configPrintOptionsSchema = z.object({ json: flagOption });
+
+export function configPrintAction(options: unknown): void {
+  const opts = parseOptions(configPrintOptionsSchema, options);
   const ctx = loadCliContext();
   const masked = maskedConfig(ctx.cfg);
   if (opts.json) return printJson(masked);

@@ -1,6 +1,8 @@
 // What `kraken-migrate supplier …` does. cli/commands/supplier.ts declares the command (options, help) and loads this module only when
 // the action runs, so the CLI starts without this module's dependencies.
 import os from 'node:os';
+import { z } from 'zod';
+import { flagOption, parseOptions } from '../option-schema';
 import type { Client } from '@temporalio/client';
 import { createLedger, supplierRows } from '../../ledger';
 import type { SupplierStatus } from '../../domain/supplier-status';
@@ -39,7 +41,12 @@ async function setSandboxStatus(ctx: CliContext, code: string, status: SupplierS
   if (!res.ok) throw new CliError('sandbox_refused', `sandbox answered ${res.status} to PUT ${url}: ${(await res.text()).slice(0, 200)}`, EXIT.failures);
 }
 
-export async function listSuppliersAction(opts: { json?: boolean }): Promise<void> {
+/** `supplier list`, `show` and `set-root`'s options; `set-status`'s (cli/commands/supplier.ts). */
+const jsonOptionSchema = z.object({ json: flagOption });
+const setStatusOptionsSchema = z.object({ reason: z.string().optional(), sandbox: flagOption, json: flagOption });
+
+export async function listSuppliersAction(options: unknown): Promise<void> {
+  const opts = parseOptions(jsonOptionSchema, options);
   const ctx = loadCliContext();
   await withServices(ctx, async (s) => {
     const rows = await supplierRows(await s.db());
@@ -53,7 +60,8 @@ export async function listSuppliersAction(opts: { json?: boolean }): Promise<voi
   });
 }
 
-export async function showSupplierAction(code: string, opts: { json?: boolean }): Promise<void> {
+export async function showSupplierAction(code: string, options: unknown): Promise<void> {
+  const opts = parseOptions(jsonOptionSchema, options);
   const ctx = loadCliContext();
   await withServices(ctx, async (s) => {
     const [row] = await supplierRows(await s.db(), code);
@@ -67,11 +75,8 @@ export async function showSupplierAction(code: string, opts: { json?: boolean })
   });
 }
 
-export async function setSupplierStatusAction(
-  code: string,
-  status: SupplierStatus,
-  opts: { reason?: string; sandbox?: boolean; json?: boolean },
-): Promise<void> {
+export async function setSupplierStatusAction(code: string, status: SupplierStatus, options: unknown): Promise<void> {
+  const opts = parseOptions(setStatusOptionsSchema, options);
   const ctx = loadCliContext();
   await withServices(ctx, async (s) => {
     if (opts.sandbox) await setSandboxStatus(ctx, code, status);
@@ -94,7 +99,8 @@ export async function setSupplierStatusAction(
   });
 }
 
-export async function setSupplierRootAction(code: string, root: string, opts: { json?: boolean }): Promise<void> {
+export async function setSupplierRootAction(code: string, root: string, options: unknown): Promise<void> {
+  const opts = parseOptions(jsonOptionSchema, options);
   if (root.trim() === '' || root.startsWith('/') || root.includes('..'))
     throw usageError('invalid_document_root', `document root ${JSON.stringify(root)}: expected a relative path without '..'`);
   const ctx = loadCliContext();

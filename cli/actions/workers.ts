@@ -4,8 +4,14 @@ import { workerDeploymentVersion } from '../../workers/deployment-version';
 import { loadCliContext, withServices } from '../context';
 import { info, printJson, println, table } from '../output';
 import { workerVersions } from '../worker-versions';
+import { z } from 'zod';
+import { flagOption, parseOptions } from '../option-schema';
 
-export async function workersAction(opts: { json?: boolean }): Promise<void> {
+/** `workers`'s options (cli/commands/workers.ts). */
+const workersOptionsSchema = z.object({ json: flagOption });
+
+export async function workersAction(options: unknown): Promise<void> {
+  const opts = parseOptions(workersOptionsSchema, options);
   const ctx = loadCliContext();
   const name = ctx.cfg.KRAKEN_DEPLOYMENT_NAME;
   const report = await withServices(ctx, async (s) => workerVersions(await s.temporal(), name));

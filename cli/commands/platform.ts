@@ -19,6 +19,6 @@ Examples:
   $ kraken-migrate platform check
   $ PLATFORM_BASE_URL=https://<tenant>/v1/ … kraken-migrate platform check --json`,
     )
-    .action(async (opts: { json?: boolean }) => platformActions().platformCheckAction(opts));
+    .action(async (opts: unknown) => platformActions().platformCheckAction(opts));
   return platform;
 }

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { positiveInt } from '../output';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
 const postImportActions = (): typeof import('../actions/post-import') => require('../actions/post-import');
@@ -11,7 +10,7 @@ export function addPostImportRunCommands(run: Command): void {
   run
     .command('reconcile <runId>')
     .description("re-read a finished run's completed accounts from the platform and compare them with what was sent (changes nothing on the platform)")
-    .option('--concurrency <n>', 'accounts read at once', positiveInt('--concurrency'), 8)
+    .option('--concurrency <n>', 'accounts read at once', '8')
     .option('--json', 'machine-readable output')
     .option('--list', 'print the accounts it would read back, one a line (the count on stderr), and read nothing from the platform')
     .addHelpText(
@@ -24,14 +23,14 @@ with a platform account number) through the same query, and checks nothing.
 Example:
   $ kraken-migrate run reconcile run-20250601-120000-ab12`,
     )
-    .action(async (runId: string, opts) => (opts.list ? listActions().reconcileListAction(runId) : postImportActions().reconcileRunAction(runId, opts)));
+    .action(async (runId: string, opts) => (opts.list ? listActions().reconcileListAction(runId, opts) : postImportActions().reconcileRunAction(runId, opts)));
 
   run
     .command('delta <runId>')
     .description(
       "carry over what changed in the source since extraction (notes, transactions, statements, payment instructions) for a run's completed accounts",
     )
-    .option('--concurrency <n>', 'accounts at once', positiveInt('--concurrency'), 20)
+    .option('--concurrency <n>', 'accounts at once', '20')
     .option('--delta-id <id>', 'id of this delta (default: delta-YYYYMMDD-HHMMSS-xxxx)')
     .option('--no-wait', 'start it and return')
     .option('--json', 'machine-readable output')

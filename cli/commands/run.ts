@@ -103,7 +103,7 @@ Examples:
     .command('list')
     .description('recent runs (Temporal visibility + ledger)')
     .option('--supplier <code>', 'only runs of this supplier')
-    .option('--limit <n>', 'at most N runs', positiveInt('--limit'), 20)
+    .option('--limit <n>', 'at most N runs', '20')
     .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExamples:\n  $ kraken-migrate run list\n  $ kraken-migrate run list --supplier DEMO-SUPPLIER --json')
     .action(async (opts) => runActions().listRunsAction(opts));
@@ -131,7 +131,7 @@ Examples:
     .description("start a new run over a run's failed and not-attempted accounts (same supplier and source)")
     .option('--code <code...>', 'only accounts that failed with these error codes')
     .option('--stage <stage>', '"post-import": retry only the items carried over after import that failed (the accounts are not re-imported)')
-    .option('--concurrency <n>', 'accounts in flight at once (default: as the original run)', positiveInt('--concurrency'))
+    .option('--concurrency <n>', 'accounts in flight at once (default: as the original run)')
     .option('--run-id <id>', 'id of the new run')
     .option('--watch', 'watch the new run until it ends')
     .option('--json', 'print {runId, workflowId, uiUrl} of the new run')
@@ -148,7 +148,7 @@ Examples:
   $ kraken-migrate run rerun-failed run-20250601-120000-ab12 --code invalid_phone_number missing_meter_point`,
     )
     .action(async (runId: string, opts) =>
-      opts.list && opts.stage === undefined ? listActions().rerunFailedListAction(runId, opts.code) : runActions().rerunFailedAction(runId, opts),
+      opts.list && opts.stage === undefined ? listActions().rerunFailedListAction(runId, opts) : runActions().rerunFailedAction(runId, opts),
     );
 
   addPostImportRunCommands(run);

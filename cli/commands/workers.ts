@@ -16,5 +16,5 @@ then delete it (temporal worker deployment delete-version). See README, "Upgradi
 Example:
   $ kraken-migrate workers`,
     )
-    .action(async (opts: { json?: boolean }) => workersActions().workersAction(opts));
+    .action(async (opts: unknown) => workersActions().workersAction(opts));
 }

@@ -14,22 +14,29 @@
  */
 import { createPool, type Pool } from '../../clients/db';
 import { parseConfig } from '../../config';
-import { createLedger, ledgerProgress, runRow, runRows } from '../../ledger';
-import { postImportStatus, reconcileSelection } from '../../cli/post-import';
+import { createLedger, createReconciliationLedger, ledgerProgress, runRow, runRows } from '../../ledger';
+import { platformPace } from '../../cli/pace';
+import { postImportStatus } from '../../cli/post-import';
 import { buildReport } from '../../cli/report/build';
-import { failedOfRun } from '../../cli/actions/ledger-lists';
+import { failedOfRun, reconcileSelection } from '../../cli/actions/ledger-lists';
 
-async function count(pages: AsyncIterable<string[]>): Promise<number> {
+async function count(pages: AsyncIterable<{ count: number }>): Promise<number> {
   let n = 0;
-  for await (const page of pages) n += page.length;
+  for await (const page of pages) n += page.count;
   return n;
 }
 
 const parts: Record<string, (pool: Pool, args: string[]) => Promise<unknown>> = {
   // As runStatus (cli/actions/run.ts) runs them: in parallel, beside Temporal's describe and query.
   status: async (pool, [runId]) => {
-    const [row, ledger, after] = await Promise.all([runRow(pool, runId), ledgerProgress(pool, runId, 10), postImportStatus(pool, runId)]);
-    return { status: row?.status, ...ledger, ...after };
+    const [row, ledger, after, checkpoint, pace] = await Promise.all([
+      runRow(pool, runId),
+      ledgerProgress(pool, runId, 10),
+      postImportStatus(pool, runId),
+      createReconciliationLedger(pool).checkpoint(runId),
+      platformPace(pool, parseConfig(process.env)),
+    ]);
+    return { status: row?.status, ...ledger, ...after, checkpoint: checkpoint.counts, pace: pace.mode };
   },
   list: async (pool, runIds) => Object.fromEntries(await runRows(pool, runIds)),
   report: async (pool, [runId, dir]) => (await buildReport(pool, parseConfig(process.env), runId, dir)).data.totals,

@@ -14,7 +14,7 @@ import { createPrng } from '../sandbox/prng';
 import { pidOwningLocalPort } from './sockets';
 import { deliverAimedKill } from './aimed-kill';
 import { describeAction, planChaos, type ChaosOptions, type PlannedAction } from './plan';
-import { judge, passed, type LedgerOutcome, type PlatformTruth, type Verdict } from './verdict';
+import { judge, passed, type PlatformTruth, type Verdict } from './verdict';
 import { sandboxAdmin } from '../sandbox/admin-client';
 
 export interface ChaosSummary {
@@ -223,7 +223,7 @@ export async function runChaos(
     const atEnd = (await listRetryingAccounts(client, runId).catch(() => [{}])).length;
 
     // The verdict: ledger + sandbox only.
-    const ledgerRows = (await attemptOutcomes(pool, runId)) as Array<LedgerOutcome & { external_account_number: string }>;
+    const ledgerRows = await attemptOutcomes(pool, runId);
     const ledger = new Map(ledgerRows.map((r) => [r.external_account_number, r]));
     const gt = await admin<{ accounts: Array<PlatformTruth & { external_identifier: string }> }>(
       stack,

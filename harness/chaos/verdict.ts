@@ -1,13 +1,8 @@
+import type { OutcomeRow } from '../../ledger/outcome-columns';
 import type { GroundTruth } from '../synthetic/generator';
 
-/** An account's recorded outcome in the ledger (its account attempt). */
-export interface LedgerOutcome {
-  outcome: string | null;
-  stage: string | null;
-  error_code: string | null;
-  error_attr: string | null;
-  platform_account_number: string | null;
-}
+/** An account's recorded outcome in the ledger (its account attempt): the outcome columns the verdict judges. */
+export type LedgerOutcome = Omit<OutcomeRow, 'external_account_number' | 'outcome_source'>;
 
 /** The sandbox's ground truth for one external account number. */
 export interface PlatformTruth {

@@ -68,6 +68,21 @@ export const makers = {
   bom: (dir: string) => write(dir, 'bom.jsonl', `\uFEFF${account('BOM-1')}\n${account('BOM-2')}\n`),
   bomJson: (dir: string) => write(dir, 'bom.json', `\uFEFF[${account('BOMJ-1')}]`),
   jsonArrayDuplicate: (dir: string) => write(dir, 'dup.json', `[${account('J-1')},{"external_account_number":"J-2","a":1,"a":2}]`),
+  /** A pretty-printed array: record 1 (line 3) holds a NUL, record 2 (line 4) a byte that is not UTF-8, record 3 (line 5) a repeated key; record 4 is sound. */
+  jsonArrayHostileLines: (dir: string) =>
+    write(
+      dir,
+      'hostile-lines.json',
+      Buffer.concat([
+        Buffer.from(`[\n  ${account('H-0')},\n  {"external_account_number":"H-1","x":"a\\u0000b"},\n  {"external_account_number":"H-`),
+        Buffer.from([0xe9]),
+        Buffer.from(`2"},\n  {"external_account_number":"H-3","customers":[{"given_name":"A","given_name":"B"}]},\n  ${account('H-4')}\n]\n`),
+      ]),
+    ),
+  /** An array broken on line 3 (a `}` where a value is due). */
+  jsonArrayBroken: (dir: string) => write(dir, 'broken.json', `[\n  ${account('K-0')},\n  }\n]`),
+  /** One object (not an array) of at least `bytes`. */
+  bigJsonObject: (dir: string, bytes: number) => write(dir, 'big-object.json', `{"external_account_number":"O-1","x":"${'x'.repeat(bytes)}"}`),
   longLine: (dir: string, bytes: number) => write(dir, 'long.jsonl', `{"external_account_number":"L-1","x":"${'x'.repeat(bytes)}"}\n${account('L-2')}\n`),
   deepNesting: (dir: string, depth: number) => write(dir, 'deep.jsonl', `{"external_account_number":"DEEP-1","x":${'['.repeat(depth)}${']'.repeat(depth)}}\n`),
   /** A JSON array of at least `bytes`, written a record at a time (it may be larger than any string). */

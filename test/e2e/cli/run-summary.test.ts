@@ -23,6 +23,19 @@ afterAll(async () => {
   await pool.end();
 });
 
+/** The checkpoint's counts (kept by triggers) against a full count of the run's attempts. */
+async function expectCheckpointExact(): Promise<void> {
+  const full = await pool.query<{ in_source: number; sent: number; created: number }>(
+    `select count(*)::int as in_source, count(scheduled_at)::int as sent,
+            count(*) filter (where outcome in ('completed', 'completed_with_differences') and platform_account_number is not null)::int as created
+       from migrate.account_attempts where run_id = $1 and not dry_run`,
+    [runId],
+  );
+  const c = full.rows[0];
+  const { counts } = await createReconciliationLedger(pool).checkpoint(runId);
+  expect({ inSource: counts.inSource, sent: counts.sent, created: counts.created }).toEqual({ inSource: c.in_source, sent: c.sent, created: c.created });
+}
+
 describe('per-run outcome counters', () => {
   it('stay a full count through inserts, recorded outcomes, corrections and deletes', async () => {
     const ledger = createLedger(pool);
@@ -37,6 +50,7 @@ describe('per-run outcome counters', () => {
       [runId],
     );
     await expectSummaryExact(pool, runId);
+    await expectCheckpointExact();
     expect((await ledgerProgress(pool, runId)).outcomes).toEqual({ completed: 10, failed: 10, notAttempted: 0, inProgress: 10 });
 
     // Stage changes of open accounts move nothing; their outcomes, recorded once each, do.
@@ -49,6 +63,7 @@ describe('per-run outcome counters', () => {
     ).toBe(true);
     await ledger.insertNotAttempted(runId, 'SUMMARY', false, ['S-31', 'S-32', 'S-1'], 'account_in_flight_in_another_run', (x) => `wf-${x}`);
     await expectSummaryExact(pool, runId);
+    await expectCheckpointExact();
     const p = await ledgerProgress(pool, runId);
     expect(p.outcomes).toEqual({ completed: 11, failed: 11, notAttempted: 2, inProgress: 8 });
     expect(p.topErrors).toEqual([
@@ -69,6 +84,28 @@ describe('per-run outcome counters', () => {
     await pool.query(`update migrate.account_attempts set outcome = null, finished_at = null where run_id = $1 and external_account_number = 'S-4'`, [runId]);
     await pool.query(`delete from migrate.account_attempts where run_id = $1 and external_account_number in ('S-10', 'S-11', 'S-12')`, [runId]);
     await expectSummaryExact(pool, runId);
+    // Created accounts (a completed outcome with the platform's number), scheduled ones, a dry-run row: the checkpoint's counts.
+    await pool.query(
+      `update migrate.account_attempts set platform_account_number = 'A-' || external_account_number where run_id = $1 and outcome = 'completed'`,
+      [runId],
+    );
+    await expectCheckpointExact();
+    await pool.query(`update migrate.account_attempts set platform_account_number = null where run_id = $1 and external_account_number = 'S-7'`, [runId]);
+    await pool.query(`update migrate.account_attempts set scheduled_at = now() where run_id = $1 and external_account_number in ('S-14', 'S-15', 'S-16')`, [
+      runId,
+    ]);
+    await pool.query(`update migrate.account_attempts set dry_run = true where run_id = $1 and external_account_number = 'S-15'`, [runId]);
+    await pool.query(`update migrate.account_attempts set outcome = 'failed', error_code = 'x' where run_id = $1 and external_account_number = 'S-19'`, [
+      runId,
+    ]);
+    await expectCheckpointExact();
+    await pool.query(`update migrate.account_attempts set outcome = 'completed', error_code = null where run_id = $1 and external_account_number = 'S-19'`, [
+      runId,
+    ]);
+    await pool.query(`update migrate.account_attempts set dry_run = false where run_id = $1 and external_account_number = 'S-15'`, [runId]);
+    await expectCheckpointExact();
+    const { counts } = await createReconciliationLedger(pool).checkpoint(runId);
+    expect(counts.sent).toBe(4); // S-5, scheduled above, and S-14 to S-16
     expect((await ledgerProgress(pool, runId)).outcomes).toEqual({ completed: 10, failed: 9, notAttempted: 2, inProgress: 8 });
   });
 
@@ -87,6 +124,23 @@ describe('per-run outcome counters', () => {
         differing: n('differing'),
         missing: n('account_missing'),
       });
+      // Unverified accounts and balance totals, kept by triggers, against a full count.
+      const totals = await pool.query<{ unverified: number; accounts: number; source: string; platform: string; difference: string }>(
+        `select count(*) filter (where unverified_fields > 0)::int as unverified, count(*) filter (where b)::int as accounts,
+                trim_scale(coalesce(sum(source_balance_pence) filter (where b), 0))::text as source,
+                trim_scale(coalesce(sum(platform_balance_pence) filter (where b), 0))::text as platform,
+                trim_scale(coalesce(sum(platform_balance_pence - source_balance_pence) filter (where b), 0))::text as difference
+           from (select *, source_balance_pence is not null and platform_balance_pence is not null as b from migrate.reconciliations where run_id = $1) r`,
+        [runId],
+      );
+      const t = totals.rows[0];
+      expect({ unverified: s.unverified, ...s.balances }).toEqual({
+        unverified: t.unverified,
+        accounts: t.accounts,
+        sourcePence: t.source,
+        platformPence: t.platform,
+        differencePence: t.difference,
+      });
       return s.checked;
     };
     await pool.query(
@@ -98,6 +152,33 @@ describe('per-run outcome counters', () => {
     expect(await checked()).toBe(10);
     await pool.query(`update migrate.reconciliations set status = 'account_missing' where run_id = $1 and external_account_number in ('S-1', 'S-7')`, [runId]);
     await checked();
+    // Balances read back (one side only for S-16: not counted) and unverified fields, then replaced.
+    await pool.query(
+      `update migrate.reconciliations set source_balance_pence = 12345678901234567890.5, platform_balance_pence = 12345678901234567890,
+              unverified_fields = 2 where run_id = $1 and external_account_number in ('S-13', 'S-19')`,
+      [runId],
+    );
+    await pool.query(`update migrate.reconciliations set source_balance_pence = -250 where run_id = $1 and external_account_number = 'S-16'`, [runId]);
+    await checked();
+    expect((await recon.summary(runId)).balances).toEqual({
+      accounts: 2,
+      sourcePence: '24691357802469135781',
+      platformPence: '24691357802469135780',
+      differencePence: '-1',
+    });
+    await recon.record({
+      runId,
+      externalAccountNumber: 'S-19',
+      platformAccountNumber: 'A-S-19',
+      status: 'matched',
+      checkedFields: 3,
+      differences: [],
+      checkedBy: 'reconcile_command',
+      sourceBalancePence: '100',
+      platformBalancePence: '90',
+    });
+    await checked();
+    expect((await recon.summary(runId)).unverified).toBe(1);
     await pool.query(`delete from migrate.reconciliations where run_id = $1 and external_account_number = 'S-13'`, [runId]);
     expect(await checked()).toBe(9);
   });

@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, type Pool } from '../../../clients/db';
-import { ledgerProgress } from '../../../ledger';
+import { createLedger, ledgerProgress } from '../../../ledger';
+import type { AccountLines } from '../../../ledger/account-lines';
+import { failedOfRun, reconcileSelection } from '../../../cli/actions/ledger-lists';
 import { postImportStatus } from '../../../cli/post-import';
 import { EXAMPLES_PER_CODE } from '../../../ledger/report-data';
 import { planSeed, seedCounts } from '../../../harness/seed/seed-mix';
@@ -193,6 +195,36 @@ describe('db seed-ledger and the operator commands on what it seeds', () => {
     const reconcile = await cli(['run', 'reconcile', runId, '--list']);
     expect(reconcile.code).toBe(0);
     expect(reconcile.stdout.trim().split('\n')).toHaveLength(mix.byOutcome.completed + mix.byOutcome.completed_with_differences);
+  });
+
+  it('the lists page through the selection: small pages give every account once, in order, as the rerun selection reads them', async () => {
+    const lines = async (pages: AsyncIterable<AccountLines>) => {
+      const out: string[] = [];
+      for await (const p of pages) if (p.count) out.push(...p.lines.split('\n'));
+      return out;
+    };
+    const rows = async (sql: string) => (await pool.query<{ n: string }>(sql, [runId])).rows.map((r) => r.n);
+    const ledger = createLedger(pool);
+    const failed = await rows(
+      `select external_account_number as n from migrate.account_attempts where run_id = $1 and outcome in ('failed', 'not_attempted') order by 1`,
+    );
+    expect(await lines(failedOfRun(ledger, runId, undefined, 7))).toEqual(failed);
+    const selected: string[] = [];
+    for (let after: string | undefined; ;) {
+      const page = await ledger.failedAccounts(runId, undefined, after, 7);
+      selected.push(...page);
+      if (page.length < 7) break;
+      after = page[page.length - 1];
+    }
+    expect(selected).toEqual(failed);
+    const cancelled = await rows(
+      `select external_account_number as n from migrate.account_attempts where run_id = $1 and outcome = 'failed' and error_code = 'import_cancelled' order by 1`,
+    );
+    expect(await lines(failedOfRun(ledger, runId, ['import_cancelled'], 5))).toEqual(cancelled);
+    const completed = await rows(
+      `select external_account_number as n from migrate.account_attempts where run_id = $1 and outcome in ('completed', 'completed_with_differences') order by 1`,
+    );
+    expect(await lines(reconcileSelection(pool, runId, 97))).toEqual(completed);
   });
 
   it("deleting the run's attempts takes their checks out of the per-field counts", async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLedger } from '../../../ledger/attempts';
 import { accountsFile, connectE2E, runToEnd, seedAccounts, uniqueId, type E2E } from '../helpers';
 import { contains, personalValues } from './personal-values';
+import { cli } from '../../support/cli';
 
 let e: E2E;
 beforeAll(async () => {
@@ -83,5 +84,31 @@ describe('personal data at rest in the ledger', () => {
       ])
     ).rows;
     expect(surnames.some((r) => JSON.stringify(request).includes(r.s.trim()))).toBe(true);
+
+    // Signed off: `kraken-migrate db purge --run` as an operator runs it (the CLI process, the stack's configuration).
+    const stored = (
+      await e.pool.query<{ n: number }>(
+        `select count(*)::int as n from migrate.account_payloads where run_id = $1 and request is not null and request <> 'null'::jsonb`,
+        [runId],
+      )
+    ).rows[0].n;
+    expect(stored).toBeGreaterThan(0);
+    const purge = await cli(['db', 'purge', '--run', runId, '--json'], { env: e.env });
+    expect(purge.code, purge.stderr).toBe(0);
+    const [purged] = (JSON.parse(purge.stdout) as { purged: Array<Record<string, number | string>> }).purged;
+    expect(purged).toMatchObject({ runId, payloads: stored });
+    expect(Number(purged.errorDetails)).toBeGreaterThan(0);
+    const left = await e.pool.query<{ payloads: number; details: number; outcomes: number; purged: boolean }>(
+      `select (select count(*)::int from migrate.account_payloads where run_id = $1 and request is not null and request <> 'null'::jsonb) as payloads,
+              (select count(*)::int from migrate.account_errors where run_id = $1 and detail is not null and detail <> '') as details,
+              (select count(*)::int from migrate.account_attempts where run_id = $1 and outcome is not null) as outcomes,
+              (select purged_at is not null from migrate.runs where run_id = $1) as purged`,
+      [runId],
+    );
+    // The personal values are gone; every account's outcome stays.
+    expect(left.rows[0]).toEqual({ payloads: 0, details: 0, outcomes: accounts.length, purged: true });
+    const refused = await cli(['db', 'purge', '--run', 'no-such-run'], { env: e.env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/run_not_found/);
   });
 });

@@ -5,6 +5,9 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createActivityContext } from '../../../activities/deps';
 import { createPayloadSourcePool } from '../../../activities/payload-sources';
+import { ApplicationFailure } from '@temporalio/common';
+import { createPayloadSource } from '../../../source/adapter';
+import { makers } from '../../../harness/synthetic/hostile-inputs';
 import { realisticAccount } from '../../../schemas/fixtures';
 import type { PayloadRead, PayloadSource, PayloadSourceSpec } from '../../../source/adapter';
 
@@ -167,5 +170,46 @@ describe("a worker's payload files", () => {
     expect(copies()).toHaveLength(1);
     await ctx.closeSources();
     expect(copies()).toEqual([]);
+  });
+});
+
+describe('a hostile payload file read by an activity', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hostile-activity-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('fails non-retryable with the file error’s code (a FIFO, not gzip, a gzip bomb, too many lines, a missing file), not a retried error', async () => {
+    const pool = createPayloadSourcePool((spec) => createPayloadSource(spec, {}), { sweep: false });
+    const bomb = await makers.gzipBomb(dir, 80 * 1024 * 1024); // over the 64 MiB floor of the limit
+    const cases: Array<[string, string]> = [
+      [makers.fifo(dir), 'not_a_regular_file'],
+      [makers.notGzip(dir), 'invalid_gzip'],
+      [bomb, 'decompressed_too_large'],
+      [path.join(dir, 'absent.jsonl'), 'file_not_found'],
+    ];
+    try {
+      for (const [file, code] of cases) {
+        const source = pool.get({ kind: 'payloads', path: file }, 'run-1');
+        const failure = await source.listAccountNumbers({ limit: 10 }).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(failure, code).toBeInstanceOf(ApplicationFailure);
+        expect(failure, code).toMatchObject({ nonRetryable: true, type: code });
+        await expect(source.getPayload('X'), code).rejects.toMatchObject({ nonRetryable: true, type: code });
+      }
+    } finally {
+      await pool.closeAll();
+    }
+  });
+
+  it('leaves a sound file’s reads as they were', async () => {
+    const pool = createPayloadSourcePool((spec) => createPayloadSource(spec, {}), { sweep: false });
+    const file = path.join(dir, 'ok.jsonl');
+    fs.writeFileSync(file, `${JSON.stringify(realisticAccount({ external_account_number: 'OK-1' }))}\n`);
+    try {
+      expect(await pool.get({ kind: 'payloads', path: file }).listAccountNumbers({ limit: 10 })).toEqual(['OK-1']);
+    } finally {
+      await pool.closeAll();
+    }
   });
 });

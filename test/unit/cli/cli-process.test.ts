@@ -147,6 +147,28 @@ describe('usage and configuration errors', () => {
     expect(r.stdout).not.toContain('hunter2');
   });
 
+  it("a bad option exits 2 with one line naming the option and its rule (each command's zod schema), before anything is reached", async () => {
+    const file = jsonl('option-check.jsonl', [realisticAccount()]);
+    const cases: Array<[string[], string]> = [
+      [['validate', file, '--region', 'GBR'], '--region: expected a two-letter country code'],
+      [['run', 'list', '--limit', '0'], '--limit: must be a positive integer, got "0"'],
+      [['run', 'rerun-failed', 'r-1', '--concurrency', '2.5'], '--concurrency: must be a positive integer, got "2.5"'],
+      [['run', 'rerun-failed', 'r-1', '--stage', 'import'], '--stage: only "post-import" is supported'],
+      [['run', 'rerun-failed', 'r-1', '--code', 'x', '--list', '--concurrency', 'many'], '--concurrency: must be a positive integer, got "many"'],
+      [['run', 'reconcile', 'r-1', '--list', '--concurrency', '0'], '--concurrency: must be a positive integer, got "0"'],
+      [['run', 'reconcile', 'r-1', '--concurrency', 'x'], '--concurrency: must be a positive integer, got "x"'],
+      [['run', 'delta', 'r-1', '--concurrency', ''], '--concurrency: must be a positive integer, got ""'],
+      [['report', 'r-1', '--out', ''], '--out: a folder'],
+      [['db', 'purge', '--older-than-days', '-3'], '--older-than-days: must be a positive integer, got "-3"'],
+      [['db', 'purge', '--run', 'r-1', '--older-than-days', '3'], '--older-than-days: goes without --run: they select differently, give one'],
+    ];
+    for (const [args, line] of cases) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.trim(), args.join(' ')).toBe(`error [invalid_option]: ${line}`);
+    }
+  });
+
   it('bad arguments exit 2', async () => {
     expect((await cli(['run', 'start', '--limit', 'zero'])).code).toBe(2);
     expect((await cli(['no-such-command'])).code).toBe(2);
@@ -161,7 +183,7 @@ describe('usage and configuration errors', () => {
 });
 
 describe('kraken-migrate in production mode and the image commands', () => {
-  const prod = { KRAKEN_MIGRATE_MODE: 'production', CODEC_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}` };
+  const prod = { KRAKEN_MIGRATE_MODE: 'production', CODEC_AUTH_MODE: 'shared-token', CODEC_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}` };
 
   it('refuses to start with a non-HTTPS platform URL, naming each variable (exit 2)', async () => {
     const r = await cli(['config', 'print'], {

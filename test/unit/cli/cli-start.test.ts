@@ -12,9 +12,14 @@ const HEAVY = ['@temporalio/', '@aws-sdk/', 'pg', 'zod', 'yaml', 'libphonenumber
 
 /** Builds the command tree in a fresh process, as bin/kraken-migrate.js does, and lists the packages it loaded. */
 function packagesLoadedByDeclaring(): string[] {
+  return packagesLoadedBy(`require('./cli/program.ts').buildProgram();`);
+}
+
+/** The packages a fresh process has loaded after `code` (run with tsx's CommonJS hook, as bin/kraken-migrate.js runs the CLI). */
+function packagesLoadedBy(code: string): string[] {
   const script = `
     require('tsx/cjs');
-    require('./cli/program.ts').buildProgram();
+    ${code}
     const pkgs = new Set();
     for (const f of Object.keys(require.cache)) {
       const m = f.match(/node_modules\\/((@[^/]+\\/)?[^/]+)/);
@@ -29,5 +34,18 @@ describe('declaring the CLI', () => {
     const loaded = packagesLoadedByDeclaring();
     expect(loaded).toContain('commander');
     expect(loaded.filter((p) => HEAVY.some((h) => (h.endsWith('/') ? p.startsWith(h) : p === h)))).toEqual([]);
+  });
+});
+
+describe('the ledger-only commands', () => {
+  // The Temporal SDK (its protobuf definitions above all) costs a command more than half a second to
+  // load: the lists and the report's ledger part never load it (the report does for a run still going).
+  it.each([
+    ['run rerun-failed --list and run reconcile --list', './cli/actions/ledger-lists.ts'],
+    ['report', './cli/report/build.ts'],
+  ])('%s load no Temporal package', (_, module) => {
+    const loaded = packagesLoadedBy(`require('${module}');`);
+    expect(loaded).toContain('pg');
+    expect(loaded.filter((p) => p.startsWith('@temporalio/'))).toEqual([]);
   });
 });

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { codecWarnings } from '../../../clients/temporal';
 import { describe, expect, it } from 'vitest';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
-import { AesGcmCodec, CodecError, ENCODING_ENCRYPTED, METADATA_KEY_ID } from '../../../codec/aes-gcm-codec';
+import { AesGcmCodec, ENCODING_ENCRYPTED, METADATA_KEY_ID } from '../../../codec/aes-gcm-codec';
+import { CodecError } from '../../../codec/codec-error';
 import { keyringFrom, type CodecKey } from '../../../codec/keys';
 import { createCodec } from '../../../codec/data-converter';
 

@@ -6,6 +6,7 @@ import { isLoopbackHost, postgresTarget } from '../../../config/production-check
 
 const PROD = {
   KRAKEN_MIGRATE_MODE: 'production',
+  CODEC_AUTH_MODE: 'shared-token',
   CODEC_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
   PLATFORM_BASE_URL: 'https://tenant.example/v1/',
   PLATFORM_V2_BASE_URL: 'https://tenant.example/v2/',

@@ -102,7 +102,10 @@ describe('hostile payload files are refused with a code, never followed into a h
 
   it('a JSON array with a duplicate key names the record and the field', async () => {
     const rs = await all(validateFile(makers.jsonArrayDuplicate(dir)));
-    expect(rs).toEqual([{ index: 1, errors: [expect.objectContaining({ code: 'duplicate_json_key', attr: 'a' })] }]);
+    expect(rs).toEqual([
+      { index: 0, externalAccountNumber: 'J-1', errors: [] },
+      { index: 1, errors: [expect.objectContaining({ code: 'duplicate_json_key', attr: 'a', detail: expect.stringContaining('record 1 (line 1)') })] },
+    ]);
   });
 
   it('a line over the size limit and a payload nested too deep fail alone, as today', async () => {
@@ -110,10 +113,50 @@ describe('hostile payload files are refused with a code, never followed into a h
     expect(codes(await payloads(makers.deepNesting(dir, 200))).map(([, c]) => c)).toContain('nesting_too_deep');
   });
 
-  it('a JSON document over its limit is refused before it is read: json_document_too_large', async () => {
-    expect(await failure(all(validateFile(makers.bigJson(dir, 200_000), { maxJsonDocumentBytes: 100_000 })))).toMatchObject({
+  it('a JSON array of any size is streamed record by record (no document limit); one record over its limit stops the file with json_record_too_large, naming it', async () => {
+    const file = makers.bigJson(dir, 200_000);
+    const rs = await all(validateFile(file, { maxJsonDocumentBytes: 1_000, maxJsonRecordBytes: 20_000 }));
+    const written = fs.readFileSync(file, 'utf8').match(/"external_account_number":"BIG"/g)!.length + 1; // and the closing {}
+    expect(rs.length).toBe(written);
+    expect(rs.map((r) => r.index)).toEqual(rs.map((_, i) => i));
+    expect(rs.at(-2)?.externalAccountNumber).toBe('BIG');
+    expect(await failure(all(validateFile(file, { maxJsonRecordBytes: 500 })))).toMatchObject({
+      code: 'json_record_too_large',
+      message: expect.stringMatching(/^record 0 \(line 1\) is over the 500-byte limit/),
+    });
+    // A record that never ends (one endless string over several chunks) is not held to its end.
+    const endless = path.join(dir, 'endless.json');
+    fs.writeFileSync(endless, `[\n{"external_account_number":"E","x":"${'x'.repeat(3 * 1024 * 1024)}`);
+    expect(await failure(all(validateFile(endless, { maxJsonRecordBytes: 1024 * 1024 })))).toMatchObject({
+      code: 'json_record_too_large',
+      message: expect.stringMatching(/^record 0 \(from line 2\) is over/),
+    });
+  });
+
+  it('a JSON document that is not an array over its limit is refused before it is read: json_document_too_large', async () => {
+    expect(await failure(all(validateFile(makers.bigJsonObject(dir, 200_000), { maxJsonDocumentBytes: 100_000 })))).toMatchObject({
       code: 'json_document_too_large',
     });
+  });
+
+  it('in a streamed JSON array, NUL, invalid UTF-8 and a repeated key fail their own record with the code, the line and the field; the sound records pass', async () => {
+    const rs = await all(validateFile(makers.jsonArrayHostileLines(dir)));
+    const got = rs.map((r) => ({ index: r.index, ext: r.externalAccountNumber, errors: r.errors.map((e) => [e.code, e.attr, e.detail]) }));
+    expect(got).toEqual([
+      { index: 0, ext: 'H-0', errors: [] },
+      { index: 1, ext: undefined, errors: [['control_character', 'x', expect.stringMatching(/^record 1 \(line 3\): .*U\+0000/)]] },
+      { index: 2, ext: undefined, errors: [['invalid_utf8', '', 'record 2 (line 4) is not valid UTF-8']] },
+      { index: 3, ext: undefined, errors: [['duplicate_json_key', 'customers.0.given_name', expect.stringMatching(/^record 3 \(line 5\): /)]] },
+      { index: 4, ext: 'H-4', errors: [] },
+    ]);
+  });
+
+  it('a broken JSON array ends with invalid_json naming the record and its line, after the records before it', async () => {
+    const rs = await all(validateFile(makers.jsonArrayBroken(dir)));
+    expect(rs.map((r) => [r.index, r.externalAccountNumber, r.errors.map((e) => [e.code, e.detail])])).toEqual([
+      [0, 'K-0', []],
+      [1, undefined, [['invalid_json', expect.stringMatching(/^record 1 \(line 2\): not valid JSON/)]]],
+    ]);
   });
 });
 

@@ -90,4 +90,29 @@ describe('a payload file', () => {
     for await (const r of validatePayloadFile(file, { importSupplier: 'SOMEONE-ELSE' })) results.push(...r.errors.map((e) => [e.code, e.attr]));
     expect(results).toEqual([['import_supplier_mismatch', 'import_supplier']]);
   });
+
+  it('keeps its index on disk in a private folder of its own (0700), removed by close, for a plain file as for a gzipped one', async () => {
+    const mine = () => fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith(`kraken-migrate-payloads-${process.pid}-`));
+    const before = new Set(mine());
+    const source = new PayloadFileSource(write('kept.jsonl', text), { maxLineBytes: 16_384 });
+    expect(await source.listAccountNumbers({ limit: 3 })).toEqual(['#line-4', '#line-5', '#line-6']);
+    const created = mine().filter((n) => !before.has(n));
+    expect(created).toHaveLength(1);
+    const folder = path.join(os.tmpdir(), created[0]);
+    expect(fs.statSync(folder).mode & 0o777).toBe(0o700);
+    expect(fs.readdirSync(folder)).toContain('index.sqlite');
+    // The cursor is the last number of a page, as the run's lister passes it; a number past the end gives an empty page.
+    expect(await source.listAccountNumbers({ after: '#line-6', limit: 10 })).toEqual(['#line-9', 'A-1', 'B-2', 'C-3']);
+    expect(await source.listAccountNumbers({ after: 'C-3', limit: 10 })).toEqual([]);
+    expect(await source.getPayload('Z-404')).toBeUndefined();
+    await source.close();
+    expect(fs.existsSync(folder)).toBe(false);
+  });
+
+  it('refuses an account number written as a lone surrogate escape (valid JSON, not Unicode text) on its line, instead of losing the account', async () => {
+    const file = write('surrogate.jsonl', `${JSON.stringify(a)}\n{"external_account_number":"S-\\ud800"}\n`);
+    const got = await everything(new PayloadFileSource(file));
+    expect(Object.keys(got)).toEqual(['#line-2', 'A-1']);
+    expect(got['#line-2']).toMatchObject({ code: 'invalid_utf8', attr: 'external_account_number', detail: expect.stringContaining('line 2 ') });
+  });
 });

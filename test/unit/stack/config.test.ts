@@ -22,6 +22,7 @@ describe('config', () => {
   it('refuses a non-HTTPS platform URL in production mode, naming each one; development allows the sandbox', () => {
     const prod = {
       KRAKEN_MIGRATE_MODE: 'production',
+      CODEC_AUTH_MODE: 'shared-token',
       CODEC_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
       PLATFORM_BASE_URL: 'https://tenant.example/v1/',
       PLATFORM_V2_BASE_URL: 'https://tenant.example/v2/',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isTerminalEvent, TERMINAL_EVENT_TYPES } from '../../../domain/event-types';
 import { isTerminalStatus, outcomeOf, type Ending } from '../../../workflows/outcomes';
 import type { AccountOutcome } from '../../../domain/inputs';
-import { rowToOutcome } from '../../../ledger/attempts';
+import { rowToOutcome } from '../../../ledger/outcome-columns';
 
 const EXT = 'EXT-1';
 const event = (type: string, more: { identifier?: string; errorCode?: string } = {}): Ending => ({
