@@ -2,6 +2,7 @@
 // the action runs, so the CLI starts without this module's dependencies.
 import path from 'node:path';
 import { runChaos } from '../../chaos/run';
+import { runPlanChaos } from '../../chaos/cutover-plan-run';
 import { chaosOptionsSchema, SMOKE } from '../../chaos/plan';
 import { loadEnv } from '../../../config';
 import { ROOT } from '../../../cli/context';
@@ -11,6 +12,7 @@ import { info, printJson, println } from '../../../cli/output';
 
 export async function chaosAction(opts: {
   smoke?: boolean;
+  plan?: boolean;
   seed?: number;
   accounts?: number;
   concurrency?: number;
@@ -18,6 +20,7 @@ export async function chaosAction(opts: {
   json?: boolean;
 }): Promise<void> {
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
+  if (opts.plan) return planChaosAction(seed, opts);
   const o = chaosOptionsSchema.parse({
     ...(opts.smoke ? SMOKE : {}),
     seed,
@@ -33,6 +36,22 @@ export async function chaosAction(opts: {
     for (const r of summary.examples.early as Array<Record<string, string>>)
       println(`early: ${r.method} ${r.path}: told at ${r.toldAt} to wait until ${r.retryAt}, came at ${r.arrivedAt}`);
     if (summary.examples.duplicated.length) println(`duplicated: ${summary.examples.duplicated.join(', ')}`);
+    for (const p of summary.harnessProblems) println(`harness: ${p}`);
+    println(summary.line);
+  }
+  process.exitCode = summary.passed ? EXIT.ok : EXIT.failures;
+}
+
+/** `chaos --plan`: the cutover plan scenario (harness/chaos/cutover-plan-run.ts). */
+async function planChaosAction(seed: number, opts: { dataDir?: string; json?: boolean }): Promise<void> {
+  const dataDir = path.resolve(ROOT, opts.dataDir ?? path.join('.data', 'chaos', String(process.pid)));
+  const summary = await withInterruptibleStack('chaos', (onStack) => runPlanChaos({ seed, env: loadEnv(), dataDir, log: info, onStack }));
+  if (opts.json) printJson(summary);
+  else {
+    for (const [kind, list] of Object.entries(summary.examples))
+      if (list.length) println(`${kind}: ${list.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(', ')}`);
+    for (const [wave, days] of Object.entries(summary.dispatchedPerDay)) println(`dispatched per local day, ${wave}: ${JSON.stringify(days)}`);
+    for (const [wave, days] of Object.entries(summary.perDay)) println(`scheduled per local day, ${wave}: ${JSON.stringify(days)}`);
     for (const p of summary.harnessProblems) println(`harness: ${p}`);
     println(summary.line);
   }

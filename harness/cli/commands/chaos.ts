@@ -8,6 +8,7 @@ export function chaosCommand(): Command {
   return new Command('chaos')
     .description('prove 0 lost / 0 duplicated / 0 wrong / 0 early under worker kills, server and sandbox restarts and platform faults')
     .option('--smoke', 'the CI preset: 150 accounts, 3 worker kills, one server and one sandbox restart, faults on (~2.5-6 min on 2 cores)')
+    .option('--plan', 'a cutover plan instead of a run: two waves (windows with a gap, a daily cap) under worker kill -9s and a Temporal restart (~2-3 min)')
     .option('--seed <n>', 'replay the fault schedule, data and sandbox draws of an earlier run', (v) => Number.parseInt(v, 10))
     .option('--accounts <n>', 'accounts to generate (default 1000; 150 with --smoke)', positiveInt('--accounts'))
     .option('--concurrency <n>', 'accounts in flight (default 50)', positiveInt('--concurrency'))
@@ -25,6 +26,7 @@ wrong and early are all 0 (and the harness delivered the faults it claims).
 
 Examples:
   $ npm run chaos -- --smoke
+  $ npm run chaos -- --plan
   $ npm run chaos -- --seed 1234567 --json > chaos.json`,
     )
     .action(async (opts) => chaosActions().chaosAction(opts));

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliSync } from '../../support/cli';
 import { runWorkflowId } from '../../../domain/workflow-ids';
@@ -91,6 +93,26 @@ describe('stop the line on a plain run start', () => {
       expect(desc.memo?.stopLine).toMatchObject({ rule: 'max_same_code', code: 'agreement_product_not_found', count: 3, sampleAccounts: accounts.slice(0, 3) });
       const meta = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
       expect(meta.currentDetails).toContain('Paused: stop the line');
+
+      // The worker's log: one warn line that says why (the code, how many, the sample accounts).
+      const stopLogs = () =>
+        fs
+          .readFileSync(path.join(e.config.DATA_DIR, 'logs', 'worker-1.log'), 'utf8')
+          .split('\n')
+          .filter((l) => l.includes(runId) && l.includes('stop the line:'))
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
+      await until('the stop-the-line log line', async () => stopLogs().length > 0, 10_000);
+      expect(stopLogs()).toEqual([
+        expect.objectContaining({
+          level: 40,
+          msg: 'stop the line: 3 platform-side failures in a row with code agreement_product_not_found (max_same_code 3)',
+          runId,
+          rule: 'max_same_code',
+          code: 'agreement_product_not_found',
+          count: 3,
+          sampleAccounts: accounts.slice(0, 3),
+        }),
+      ]);
 
       // The cause is fixed on the tenant; the operator resumes.
       await sandbox(e, 'PUT', '/admin/forced-outcomes', Object.fromEntries(accounts.map((a) => [a, null])));
