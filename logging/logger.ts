@@ -110,6 +110,13 @@ export const SAFE_LOG_FIELDS = new Set([
   'uiOrigin',
   'url',
   'workflowId',
+  // the plan and stop the line: names of waves and rules, a sign-off's operator, sample account numbers
+  'by',
+  'min',
+  'planId',
+  'rule',
+  'sampleAccounts',
+  'wave',
   'error',
   'err',
   'cause',

@@ -48,8 +48,9 @@ describe('db seed-ledger and the operator commands on what it seeds', () => {
     const remote = await cli(['db', 'seed-ledger', '--accounts', '10', '--run-id', runId], { DATABASE_URL: 'postgres://u:p@ledger.example.com:5432/kraken' });
     expect(remote.code).toBe(2);
     expect(remote.stderr).toContain("error [not_a_local_ledger]: refusing to seed: DATABASE_URL's host ledger.example.com is not this machine");
-    // Production mode wants https platform URLs: on this machine, so only the mode refuses.
+    // Production mode wants https platform URLs and a stated codec auth mode: on this machine, so only the mode refuses.
     const https = {
+      CODEC_AUTH_MODE: 'shared-token',
       PLATFORM_BASE_URL: 'https://127.0.0.1:9/v1/',
       PLATFORM_V2_BASE_URL: 'https://127.0.0.1:9/v2/',
       PLATFORM_GRAPHQL_URL: 'https://127.0.0.1:9/v1/graphql/',

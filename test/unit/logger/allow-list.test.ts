@@ -104,7 +104,8 @@ describe('log redaction by allow-list', () => {
   });
 
   it('lists every field the code logs (a new field is added here on purpose, or it shows as redacted)', () => {
-    const call = /\b(?:logger|log)\s*\.\s*(?:trace|debug|info|warn|error|fatal)\s*\(\s*\{/g;
+    // pino's `logger.info({…}, msg)` and the Temporal SDK's `log.warn(msg, {…})` (a literal or a name first).
+    const call = /\b(?:logger|log)\s*\.\s*(?:trace|debug|info|warn|error|fatal)\s*\(\s*(?:(?:'[^'\n]*'|"[^"\n]*"|`[^`]*`|[\w.$]+)\s*,\s*)?\{/g;
     const found = new Set<string>();
     const walk = (dir: string) => {
       for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
