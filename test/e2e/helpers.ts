@@ -77,6 +77,27 @@ export function listOf(e: E2E, name: string, truth: readonly GroundTruth[]): { k
   };
 }
 
+/**
+ * A plan's cohorts: `n` fresh accounts per wave, each wave's list written as `<dir>/<wave>.txt` (the
+ * file a plan names), account numbers prefixed `<tag><first letter of the wave>`.
+ */
+export async function seedPlanCohorts<W extends string>(
+  e: E2E,
+  tag: string,
+  seed: number,
+  sizes: Record<W, number>,
+): Promise<{ dir: string; cohorts: Record<W, string[]> }> {
+  const dir = path.join(e.config.DATA_DIR, 'plans', uniqueId('plan'));
+  fs.mkdirSync(dir, { recursive: true });
+  const cohorts = {} as Record<W, string[]>;
+  for (const [wave, n] of Object.entries(sizes) as [W, number][]) {
+    const prefix = `${uniqueId(tag + wave[0].toUpperCase())}-`;
+    cohorts[wave] = (await seedAccounts(e, { accounts: n, seed, defectRate: 0, accountNumberPrefix: prefix })).map((t) => t.external_account_number);
+    fs.writeFileSync(path.join(dir, `${wave}.txt`), cohorts[wave].join('\n') + '\n');
+  }
+  return { dir, cohorts };
+}
+
 /** Starts a run on the stack's queue, or on `taskQueue` (a test's own workers). */
 export async function startRun(e: E2E, input: Omit<MigrationRunInput, 'source'> & { source?: MigrationRunInput['source'] }, opts: { taskQueue?: string } = {}) {
   const args = migrationRunInputSchema.parse({ source: { kind: 'postgres' }, ...input });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliSync } from '../../support/cli';
 import { planStatusQuery, type PlanStatus, type WaveStatus } from '../../../domain/plan-messages';
 import { planWorkflowId, runWorkflowId } from '../../../domain/workflow-ids';
-import { attempts, connectE2E, sandbox, seedAccounts, uniqueId, until, type E2E } from '../helpers';
+import { attempts, connectE2E, sandbox, seedPlanCohorts, uniqueId, until, type E2E } from '../helpers';
 
 let e: E2E;
 beforeAll(async () => {
@@ -19,14 +19,10 @@ const cli = (args: string[]) => cliSync(args, { env: e.env });
 
 describe('a cutover plan with trial loads and waves side by side, on the embedded stack', () => {
   it('dry_run_first holds the real run below its pass rate; after runs waves side by side; plan report and run compare', async () => {
-    const seed = async (tag: string, n: number) =>
-      (await seedAccounts(e, { accounts: n, seed: 37, defectRate: 0, accountNumberPrefix: `${uniqueId(tag)}-` })).map((t) => t.external_account_number);
-    const alpha = await seed('TA', 3);
-    const beta = await seed('TB', 2);
-    const gamma = await seed('TC', 2);
-    const dir = path.join(e.config.DATA_DIR, 'plans', uniqueId('plan'));
-    fs.mkdirSync(dir, { recursive: true });
-    for (const [name, list] of Object.entries({ alpha, beta, gamma })) fs.writeFileSync(path.join(dir, `${name}.txt`), list.join('\n') + '\n');
+    const {
+      dir,
+      cohorts: { alpha, beta, gamma },
+    } = await seedPlanCohorts(e, 'T', 37, { alpha: 3, beta: 2, gamma: 2 });
     // One account of alpha fails at processing on the platform: its first trial load passes 2 of 3.
     const bad = alpha[1];
     await sandbox(e, 'PUT', '/admin/forced-outcomes', { [bad]: { outcome: 'error', error_code: 'agreement_product_not_found' } });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliSync } from '../../support/cli';
 import { planStatusQuery, type PlanStatus, type WaveStatus } from '../../../domain/plan-messages';
 import { planWorkflowId } from '../../../domain/workflow-ids';
-import { attempts, connectE2E, sandbox, seedAccounts, uniqueId, until, type E2E } from '../helpers';
+import { attempts, connectE2E, sandbox, seedPlanCohorts, uniqueId, until, type E2E } from '../helpers';
 
 let e: E2E;
 beforeAll(async () => {
@@ -19,14 +19,10 @@ const cli = (args: string[]) => cliSync(args, { env: e.env });
 
 describe('a cutover plan of three waves on the embedded stack', () => {
   it('windows, a daily cap, sign-offs and stop the line; every account one outcome', async () => {
-    const seed = async (tag: string, n: number) =>
-      (await seedAccounts(e, { accounts: n, seed: 31, defectRate: 0, accountNumberPrefix: `${uniqueId(tag)}-` })).map((t) => t.external_account_number);
-    const alpha = await seed('PA', 3);
-    const beta = await seed('PB', 5);
-    const gamma = await seed('PC', 4);
-    const dir = path.join(e.config.DATA_DIR, 'plans', uniqueId('plan'));
-    fs.mkdirSync(dir, { recursive: true });
-    for (const [name, list] of Object.entries({ alpha, beta, gamma })) fs.writeFileSync(path.join(dir, `${name}.txt`), list.join('\n') + '\n');
+    const {
+      dir,
+      cohorts: { alpha, beta, gamma },
+    } = await seedPlanCohorts(e, 'P', 31, { alpha: 3, beta: 5, gamma: 4 });
     // The third wave's cohort fails at processing on the platform (an import supplier set up wrong).
     await sandbox(
       e,
