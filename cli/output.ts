@@ -38,35 +38,12 @@ export function table(header: string[], rows: string[][]): string {
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
-/** commander's parser for positive integers; errors become usage errors (exit 2). */
-/** A share between 0 and 1 (`0.5`) or a percentage (`50%`). */
-export function rate(name: string) {
-  return (value: string): number => {
-    const pct = value.endsWith('%');
-    const n = Number(pct ? value.slice(0, -1) : value) / (pct ? 100 : 1);
-    if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
-      throw new InvalidArgumentError(`${name} must be a share between 0 and 1 or a percentage, got ${JSON.stringify(value)}`);
-    }
-    return n;
-  };
-}
-
+/** commander's parser for positive integers (the harness's commands); errors become usage errors (exit 2). */
 export function positiveInt(name: string) {
   return (value: string): number => {
     const n = Number(value);
     if (!Number.isInteger(n) || n <= 0) {
       throw new InvalidArgumentError(`${name} must be a positive integer, got ${JSON.stringify(value)}`);
-    }
-    return n;
-  };
-}
-
-/** A fairness weight: a number from 0.001 to 1000 (Temporal's fairnessWeight). */
-export function fairnessWeight(name: string) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (value.trim() === '' || !Number.isFinite(n) || n < 0.001 || n > 1000) {
-      throw new InvalidArgumentError(`${name} must be a number from 0.001 to 1000, got ${JSON.stringify(value)}`);
     }
     return n;
   };

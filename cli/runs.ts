@@ -36,20 +36,14 @@ export function parseSourceOption(value: string | undefined, cwd = process.cwd()
 
 /**
  * `--payloads FILE` / `--payloads-table SCHEMA.TABLE` (+ `--documents DIR|s3://bucket/prefix`) → a
- * payload source spec, or undefined when neither is given. An empty file is a usage error.
+ * payload source spec, or undefined when neither is given. An empty file is a usage error. Which options
+ * go together is the command's schema's to say (cli/actions/run.ts), or the plan file's (domain/plan-file.ts).
  */
 export async function parsePayloadOptions(
-  opts: { payloads?: string; payloadsTable?: string; documents?: string; source?: string },
+  opts: { payloads?: string; payloadsTable?: string; documents?: string },
   cwd = process.cwd(),
 ): Promise<SourceSpecRef | undefined> {
-  const given = [opts.payloads && '--payloads', opts.payloadsTable && '--payloads-table', opts.source && opts.source !== 'postgres' && '--source'].filter(
-    Boolean,
-  );
-  if (given.length > 1) throw usageError('conflicting_options', `${given.join(' and ')} cannot be used together: one source a run`);
-  if (opts.payloads === undefined && opts.payloadsTable === undefined) {
-    if (opts.documents !== undefined) throw usageError('conflicting_options', '--documents goes with --payloads or --payloads-table');
-    return undefined;
-  }
+  if (opts.payloads === undefined && opts.payloadsTable === undefined) return undefined;
   let documents: string | undefined;
   if (opts.documents !== undefined) {
     if (opts.documents.startsWith('s3://')) {
@@ -86,9 +80,8 @@ async function hasPayloadLine(file: string): Promise<boolean> {
   }
 }
 
-/** `--limit` / `--accounts` → the run's selection; they exclude each other. */
+/** `--limit` / `--accounts` → the run's selection (one or the other: the command's schema or the plan file's says so). */
 export function parseSelectionOptions(opts: { limit?: number; accounts?: string }, cwd = process.cwd()): Selection {
-  if (opts.limit !== undefined && opts.accounts !== undefined) throw usageError('conflicting_options', '--limit and --accounts cannot be used together');
   if (opts.accounts !== undefined) {
     const file = path.resolve(cwd, opts.accounts);
     if (!fs.existsSync(file)) throw usageError('accounts_file_not_found', `--accounts ${opts.accounts}: no such file`);

@@ -2,7 +2,7 @@
 // this module only when an action runs, so the CLI starts without the Temporal client, pg and zod.
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
-import { flagOption, parseOptions, positiveIntOption } from '../option-schema';
+import { dateTimeOption, flagOf, flagOption, parseOptions, positiveIntOption, runIdOption, shareOption, weightOption } from '../option-schema';
 import type { Pool } from '../../clients/db';
 import type { Config } from '../../config';
 import { accountWorkflowId, runWorkflowId } from '../../domain/workflow-ids';
@@ -99,39 +99,42 @@ export async function executeControl(client: Client, runId: string, action: 'pau
   return h.executeUpdate(cancelRun, { args: [{ reason }] });
 }
 
-/** `run start`'s options as commander parses them (cli/commands/run.ts). */
-export interface StartOptions {
-  supplier?: string;
-  source: string;
-  payloads?: string;
-  payloadsTable?: string;
-  documents?: string;
-  limit?: number;
-  accounts?: string;
-  dryRun?: boolean;
-  concurrency: number;
-  weight?: number;
-  windowStart?: string;
-  windowEnd?: string;
-  runId?: string;
-  stopLine: boolean;
-  maxSameCode: number;
-  maxFailureRate: number;
-  overLast: number;
-  watch?: boolean;
-  json?: boolean;
-}
+/** `run start`'s options (cli/commands/run.ts): one source and one selection a run. */
+export const startRunOptionsSchema = z
+  .object({
+    supplier: z.string().min(1, 'an import supplier code').optional(),
+    source: z.string().min(1, '"postgres" or a .jsonl file'),
+    payloads: z.string().min(1, 'a payload file').optional(),
+    payloadsTable: z.string().min(1, 'schema.table').optional(),
+    documents: z.string().min(1, 'a folder or s3://bucket/prefix').optional(),
+    limit: positiveIntOption.optional(),
+    accounts: z.string().min(1, 'a file of account numbers').optional(),
+    dryRun: flagOption,
+    concurrency: positiveIntOption,
+    weight: weightOption.optional(),
+    windowStart: dateTimeOption.optional(),
+    windowEnd: dateTimeOption.optional(),
+    runId: runIdOption.optional(),
+    stopLine: z.boolean(),
+    maxSameCode: positiveIntOption,
+    maxFailureRate: shareOption,
+    overLast: positiveIntOption,
+    watch: flagOption,
+    json: flagOption,
+  })
+  .superRefine((o, ctx) => {
+    const sources = (['payloads', 'payloadsTable', 'source'] as const).filter((k) => (k === 'source' ? o.source !== 'postgres' : o[k] !== undefined));
+    if (sources.length > 1) ctx.addIssue({ code: 'custom', path: [sources[1]], message: `cannot be used with ${flagOf(sources[0])}: one source a run` });
+    if (o.documents !== undefined && o.payloads === undefined && o.payloadsTable === undefined)
+      ctx.addIssue({ code: 'custom', path: ['documents'], message: 'goes with --payloads or --payloads-table' });
+    if (o.limit !== undefined && o.accounts !== undefined) ctx.addIssue({ code: 'custom', path: ['accounts'], message: 'cannot be used with --limit' });
+  });
 
-export async function startRunAction(opts: StartOptions): Promise<void> {
+export async function startRunAction(options: unknown): Promise<void> {
+  const opts = parseOptions(startRunOptionsSchema, options);
   const ctx = loadCliContext();
   const source = (await parsePayloadOptions(opts)) ?? parseSourceOption(opts.source);
   const selection = parseSelectionOptions({ limit: opts.limit, accounts: opts.accounts });
-  for (const [flag, v] of [
-    ['--window-start', opts.windowStart],
-    ['--window-end', opts.windowEnd],
-  ] as const) {
-    if (v !== undefined && Number.isNaN(Date.parse(v))) throw usageError('invalid_window', `${flag} ${JSON.stringify(v)}: expected an ISO 8601 date-time`);
-  }
   await withServices(ctx, async (s) => {
     const client = await s.temporal();
     const started = await startRun(client, ctx.cfg, {

@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { fairnessWeight, positiveInt, rate } from '../output';
 import { STOP_LINE_DEFAULTS } from '../../domain/stop-line';
 import { addPostImportRunCommands } from './post-import';
 
@@ -21,37 +20,22 @@ export function runCommand(): Command {
     .option('--payloads <file>', "the team's own EnergyAccount payloads, one a line (.jsonl or .jsonl.gz), sent as they are")
     .option('--payloads-table <schema.table>', 'the same from a Postgres table or view (external_account_number, payload jsonb)')
     .option('--documents <dir|s3://bucket/prefix>', "where the payloads' document paths are read (default SOURCE_DOCUMENTS_DIR)")
-    .option('--limit <n>', 'migrate at most N accounts', positiveInt('--limit'))
+    .option('--limit <n>', 'migrate at most N accounts')
     .option('--accounts <file>', 'migrate the accounts listed in FILE (one external account number a line)')
     .option('--dry-run', 'validate and schedule as a platform dry run; nothing is imported')
-    .option(
-      '--concurrency <n>',
-      'accounts in flight at once (a ceiling: with PLATFORM_PACE=adaptive the tenant sets the pace)',
-      positiveInt('--concurrency'),
-      50,
-    )
-    .option(
-      '--weight <w>',
-      "this run's share of the workers and the tenant's window beside other suppliers' runs (fairness weight, default 1)",
-      fairnessWeight('--weight'),
-    )
+    .option('--concurrency <n>', 'accounts in flight at once (a ceiling: with PLATFORM_PACE=adaptive the tenant sets the pace)', '50')
+    .option('--weight <w>', "this run's share of the workers and the tenant's window beside other suppliers' runs (fairness weight, default 1)")
     .option('--window-start <iso>', 'earliest time the platform may process the imports')
     .option('--window-end <iso>', 'latest time the platform may process the imports')
     .option('--run-id <id>', 'run id (default: run-YYYYMMDD-HHMMSS-xxxx)')
     .option('--no-stop-line', 'do not pause the run when the platform keeps failing accounts')
-    .option(
-      '--max-same-code <n>',
-      'stop the line after N platform-side failures with one code in a row',
-      positiveInt('--max-same-code'),
-      STOP_LINE_DEFAULTS.maxSameCode,
-    )
+    .option('--max-same-code <n>', 'stop the line after N platform-side failures with one code in a row', String(STOP_LINE_DEFAULTS.maxSameCode))
     .option(
       '--max-failure-rate <share>',
       'stop the line when more than this share of the last --over-last platform-side outcomes failed (0.5 or 50%)',
-      rate('--max-failure-rate'),
-      STOP_LINE_DEFAULTS.maxFailureRate,
+      String(STOP_LINE_DEFAULTS.maxFailureRate),
     )
-    .option('--over-last <n>', 'the window --max-failure-rate is measured over', positiveInt('--over-last'), STOP_LINE_DEFAULTS.overLast)
+    .option('--over-last <n>', 'the window --max-failure-rate is measured over', String(STOP_LINE_DEFAULTS.overLast))
     .option('--watch', 'then watch it until it ends (exit code as `run watch`)')
     .option('--json', 'print {runId, workflowId, uiUrl}')
     .addHelpText(

@@ -76,10 +76,9 @@ describe('run ids and selections', () => {
     expect(newRunId()).toMatch(/^run-\d{8}-\d{6}-[0-9a-f]{4}$/);
   });
 
-  it('--limit and --accounts exclude each other', () => {
+  it('--limit or --accounts is the selection (they exclude each other: run-start-options.test.ts)', () => {
     expect(parseSelectionOptions({ limit: 5 })).toEqual({ kind: 'all', limit: 5 });
     expect(parseSelectionOptions({})).toEqual({ kind: 'all' });
-    expect(() => parseSelectionOptions({ limit: 5, accounts: __filename })).toThrow(/cannot be used together/);
     expect(parseSelectionOptions({ accounts: __filename })).toEqual({ kind: 'list', path: __filename });
   });
 
