@@ -1,4 +1,5 @@
 // `run compare A B` and `run compare --plan ID --wave W` (docs/plan.md): the ledger alone.
+import { z } from 'zod';
 import type { Pool } from '../../clients/db';
 import { compareRuns, type RunComparison } from '../../domain/run-compare';
 import { reconciledRate, formatRate } from '../../domain/plan-gates';
@@ -6,6 +7,7 @@ import { newlyFailingSamples, outcomePairs, runOutcomeCounts, runsStartingWith }
 import { runRow } from '../../ledger/run-queries';
 import { loadCliContext, withServices } from '../context';
 import { usageError } from '../errors';
+import { flagOption, parseOptions } from '../option-schema';
 import { printJson, println, table } from '../output';
 
 export interface CompareResult extends RunComparison {
@@ -44,8 +46,17 @@ export async function trialLoads(pool: Pool, planId: string, wave: string): Prom
   return out;
 }
 
-export async function compareAction(a: string | undefined, b: string | undefined, opts: { plan?: string; wave?: string; json?: boolean }): Promise<void> {
-  if ((opts.plan === undefined) !== (opts.wave === undefined)) throw usageError('missing_option', '--plan and --wave go together');
+/** `run compare`'s options (cli/commands/run.ts): two runs by id, or a plan's wave. */
+const compareOptionsSchema = z
+  .object({ plan: z.string().min(1, 'a plan id').optional(), wave: z.string().min(1, "a wave's name").optional(), json: flagOption })
+  .superRefine((o, ctx) => {
+    if (o.plan !== undefined && o.wave === undefined)
+      ctx.addIssue({ code: 'custom', path: ['plan'], message: 'needs --wave: the wave whose trial loads to compare' });
+    if (o.wave !== undefined && o.plan === undefined) ctx.addIssue({ code: 'custom', path: ['wave'], message: 'goes with --plan' });
+  });
+
+export async function compareAction(a: string | undefined, b: string | undefined, options: unknown): Promise<void> {
+  const opts = parseOptions(compareOptionsSchema, options);
   if (opts.plan === undefined && (a === undefined || b === undefined)) throw usageError('missing_runs', 'run compare A B, or --plan ID --wave W');
   if (opts.plan !== undefined && a !== undefined) throw usageError('too_many_runs', '--plan ID --wave W compares the wave’s trial loads: give no run ids');
   const ctx = loadCliContext();

@@ -1,6 +1,7 @@
 // What `kraken-migrate plan …` does (cli/commands/plan.ts declares the commands).
 import fs from 'node:fs';
 import { DateTime } from 'luxon';
+import { z } from 'zod';
 import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import type { Config } from '../../config';
 import { migrationRunInputSchema } from '../../domain/inputs';
@@ -15,6 +16,7 @@ import type { cutoverPlanWorkflow } from '../../workflows/cutover-plan';
 import { loadCliContext, withServices, workflowUiUrl } from '../context';
 import { CliError, EXIT, usageError } from '../errors';
 import { loadPlanFile } from '../plan-file';
+import { flagOption, parseOptions, positiveIntOption, runIdOption } from '../option-schema';
 import { printJson, println } from '../output';
 import { parsePayloadOptions, parseSelectionOptions, parseSourceOption } from '../runs';
 import { RUN_ID_PATTERN, newRunId } from '../run-id';
@@ -49,7 +51,11 @@ function local(t: number, zone: string): string {
   return DateTime.fromMillis(t, { zone }).toFormat('ccc yyyy-MM-dd HH:mm ZZZZ');
 }
 
-export async function validatePlanAction(file: string, opts: { json?: boolean }): Promise<void> {
+/** `plan validate` and `plan status`'s options (cli/commands/plan.ts). */
+const jsonOptionSchema = z.object({ json: flagOption });
+
+export async function validatePlanAction(file: string, options: unknown): Promise<void> {
+  const opts = parseOptions(jsonOptionSchema, options);
   const summary = planSummary(loadPlanFile(file));
   if (opts.json) return printJson(summary);
   println(`Plan ${summary.name} (${summary.timezone}): ${summary.waves.length} waves, valid.`);
@@ -137,10 +143,14 @@ export async function planArgsOf(plan: PlanFile, cfg: Config, planId: string, po
   return { planId, name: plan.name, timezone: plan.timezone, waves, pollSeconds, continueAsNewAtEvents: 8000 };
 }
 
-export async function startPlanAction(file: string, opts: { planId?: string; pollSeconds: number; json?: boolean }): Promise<void> {
+/** `plan start`'s options (cli/commands/plan.ts). */
+const startPlanOptionsSchema = z.object({ planId: runIdOption.optional(), pollSeconds: positiveIntOption, json: flagOption });
+
+export async function startPlanAction(file: string, options: unknown): Promise<void> {
+  const opts = parseOptions(startPlanOptionsSchema, options);
   const plan = loadPlanFile(file);
+  // A name too long for the id it lends is refused with the wave's run id (planArgsOf).
   const planId = opts.planId ?? newRunId().replace(/^run-/, `${plan.name}-`);
-  if (!RUN_ID_PATTERN.test(planId)) throw usageError('invalid_plan_id', `--plan-id ${JSON.stringify(planId)}: letters, digits, '.', '_' and '-' only`);
   const ctx = loadCliContext();
   const args = await planArgsOf(plan, ctx.cfg, planId, opts.pollSeconds);
   await withServices(ctx, async (s) => {
@@ -163,7 +173,8 @@ async function planHandle(client: Client, planId: string) {
   return client.workflow.getHandle<typeof cutoverPlanWorkflow>(planWorkflowId(planId));
 }
 
-export async function planStatusAction(planId: string, opts: { json?: boolean }): Promise<void> {
+export async function planStatusAction(planId: string, options: unknown): Promise<void> {
+  const opts = parseOptions(jsonOptionSchema, options);
   const ctx = loadCliContext();
   await withServices(ctx, async (s) => {
     const st = await (await planHandle(await s.temporal(), planId)).query(planStatusQuery);
@@ -209,11 +220,17 @@ export function dryRunLine(d: NonNullable<WaveStatus['dry_run']>): string {
   return `trial load ${d.runs.length} (run ${d.runs[d.runs.length - 1]}): ${d.state}${rate}; completed ${a.completed}, failed ${a.failed}, not attempted ${a.not_attempted}`;
 }
 
-export async function approvePlanAction(
-  planId: string,
-  opts: { wave: string; gate: 'entry' | 'exit'; by: string; note?: string; json?: boolean },
-): Promise<void> {
-  if (opts.gate !== 'entry' && opts.gate !== 'exit') throw usageError('invalid_gate', `--gate ${JSON.stringify(opts.gate)}: entry or exit`);
+/** `plan approve`'s options (cli/commands/plan.ts). */
+const approvePlanOptionsSchema = z.object({
+  wave: z.string().min(1, "a wave's name"),
+  gate: z.enum(['entry', 'exit'], { error: (i) => `entry or exit, got ${JSON.stringify(i.input)}` }),
+  by: z.string().min(1, 'who signs off'),
+  note: z.string().optional(),
+  json: flagOption,
+});
+
+export async function approvePlanAction(planId: string, options: unknown): Promise<void> {
+  const opts = parseOptions(approvePlanOptionsSchema, options);
   const ctx = loadCliContext();
   await withServices(ctx, async (s) => {
     const h = await planHandle(await s.temporal(), planId);
@@ -228,8 +245,13 @@ export async function approvePlanAction(
   });
 }
 
-export async function controlPlanAction(action: PlanAction, planId: string, opts: { wave?: string; json?: boolean }): Promise<void> {
-  if (action !== 'cancel' && !opts.wave) throw usageError('missing_wave', `plan ${action} needs --wave`);
+/** `plan resume`, `skip` and `trial`'s options (cli/commands/plan.ts): each acts on one wave. */
+const waveControlOptionsSchema = z.object({ wave: z.string().min(1, "a wave's name"), json: flagOption });
+/** `plan cancel`'s: it ends the whole plan (`--wave` is taken and ignored). */
+const cancelPlanOptionsSchema = z.object({ wave: z.string().optional(), json: flagOption });
+
+export async function controlPlanAction(action: PlanAction, planId: string, options: unknown): Promise<void> {
+  const opts = parseOptions(action === 'cancel' ? cancelPlanOptionsSchema : waveControlOptionsSchema, options);
   const ctx = loadCliContext();
   await withServices(ctx, async (s) => {
     const h = await planHandle(await s.temporal(), planId);

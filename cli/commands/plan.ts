@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { positiveInt } from '../output';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
 const planActions = (): typeof import('../actions/plan') => require('../actions/plan');
@@ -22,7 +21,7 @@ export function planCommand(): Command {
     .description("start a plan's workflow: each wave's run opens and closes with its windows and daily cap, and waits for its sign-offs")
     .argument('<file>', 'the plan (YAML)')
     .option('--plan-id <id>', 'plan id (default: NAME-YYYYMMDD-HHMMSS-xxxx); wave W runs as run <id>.W')
-    .option('--poll-seconds <n>', "how often the plan looks at its wave's run between window events", positiveInt('--poll-seconds'), 30)
+    .option('--poll-seconds <n>', "how often the plan looks at its wave's run between window events", '30')
     .option('--json', 'print {planId, workflowId, uiUrl, runs}')
     .action(async (file: string, opts) => planActions().startPlanAction(file, opts));
 

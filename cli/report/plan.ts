@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { WorkflowNotFoundError } from '@temporalio/client';
+import { z } from 'zod';
 import type { Pool } from '../../clients/db';
 import { planStatusQuery, type PlanStatus, type WaveStatus } from '../../domain/plan-messages';
 import { planAgainstActual, plannedPerDay, type DayRow } from '../../domain/plan-report';
@@ -14,6 +15,7 @@ import { startedPerDay } from '../../ledger/plan-report';
 import { trialLoads, type TrialLoad } from '../actions/compare';
 import { loadCliContext, withServices } from '../context';
 import { usageError } from '../errors';
+import { flagOption, parseOptions } from '../option-schema';
 import { printJson, println } from '../output';
 import { toCsv } from './csv';
 import { CSS, escapeHtml } from './html';
@@ -215,7 +217,11 @@ export function writePlanReport(d: PlanReportData, dir: string): { dir: string; 
 }
 
 /** `kraken-migrate plan report <planId>`: the plan's status from its workflow, the days and trial loads from the ledger. */
-export async function planReportAction(planId: string, opts: { out?: string; json?: boolean }): Promise<void> {
+/** `plan report`'s options (cli/commands/plan.ts). */
+const planReportOptionsSchema = z.object({ out: z.string().min(1, 'a folder').optional(), json: flagOption });
+
+export async function planReportAction(planId: string, options: unknown): Promise<void> {
+  const opts = parseOptions(planReportOptionsSchema, options);
   const ctx = loadCliContext();
   const dir = path.resolve(opts.out ?? path.join(ctx.dataDir, 'reports', `plan-${planId}`));
   await withServices(ctx, async (s) => {
