@@ -14,7 +14,7 @@ import {
   type ReconciliationLedger,
 } from '../ledger';
 import { DEFAULT_PACE, type PaceParams } from '../domain/platform-pace';
-import { createPermitGate, type PermitGate } from './platform-permits';
+import { createPermitGate, temporalWorkflowState, type PermitGate } from './platform-permits';
 import {
   createPayloadSource,
   createSourceAdapter,
@@ -87,7 +87,11 @@ export function createActivityContext(deps: ActivityDeps): ActivityContext {
           permits: createPermitGate(
             createPaceStore(deps.pool, paceParams(deps.config), { leaseMs: deps.config.PLATFORM_PERMIT_LEASE_MINUTES * 60_000 }),
             deps.config.PLATFORM_V2_BASE_URL,
-            { tickMs: PERMIT_TICK_MS, logger: deps.logger },
+            {
+              tickMs: PERMIT_TICK_MS,
+              logger: deps.logger,
+              sweep: { workflowState: temporalWorkflowState(deps.temporal), olderThanMs: PERMIT_CHECK_AFTER_MS, everyMs: PERMIT_SWEEP_EVERY_MS, batch: 50 },
+            },
           ),
         }
       : {}),
@@ -149,3 +153,10 @@ export function paceParams(cfg: Config): PaceParams {
 
 /** How often a worker's waiting accounts ask for permits again (a permit frees every processing time ÷ window). */
 const PERMIT_TICK_MS = 200;
+/**
+ * A permit held longer than this (or three times the measured hold, if longer) is checked against its
+ * account workflow in Temporal: a workflow terminated mid-import never records an outcome.
+ */
+const PERMIT_CHECK_AFTER_MS = 30_000;
+/** How often a worker whose accounts wait sweeps (a describe call per long-held permit, at most 50). */
+const PERMIT_SWEEP_EVERY_MS = 15_000;

@@ -1,3 +1,4 @@
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type pino from 'pino';
 import type { Grant, PaceStore, PermitRequest } from '../ledger/platform-pace';
 import type { PaceSignal } from '../domain/platform-pace';
@@ -6,15 +7,41 @@ import type { PaceSignal } from '../domain/platform-pace';
  * A worker's waiting accounts, asking for permits together: one ledger round a tick for all of them
  * (not one per account), at once when an account starts waiting and every `tickMs` while any waits.
  */
-export function createPermitGate(store: PaceStore, tenant: string, opts: { tickMs: number; logger?: Pick<pino.Logger, 'warn'> }) {
+export function createPermitGate(
+  store: PaceStore,
+  tenant: string,
+  opts: { tickMs: number; logger?: Pick<pino.Logger, 'warn'> & Partial<Pick<pino.Logger, 'info'>>; sweep?: PermitSweep; now?: () => number },
+) {
   const waiting = new Map<string, { request: PermitRequest; deadline: number; resolve: (g: Grant | null) => void }>();
   let looping = false;
   let wake: (() => void) | undefined;
+  const now = opts.now ?? Date.now;
+  let nextSweepAt = 0;
+
+  /**
+   * While accounts wait, now and then: permits held long are checked against Temporal, and those
+   * whose account workflow has closed (terminated, timed out, gone) are given back. Such an account
+   * never records an outcome, so nothing else frees its permit before its lease ends (an hour).
+   */
+  async function sweep(s: PermitSweep): Promise<void> {
+    if (now() < nextSweepAt) return;
+    nextSweepAt = now() + s.everyMs;
+    try {
+      const held = await store.longHeld(tenant, s.olderThanMs, s.batch);
+      const states = await Promise.all(held.map(async (p) => ({ p, state: await s.workflowState(p.holder).catch(() => 'unknown' as const) })));
+      const closed = states.filter((x) => x.state === 'closed').map((x) => x.p);
+      const freed = await store.release(tenant, closed);
+      if (freed > 0) opts.logger?.info?.({ freed }, 'platform permits: given back for account workflows that closed without an outcome');
+    } catch (e) {
+      opts.logger?.warn({ err: (e as Error).message }, 'platform permits: the sweep of long-held permits failed; it runs again later');
+    }
+  }
 
   async function loop(): Promise<void> {
     looping = true;
     try {
       while (waiting.size > 0) {
+        if (opts.sweep) await sweep(opts.sweep);
         try {
           const granted = await store.grant(
             tenant,
@@ -25,8 +52,8 @@ export function createPermitGate(store: PaceStore, tenant: string, opts: { tickM
           // The ledger is away: the accounts wait on, and give up at their deadline (the attempt is retried).
           opts.logger?.warn({ err: (e as Error).message }, 'platform permits: the ledger did not answer; retrying');
         }
-        const now = Date.now();
-        for (const [holder, w] of waiting) if (w.deadline <= now) settle(holder, null);
+        const t = now();
+        for (const [holder, w] of waiting) if (w.deadline <= t) settle(holder, null);
         if (waiting.size === 0) break;
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, opts.tickMs);
@@ -54,7 +81,7 @@ export function createPermitGate(store: PaceStore, tenant: string, opts: { tickM
     acquire(request: PermitRequest, maxWaitMs: number): Promise<Grant | null> {
       return new Promise((resolve) => {
         settle(request.holder, null); // the same account asking again replaces its earlier ask
-        waiting.set(request.holder, { request, deadline: Date.now() + maxWaitMs, resolve });
+        waiting.set(request.holder, { request, deadline: now() + maxWaitMs, resolve });
         if (!looping) void loop();
         else wake?.();
       });
@@ -67,3 +94,27 @@ export function createPermitGate(store: PaceStore, tenant: string, opts: { tickM
 }
 
 export type PermitGate = ReturnType<typeof createPermitGate>;
+
+/** How the gate checks long-held permits against the account workflows' state in Temporal. */
+export interface PermitSweep {
+  /** `closed`: the workflow has ended (or is not known to Temporal); `unknown`: could not tell (kept). */
+  workflowState(workflowId: string): Promise<'running' | 'closed' | 'unknown'>;
+  /** A permit is checked once held longer than this (or three times the measured hold, if longer). */
+  olderThanMs: number;
+  /** At most this often (per worker, while its accounts wait). */
+  everyMs: number;
+  /** At most this many checked per sweep (the oldest first). */
+  batch: number;
+}
+
+/** An account workflow's state as the sweep needs it: only a workflow Temporal says has ended is `closed`. */
+export function temporalWorkflowState(temporal: () => Promise<Client>): PermitSweep['workflowState'] {
+  return async (workflowId) => {
+    try {
+      const d = await (await temporal()).workflow.getHandle(workflowId).describe();
+      return d.status.name === 'RUNNING' ? 'running' : 'closed';
+    } catch (e) {
+      return e instanceof WorkflowNotFoundError ? 'closed' : 'unknown';
+    }
+  };
+}

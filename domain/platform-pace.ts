@@ -90,8 +90,16 @@ export function nextPace(s: PaceState, signal: PaceSignal, p: PaceParams, nowMs:
   // The tenant was full with `inProcessing` of ours: a window past that only draws more refusals
   // (probing overshoots by the calls answered in one round).
   const seen = signal.kind === 'throttled' && signal.inProcessing !== undefined ? signal.inProcessing : Number.POSITIVE_INFINITY;
-  return { window: clamp(Math.min(s.window * p.decrease, seen), p), probing: false, holdUntilMs: nowMs + holdMs };
+  const decreased = s.window * p.decrease;
+  // Refused with less than half the window's accounts in processing: not the limit on accounts in
+  // processing (a rate limit, a burst of 429s): the window narrows to them, and probes again from
+  // there (a doubling per processing time up to the next refusal) rather than creeping back at one
+  // account per processing time, which after a collapse to one would take hours to reach a wide window.
+  return { window: clamp(Math.min(decreased, seen), p), probing: seen < decreased * REPROBE_BELOW, holdUntilMs: nowMs + holdMs };
 }
+
+/** A refusal with fewer in processing than this share of the (decreased) window sets probing again. */
+const REPROBE_BELOW = 0.5;
 
 function clamp(window: number, p: PaceParams): number {
   return Math.min(p.maxWindow, Math.max(p.minWindow, window));

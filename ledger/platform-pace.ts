@@ -28,6 +28,12 @@ export interface PaceRow extends PaceState {
 /** An account of this worker waiting for a permit (what its workflow's start said: inherited priority). */
 export type PermitRequest = Omit<Waiter, 'sinceMs'>;
 
+/** A permit held now, as the sweep saw it (its grant time tells this grant from a later one to the same account). */
+export interface HeldPermit {
+  holder: string;
+  grantedAt: string;
+}
+
 /** A permit given: `full` when it was the window, not the callers, that held accounts back. */
 export interface Grant {
   full: boolean;
@@ -178,6 +184,37 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
           [tenant, next.window, next.probing, next.holdUntilMs, ...counts],
         );
       });
+    },
+
+    /**
+     * Permits held longer than an account normally holds one (`olderThanMs`, or three times the
+     * measured hold time if longer), oldest first: the sweep asks Temporal whether their account
+     * workflows still run (activities/platform-permits.ts).
+     */
+    async longHeld(tenant: string, olderThanMs: number, limit: number): Promise<HeldPermit[]> {
+      // As text: a JS Date would drop the microseconds the release matches on.
+      const r = await pool.query<{ holder: string; granted_at: string }>(
+        `select q.holder, q.granted_at::text as granted_at from migrate.platform_permits q join migrate.platform_pace p using (tenant)
+          where q.tenant = $1 and q.granted_at < clock_timestamp() - make_interval(secs => greatest($2::float8, coalesce(p.hold_ms, 0) * 3) / 1000)
+          order by q.granted_at limit $3`,
+        [tenant, olderThanMs, limit],
+      );
+      return r.rows.map((x) => ({ holder: x.holder, grantedAt: x.granted_at }));
+    },
+
+    /**
+     * Gives back permits whose account workflows have closed without an outcome (terminated, timed
+     * out): the platform's time for them says nothing of its processing time, so the moving average
+     * is left alone. Only the grant seen is freed (a later grant to the same id is another attempt).
+     */
+    async release(tenant: string, permits: readonly HeldPermit[]): Promise<number> {
+      if (permits.length === 0) return 0;
+      const r = await pool.query(
+        `delete from migrate.platform_permits q using unnest($2::text[], $3::timestamptz[]) as x (holder, granted_at)
+          where q.tenant = $1 and q.holder = x.holder and q.granted_at = x.granted_at`,
+        [tenant, permits.map((p) => p.holder), permits.map((p) => p.grantedAt)],
+      );
+      return r.rowCount ?? 0;
     },
   };
 }

@@ -3,7 +3,7 @@ import { platformPace } from '../../../cli/pace';
 import { paceLine } from '../../../domain/platform-pace';
 import { REQUESTED_PRIORITY_KEY } from '../../../domain/priority';
 import { accountWorkflowId } from '../../../domain/workflow-ids';
-import { accountsFile, connectE2E, groundTruth, ownWorkers, sandbox, seedAccounts, startRun, uniqueId, type E2E } from '../helpers';
+import { accountsFile, connectE2E, groundTruth, ownWorkers, sandbox, seedAccounts, startRun, uniqueId, until, type E2E } from '../helpers';
 
 let e: E2E;
 let faults: { concurrencyLimit: number; processingDelayMs: number; concurrencyRetryAfterSeconds: number | null };
@@ -76,5 +76,46 @@ describe("the tenant's window of accounts in processing (PLATFORM_PACE=adaptive)
     expect(paceLine(view)).toMatch(
       /^Platform window: adaptive, \d+ accounts in processing at once \(0 now; ceiling 500\), ≈ [\d.]+ accounts\/s at [\d.]+ s each, throttled/,
     );
+  });
+
+  it('a permit whose account workflow was terminated mid-import comes back long before its lease ends', async () => {
+    const taskQueue = uniqueId('window-sweep-');
+    // A window of one account in processing: the terminated account's permit is the only one.
+    await workers.start(taskQueue, taskQueue, { PLATFORM_PACE: 'adaptive', PLATFORM_MAX_IN_PROCESSING: '1' });
+    await e.pool.query('delete from migrate.platform_permit_waiters; delete from migrate.platform_permits; delete from migrate.platform_pace');
+    // The first account stays in processing at the tenant for 10 minutes: its terminal event would free its permit only then.
+    await sandbox(e, 'PUT', '/admin/faults', { concurrencyLimit: 0, processingDelayMs: 600_000, concurrencyRetryAfterSeconds: null });
+    const truth = await seedAccounts(e, { accounts: 2, seed: 11, defectRate: 0, accountNumberPrefix: `${uniqueId('PS')}-` });
+    const [first, second] = truth.map((t) => t.external_account_number);
+    const runA = uniqueId('run-sweep-a-');
+    const handleA = await startRun(
+      e,
+      { runId: runA, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runA, [first]) }, concurrency: 1 },
+      { taskQueue },
+    );
+    const holder = accountWorkflowId(e.config.IMPORT_SUPPLIER_CODE, first, false, runA);
+    const accepted = async () =>
+      (await e.pool.query('select 1 from migrate.platform_permits where holder = $1 and accepted_at is not null', [holder])).rowCount === 1;
+    await until('the first account accepted by the tenant, holding its permit', accepted);
+    // Terminated from outside (the Temporal UI or CLI): it never records an outcome.
+    await e.client.workflow.getHandle(holder).terminate('the operator stopped this account');
+    await handleA.terminate('its account was terminated');
+    await sandbox(e, 'PUT', '/admin/faults', { concurrencyLimit: 0, processingDelayMs: 1_500, concurrencyRetryAfterSeconds: null });
+
+    const runB = uniqueId('run-sweep-b-');
+    const handleB = await startRun(
+      e,
+      { runId: runB, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runB, [second]) }, concurrency: 1 },
+      { taskQueue },
+    );
+    // The lease is an hour and the tenant holds the first account for 10 minutes: only the sweep
+    // (a long-held permit checked against Temporal) lets the second account through within this wait.
+    let done = false;
+    const result = handleB.result().finally(() => (done = true));
+    await until('the second account through the window of one', async () => done, 150_000);
+    expect((await result).totals.completed).toBe(1);
+    expect(await accepted()).toBe(false);
+    const platform = await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE);
+    expect(platform.get(second)).toMatchObject({ created_count: 1, schedule_accepted_count: 1 });
   });
 });

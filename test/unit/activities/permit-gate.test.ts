@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPermitGate } from '../../../activities/platform-permits';
-import type { Grant, PaceStore, PermitRequest } from '../../../ledger';
+import type { Grant, HeldPermit, PaceStore, PermitRequest } from '../../../ledger';
 
 const req = (holder: string): PermitRequest => ({ holder, priorityKey: 3, fairnessKey: 'OCTO', weight: 1 });
 
@@ -57,5 +57,55 @@ describe("a worker's accounts waiting for permits", () => {
     const second = gate.acquire(req('a'), 5_000);
     expect(await first).toBeNull();
     expect(await second).toEqual({ full: true });
+  });
+
+  it('while accounts wait, long-held permits whose account workflow has closed are given back; running or unknown ones stay', async () => {
+    const held: HeldPermit[] = [
+      { holder: 'terminated', grantedAt: 't1' },
+      { holder: 'running', grantedAt: 't2' },
+      { holder: 'unreachable', grantedAt: 't3' },
+      { holder: 'gone', grantedAt: 't4' },
+    ];
+    const asked: { olderThanMs: number; limit: number }[] = [];
+    const released: HeldPermit[][] = [];
+    let rounds = 0;
+    const store = {
+      grant: async () => new Map<string, Grant>(++rounds >= 3 ? [['a', { full: true }]] : []),
+      longHeld: async (_t: string, olderThanMs: number, limit: number) => (asked.push({ olderThanMs, limit }), held),
+      release: async (_t: string, permits: readonly HeldPermit[]) => (released.push([...permits]), permits.length),
+    } as unknown as PaceStore;
+    const states: Record<string, 'running' | 'closed'> = { terminated: 'closed', running: 'running', gone: 'closed' };
+    const workflowState = async (id: string) => {
+      if (id === 'unreachable') throw new Error('Temporal away');
+      return states[id];
+    };
+    const gate = createPermitGate(store, 'tenant', { tickMs: 5, sweep: { workflowState, olderThanMs: 30_000, everyMs: 60_000, batch: 50 } });
+    expect(await gate.acquire(req('a'), 5_000)).toEqual({ full: true });
+    // One sweep in three rounds (at most every minute), the permits freed those of closed workflows only.
+    expect(asked).toEqual([{ olderThanMs: 30_000, limit: 50 }]);
+    expect(released).toEqual([[held[0], held[3]]]);
+  });
+
+  it('sweeps again once its interval has passed', async () => {
+    let t = 0;
+    let sweeps = 0;
+    const store = {
+      grant: async () => new Map<string, Grant>([['a', { full: true }]]),
+      longHeld: async () => (sweeps++, []),
+      release: async () => 0,
+    } as unknown as PaceStore;
+    const gate = createPermitGate(store, 'tenant', {
+      tickMs: 5,
+      now: () => t,
+      sweep: { workflowState: async () => 'closed', olderThanMs: 1, everyMs: 100, batch: 10 },
+    });
+    await gate.acquire(req('a'), 5_000);
+    expect(sweeps).toBe(1);
+    t = 99;
+    await gate.acquire(req('a'), 5_000);
+    expect(sweeps).toBe(1);
+    t = 100;
+    await gate.acquire(req('a'), 5_000);
+    expect(sweeps).toBe(2);
   });
 });

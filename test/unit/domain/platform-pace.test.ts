@@ -69,6 +69,34 @@ describe('the window of accounts in processing (AIMD)', () => {
     expect(nextPace(at(10, { holdUntilMs: 2_000 }), { kind: 'throttled', inProcessing: 3 }, p, 1_000).window).toBe(10);
   });
 
+  it('a 429 with fewer than half the window in processing is not the limit on accounts in processing: narrowed to them, it probes again', () => {
+    // A window of 20 (10 after the decrease): 4 in processing is under half of it, 5 is not.
+    expect(nextPace(at(20), { kind: 'throttled', inProcessing: 4 }, p, 1_000)).toEqual({ window: 4, probing: true, holdUntilMs: 3_000 });
+    expect(nextPace(at(20), { kind: 'throttled', inProcessing: 5 }, p, 1_000)).toEqual({ window: 5, probing: false, holdUntilMs: 3_000 });
+    expect(nextPace(at(20), { kind: 'throttled', inProcessing: 0 }, p, 1_000)).toEqual({ window: 1, probing: true, holdUntilMs: 3_000 });
+    // A 5xx or a 429 without the count ends probing as before.
+    expect(nextPace(at(20, { probing: true }), { kind: 'server_error' }, p, 1_000).probing).toBe(false);
+  });
+
+  it('after a burst of 429s that collapsed the window, it is back near the limit within a few processing times', () => {
+    // A tenant limited to 20 in processing, 1 s each; a rate-limit burst left the window at 1.
+    let s = nextPace(at(19), { kind: 'throttled', inProcessing: 0 }, DEFAULT_PACE, 0);
+    const ends: number[] = [];
+    for (let now = 1_000; now < 8_000; now += 200) {
+      while (ends.length && ends[0] <= now) ends.shift();
+      for (let free = freePermits(s.window, ends.length); free > 0; free = freePermits(s.window, ends.length)) {
+        if (ends.length >= 20) {
+          s = nextPace(s, { kind: 'throttled', inProcessing: ends.length }, DEFAULT_PACE, now);
+          break;
+        }
+        ends.push(now + 1_000);
+        s = nextPace(s, ok(true), DEFAULT_PACE, now);
+      }
+    }
+    expect(s.window).toBeGreaterThanOrEqual(18);
+    expect(s.window).toBeLessThanOrEqual(21);
+  });
+
   it('a 5xx narrows the window as a 429 does, its Retry-After holding it too', () => {
     expect(nextPace(at(10), { kind: 'server_error' }, p, 1_000)).toEqual({ window: 5, probing: false, holdUntilMs: 3_000 });
     expect(nextPace(at(10), { kind: 'server_error', retryAfterMs: 9_000 }, p, 1_000).holdUntilMs).toBe(10_000);
