@@ -114,6 +114,23 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
             [tenant, waiting.map((w) => w.holder), waiting.map((w) => w.fairnessKey), waiting.map((w) => w.priorityKey), waiting.map((w) => w.weight)],
           );
         }
+        // An account asking while it holds a permit: the attempt it was given to has ended (a worker
+        // killed, an attempt timed out) and the account is the same one: it is its permit again. Not
+        // counted as held against it, which with a narrow window would have it wait on itself until the lease ends.
+        const own =
+          waiting.length === 0
+            ? []
+            : (
+                await c.query<{ holder: string }>(
+                  `update migrate.platform_permits set granted_at = clock_timestamp(), accepted_at = null, expires_at = clock_timestamp() + make_interval(secs => $3)
+                  where tenant = $1 and holder = any($2) returning holder`,
+                  [tenant, waiting.map((w) => w.holder), opts.leaseMs / 1000],
+                )
+              ).rows.map((r) => r.holder);
+        if (own.length > 0) {
+          await c.query(`delete from migrate.platform_permit_waiters where tenant = $1 and holder = any($2)`, [tenant, own]);
+          return new Map(own.map((h) => [h, { full: false }]));
+        }
         const held = await c.query<{ fairness_key: string; n: number }>(
           `select fairness_key, count(*)::int as n from migrate.platform_permits where tenant = $1 group by fairness_key`,
           [tenant],
