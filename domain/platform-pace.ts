@@ -69,7 +69,7 @@ export type PaceSignal =
    * with them, so the window is no wider than that (the ledger's store counts them).
    */
   | { kind: 'throttled'; retryAfterMs?: number; inProcessing?: number }
-  /** 5xx (retryAfterMs when it said how long to wait: a 503 may). */
+  /** 5xx (retryAfterMs when it said how long to wait: a 503 may): counted, the window left as it is. */
   | { kind: 'server_error'; retryAfterMs?: number };
 
 export function initialPace(p: PaceParams): PaceState {
@@ -84,6 +84,10 @@ export function nextPace(s: PaceState, signal: PaceSignal, p: PaceParams, nowMs:
     const window = s.probing ? s.window + 1 : s.window + 1 / s.window;
     return { ...s, window: clamp(window, p) };
   }
+  // A 5xx says nothing of the limit on accounts in processing, and the account's own retry backoff
+  // already slows its calls: narrowing on it let a 20% error rate (the chaos smoke) or an outage
+  // hold the window at 1-2, from where it grows back one account per processing time.
+  if (signal.kind === 'server_error') return s;
   if (nowMs < s.holdUntilMs) return { ...s, probing: false };
   // A Retry-After longer than the hold is the tenant saying how long its answer stands.
   const holdMs = Math.max(p.holdMs, signal.retryAfterMs ?? 0);

@@ -74,8 +74,8 @@ describe('the window of accounts in processing (AIMD)', () => {
     expect(nextPace(at(20), { kind: 'throttled', inProcessing: 4 }, p, 1_000)).toEqual({ window: 4, probing: true, holdUntilMs: 3_000 });
     expect(nextPace(at(20), { kind: 'throttled', inProcessing: 5 }, p, 1_000)).toEqual({ window: 5, probing: false, holdUntilMs: 3_000 });
     expect(nextPace(at(20), { kind: 'throttled', inProcessing: 0 }, p, 1_000)).toEqual({ window: 1, probing: true, holdUntilMs: 3_000 });
-    // A 5xx or a 429 without the count ends probing as before.
-    expect(nextPace(at(20, { probing: true }), { kind: 'server_error' }, p, 1_000).probing).toBe(false);
+    // A 429 without the count ends probing as before.
+    expect(nextPace(at(20, { probing: true }), { kind: 'throttled' }, p, 1_000).probing).toBe(false);
   });
 
   it('after a burst of 429s that collapsed the window, it is back near the limit within a few processing times', () => {
@@ -97,20 +97,17 @@ describe('the window of accounts in processing (AIMD)', () => {
     expect(s.window).toBeLessThanOrEqual(21);
   });
 
-  it('a 5xx narrows the window as a 429 does, its Retry-After holding it too', () => {
-    expect(nextPace(at(10), { kind: 'server_error' }, p, 1_000)).toEqual({ window: 5, probing: false, holdUntilMs: 3_000 });
-    expect(nextPace(at(10), { kind: 'server_error', retryAfterMs: 9_000 }, p, 1_000).holdUntilMs).toBe(10_000);
-  });
-
-  it('a 5xx is not the limit: the accounts in processing then do not narrow the window further', () => {
+  it('a 5xx is not the limit on accounts in processing: the window, its probing and its hold stay as they are', () => {
+    const s = at(10, { probing: true, holdUntilMs: 500 });
+    expect(nextPace(s, { kind: 'server_error' }, p, 1_000)).toBe(s);
+    expect(nextPace(s, { kind: 'server_error', retryAfterMs: 9_000 }, p, 1_000)).toBe(s);
     const withCount = { kind: 'server_error', inProcessing: 2 } as unknown as PaceSignal;
-    expect(nextPace(at(10), withCount, p, 1_000).window).toBe(5);
+    expect(nextPace(at(10), withCount, p, 1_000)).toEqual(at(10));
   });
 
   it('refusals during the hold change nothing but end probing; at its end they narrow the window again', () => {
     const held = at(5, { probing: true, holdUntilMs: 3_000 });
     expect(nextPace(held, { kind: 'throttled' }, p, 2_999)).toEqual({ ...held, probing: false });
-    expect(nextPace(held, { kind: 'server_error' }, p, 2_999)).toEqual({ ...held, probing: false });
     expect(nextPace(held, { kind: 'throttled' }, p, 3_000)).toEqual({ window: 2.5, probing: false, holdUntilMs: 5_000 });
   });
 
