@@ -134,13 +134,13 @@ export const configSchema = z.object({
   PLATFORM_REST_AUTH: z.enum(['token', 'basic']).default('token'),
   PLATFORM_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(50),
   /**
-   * `fixed`: schedule calls go as fast as the queue's rate and the run's --concurrency allow.
-   * `adaptive`: an account also takes a permit before its schedule call and keeps it while the
+   * `adaptive` (the default): an account also takes a permit before its schedule call and keeps it while the
    * tenant processes it, from a window of accounts in processing every worker and run of the tenant
    * share, widened while the tenant accepts and narrowed on its 429s and 5xx (domain/platform-pace.ts;
    * docs/throughput.md); --concurrency stays each run's ceiling.
+   * `fixed`: schedule calls go as fast as the queue's rate and the run's --concurrency allow.
    */
-  PLATFORM_PACE: z.enum(['fixed', 'adaptive']).default('fixed'),
+  PLATFORM_PACE: z.enum(['fixed', 'adaptive']).default('adaptive'),
   /** The adaptive window's first size for a tenant it has not met (accounts in processing at once). */
   PLATFORM_PACE_INITIAL_WINDOW: z.coerce.number().int().positive().default(4),
   /** The adaptive window's ceiling (accounts in processing at the tenant at once, every run together). */

@@ -23,7 +23,7 @@ export function runCommand(): Command {
     .option('--limit <n>', 'migrate at most N accounts')
     .option('--accounts <file>', 'migrate the accounts listed in FILE (one external account number a line)')
     .option('--dry-run', 'validate and schedule as a platform dry run; nothing is imported')
-    .option('--concurrency <n>', 'accounts in flight at once (a ceiling: with PLATFORM_PACE=adaptive the tenant sets the pace)', '50')
+    .option('--concurrency <n>', 'accounts in flight at once (a ceiling: the tenant sets the pace unless PLATFORM_PACE=fixed)', '50')
     .option('--weight <w>', "this run's share of the workers and the tenant's window beside other suppliers' runs (fairness weight, default 1)")
     .option('--window-start <iso>', 'earliest time the platform may process the imports')
     .option('--window-end <iso>', 'latest time the platform may process the imports')
