@@ -223,7 +223,9 @@ async function usedOnceReached(pool: Pool, accounts: string[], limit: number, la
 }
 
 async function resetWindow(pool: Pool): Promise<void> {
-  await pool.query('delete from migrate.platform_permit_waiters; delete from migrate.platform_permits; delete from migrate.platform_pace');
+  await pool.query(
+    'delete from migrate.platform_permit_waiters; delete from migrate.platform_permits; delete from migrate.platform_fair_shares; delete from migrate.platform_pace',
+  );
 }
 
 interface FairResult {

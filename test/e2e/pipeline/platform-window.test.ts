@@ -25,7 +25,9 @@ describe("the tenant's window of accounts in processing (PLATFORM_PACE=adaptive)
     await workers.start(taskQueue, taskQueue, { PLATFORM_PACE: 'adaptive' });
     // The tenant's limit: 3 accounts in processing at once, 1.5 s each (capacity 2 accounts/s).
     await sandbox(e, 'PUT', '/admin/faults', { concurrencyLimit: 3, processingDelayMs: 1_500, concurrencyRetryAfterSeconds: null });
-    await e.pool.query('delete from migrate.platform_permit_waiters; delete from migrate.platform_permits; delete from migrate.platform_pace');
+    await e.pool.query(
+      'delete from migrate.platform_permit_waiters; delete from migrate.platform_permits; delete from migrate.platform_fair_shares; delete from migrate.platform_pace',
+    );
     const truth = await seedAccounts(e, { accounts: 10, seed: 7, defectRate: 0, accountNumberPrefix: `${uniqueId('PW')}-` });
     const accounts = truth.map((t) => t.external_account_number);
     const before = (await sandbox(e, 'GET', '/admin/requests')).concurrencyLimited as number;
