@@ -67,6 +67,11 @@ describe("the tenant's window of accounts in processing (PLATFORM_PACE=adaptive)
     expect(seen.size).toBeGreaterThan(0);
     for (const x of seen.values()) expect(x).toMatchObject({ fairness_key: e.config.IMPORT_SUPPLIER_CODE, priority_key: REQUESTED_PRIORITY_KEY, weight: 3 });
 
+    // The key's share of the window counts each account the tenant took once: a refused call's permit
+    // was given back and not counted (domain/platform-pace.ts, capLeads).
+    const shares = await e.pool.query<{ fairness_key: string; granted: number }>('select fairness_key, granted from migrate.platform_fair_shares');
+    expect(shares.rows).toEqual([{ fairness_key: e.config.IMPORT_SUPPLIER_CODE, granted: 10 }]);
+
     // The window found the limit: what `run status` shows, and at most a few refusals.
     const view = await platformPace(e.pool, { ...e.config, PLATFORM_PACE: 'adaptive' });
     const refused = ((await sandbox(e, 'GET', '/admin/requests')).concurrencyLimited as number) - before;
