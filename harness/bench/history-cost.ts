@@ -136,11 +136,24 @@ export async function runHistoryCost(client: Client, runId: string, opts: { para
   };
 }
 
-/** Activity attempts in one history by activity type (the started event carries the last attempt's number). */
+/**
+ * Activity attempts in one history by activity type. An activity's started event carries its last
+ * attempt's number; a local activity's marker carries the same in its data (sdk-core's
+ * LocalActivityMarkerData, JSON), and a marker with a backoff is an attempt retried later behind a
+ * timer: the later marker's number counts it.
+ */
 export function attemptsByActivity(events: readonly HistoryEvent[]): Map<string, number> {
   const types = new Map<string, string>();
   const out = new Map<string, number>();
   for (const e of events) {
+    if (e.eventType === E.EVENT_TYPE_MARKER_RECORDED && e.markerRecordedEventAttributes?.markerName === LOCAL_ACTIVITY_MARKER) {
+      const raw = e.markerRecordedEventAttributes.details?.data?.payloads?.[0]?.data;
+      if (!raw) continue;
+      const d = JSON.parse(Buffer.from(raw).toString('utf8')) as { attempt?: number; activity_type?: string; backoff?: unknown };
+      if (d.backoff) continue;
+      const type = d.activity_type ?? '?';
+      out.set(type, (out.get(type) ?? 0) + Math.max(1, d.attempt ?? 1));
+    }
     if (e.eventType === E.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) types.set(String(e.eventId), e.activityTaskScheduledEventAttributes?.activityType?.name ?? '?');
     if (e.eventType === E.EVENT_TYPE_ACTIVITY_TASK_STARTED) {
       const a = e.activityTaskStartedEventAttributes;

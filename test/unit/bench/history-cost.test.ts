@@ -32,6 +32,21 @@ describe('activity attempts in a history (the bench’s attempts per account)', 
     expect(Object.fromEntries(attemptsByActivity(events))).toEqual({ prepareAccount: 1, scheduleAccount: 6 });
   });
 
+  it("local activities count by their marker's attempt number; a marker with a backoff is counted by the retry's marker", () => {
+    const marker = (data: object) =>
+      ev({
+        eventType: E.EVENT_TYPE_MARKER_RECORDED,
+        markerRecordedEventAttributes: { markerName: 'core_local_activity', details: { data: { payloads: [{ data: Buffer.from(JSON.stringify(data)) }] } } },
+      });
+    const events = [
+      marker({ seq: 1, attempt: 1, activity_type: 'prepareAccount' }),
+      marker({ seq: 2, attempt: 3, activity_type: 'recordOutcome', backoff: { seconds: 60 } }),
+      marker({ seq: 3, attempt: 4, activity_type: 'recordOutcome' }),
+      ev({ eventType: E.EVENT_TYPE_MARKER_RECORDED, markerRecordedEventAttributes: { markerName: 'core_patch' } }),
+    ];
+    expect(Object.fromEntries(attemptsByActivity(events))).toEqual({ prepareAccount: 1, recordOutcome: 4 });
+  });
+
   it('a started event without an attempt number counts one', () => {
     expect(
       Object.fromEntries(
