@@ -12,7 +12,7 @@
  * A permit is taken before the schedule call, kept from an accepted call until the account's outcome
  * is recorded (the platform has finished with it), given back at once otherwise. When permits are
  * short, they go to the waiting accounts by priority, then by weight (the fairness key granted the
- * fewest permits for its weight, a lead bounded by one window), then first come: two runs of one
+ * fewest permits for its weight, a lead bounded by a few windows), then first come: two runs of one
  * tenant share it by weight from the start.
  * Pure: the shared state lives in the ledger (ledger/platform-pace.ts); this decides its next value.
  */
@@ -148,17 +148,29 @@ function share(w: Waiter, granted: ReadonlyMap<string, number>): number {
 }
 
 /**
+ * How much of a lead is paid back, in windows of the leader's own permits: a run whose accounts
+ * reach the window up to this many processing times before another's gives that lead back in full.
+ * Measured: two runs started together reach the window 11–20 s apart under load (the second run's
+ * workflows start while the first's already schedule), 1.4–2.5 processing times of 8 s; one window
+ * left 2.13 : 1 at the 200th account. More windows would hold a long-alone cohort back for longer
+ * when a newcomer arrives (see capLeads).
+ */
+export const FAIR_LEAD_WINDOWS = 3;
+
+/**
  * What `granted` counts, per fairness key: permits granted to it, each lead over the other keys
- * waiting now bounded by one window of the leader's own permits. Among the keys with accounts
- * waiting, the lowest share (granted ÷ weight) is the floor; a key's count is lowered to at most
- * floor × its weight + `window`. Why one window: it is what one processing time of a head start
- * gives a run (it holds the whole window until its first accounts finish), and it is paid back in
- * full, so two runs started a processing time apart still finish 3 : 1 from the start. Why bounded:
- * a cohort that has had the tenant alone for days (100,000 accounts granted) does not then wait
- * until a newcomer has been granted as many: its lead counts as one window, paid back by the
- * newcomer's next (newcomer's weight ÷ its weight) windows of permits, then they share by weight. The reverse too: a key that waited long without being granted (a paused run, a key gone
- * and back) is owed at most one window. A key not waiting now is left as it is (it does not
- * compete). Returns the counts to store (a waiting key never granted one at 0).
+ * waiting now bounded by FAIR_LEAD_WINDOWS windows of the leader's own permits. Among the keys with
+ * accounts waiting, the lowest share (granted ÷ weight) is the floor; a key's count is lowered to
+ * at most floor × its weight + FAIR_LEAD_WINDOWS × `window`. Why a bound of a few windows: a window
+ * is what one processing time of a head start gives a run (it holds the whole window until its
+ * first accounts finish), and that much is paid back in full, so two runs started a little apart
+ * still finish 3 : 1 from the start. Why bounded: a cohort that has had the tenant alone for days
+ * (100,000 accounts granted) is not then held back until a newcomer has been granted as many: its
+ * lead counts as three windows, paid back by the newcomer's next (newcomer's weight ÷ its weight)
+ * × three windows of permits (three processing times for equal weights), then they share by weight.
+ * The reverse too: a key that waited long without being granted (a paused run, a key gone and back)
+ * is owed at most that much. A key not waiting now is left as it is (it does not compete). Returns
+ * the counts to store (a waiting key never granted one at 0).
  */
 export function capLeads(grantedByKey: ReadonlyMap<string, number>, waiters: readonly Waiter[], window: number): Map<string, number> {
   const weights = new Map<string, number>();
@@ -166,7 +178,7 @@ export function capLeads(grantedByKey: ReadonlyMap<string, number>, waiters: rea
   const granted = new Map(grantedByKey);
   let floor = Number.POSITIVE_INFINITY;
   for (const [key, weight] of weights) floor = Math.min(floor, (granted.get(key) ?? 0) / weight);
-  for (const [key, weight] of weights) granted.set(key, Math.min(granted.get(key) ?? 0, floor * weight + Math.floor(window)));
+  for (const [key, weight] of weights) granted.set(key, Math.min(granted.get(key) ?? 0, floor * weight + FAIR_LEAD_WINDOWS * Math.floor(window)));
   return granted;
 }
 
