@@ -296,6 +296,16 @@ describe('what a key counts as granted: its lead bounded by three windows', () =
       20.9,
     );
     expect(Object.fromEntries(out)).toEqual({ A: 90, B: 10, C: 70 });
+    // The floor is a share: A granted 10 at weight 2 is 5 per weight, so B (weight 1) may count 5 + 60.
+    const byShare = capLeads(
+      new Map([
+        ['A', 10],
+        ['B', 100],
+      ]),
+      [w('a', 'A', 2), w('b', 'B', 1)],
+      20,
+    );
+    expect(Object.fromEntries(byShare)).toEqual({ A: 10, B: 65 });
   });
 
   it('a lead within three windows is kept whole (it is paid back in full)', () => {
