@@ -45,11 +45,14 @@ async function legacyChild(name: CaseName, file: string): Promise<void> {
     await source.getAccount(page[0]);
   }
   const listedSeconds = (Date.now() - started) / 1000;
+  const listedMaxRssMiB = Math.round(process.resourceUsage().maxRSS / 1024);
   let records = 0;
   for await (const _ of source.stream()) records += 1;
   await source.close();
   const maxRssMiB = Math.round(process.resourceUsage().maxRSS / 1024);
-  process.stdout.write(`${JSON.stringify({ case: name, numbers, records, listedSeconds, seconds: (Date.now() - started) / 1000, maxRssMiB })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ case: name, numbers, records, listedSeconds, listedMaxRssMiB, seconds: (Date.now() - started) / 1000, maxRssMiB })}\n`,
+  );
 }
 
 async function child(name: CaseName, file: string): Promise<void> {
