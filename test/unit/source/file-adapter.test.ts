@@ -71,3 +71,25 @@ describe.each(Object.entries(files))('a legacy export (%s)', (_format, file) => 
     await source.close();
   });
 });
+
+describe('a legacy export that cannot be indexed, or changes after', () => {
+  it('names the file of a record without its account number, and leaves no private folder once closed', async () => {
+    const before = privateFolders();
+    const file = write('broken.jsonl', `${JSON.stringify(records[1])}\n${JSON.stringify({ ...records[0], account: { account_id: 3 } })}\n`);
+    const source = new FileSourceAdapter(file);
+    await expect(source.listAccountNumbers({ limit: 5 })).rejects.toThrow(`${file}: a record without account.account_id/account_number`);
+    await source.close();
+    expect(privateFolders()).toEqual(before);
+  });
+
+  it('streams what it indexed: a record appended after the index was built is not yielded', async () => {
+    const file = write('growing.jsonl', `${JSON.stringify(records[1])}\n`);
+    const source = new FileSourceAdapter(file);
+    expect(await source.listAccountNumbers({ limit: 5 })).toEqual(['AA-1']);
+    fs.appendFileSync(file, `${JSON.stringify(withId(b, 11, 'BB-2'))}\n`);
+    const got: string[] = [];
+    for await (const s of source.stream()) got.push(s.account.account_number);
+    expect(got).toEqual(['AA-1']);
+    await source.close();
+  });
+});
