@@ -25,16 +25,26 @@ import type { RunExecution } from '../run-status-temporal';
 /** How long `run status` waits for Temporal to describe the run before answering from the ledger alone. */
 export const TEMPORAL_WAIT_MS = 3000;
 
+type Questions = typeof import('../run-status-temporal');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Temporal SDK, loaded only to ask it
-const temporalPart = (): typeof import('../run-status-temporal') => require('../run-status-temporal');
+const loadQuestions = (): Questions => require('../run-status-temporal');
+
+/** How `run status` reaches Temporal: the client (connected on first use) and the questions' module (loaded on first use). */
+export interface TemporalAccess {
+  client: () => Promise<Client>;
+  questions?: () => Questions;
+  /** How long to wait for Temporal to describe the run (default TEMPORAL_WAIT_MS). */
+  waitMs?: number;
+}
 
 type Asked = { execution: RunExecution; client: Client } | { error: Error };
 
 /** Temporal's description of the run, or why there is none (not found, unreachable, too slow); never throws. */
-async function askTemporal(temporal: () => Promise<Client>, runId: string, waitMs: number): Promise<Asked> {
+async function askTemporal(t: Required<TemporalAccess>, runId: string): Promise<Asked> {
+  const waitMs = t.waitMs;
   const asked = (async (): Promise<Asked> => {
-    const client = await temporal();
-    return { execution: await temporalPart().describeRunExecution(client, runId), client };
+    const client = await t.client();
+    return { execution: await t.questions().describeRunExecution(client, runId), client };
   })().catch((e: Error): Asked => ({ error: e }));
   return (
     (await withTimeout(asked, waitMs)) ?? {
@@ -43,9 +53,10 @@ async function askTemporal(temporal: () => Promise<Client>, runId: string, waitM
   );
 }
 
-export async function runStatus(temporal: () => Promise<Client>, pool: Pool, cfg: Config, runId: string, waitMs = TEMPORAL_WAIT_MS) {
+export async function runStatus(temporal: TemporalAccess, pool: Pool, cfg: Config, runId: string) {
+  const t = { questions: loadQuestions, waitMs: TEMPORAL_WAIT_MS, ...temporal };
   const [asked, row, ledger, after, checkpoint, pace] = await Promise.all([
-    askTemporal(temporal, runId, waitMs),
+    askTemporal(t, runId),
     runRow(pool, runId),
     ledgerProgress(pool, runId, 10),
     postImportStatus(pool, runId),
@@ -56,7 +67,7 @@ export async function runStatus(temporal: () => Promise<Client>, pool: Pool, cfg
   if ('error' in asked && !row) throw asked.error;
   const execution = 'execution' in asked ? asked.execution : undefined;
   const details: { progress: RunProgress | undefined; retrying: RetryingAccount[] } =
-    'execution' in asked ? await temporalPart().runDetails(asked.client, runId, asked.execution.status === 'RUNNING') : { progress: undefined, retrying: [] };
+    'execution' in asked ? await t.questions().runDetails(asked.client, runId, asked.execution.status === 'RUNNING') : { progress: undefined, retrying: [] };
   const progress = details.progress;
   const dryRun = row?.dryRun ?? progress?.dryRun ?? null;
   return {
@@ -102,7 +113,7 @@ export async function runStatusAction(runId: string, options: unknown): Promise<
   const opts = parseOptions(runStatusOptionsSchema, options);
   const ctx = loadCliContext();
   await withServices(ctx, async (s) => {
-    const st = await runStatus(() => s.temporal(), await s.db(), ctx.cfg, runId);
+    const st = await runStatus({ client: () => s.temporal() }, await s.db(), ctx.cfg, runId);
     if (opts.json) return printJson(st);
     const status = st.workflowStatus ?? `${st.ledgerStatus} (ledger)`;
     println(`Run ${st.runId}  ${status}${st.state ? ` (${st.state})` : ''}  supplier ${st.supplierCode ?? '?'}${st.dryRun ? '  dry run' : ''}`);
