@@ -24,7 +24,9 @@ let db: Awaited<ReturnType<typeof startTestDb>>;
 beforeAll(async () => {
   db = await startTestDb('operator-answers');
   const q = (sql: string, params: unknown[] = []) => db.pool.query(sql, params);
-  await q(`insert into migrate.runs (run_id, supplier_code, source, selection, concurrency) values ($1, 'SUP', '{"kind":"postgres"}', '{"kind":"all"}', 1)`, [RUN]);
+  await q(`insert into migrate.runs (run_id, supplier_code, source, selection, concurrency) values ($1, 'SUP', '{"kind":"postgres"}', '{"kind":"all"}', 1)`, [
+    RUN,
+  ]);
   // 2 completed (one in each of two minutes), 2 failed by two codes, 1 not attempted, 1 in progress.
   const rows: Array<[string, string | null, string | null, string, number | null]> = [
     ['A-1', 'completed', null, 'done', 0],
