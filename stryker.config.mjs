@@ -64,7 +64,6 @@ export const DECISIONS_TESTS = ['test/unit/cli/worker-versions.test.ts', 'test/u
  */
 export const DECISIONS_FULL = [
   functionLines('source/payload-file.ts', 'export function duplicateRead'),
-  functionLines('source/payload-file.ts', 'export function sortedKeyPage'),
   methodLines('source/payload-table.ts', 'async getPayload'),
   functionLines('schemas/errors.ts', 'export function issuesToValidationErrors'),
   'harness/chaos/aimed-kill.ts',
@@ -79,20 +78,27 @@ export const DECISIONS_FULL_TESTS = [
 ];
 
 /**
- * The payload readers (a JSONL line, a `.json` array's record, a line's index entry) and the
- * undocumented-field classification: what a team's file is read as, in CI's run (issue 39).
+ * The payload readers (a JSONL line, a `.json` array's record, a line's index entry), which record of a
+ * legacy export an account is, and the undocumented-field classification: what a team's file is read
+ * as, in CI's run (issue 39).
  */
 export const READERS = [
   functionLines('schemas/json-lines.ts', 'export async function* readPayloadLines'),
   functionLines('schemas/json-array-stream.ts', 'export async function* readJsonArrayRecords'),
   functionLines('source/payload-file.ts', 'export function indexLine'),
   functionLines('schemas/validate.ts', 'export function classifyUnknownKeys'),
+  // A legacy export's duplicated number: its first record in file order wins, the others are its conflicts.
+  methodLines('source/file-adapter.ts', 'private getIndex'),
+  methodLines('source/file-adapter.ts', 'private toAccount'),
+  methodLines('source/file-adapter.ts', 'async getAccount'),
+  methodLines('source/file-adapter.ts', 'async *stream'),
 ];
 export const READERS_TESTS = [
   'test/unit/source/payload-file.test.ts',
   'test/unit/schemas/json-readers.test.ts',
   'test/unit/security/hostile-input-battery.test.ts',
   'test/unit/schemas/every-documented-field.test.ts',
+  'test/unit/source/file-adapter.test.ts',
 ];
 
 /** Unit tests that judge them (the rest of the unit suite tests other modules, several on a Postgres of their own). */

@@ -85,6 +85,7 @@ export function loadCliContext(base: Env = loadEnv()): CliContext {
 /** Lazily opened connections, closed together when the command ends. */
 export class Services {
   private client?: Promise<Client>;
+  private clientSettled = false;
   private pool?: Promise<Pool>;
   constructor(readonly cfg: Config) {}
 
@@ -92,9 +93,13 @@ export class Services {
     // Loaded on first use: the Temporal client is most of a command's start, and ledger-only commands never need it.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { connectClient } = require('../clients/temporal') as typeof import('../clients/temporal');
-    this.client ??= connectClient(this.cfg).catch((e: Error) => {
-      throw unreachableError('temporal_unreachable', `cannot reach Temporal at ${this.cfg.TEMPORAL_ADDRESS}: ${firstLine(e.message)}`);
-    });
+    this.client ??= connectClient(this.cfg)
+      .catch((e: Error) => {
+        throw unreachableError('temporal_unreachable', `cannot reach Temporal at ${this.cfg.TEMPORAL_ADDRESS}: ${firstLine(e.message)}`);
+      })
+      .finally(() => {
+        this.clientSettled = true;
+      });
     return this.client;
   }
 
@@ -121,7 +126,9 @@ export class Services {
   }
 
   async close(): Promise<void> {
-    const client = await this.client?.catch(() => undefined);
+    // A connection a command stopped waiting for (`run status` past its wait) is closed when it lands, not awaited.
+    if (this.client && !this.clientSettled) void this.client.then((c) => c.connection.close()).catch(() => {});
+    const client = this.clientSettled ? await this.client?.catch(() => undefined) : undefined;
     await client?.connection.close().catch(() => {});
     const pool = await this.pool?.catch(() => undefined);
     await pool?.end().catch(() => {});

@@ -4,7 +4,6 @@ import { createPlatformClient } from '../clients/platform/client';
 import type { Config } from '../config';
 import { readBackAccount } from '../activities/read-back';
 import { createLedger } from '../ledger';
-import { createPostImportLedger } from '../ledger/post-import-items';
 import { createReconciliationLedger, type ReconciliationSummary } from '../ledger/reconciliation';
 import type { SourceSpecRef } from '../domain/inputs';
 import { deltaRunInputSchema, type DeltaRunResult } from '../domain/post-import-inputs';
@@ -13,6 +12,9 @@ import type { deltaRunWorkflow } from '../workflows/post-import';
 import { KmKind, KmRunId, KmSupplier } from '../domain/search-attributes';
 import { workflowUiUrl } from './context';
 import { usageError } from './errors';
+
+// What `run status` and `report --summary` read and print after import: apart, so they load none of the above.
+export { balanceLine, postImportLine, postImportStatus, reconciliationLine } from './after-import-status';
 
 /**
  * `run reconcile`: re-reads every completed account of a finished run and compares it with what
@@ -55,49 +57,6 @@ export async function reconcileRun(
 
 /** Accounts `run reconcile` reads from the ledger at once (keyset pages). */
 const RECONCILE_PAGE = 1000;
-
-/**
- * Accounts in three words: matched (every field compared was equal), differing, unverified (some
- * field the payload determines is not in the platform's record, so it was not checked; such an
- * account is also matched or differing on the rest). Then the fields behind each count.
- */
-export function reconciliationLine(s: ReconciliationSummary): string {
-  const list = (by: Record<string, number>) =>
-    Object.entries(by)
-      .map(([f, n]) => `${f} ${n}`)
-      .join(', ');
-  const differing = list(s.byField);
-  const unverified = list(s.unverifiedByField);
-  return (
-    `Reconciliation: checked ${s.checked}, matched ${s.matched}, differing ${s.differing + s.missing}, unverified ${s.unverified}` +
-    (differing ? ` (differing by field: ${differing})` : '') +
-    (unverified ? ` (not in the platform's record: ${unverified})` : '')
-  );
-}
-
-/**
- * The run's balance checkpoint: opening balances summed in pence (exact), as sent and as the
- * platform shows them, over the accounts read back; undefined before any was.
- */
-export function balanceLine(s: ReconciliationSummary): string | undefined {
-  const b = s.balances;
-  if (!b || b.accounts === 0) return undefined;
-  return `Balances (pence, ${b.accounts} accounts read back): source ${b.sourcePence}, platform ${b.platformPence}, difference ${b.differencePence}`;
-}
-
-export async function postImportStatus(pool: Pool, runId: string) {
-  const [reconciliation, postImport] = await Promise.all([createReconciliationLedger(pool).summary(runId), createPostImportLedger(pool).summary(runId)]);
-  return { reconciliation, postImport };
-}
-
-export function postImportLine(p: Awaited<ReturnType<typeof postImportStatus>>['postImport']): string | undefined {
-  const total = Object.values(p.byStatus).reduce((a, b) => a + b, 0);
-  if (total === 0) return undefined;
-  const codes = Object.entries(p.failedByCode)
-    .map(([c, n]) => `${c} ${n}`)
-    .join(', ');
-  return `Changes after import: ${total} items, completed ${p.byStatus.completed ?? 0}, post_import_failed ${p.byStatus.post_import_failed ?? 0}${codes ? ` (${codes})` : ''}, in flight ${(p.byStatus.pending ?? 0) + (p.byStatus.sending ?? 0) + (p.byStatus.sent ?? 0)}`;
-}
 
 export interface StartedDelta {
   deltaId: string;

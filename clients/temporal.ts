@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { Client, Connection, type ConnectionOptions } from '@temporalio/client';
+import pino from 'pino';
 import type { Config } from '../config';
 import { createDataConverter } from '../codec/data-converter';
-import { getRootLogger } from '../logging/logger';
+import { createLogger } from '../logging/logger';
 
 /**
  * Connection settings for a local dev server, a self-hosted cluster (TLS / mTLS) or Temporal Cloud
@@ -27,8 +28,17 @@ export function temporalConnectionOptions(cfg: Config): Pick<ConnectionOptions, 
   };
 }
 
-/** Where the codec's warnings go (a dev key in use) when the caller has no logger of its own: the root logger, resolved late. */
-export const codecWarnings = { warn: (obj: object, msg: string) => getRootLogger().child({ component: 'codec' }).warn(obj, msg) };
+let stderrLogger: pino.Logger | undefined;
+/**
+ * Where the codec's warnings go (a dev key in use) when the caller has no logger of its own: stderr,
+ * because a command's stdout is its answer (`run status --json | jq` must parse), created late.
+ */
+export const codecWarnings = {
+  warn: (obj: object, msg: string) => {
+    stderrLogger ??= createLogger('kraken-migrate', { destination: pino.destination({ fd: 2, sync: true }) }).child({ component: 'codec' });
+    stderrLogger.warn(obj, msg);
+  },
+};
 
 export async function connectClient(cfg: Config): Promise<Client> {
   const connection = await Connection.connect({ ...temporalConnectionOptions(cfg), connectTimeout: '10s' });

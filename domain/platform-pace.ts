@@ -11,8 +11,9 @@
  *
  * A permit is taken before the schedule call, kept from an accepted call until the account's outcome
  * is recorded (the platform has finished with it), given back at once otherwise. When permits are
- * short, they go to the waiting accounts by priority, then by weight (the fairness key holding the
- * fewest permits for its weight), then first come: two runs of one tenant share it by weight.
+ * short, they go to the waiting accounts by priority, then by weight (the fairness key granted the
+ * fewest permits for its weight, a lead bounded by a few windows), then first come: two runs of one
+ * tenant share it by weight from the start.
  * Pure: the shared state lives in the ledger (ledger/platform-pace.ts); this decides its next value.
  */
 
@@ -128,30 +129,69 @@ export interface Waiter {
 
 /**
  * Which waiting accounts get the `free` permits: the lowest priorityKey first; within it, one at a
- * time to the fairness key holding the fewest permits for its weight (held ÷ weight, counting those
- * given in this round), ties to the key that has waited longest; within a key, first come. So two
- * runs of one tenant holding permits 3:1 when their weights are 3:1, whoever asked first.
+ * time to the fairness key granted the fewest permits for its weight (`granted` ÷ weight, counting
+ * those given in this round: see `capLeads` for what `granted` counts), ties to the key that has
+ * waited longest; within a key, first come. Counted by permits granted, not held now: a permit, once
+ * the tenant accepted its account, is held for the whole processing time, so a key that reached the
+ * window first holds it all for one processing time; counted by held, that lead was never paid back
+ * (2.3 : 1 instead of 3 : 1 at the 200th account); counted by granted, the other key gets the next
+ * permits until the shares are even again.
  */
-export function choosePermitHolders(free: number, waiters: readonly Waiter[], heldByKey: ReadonlyMap<string, number>): string[] {
+export function choosePermitHolders(free: number, waiters: readonly Waiter[], grantedByKey: ReadonlyMap<string, number>): string[] {
   // Stryker disable next-line EqualityOperator: equivalent (holders are unique: never equal)
   const queue = [...waiters].sort((a, b) => a.priorityKey - b.priorityKey || a.sinceMs - b.sinceMs || (a.holder < b.holder ? -1 : 1));
-  const held = new Map(heldByKey);
+  const granted = new Map(grantedByKey);
   const chosen: string[] = [];
   while (chosen.length < free && queue.length > 0) {
     const top = queue[0].priorityKey;
     let best = 0;
     for (let i = 1; i < queue.length && queue[i].priorityKey === top; i++) {
-      if (share(queue[i], held) < share(queue[best], held)) best = i;
+      if (share(queue[i], granted) < share(queue[best], granted)) best = i;
     }
     const [w] = queue.splice(best, 1);
     chosen.push(w.holder);
-    held.set(w.fairnessKey, (held.get(w.fairnessKey) ?? 0) + 1);
+    granted.set(w.fairnessKey, (granted.get(w.fairnessKey) ?? 0) + 1);
   }
   return chosen;
 }
 
-function share(w: Waiter, held: ReadonlyMap<string, number>): number {
-  return (held.get(w.fairnessKey) ?? 0) / w.weight;
+function share(w: Waiter, granted: ReadonlyMap<string, number>): number {
+  return (granted.get(w.fairnessKey) ?? 0) / w.weight;
+}
+
+/**
+ * How much of a lead is paid back, in windows of the leader's own permits: a run whose accounts
+ * reach the window up to this many processing times before another's gives that lead back in full.
+ * Measured: two runs started together reach the window 11–20 s apart under load (the second run's
+ * workflows start while the first's already schedule), 1.4–2.5 processing times of 8 s; one window
+ * left 2.13 : 1 at the 200th account. More windows would hold a long-alone cohort back for longer
+ * when a newcomer arrives (see capLeads).
+ */
+export const FAIR_LEAD_WINDOWS = 3;
+
+/**
+ * What `granted` counts, per fairness key: permits granted to it, each lead over the other keys
+ * waiting now bounded by FAIR_LEAD_WINDOWS windows of the leader's own permits. Among the keys with
+ * accounts waiting, the lowest share (granted ÷ weight) is the floor; a key's count is lowered to
+ * at most floor × its weight + FAIR_LEAD_WINDOWS × `window`. Why a bound of a few windows: a window
+ * is what one processing time of a head start gives a run (it holds the whole window until its
+ * first accounts finish), and that much is paid back in full, so two runs started a little apart
+ * still finish 3 : 1 from the start. Why bounded: a cohort that has had the tenant alone for days
+ * (100,000 accounts granted) is not then held back until a newcomer has been granted as many: its
+ * lead counts as three windows, paid back by the newcomer's next (newcomer's weight ÷ its weight)
+ * × three windows of permits (three processing times for equal weights), then they share by weight.
+ * The reverse too: a key that waited long without being granted (a paused run, a key gone and back)
+ * is owed at most that much. A key not waiting now is left as it is (it does not compete). Returns
+ * the counts to store (a waiting key never granted one at 0).
+ */
+export function capLeads(grantedByKey: ReadonlyMap<string, number>, waiters: readonly Waiter[], window: number): Map<string, number> {
+  const weights = new Map<string, number>();
+  for (const w of waiters) weights.set(w.fairnessKey, w.weight);
+  const granted = new Map(grantedByKey);
+  let floor = Number.POSITIVE_INFINITY;
+  for (const [key, weight] of weights) floor = Math.min(floor, (granted.get(key) ?? 0) / weight);
+  for (const [key, weight] of weights) granted.set(key, Math.min(granted.get(key) ?? 0, floor * weight + FAIR_LEAD_WINDOWS * Math.floor(window)));
+  return granted;
 }
 
 /** The share of schedule calls the tenant refused (0 when none were made). */

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from '../clients/db';
 import {
+  capLeads,
   choosePermitHolders,
   freePermits,
   initialPace,
@@ -131,13 +132,15 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
           await c.query(`delete from migrate.platform_permit_waiters where tenant = $1 and holder = any($2)`, [tenant, own]);
           return new Map(own.map((h) => [h, { full: false }]));
         }
-        const held = await c.query<{ fairness_key: string; n: number }>(
-          `select fairness_key, count(*)::int as n from migrate.platform_permits where tenant = $1 group by fairness_key`,
-          [tenant],
+        // A key no longer waiting nor holding anything for as long as a waiter is remembered starts afresh.
+        await c.query(
+          `delete from migrate.platform_fair_shares s where tenant = $1 and updated_at < clock_timestamp() - make_interval(secs => $2)
+              and not exists (select from migrate.platform_permit_waiters w where w.tenant = s.tenant and w.fairness_key = s.fairness_key)
+              and not exists (select from migrate.platform_permits p where p.tenant = s.tenant and p.fairness_key = s.fairness_key)`,
+          [tenant, WAITER_FORGOTTEN_MS / 1000],
         );
-        const heldByKey = new Map(held.rows.map((r) => [r.fairness_key, r.n]));
-        const total = held.rows.reduce((a, r) => a + r.n, 0);
-        const free = freePermits(row.window, total);
+        const held = await c.query<{ n: number }>(`select count(*)::int as n from migrate.platform_permits where tenant = $1`, [tenant]);
+        const free = freePermits(row.window, held.rows[0].n);
         if (free === 0) return new Map();
         const w = await c.query(
           `select holder, fairness_key, priority_key, weight, extract(epoch from since) * 1000 as since_ms from migrate.platform_permit_waiters
@@ -151,8 +154,22 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
           weight: Number(r.weight),
           sinceMs: Number(r.since_ms),
         }));
+        const shares = await c.query<{ fairness_key: string; granted: number }>(
+          `select fairness_key, granted from migrate.platform_fair_shares where tenant = $1`,
+          [tenant],
+        );
+        const stored = new Map(shares.rows.map((r) => [r.fairness_key, Number(r.granted)]));
+        const granted = capLeads(stored, waiters, row.window);
         const mine = new Map(waiting.map((x) => [x.holder, x]));
-        const given = choosePermitHolders(free, waiters, heldByKey).filter((h) => mine.has(h));
+        const given = choosePermitHolders(free, waiters, granted).filter((h) => mine.has(h));
+        for (const h of given) granted.set(mine.get(h)!.fairnessKey, (granted.get(mine.get(h)!.fairnessKey) ?? 0) + 1);
+        const changed = [...granted].filter(([k, n]) => stored.get(k) !== n);
+        if (changed.length > 0)
+          await c.query(
+            `insert into migrate.platform_fair_shares (tenant, fairness_key, granted) select $1, * from unnest($2::text[], $3::float8[])
+             on conflict (tenant, fairness_key) do update set granted = excluded.granted, updated_at = clock_timestamp()`,
+            [tenant, changed.map(([k]) => k), changed.map(([, n]) => n)],
+          );
         if (given.length === 0) return new Map();
         await c.query(
           `insert into migrate.platform_permits (tenant, holder, fairness_key, priority_key, weight, expires_at)
@@ -190,7 +207,15 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
           signal = { ...signal, inProcessing: n.rows[0].n };
         }
         if (keep) await c.query(`update migrate.platform_permits set accepted_at = clock_timestamp() where tenant = $1 and holder = $2`, [tenant, holder]);
-        else await c.query(`delete from migrate.platform_permits where tenant = $1 and holder = $2`, [tenant, holder]);
+        else {
+          // Given back without the tenant taking the account: not a share of the window it had.
+          await c.query(
+            `with gone as (delete from migrate.platform_permits where tenant = $1 and holder = $2 returning fairness_key)
+             update migrate.platform_fair_shares s set granted = greatest(0, s.granted - 1) from gone
+              where s.tenant = $1 and s.fairness_key = gone.fairness_key`,
+            [tenant, holder],
+          );
+        }
         if (!signal) return;
         const next = nextPace(row, signal, params, now);
         const counts = signal.kind === 'accepted' ? [1, 0, 0] : signal.kind === 'throttled' ? [0, 1, 0] : [0, 0, 1];

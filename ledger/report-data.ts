@@ -22,7 +22,11 @@ export const failedAccountErrorSchema = z.object({
 });
 export type FailedAccountError = z.infer<typeof failedAccountErrorSchema>;
 
-export const reportDataSchema = z.object({
+/**
+ * The report's summary: the run, its counts by outcome, code and stage, throughput, outcome sources and
+ * events, all from the ledger's per-run counters (`report --summary` prints it alone: cli/report/summary.ts).
+ */
+export const reportSummarySchema = z.object({
   runId: z.string(),
   supplierCode: z.string(),
   dryRun: z.boolean(),
@@ -42,6 +46,10 @@ export const reportDataSchema = z.object({
   inbox: z.object({ total: z.number(), byStatus: z.record(z.string(), z.number()), rejected: z.number() }).nullable(),
   /** Failed and not-attempted accounts (all of them are in the CSV). */
   failedAccounts: z.number(),
+});
+export type ReportSummary = z.infer<typeof reportSummarySchema>;
+
+export const reportDataSchema = reportSummarySchema.extend({
   /**
    * Up to EXAMPLES_PER_CODE failed / not-attempted accounts per code (in failuresByCode's order,
    * accounts by number): one row per error of each (at least one row per account).
@@ -68,35 +76,24 @@ export const reportDataSchema = z.object({
 });
 export type ReportData = z.infer<typeof reportDataSchema>;
 
-export async function loadReportData(pool: Pool, runId: string, ui: { temporalUiUrl: string; namespace: string }): Promise<ReportData | undefined> {
+/** The summary and the counter rows it came from (the report orders its examples by them). */
+async function readSummary(pool: Pool, runId: string): Promise<{ summary: ReportSummary; rows: Awaited<ReturnType<typeof runSummary>> } | undefined> {
   const run = (await pool.query(`select * from migrate.runs where run_id = $1`, [runId])).rows[0];
   if (!run) return undefined;
   const q = async (sql: string) => (await pool.query(sql, [runId])).rows;
   // Counts from the ledger's per-run counters (ledger/run-summary.ts), not a scan of the run's
   // attempts; the reads that remain are independent, side by side on the pool's connections.
-  const [summary, afterImport, sources, preflight, inbox, perMinute] = await Promise.all([
+  const [rows, sources, preflight, inbox, perMinute] = await Promise.all([
     runSummary(pool, runId),
-    loadAfterImport(pool, runId),
     outcomeSources(pool, runId),
     q(`select count(distinct external_account_number)::int as n from migrate.account_errors where run_id = $1 and stage = 'preflight'`),
     inboxSummary(pool, { runId, listLimit: 1 }),
     finishMinutes(pool, runId),
   ]);
-  const outcomes = byOutcome(summary);
+  const outcomes = byOutcome(rows);
   const by = (k: string) => outcomes.find((r) => r.label === k)?.count ?? 0;
-  const byCode = failedByCode(summary);
-  const byStage = failedByStage(summary);
-  // Examples per recorded code; accounts without one are found by a null code.
-  const codes = [...new Set(summary.filter((r) => r.outcome === 'failed' || r.outcome === 'not_attempted').map((r) => r.code))];
-  const rank = new Map(byCode.map((r, i) => [r.label, i]));
-  codes.sort((a, b) => (rank.get(a ?? 'unknown') ?? 0) - (rank.get(b ?? 'unknown') ?? 0));
-  const examples = await failedExamples(pool, runId, codes, EXAMPLES_PER_CODE);
-  const personal = await personalValuesByAccount(
-    pool,
-    runId,
-    examples.filter((r) => r.detail).map((r) => r.external_account_number as string),
-  );
-  return reportDataSchema.parse({
+  const byCode = failedByCode(rows);
+  const summary = reportSummarySchema.parse({
     runId,
     supplierCode: run.supplier_code,
     dryRun: run.dry_run,
@@ -113,13 +110,38 @@ export async function loadReportData(pool: Pool, runId: string, ui: { temporalUi
     },
     notPreChecked: Number(preflight[0]?.n ?? 0),
     failuresByCode: byCode,
-    failuresByStage: byStage,
+    failuresByStage: failedByStage(rows),
     throughput: perMinute.map((r) => ({ minute: new Date(r.minute).toISOString(), count: r.n })),
     outcomeSources: Object.entries(sources.bySource)
       .map(([label, count]) => ({ label, count }))
       .sort((a, b) => b.count - a.count),
     inbox: { total: inbox.total, byStatus: inbox.byStatus, rejected: Object.values(inbox.rejectedByReason).reduce((a, b) => a + b, 0) },
     failedAccounts: byCode.reduce((n, r) => n + r.count, 0),
+  });
+  return { summary, rows };
+}
+
+/** The report's summary alone: no example rows, no reconciliation lists (`report --summary`). */
+export async function loadReportSummary(pool: Pool, runId: string): Promise<ReportSummary | undefined> {
+  return (await readSummary(pool, runId))?.summary;
+}
+
+export async function loadReportData(pool: Pool, runId: string, ui: { temporalUiUrl: string; namespace: string }): Promise<ReportData | undefined> {
+  const [read, afterImport] = await Promise.all([readSummary(pool, runId), loadAfterImport(pool, runId)]);
+  if (!read) return undefined;
+  const { summary, rows } = read;
+  // Examples per recorded code; accounts without one are found by a null code.
+  const codes = [...new Set(rows.filter((r) => r.outcome === 'failed' || r.outcome === 'not_attempted').map((r) => r.code))];
+  const rank = new Map(summary.failuresByCode.map((r, i) => [r.label, i]));
+  codes.sort((a, b) => (rank.get(a ?? 'unknown') ?? 0) - (rank.get(b ?? 'unknown') ?? 0));
+  const examples = await failedExamples(pool, runId, codes, EXAMPLES_PER_CODE);
+  const personal = await personalValuesByAccount(
+    pool,
+    runId,
+    examples.filter((r) => r.detail).map((r) => r.external_account_number as string),
+  );
+  return reportDataSchema.parse({
+    ...summary,
     examples: examples.map((r) => ({
       recordedCode: r.recorded_code,
       externalAccountNumber: r.external_account_number,

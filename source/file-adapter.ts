@@ -1,28 +1,26 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { SourceAdapter } from './adapter-contract';
 import { checkCsvHeader, csvFieldsToRecord, csvRecordKey, parseCsvRecord } from './csv';
-import { sortedKeyPage } from './payload-file';
+import { DiskLineIndex, type IndexedLine } from './line-index';
+import { removeCopy, workFolder } from './payload-file';
 import { readAt, readRecords } from './record-reader';
 import { fileFormat } from '../domain/source-spec';
 import { type SourceAccount, type SourceRecord, sourceRecordSchema } from './types';
 
 /**
  * Legacy export files: JSONL (one SourceRecord per line) or CSV (see csv.ts). Records are read by
- * byte offset from a lazily built index (account number → record positions), never by loading the
- * file. A number held by several records is yielded once, from its first record, with the others
- * listed as conflicting (the Postgres adapter does the same, by lowest account_id).
+ * byte offset from an index built on first use (account number → record positions, on disk in a
+ * private folder like the payload reader's: source/line-index.ts), never by loading the file. A
+ * number held by several records is yielded once, from its first record in file order, with the
+ * others listed as conflicting (the Postgres adapter does the same, by lowest account_id).
  */
-
-interface Position {
-  accountId: number;
-  offset: number;
-  length: number;
-}
 
 export class FileSourceAdapter implements SourceAdapter {
   private readonly format: 'jsonl' | 'csv';
-  private index?: Promise<Map<string, Position[]>>;
-  private sorted?: string[];
+  private index?: Promise<DiskLineIndex>;
+  /** This source's private temporary folder (0700): the index lives there, removed on close. */
+  private workDir?: string;
   private handle?: Promise<fs.promises.FileHandle>;
 
   constructor(private readonly file: string) {
@@ -55,35 +53,42 @@ export class FileSourceAdapter implements SourceAdapter {
     return { accountId: account.account_id, accountNumber: account.account_number };
   }
 
-  private getIndex(): Promise<Map<string, Position[]>> {
+  private getIndex(): Promise<DiskLineIndex> {
     this.index ??= (async () => {
-      const index = new Map<string, Position[]>();
-      for await (const r of this.raw()) {
-        const k = this.key(r.text);
-        const list = index.get(k.accountNumber);
-        const pos = { accountId: k.accountId, offset: r.offset, length: r.length };
-        if (list) list.push(pos);
-        else index.set(k.accountNumber, [pos]);
+      const dir = await workFolder();
+      this.workDir = dir;
+      // On disk, not in a Map: memory does not grow with the export's records (docs/measurements.md).
+      const index = new DiskLineIndex(path.join(dir, 'index.sqlite'));
+      try {
+        // `line` is the record's place in the file: the index gives a number's records back in file order.
+        let line = 0;
+        for await (const r of this.raw()) {
+          const k = this.key(r.text);
+          index.add(k.accountNumber, { line: ++line, offset: r.offset, length: r.length, accountId: k.accountId });
+        }
+        index.finish();
+      } catch (e) {
+        index.close();
+        throw e;
       }
       return index;
     })();
     return this.index;
   }
 
-  private toAccount(record: SourceRecord, positions: Position[]): SourceAccount {
-    const others = positions.filter((p) => p.accountId !== record.account.account_id).map((p) => p.accountId);
+  private toAccount(record: SourceRecord, positions: IndexedLine[]): SourceAccount {
+    const others = positions.filter((p) => p.accountId !== record.account.account_id).map((p) => p.accountId!);
     return { ...record, conflicting_account_ids: others };
   }
 
+  /** In the index's order (bytes of UTF-8), by keyset: each number once. */
   async listAccountNumbers(opts: { after?: string; limit: number }): Promise<string[]> {
-    const index = await this.getIndex();
-    this.sorted ??= [...index.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    return sortedKeyPage(this.sorted, opts.after, opts.limit);
+    return (await this.getIndex()).page(opts.after, opts.limit);
   }
 
   async getAccount(externalAccountNumber: string): Promise<SourceAccount | undefined> {
     const positions = (await this.getIndex()).get(externalAccountNumber);
-    if (!positions) return undefined;
+    if (positions.length === 0) return undefined;
     this.handle ??= fs.promises.open(this.file, 'r');
     const text = await readAt(await this.handle, positions[0].offset, positions[0].length);
     return this.toAccount(this.parse(text), positions);
@@ -95,14 +100,21 @@ export class FileSourceAdapter implements SourceAdapter {
     for await (const r of this.raw()) {
       const record = this.parse(r.text);
       const positions = index.get(record.account.account_number);
-      if (!positions || positions[0].offset !== r.offset) continue; // a later record of a conflicting number
+      if (positions[0]?.offset !== r.offset) continue; // a later record of a conflicting number
       yield this.toAccount(record, positions);
     }
   }
 
+  /** Closes the file and the index and removes the private folder; the source may be used again after. */
   async close(): Promise<void> {
     const h = this.handle;
     this.handle = undefined;
     if (h) await (await h).close();
+    const index = this.index;
+    this.index = undefined;
+    (await index?.catch(() => undefined))?.close();
+    const dir = this.workDir;
+    this.workDir = undefined;
+    if (dir) await removeCopy(dir);
   }
 }

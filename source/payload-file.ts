@@ -92,19 +92,6 @@ export function duplicateRead(count: number, where: string): PayloadRead {
   };
 }
 
-export function sortedKeyPage(keys: string[], after: string | undefined, limit: number): string[] {
-  let lo = 0;
-  if (after !== undefined) {
-    let hi = keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (keys[mid] <= after) lo = mid + 1;
-      else hi = mid;
-    }
-  }
-  return keys.slice(lo, lo + limit);
-}
-
 /** Temporary folders holding decompressed copies still open in this process (removed on close or exit). */
 const liveCopies = new Set<string>();
 let exitHookInstalled = false;
@@ -148,10 +135,10 @@ async function sweepOrphanedCopies(): Promise<void> {
 
 /**
  * A private temporary folder of this process (0700, `kraken-migrate-payloads-<pid>-…`): the
- * decompressed copy of a `.jsonl.gz` and the line index live there, removed by `close()`, at exit,
- * or by the next process's sweep when this one was killed.
+ * decompressed copy of a `.jsonl.gz` and the line index (a legacy export's too: file-adapter.ts)
+ * live there, removed by `close()`, at exit, or by the next process's sweep when this one was killed.
  */
-async function workFolder(): Promise<string> {
+export async function workFolder(): Promise<string> {
   removeLiveCopiesOnExit();
   await sweepOrphanedCopies();
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), `${COPY_PREFIX}${process.pid}-`));
@@ -201,7 +188,7 @@ export function decompressedLimit(compressedBytes: number, max = MAX_DECOMPRESSE
 /** Lines a payload file may have (one account a line): far above a migration's, far below what the index could hold. */
 export const MAX_PAYLOAD_LINES = 20_000_000;
 
-async function removeCopy(dir: string): Promise<void> {
+export async function removeCopy(dir: string): Promise<void> {
   await fs.promises.rm(dir, { recursive: true, force: true });
   liveCopies.delete(dir);
 }

@@ -4,22 +4,16 @@ import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import { dateTimeOption, flagOf, flagOption, parseOptions, positiveIntOption, runIdOption, shareOption, weightOption } from '../option-schema';
 import type { Pool } from '../../clients/db';
-import type { Config } from '../../config';
-import { accountWorkflowId, runWorkflowId } from '../../domain/workflow-ids';
-import { cancelRun, pauseRun, resumeRun, runProgressQuery, type RunProgress } from '../../domain/messages';
+import { cancelRun, pauseRun, resumeRun, type RunProgress } from '../../domain/messages';
 import { KmRunId, KmSupplier, KmKind } from '../../domain/search-attributes';
-import { loadCliContext, runAccountViews, withServices, workflowUiUrl } from '../context';
+import { loadCliContext, withServices, workflowUiUrl } from '../context';
 import { EXIT, usageError } from '../errors';
-import { ledgerProgress, runRow, runRows } from '../../ledger';
+import { runRow, runRows } from '../../ledger';
 import { info, printJson, println, table } from '../output';
-import { describeRun, parsePayloadOptions, parseSelectionOptions, parseSourceOption, runHandle, startRun, withTimeout, type StartedRun } from '../runs';
+import { describeRun, parsePayloadOptions, parseSelectionOptions, parseSourceOption, runHandle, startRun, type StartedRun } from '../runs';
 import { watchRun, type WatchResult } from '../watch';
-import { formatRetrying, listRetryingAccounts } from '../../clients/retrying-accounts';
-import { createReconciliationLedger } from '../../ledger/reconciliation';
-import { balanceLine, postImportLine, postImportStatus, reconciliationLine } from '../post-import';
 import { rerunFailedPostImport } from './post-import';
-import { paceLine, platformPace } from '../pace';
-import { stopLineLines, stopLineView } from '../stop-line';
+import { platformPace } from '../pace';
 
 /** Watches a run and turns its ending into the exit code (0: every account completed). */
 export async function watchAndReport(client: Client, pool: Pool, runId: string): Promise<WatchResult> {
@@ -43,51 +37,6 @@ export function printStarted(started: StartedRun, json: boolean | undefined): vo
   println(`Started run ${started.runId}`);
   println(`Temporal UI: ${started.uiUrl}`);
   println(`Failed accounts: ${started.failedAccountsUrl}`);
-}
-
-export async function runStatus(client: Client, pool: Pool, cfg: Config, runId: string) {
-  const desc = await describeRun(client, runId);
-  const [progress, row, ledger, after, checkpoint, retrying, pace] = await Promise.all([
-    withTimeout(runHandle(client, runId).query(runProgressQuery), 5000),
-    runRow(pool, runId),
-    ledgerProgress(pool, runId, 10),
-    postImportStatus(pool, runId),
-    createReconciliationLedger(pool).checkpoint(runId),
-    desc.status.name === 'RUNNING' ? listRetryingAccounts(client, runId) : Promise.resolve([]),
-    platformPace(pool, cfg),
-  ]);
-  const dryRun = row?.dryRun ?? progress?.dryRun ?? null;
-  return {
-    runId,
-    workflowId: runWorkflowId(runId),
-    uiUrl: workflowUiUrl(cfg, runWorkflowId(runId)),
-    accountViews: runAccountViews(cfg, runId, dryRun === true),
-    workflowStatus: desc.status.name,
-    startTime: desc.startTime.toISOString(),
-    closeTime: desc.closeTime?.toISOString() ?? null,
-    state: progress?.state ?? null,
-    supplierCode: row?.supplierCode ?? progress?.supplierCode ?? null,
-    dryRun,
-    ledgerStatus: row?.status ?? null,
-    progress: progress ?? null,
-    stopLine: progress ? stopLineView(cfg, progress) : null,
-    outcomes: ledger.outcomes,
-    stagesInProgress: ledger.stagesInProgress,
-    stagesFailed: ledger.stagesFailed,
-    topErrors: ledger.topErrors,
-    retrying,
-    reconciliation: after.reconciliation,
-    /** Counts, balance totals and a sample of accounts to review, each with its workflow link. */
-    checkpoint: {
-      ...checkpoint,
-      reviewSample: checkpoint.reviewSample.map((a) => ({
-        ...a,
-        uiUrl: workflowUiUrl(cfg, accountWorkflowId(a.supplierCode, a.externalAccountNumber, false, runId)),
-      })),
-    },
-    postImport: after.postImport,
-    platformPace: pace,
-  };
 }
 
 export async function executeControl(client: Client, runId: string, action: 'pause' | 'resume' | 'cancel', reason: string | undefined): Promise<RunProgress> {
@@ -157,46 +106,6 @@ export async function watchRunAction(runId: string): Promise<void> {
   const ctx = loadCliContext();
   await withServices(ctx, async (s) => {
     await watchAndReport(await s.temporal(), await s.db(), runId);
-  });
-}
-
-/** `run status`'s options (cli/commands/run.ts). */
-const runStatusOptionsSchema = z.object({ json: flagOption });
-
-export async function runStatusAction(runId: string, options: unknown): Promise<void> {
-  const opts = parseOptions(runStatusOptionsSchema, options);
-  const ctx = loadCliContext();
-  await withServices(ctx, async (s) => {
-    const st = await runStatus(await s.temporal(), await s.db(), ctx.cfg, runId);
-    if (opts.json) return printJson(st);
-    println(`Run ${st.runId}  ${st.workflowStatus}${st.state ? ` (${st.state})` : ''}  supplier ${st.supplierCode ?? '?'}${st.dryRun ? '  dry run' : ''}`);
-    println(`Temporal UI: ${st.uiUrl}`);
-    println(`Failed accounts: ${st.accountViews.failed}`);
-    println(`Started ${st.startTime}${st.closeTime ? `, closed ${st.closeTime}` : ''}`);
-    const o = st.outcomes;
-    println(`Accounts: completed ${o.completed}, failed ${o.failed}, not attempted ${o.notAttempted}, in progress ${o.inProgress}`);
-    if (st.progress)
-      println(
-        `Enumerated ${st.progress.totals.enumerated}${st.progress.exhausted ? '' : '+'}, dispatched ${st.progress.totals.dispatched}, in flight ${st.progress.inFlight}`,
-      );
-    if (Object.keys(st.stagesInProgress).length)
-      println(
-        `In progress by stage: ${Object.entries(st.stagesInProgress)
-          .map(([k, v]) => `${k} ${v}`)
-          .join(', ')}`,
-      );
-    if (st.stopLine?.enabled) for (const line of stopLineLines(st.stopLine, st.runId)) println(line);
-    if (st.topErrors.length) println(`Top errors: ${st.topErrors.map((e) => `${e.code} ${e.count}`).join(', ')}`);
-    println(paceLine(st.platformPace));
-    if (st.retrying.length) {
-      println(`Retrying (${st.retrying.length}):`);
-      for (const line of formatRetrying(st.retrying, 20)) println(`  ${line}`);
-    }
-    if (st.reconciliation.checked) println(reconciliationLine(st.reconciliation));
-    const balances = balanceLine(st.reconciliation);
-    if (balances) println(balances);
-    const pi = postImportLine(st.postImport);
-    if (pi) println(pi);
   });
 }
 

@@ -3,13 +3,16 @@ import { EXAMPLES_PER_CODE } from '../../ledger/report-limits';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
 const reportBuild = (): typeof import('../report/build') => require('../report/build');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the summary alone: the ledger's counters, no files, no Temporal
+const reportSummary = (): typeof import('../report/summary') => require('../report/summary');
 
 export function reportCommand(): Command {
   return new Command('report')
     .description("write a run's failed-accounts.csv and a self-contained report.html")
     .argument('<runId>')
     .option('--out <dir>', 'output directory (default: <DATA_DIR>/reports/<runId>)')
-    .option('--json', 'print the paths and totals as JSON')
+    .option('--json', 'print the paths and totals as JSON (with --summary: the summary)')
+    .option('--summary', "print the report's summary (counts by outcome, code and stage, throughput, reconciliation) and write no files")
     .addHelpText(
       'after',
       `
@@ -18,9 +21,13 @@ source-data team (written as it is read from the ledger: any size of run). repor
 network (inline CSS and charts): counts by error code and stage, and at most ${EXAMPLES_PER_CODE} example
 accounts per code, each linked to its workflow in the Temporal UI; the CSV has the rest.
 
+--summary prints the summary alone, read from the ledger's per-run counters: no files, no example
+rows, and no Temporal (for a run still going, \`run status\` lists the accounts being retried).
+
 Examples:
   $ kraken-migrate report run-20250601-120000-ab12
-  $ kraken-migrate report run-20250601-120000-ab12 --out ./reports/june`,
+  $ kraken-migrate report run-20250601-120000-ab12 --out ./reports/june
+  $ kraken-migrate report run-20250601-120000-ab12 --summary --json | jq .failuresByCode`,
     )
-    .action(async (runId: string, opts) => reportBuild().reportAction(runId, opts));
+    .action(async (runId: string, opts) => (opts.summary ? reportSummary().reportSummaryAction(runId, opts) : reportBuild().reportAction(runId, opts)));
 }

@@ -6,6 +6,8 @@ import { addPostImportRunCommands } from './post-import';
 const runActions = (): typeof import('../actions/run') => require('../actions/run');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the ledger alone: no Temporal or platform client to load
 const listActions = (): typeof import('../actions/ledger-lists') => require('../actions/ledger-lists');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the ledger first, Temporal beside it (loaded only to ask)
+const statusActions = (): typeof import('../actions/run-status') => require('../actions/run-status');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the ledger alone
 const compareActions = (): typeof import('../actions/compare') => require('../actions/compare');
 
@@ -73,8 +75,16 @@ Example:
     .command('status <runId>')
     .description("a run's state: workflow status, progress, outcomes, stages, top errors")
     .option('--json', 'machine-readable output')
-    .addHelpText('after', '\nExample:\n  $ kraken-migrate run status run-20250601-120000-ab12 --json | jq .outcomes')
-    .action(async (runId: string, opts) => runActions().runStatusAction(runId, opts));
+    .addHelpText(
+      'after',
+      `
+A run Temporal does not know (its retention passed) or a Temporal that does not answer within 3 s
+is answered from the ledger alone, with a line saying so (no workflow status, progress or retrying accounts).
+
+Example:
+  $ kraken-migrate run status run-20250601-120000-ab12 --json | jq .outcomes`,
+    )
+    .action(async (runId: string, opts) => statusActions().runStatusAction(runId, opts));
 
   run
     .command('compare')

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { z } from 'zod';
-import { flagOption, parseOptions } from '../option-schema';
+import { parseOptions } from '../option-schema';
+import { reportOptionsSchema } from './options';
 import type { Config } from '../../config';
 import type { Pool } from '../../clients/db';
 import { loadCliContext, withServices } from '../context';
@@ -45,10 +45,7 @@ export async function buildReport(
   return { dir, csv, html: writeReportHtml(data, dir), data };
 }
 
-/** `kraken-migrate report <runId>` (declared in cli/commands/report.ts). */
-/** `report`'s options (cli/commands/report.ts). */
-const reportOptionsSchema = z.object({ out: z.string().min(1, 'a folder').optional(), json: flagOption });
-
+/** `kraken-migrate report <runId>` (declared in cli/commands/report.ts); `--summary` is answered by summary.ts. */
 export async function reportAction(runId: string, options: unknown): Promise<void> {
   const opts = parseOptions(reportOptionsSchema, options);
   const ctx = loadCliContext();

@@ -135,3 +135,79 @@ export async function runHistoryCost(client: Client, runId: string, opts: { para
     runSegments: segments.length,
   };
 }
+
+/**
+ * Activity attempts in one history by activity type. An activity's started event carries its last
+ * attempt's number; a local activity's marker carries the same in its data (sdk-core's
+ * LocalActivityMarkerData, JSON), and a marker with a backoff is an attempt retried later behind a
+ * timer: the later marker's number counts it.
+ */
+export function attemptsByActivity(events: readonly HistoryEvent[]): Map<string, number> {
+  const types = new Map<string, string>();
+  const out = new Map<string, number>();
+  for (const e of events) {
+    if (e.eventType === E.EVENT_TYPE_MARKER_RECORDED && e.markerRecordedEventAttributes?.markerName === LOCAL_ACTIVITY_MARKER) {
+      const raw = e.markerRecordedEventAttributes.details?.data?.payloads?.[0]?.data;
+      if (!raw) continue;
+      const d = JSON.parse(Buffer.from(raw).toString('utf8')) as { attempt?: number; activity_type?: string; backoff?: unknown };
+      if (d.backoff) continue;
+      const type = d.activity_type ?? '?';
+      out.set(type, (out.get(type) ?? 0) + Math.max(1, d.attempt ?? 1));
+    }
+    if (e.eventType === E.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) types.set(String(e.eventId), e.activityTaskScheduledEventAttributes?.activityType?.name ?? '?');
+    if (e.eventType === E.EVENT_TYPE_ACTIVITY_TASK_STARTED) {
+      const a = e.activityTaskStartedEventAttributes;
+      const type = types.get(String(a?.scheduledEventId)) ?? '?';
+      out.set(type, (out.get(type) ?? 0) + Math.max(1, a?.attempt ?? 1));
+    }
+  }
+  return out;
+}
+
+export interface RunActivityAttempts {
+  accounts: number;
+  /** Every activity attempt of the account workflows, per account. */
+  perAccount: number;
+  /** Per activity type, per account. */
+  byActivity: Record<string, number>;
+  /** The schedule activity's attempts: per account, and the most any account took. */
+  schedulePerAccount: number;
+  scheduleMax: number;
+}
+
+/**
+ * Activity attempts per account of a run, from its account workflows' histories (Temporal keeps no
+ * retried attempt in history, only the attempt number of the last: that number is the count).
+ */
+export async function runActivityAttempts(
+  client: Client,
+  runId: string,
+  opts: { parallel?: number; scheduleActivity?: string } = {},
+): Promise<RunActivityAttempts> {
+  const scheduleActivity = opts.scheduleActivity ?? 'scheduleAccount';
+  const list: { workflowId: string; runId: string }[] = [];
+  for await (const wf of client.workflow.list({ query: `KmRunId = '${runId}' AND KmKind = 'account'` }))
+    list.push({ workflowId: wf.workflowId, runId: wf.runId });
+  const total = new Map<string, number>();
+  let scheduleMax = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < list.length) {
+      const w = list[next++];
+      const h = await client.workflow.getHandle(w.workflowId, w.runId).fetchHistory();
+      const by = attemptsByActivity(h.events ?? []);
+      scheduleMax = Math.max(scheduleMax, by.get(scheduleActivity) ?? 0);
+      for (const [k, v] of by) total.set(k, (total.get(k) ?? 0) + v);
+    }
+  };
+  await Promise.all(Array.from({ length: opts.parallel ?? 4 }, worker));
+  const n = Math.max(1, list.length);
+  const per = (x: number) => Math.round((x / n) * 100) / 100;
+  return {
+    accounts: list.length,
+    perAccount: per([...total.values()].reduce((a, b) => a + b, 0)),
+    byActivity: Object.fromEntries([...total].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, per(v)])),
+    schedulePerAccount: per(total.get(scheduleActivity) ?? 0),
+    scheduleMax,
+  };
+}

@@ -2,9 +2,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { FileSourceAdapter } from '../../source/file-adapter';
 import { validatePayloadFile } from '../../source/payload-validate';
 import { validateFile } from '../../schemas/validate-file';
-import { makers } from '../synthetic/hostile-inputs';
+import { legacyExport, makers } from '../synthetic/hostile-inputs';
 
 /**
  * Peak memory and disk of the hostile-input battery at the issue's own sizes (issue 39), with the
@@ -23,10 +24,39 @@ const CASES = {
   fifo: async (dir: string) => makers.fifo(dir),
   /** A 300 MB `.json` array: streamed record by record (schemas/json-array-stream.ts). */
   'json-300MB': async (dir: string) => makers.bigJson(dir, 300 * 1024 ** 2),
+  /** A legacy export of 1,000,000 records (2.3 GB, one in 100 repeating the number before it): source/file-adapter.ts's index. */
+  'legacy-1M': (dir: string) => legacyExport(dir, 1_000_000),
+  /** A tenth of it: on disk, the peak should not follow the records. */
+  'legacy-100k': (dir: string) => legacyExport(dir, 100_000),
 } as const;
 type CaseName = keyof typeof CASES;
 
+/** What a run and `source check` do with a legacy export: every number by page, one account in 1,000 read, then the whole file streamed. */
+async function legacyChild(name: CaseName, file: string): Promise<void> {
+  const started = Date.now();
+  const source = new FileSourceAdapter(file);
+  let numbers = 0;
+  for (
+    let page = await source.listAccountNumbers({ limit: 1000 });
+    page.length > 0;
+    page = await source.listAccountNumbers({ after: page.at(-1), limit: 1000 })
+  ) {
+    numbers += page.length;
+    await source.getAccount(page[0]);
+  }
+  const listedSeconds = (Date.now() - started) / 1000;
+  const listedMaxRssMiB = Math.round(process.resourceUsage().maxRSS / 1024);
+  let records = 0;
+  for await (const _ of source.stream()) records += 1;
+  await source.close();
+  const maxRssMiB = Math.round(process.resourceUsage().maxRSS / 1024);
+  process.stdout.write(
+    `${JSON.stringify({ case: name, numbers, records, listedSeconds, listedMaxRssMiB, seconds: (Date.now() - started) / 1000, maxRssMiB })}\n`,
+  );
+}
+
 async function child(name: CaseName, file: string): Promise<void> {
+  if (name.startsWith('legacy-')) return legacyChild(name, file);
   const started = Date.now();
   let outcome = 'ok';
   let records = 0;

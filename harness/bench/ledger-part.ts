@@ -6,6 +6,7 @@
  *
  *   DATABASE_URL=… npx tsx harness/bench/ledger-part.ts status <runId>
  *   DATABASE_URL=… npx tsx harness/bench/ledger-part.ts list <runId>…
+ *   DATABASE_URL=… npx tsx harness/bench/ledger-part.ts summary <runId>
  *   DATABASE_URL=… npx tsx harness/bench/ledger-part.ts report <runId> <dir>
  *   DATABASE_URL=… npx tsx harness/bench/ledger-part.ts rerun-failed <runId> [code…]
  *   DATABASE_URL=… npx tsx harness/bench/ledger-part.ts reconcile <runId>
@@ -19,6 +20,7 @@ import { platformPace } from '../../cli/pace';
 import { postImportStatus } from '../../cli/post-import';
 import { buildReport } from '../../cli/report/build';
 import { failedOfRun, reconcileSelection } from '../../cli/actions/ledger-lists';
+import { reportSummary } from '../../cli/report/summary';
 
 async function count(pages: AsyncIterable<{ count: number }>): Promise<number> {
   let n = 0;
@@ -39,6 +41,7 @@ const parts: Record<string, (pool: Pool, args: string[]) => Promise<unknown>> = 
     return { status: row?.status, ...ledger, ...after, checkpoint: checkpoint.counts, pace: pace.mode };
   },
   list: async (pool, runIds) => Object.fromEntries(await runRows(pool, runIds)),
+  summary: async (pool, [runId]) => (await reportSummary(pool, runId)).totals,
   report: async (pool, [runId, dir]) => (await buildReport(pool, parseConfig(process.env), runId, dir)).data.totals,
   'rerun-failed': async (pool, [runId, ...codes]) => ({ accounts: await count(failedOfRun(createLedger(pool), runId, codes.length ? codes : undefined)) }),
   reconcile: async (pool, [runId]) => ({ accounts: await count(reconcileSelection(pool, runId)) }),

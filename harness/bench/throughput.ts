@@ -7,10 +7,13 @@
  * schedules per second from the first to the last (the platform's intake, its processing tail left
  * out) ÷ capacity; the share of schedule calls refused by the limit; schedule calls per account;
  * accounts not completed. Then (`fair`) two runs of two suppliers at once, weights 3:1, adaptive, on
- * one limited tenant: how many each has completed when the first reaches `--fair-first`.
+ * one limited tenant: how many each has completed when the weight-3 run completes its `--fair-first`-th
+ * (the ratio from the start), `--fair-lead-ms` giving the last run (weight 1) a head start. Activity
+ * attempts per account (the schedule activity's, and all of the account workflow's) from Temporal
+ * history, for every run.
  *
  *   nice npx tsx harness/bench/throughput.ts [--scenarios limits,fair] [--accounts 200] [--limits 20,80] [--processing-ms 8000,32000] [--paces fixed,adaptive] [--retry-after S]
- *     [--fair-accounts 260] [--fair-first 200] [--fair-weights 3,1] [--fair-limit 20] [--fair-processing-ms 8000] [--out harness/bench/throughput.json]
+ *     [--fair-accounts 260] [--fair-first 200] [--fair-weights 3,1] [--fair-limit 20] [--fair-processing-ms 8000] [--fair-lead-ms 0] [--out harness/bench/throughput.json]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,6 +27,7 @@ import { capacityPerSecond } from '../sandbox/concurrency-limit';
 import { sandboxAdmin } from '../sandbox/admin-client';
 import { startStack } from '../stack/stack';
 import { runPipeline, seedSet } from './pipeline';
+import { runActivityAttempts, type RunActivityAttempts } from './history-cost';
 import { benchEnv, routeEvents, WORKER_ENV } from './stack-env';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -48,6 +52,10 @@ interface Row {
   refused: number;
   refusedShare: number;
   callsPerAccount: number;
+  /** Temporal activity attempts per account: the schedule activity's (mean, most) and every activity's. */
+  scheduleAttemptsPerAccount: number;
+  scheduleAttemptsMax: number;
+  activityAttemptsPerAccount: number;
   wallSeconds: number;
   load1: number;
 }
@@ -68,6 +76,8 @@ async function main(): Promise<void> {
       'fair-weights': { type: 'string', default: '3,1' },
       'fair-limit': { type: 'string', default: '20' },
       'fair-processing-ms': { type: 'string', default: '8000' },
+      /** The last run of --fair-weights (weight 1 by default) starts this long before the others. */
+      'fair-lead-ms': { type: 'string', default: '0' },
     },
   });
   const scenarios = values.scenarios.split(',');
@@ -115,6 +125,7 @@ async function main(): Promise<void> {
         const run = await runPipeline({ config: stack.config, client, pool, set, concurrency, workerPids: [worker.pid] });
         const after = await sandboxAdmin<{ concurrencyLimited: number }>(stack.info.sandboxUrl, 'GET', '/admin/requests');
         await worker.stop();
+        const attempts = await runActivityAttempts(client, run.runId!);
         const intake = await pool.query<{ n: number; first: Date; last: Date }>(
           `select count(*)::int as n, min(created_at) as first, max(created_at) as last from sandbox.import_processes where external_identifier = any($1)`,
           [set.accounts],
@@ -148,6 +159,9 @@ async function main(): Promise<void> {
           refused,
           refusedShare: round(refused / (n + refused)),
           callsPerAccount: round((n + refused) / accounts),
+          scheduleAttemptsPerAccount: attempts.schedulePerAccount,
+          scheduleAttemptsMax: attempts.scheduleMax,
+          activityAttemptsPerAccount: attempts.perAccount,
           wallSeconds: run.wallSeconds,
           load1: round(os.loadavg()[0], 1),
         };
@@ -166,6 +180,7 @@ async function main(): Promise<void> {
         weights,
         limit: Number(values['fair-limit']),
         processingMs: Number(values['fair-processing-ms']),
+        leadMs: Number(values['fair-lead-ms']),
         offset,
       });
       say(JSON.stringify(fair));
@@ -179,15 +194,19 @@ async function main(): Promise<void> {
   }
   fs.writeFileSync(path.resolve(ROOT, values.out), `${JSON.stringify({ at: new Date().toISOString(), cores: os.cpus().length, rows, fair }, null, 2)}\n`);
   say(
-    'limit | processing | capacity/s | pace | concurrency | accepted/s | of capacity | limit used | refused share | calls/account | completed | wall s | load',
+    'limit | processing | capacity/s | pace | concurrency | accepted/s | of capacity | limit used | used once reached | refused share | calls/account | schedule attempts/account (max) | activity attempts/account | completed | wall s | load',
   );
   for (const r of rows)
     say(
-      `${r.limit} | ${r.processingMs} ms | ${r.capacityPerSecond} | ${r.pace} | ${r.concurrency} | ${r.intakePerSecond} | ${r.ofCapacity} | ${r.utilization} | ${r.usedOnceReached ?? '-'} | ${r.refusedShare} | ${r.callsPerAccount} | ${r.completed}/${r.accounts} | ${r.wallSeconds} | ${r.load1}`,
+      `${r.limit} | ${r.processingMs} ms | ${r.capacityPerSecond} | ${r.pace} | ${r.concurrency} | ${r.intakePerSecond} | ${r.ofCapacity} | ${r.utilization} | ${r.usedOnceReached ?? '-'} | ${r.refusedShare} | ${r.callsPerAccount} | ${r.scheduleAttemptsPerAccount} (${r.scheduleAttemptsMax}) | ${r.activityAttemptsPerAccount} | ${r.completed}/${r.accounts} | ${r.wallSeconds} | ${r.load1}`,
     );
   if (fair)
     say(
-      `fair (limit ${fair.limit}, ${fair.processingMs} ms): ${fair.runs.map((r) => `${r.supplier} weight ${r.weight}: ${r.completedAtFirst} completed`).join(', ')} when the first reached ${fair.first}: ratio ${fair.ratio} (${fair.ratioWhileCompeting} after both had completed one); permits held ${fair.heldRatioWhileBothWait}:1 over ${fair.secondsBothWaiting} s both waiting; refused ${fair.refusedShare}`,
+      `fair (limit ${fair.limit}, ${fair.processingMs} ms; first at the window ${fair.firstAtWindow.supplier} by ${fair.firstAtWindow.byMs} ms): ` +
+        `${fair.runs.map((r) => `${r.supplier} weight ${r.weight}: ${r.completedAtFirst} completed`).join(', ')} when the heaviest completed its ${fair.first}th: ` +
+        `ratio from the start ${fair.ratioFromStart} (weights ${fair.weightRatio}; within 20%: ${fair.withinTwentyPercent}; ${fair.ratioWhileCompeting} after both had completed one); ` +
+        `permits held ${fair.heldRatioWhileBothWait}:1 over ${fair.secondsBothWaiting} s both waiting; refused ${fair.refusedShare}; ` +
+        `schedule attempts/account ${fair.runs.map((r) => `${r.attempts.schedulePerAccount} (max ${r.attempts.scheduleMax})`).join(', ')}, activity attempts/account ${fair.runs.map((r) => r.attempts.perAccount).join(', ')}`,
     );
 }
 
@@ -223,7 +242,9 @@ async function usedOnceReached(pool: Pool, accounts: string[], limit: number, la
 }
 
 async function resetWindow(pool: Pool): Promise<void> {
-  await pool.query('delete from migrate.platform_permit_waiters; delete from migrate.platform_permits; delete from migrate.platform_pace');
+  await pool.query(
+    'delete from migrate.platform_permit_waiters; delete from migrate.platform_permits; delete from migrate.platform_fair_shares; delete from migrate.platform_pace',
+  );
 }
 
 interface FairResult {
@@ -231,9 +252,19 @@ interface FairResult {
   processingMs: number;
   accounts: number;
   first: number;
-  runs: Array<{ supplier: string; weight: number; completedAtFirst: number; completed: number; wallSeconds: number }>;
-  /** Completed by the heavier run ÷ by the lighter one when the first run reached `first`. */
-  ratio: number;
+  /** The last run started this long before the others. */
+  leadMs: number;
+  runs: Array<{ supplier: string; weight: number; completedAtFirst: number; completed: number; wallSeconds: number; attempts: RunActivityAttempts }>;
+  /** The run whose first account the tenant accepted first, and by how long before the other's first. */
+  firstAtWindow: { supplier: string; byMs: number };
+  /**
+   * The issue's figure: completed by the heaviest run ÷ by the lightest one at the moment the
+   * heaviest completed its `first`-th account, counted from the start; the weights' ratio beside it.
+   */
+  ratioFromStart: number;
+  weightRatio: number;
+  /** ratioFromStart within 20% of weightRatio (the issue's done-when). */
+  withinTwentyPercent: boolean;
   /** Completed by each after both had completed one, until the first reached `first`, and their ratio. */
   competing: number[];
   ratioWhileCompeting: number;
@@ -260,6 +291,7 @@ async function fairShares(o: {
   weights: number[];
   limit: number;
   processingMs: number;
+  leadMs: number;
   offset: number;
 }): Promise<FairResult> {
   const { stack, client, pool } = o;
@@ -286,7 +318,9 @@ async function fairShares(o: {
     );
   const worker = await stack.startWorker({ ...WORKER_ENV, PLATFORM_PACE: 'adaptive' });
   const before = await sandboxAdmin<{ concurrencyLimited: number }>(stack.info.sandboxUrl, 'GET', '/admin/requests');
-  say(`fair: ${o.weights.length} runs, weights ${o.weights.join(':')}, ${o.accounts} accounts each, limit ${o.limit}, ${o.processingMs} ms each`);
+  say(
+    `fair: ${o.weights.length} runs, weights ${o.weights.join(':')}, ${o.accounts} accounts each, limit ${o.limit}, ${o.processingMs} ms each; the last ${o.leadMs} ms first`,
+  );
   // Every second: permits held and accounts waiting per supplier (what the window's sharing sees).
   const samples: Array<Record<string, { held: number; waiting: number }>> = [];
   const sampler = setInterval(() => {
@@ -301,10 +335,21 @@ async function fairShares(o: {
   }, 1000);
   let runs;
   try {
+    const last = sets.length - 1;
     runs = await Promise.all(
-      sets.map((set, i) =>
-        runPipeline({ config: stack.config, client, pool, set, concurrency: 200, workerPids: [worker.pid], supplierCode: suppliers[i], weight: o.weights[i] }),
-      ),
+      sets.map(async (set, i) => {
+        if (i !== last && o.leadMs > 0) await new Promise((resolve) => setTimeout(resolve, o.leadMs));
+        return runPipeline({
+          config: stack.config,
+          client,
+          pool,
+          set,
+          concurrency: 200,
+          workerPids: [worker.pid],
+          supplierCode: suppliers[i],
+          weight: o.weights[i],
+        });
+      }),
     );
   } finally {
     clearInterval(sampler);
@@ -323,9 +368,25 @@ async function fairShares(o: {
       return q.rows.map((x) => x.t.getTime());
     }),
   );
-  // The moment the first run completed its `first`-th account.
-  const at = Math.min(...finishes.map((f) => f[Math.min(o.first, f.length) - 1] ?? Infinity));
+  const heavy = o.weights.indexOf(Math.max(...o.weights));
+  const light = o.weights.indexOf(Math.min(...o.weights));
+  // The moment the heaviest run completed its `first`-th account (its last, if it completed fewer).
+  const at = finishes[heavy][Math.min(o.first, finishes[heavy].length) - 1] ?? Infinity;
   const counts = finishes.map((f) => f.filter((t) => t <= at).length);
+  const ratioFromStart = round(counts[heavy] / Math.max(1, counts[light]));
+  const weightRatio = o.weights[heavy] / o.weights[light];
+  // Which run the tenant took an account of first (the sandbox's own record).
+  const firsts = await Promise.all(
+    sets.map(async (set) => {
+      const q = await pool.query<{ t: Date | null }>(`select min(created_at) as t from sandbox.import_processes where external_identifier = any($1)`, [
+        set.accounts,
+      ]);
+      return q.rows[0].t?.getTime() ?? Infinity;
+    }),
+  );
+  const firstIdx = firsts.indexOf(Math.min(...firsts));
+  const attempts: RunActivityAttempts[] = [];
+  for (const r of runs) attempts.push(await runActivityAttempts(client, r.runId!));
   // The same from the moment both had completed an account (both competing), start-up left out.
   const from = Math.max(...finishes.map((f) => f[0] ?? Infinity));
   const competing = finishes.map((f) => f.filter((t) => t > from && t <= at).length);
@@ -338,16 +399,21 @@ async function fairShares(o: {
     processingMs: o.processingMs,
     accounts: o.accounts,
     first: o.first,
+    leadMs: o.leadMs,
     runs: runs.map((r, i) => ({
       supplier: suppliers[i],
       weight: o.weights[i],
       completedAtFirst: counts[i],
       completed: r.completed,
       wallSeconds: r.wallSeconds,
+      attempts: attempts[i],
     })),
-    ratio: round(counts[0] / Math.max(1, counts[1])),
+    firstAtWindow: { supplier: suppliers[firstIdx], byMs: Math.round(Math.min(...firsts.filter((_, i) => i !== firstIdx)) - firsts[firstIdx]) },
+    ratioFromStart,
+    weightRatio,
+    withinTwentyPercent: Math.abs(ratioFromStart / weightRatio - 1) <= 0.2,
     competing,
-    ratioWhileCompeting: round(competing[0] / Math.max(1, competing[1])),
+    ratioWhileCompeting: round(competing[heavy] / Math.max(1, competing[light])),
     firstSeconds: samples.slice(0, 20),
     heldRatioWhileBothWait: heldRatio === null ? null : round(heldRatio),
     secondsBothWaiting: both.length,

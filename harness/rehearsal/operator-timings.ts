@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import type { SeededRun } from '../seed/seed-ledger';
 import { planSeed, seedCounts } from '../seed/seed-mix';
-import { runOperatorCommand } from './operator-command';
+import { runOperatorCommand, spawnOperatorCommand } from './operator-command';
 import type { RunningStack } from '../stack/stack';
 
 export interface OperatorTiming {
@@ -11,7 +9,7 @@ export interface OperatorTiming {
   ms: number;
   peakRssMb: number;
   result: string;
-  /** The whole command as an operator types it (`kraken-migrate …`, CLI start included), when it runs without a Temporal run behind it. */
+  /** The whole command as an operator types it (`kraken-migrate …`, CLI start included): the issue's measure (#41). */
   wholeMs?: number;
 }
 
@@ -38,15 +36,16 @@ export async function timeOperatorCommands(
       ).runs[0].byCode;
   const topCode = Object.entries(byCode).sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'import_cancelled';
   fs.mkdirSync(o.dir, { recursive: true });
-  // [name, ledger part's arguments, the whole command's arguments]. `run status` and `run list` ask
-  // Temporal about the run first, and a seeded run is not in it: their ledger part only.
+  // [name, ledger part's arguments, the whole command's arguments]. `run status` asks Temporal beside
+  // the ledger; a seeded run is not in Temporal, so it answers from the ledger (and says so).
   const commands: Array<[string, string[], string[]?]> = [
-    ['run status', ['status', runId]],
+    ['run status', ['status', runId], ['run', 'status', runId]],
     ['run list', ['list', runId]],
+    ['report --summary', ['summary', runId], ['report', runId, '--summary']],
     ['report (CSV streamed, HTML summary)', ['report', runId, o.dir], ['report', runId, '--out', o.dir]],
-    [`rerun-failed --code ${topCode} (selection)`, ['rerun-failed', runId, topCode], ['run', 'rerun-failed', runId, '--code', topCode, '--list']],
-    ['rerun-failed (selection, every code)', ['rerun-failed', runId], ['run', 'rerun-failed', runId, '--list']],
-    ['run reconcile (selection)', ['reconcile', runId], ['run', 'reconcile', runId, '--list']],
+    [`rerun-failed --code ${topCode} --list`, ['rerun-failed', runId, topCode], ['run', 'rerun-failed', runId, '--code', topCode, '--list']],
+    ['rerun-failed --list (every code)', ['rerun-failed', runId], ['run', 'rerun-failed', runId, '--list']],
+    ['run reconcile --list', ['reconcile', runId], ['run', 'reconcile', runId, '--list']],
   ];
   const out: OperatorTiming[] = [];
   for (const [command, args, whole] of commands) {
@@ -59,40 +58,14 @@ export async function timeOperatorCommands(
 }
 
 /** Wall time of `kraken-migrate <args>` from spawn to exit, its output discarded (as `| wc -l` would read it). */
-function wholeCommand(root: string, env: Record<string, string>, args: string[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, [path.join(root, 'bin', 'kraken-migrate.js'), ...args], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`kraken-migrate ${args.join(' ')} exited ${code}: ${stderr.slice(-400)}`));
-      resolve(Math.round(performance.now() - started));
-    });
-  });
+async function wholeCommand(root: string, env: Record<string, string>, args: string[]): Promise<number> {
+  return (await spawnOperatorCommand(env, args, { root, stdout: 'discard', timeoutMs: 10 * 60_000 })).ms;
 }
 
-function ledgerPart(root: string, env: Record<string, string>, args: string[]): Promise<Omit<OperatorTiming, 'command'>> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'harness', 'bench', 'ledger-part.ts'), ...args], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const m = /: (\d+) ms, peak RSS (\d+) MB/.exec(stderr);
-      if (code !== 0 || !m) return reject(new Error(`bench/ledger-part.ts ${args[0]} exited ${code}: ${stderr.slice(-400)}`));
-      resolve({ ms: Number(m[1]), peakRssMb: Number(m[2]), result: stdout.trim().slice(0, 200) });
-    });
-  });
+/** The command's ledger part in a process of its own (bench/ledger-part.ts): its time and the process's peak RSS. */
+async function ledgerPart(root: string, env: Record<string, string>, args: string[]): Promise<Omit<OperatorTiming, 'command'>> {
+  const r = await spawnOperatorCommand(env, args, { root, entry: { script: 'harness/bench/ledger-part.ts' }, timeoutMs: 10 * 60_000 });
+  const m = /: (\d+) ms, peak RSS (\d+) MB/.exec(r.stderr);
+  if (!m) throw new Error(`bench/ledger-part.ts ${args[0]} printed no timing: ${r.stderr.slice(-400)}`);
+  return { ms: Number(m[1]), peakRssMb: Number(m[2]), result: r.stdout.trim().slice(0, 200) };
 }

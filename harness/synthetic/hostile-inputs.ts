@@ -5,6 +5,7 @@ import { createGzip } from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { realisticAccount } from '../../schemas/fixtures';
+import { generateDataset } from './generator';
 
 /**
  * The hostile-input battery's files, generated where a test (or harness/bench/hostile-input.ts) asks: no
@@ -23,6 +24,25 @@ export async function gzipOfRepeatedLine(dir: string, name: string, line: string
     for (let left = lines; left > 0; left -= chunkLines) yield left >= chunkLines ? chunk : Buffer.from(`${line}\n`.repeat(left));
   }
   await pipeline(Readable.from(body()), createGzip({ level: 9 }), fs.createWriteStream(file));
+  return file;
+}
+
+/**
+ * A legacy export (`legacy-<n>.jsonl`) of `records` copies of one generated record (without its
+ * transactions, notes, bills and documents: 2.4 KB a line), each under its own account_id and
+ * number, but one in 100 repeating the number before it (a conflict), streamed to disk.
+ */
+export async function legacyExport(dir: string, records: number): Promise<string> {
+  const file = path.join(dir, `legacy-${records}.jsonl`);
+  const [item] = generateDataset({ accounts: 1, seed: 7, defectRate: 0 });
+  const template = { ...item.records[0], transactions: [], notes: [], bills: [], documents: [] };
+  function* lines() {
+    for (let i = 1; i <= records; i++) {
+      const number = `LGC-${String(i % 100 === 0 ? i - 1 : i).padStart(8, '0')}`;
+      yield `${JSON.stringify({ ...template, account: { ...template.account, account_id: i, account_number: number } })}\n`;
+    }
+  }
+  await pipeline(Readable.from(lines()), fs.createWriteStream(file));
   return file;
 }
 

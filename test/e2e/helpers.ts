@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import type { Client } from '@temporalio/client';
 import { createPool, type Pool } from '../../clients/db';
 import { loadCodecKeys } from '../../codec/keys';
@@ -47,6 +47,29 @@ export async function connectE2E(): Promise<E2E> {
       await pool.end();
     },
   };
+}
+
+/**
+ * The stack's connection for the tests of one file (or `describe`): connected in a `beforeAll`, closed
+ * in an `afterAll` registered here, so a file's own `afterAll` hooks registered after it run before
+ * the close (vitest runs after-hooks in reverse). Read it inside tests and hooks; before the
+ * connection it throws instead of giving `undefined`.
+ */
+export function useE2E(): E2E {
+  let e: E2E | undefined;
+  beforeAll(async () => {
+    e = await connectE2E();
+  });
+  afterAll(async () => {
+    await e?.close();
+  });
+  return new Proxy({} as E2E, {
+    get(_target, key) {
+      if (key === 'then') return undefined; // not a promise: `await` and vitest may ask
+      if (!e) throw new Error(`the e2e stack is connected in beforeAll: read e.${String(key)} inside a test or hook`);
+      return Reflect.get(e, key);
+    },
+  });
 }
 
 /** Generates accounts into the legacy schema (and their documents into the source folder). */

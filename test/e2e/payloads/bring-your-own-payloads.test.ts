@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createS3Client, ensureBucket } from '../../../clients/aws';
 import { requestExample } from '../../../contract';
 import { collectDocumentPaths } from '../../../schemas/document-path';
@@ -13,7 +13,7 @@ import { defaultMapping } from '../../../source/mapping';
 import { transformAccount } from '../../../source/transform';
 import { minimalPdf } from '../../../harness/synthetic/pdf';
 import { generateDataset } from '../../../harness/synthetic/generator';
-import { attempts, connectE2E, runToEnd, uniqueId, type E2E } from '../helpers';
+import { attempts, useE2E, runToEnd, uniqueId, type E2E } from '../helpers';
 import { validateAccount } from '../../../schemas/validate';
 import { everyField, filledWhileValid, pathsOf } from '../../unit/schemas/contract-payload';
 
@@ -61,13 +61,7 @@ function goodPayloads(e: E2E, tag: string) {
 }
 
 describe('bring your own data: payloads go in unchanged', () => {
-  let e: E2E;
-  beforeAll(async () => {
-    e = await connectE2E();
-  });
-  afterAll(async () => {
-    await e?.close();
-  });
+  const e = useE2E();
 
   it('sends what the file held, field for field; fails each bad line alone, with its code; validate agrees account for account', async () => {
     const supplier = e.config.IMPORT_SUPPLIER_CODE;

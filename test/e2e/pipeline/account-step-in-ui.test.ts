@@ -1,20 +1,14 @@
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { workflowMetadataQuery } from '@temporalio/workflow';
 import { accountWorkflowId } from '../../../domain/workflow-ids';
 import { supplierStatusSignal } from '../../../domain/messages';
 import { accountDetails, SUMMARIES } from '../../../workflows/account-details';
 import { CHROMIUM_ARGS, findChromium } from '../../support/browser';
-import { accountsFile, connectE2E, sandbox, seedAccounts, setSupplierEverywhere, startRun, uniqueId, until, type E2E } from '../helpers';
+import { accountsFile, useE2E, sandbox, seedAccounts, setSupplierEverywhere, startRun, uniqueId, until } from '../helpers';
 
-let e: E2E;
-beforeAll(async () => {
-  e = await connectE2E();
-});
-afterAll(async () => {
-  await e?.close();
-});
+const e = useE2E();
 
 describe("an account's current step in the Temporal UI", () => {
   it('the account page shows the step it is in and what it waits for; at the end, the recorded outcome', async (ctx) => {

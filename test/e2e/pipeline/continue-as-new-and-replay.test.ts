@@ -1,18 +1,12 @@
 import { Worker } from '@temporalio/worker';
 import { codecWarnings } from '../../../clients/temporal';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDataConverter } from '../../../codec/data-converter';
 import { workflowBundle } from '../../../workers/worker';
 import { runWorkflowId } from '../../../domain/workflow-ids';
-import { connectE2E, type E2E, expectOutcomesMatchGroundTruth, listOf, runToEnd, seedAccounts, uniqueId } from '../helpers';
+import { useE2E, expectOutcomesMatchGroundTruth, listOf, runToEnd, seedAccounts, uniqueId } from '../helpers';
 
-let e: E2E;
-beforeAll(async () => {
-  e = await connectE2E();
-});
-afterAll(async () => {
-  await e?.close();
-});
+const e = useE2E();
 
 describe('long runs', () => {
   it('continue as new with accounts in flight and lose none; every history replays deterministically', async () => {

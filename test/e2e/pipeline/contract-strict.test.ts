@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAuth, createPlatformClient, runPlatformCheck } from '../../../clients/platform';
-import { accountsFile, connectE2E, expectOutcomesMatchGroundTruth, runToEnd, sandbox, seedAccounts, uniqueId, type E2E } from '../helpers';
+import { accountsFile, useE2E, expectOutcomesMatchGroundTruth, runToEnd, sandbox, seedAccounts, uniqueId } from '../helpers';
 
-let e: E2E;
-beforeAll(async () => {
-  e = await connectE2E();
-});
-afterAll(async () => {
-  await e?.close();
-});
+const e = useE2E();
 
 // The e2e stack's sandbox runs in strict mode (test/setup/global-stack.ts): every request the
 // pipeline sends is checked against the contract, and a violation is answered 4xx and recorded.

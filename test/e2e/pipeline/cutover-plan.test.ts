@@ -1,18 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cliSync } from '../../support/cli';
 import { planStatusQuery, type PlanStatus, type WaveStatus } from '../../../domain/plan-messages';
 import { planWorkflowId } from '../../../domain/workflow-ids';
-import { attempts, connectE2E, sandbox, seedPlanCohorts, uniqueId, until, type E2E } from '../helpers';
+import { attempts, useE2E, sandbox, seedPlanCohorts, uniqueId, until } from '../helpers';
 
-let e: E2E;
-beforeAll(async () => {
-  e = await connectE2E();
-});
-afterAll(async () => {
-  await e?.close();
-});
+const e = useE2E();
 
 /** The CLI as an operator runs it, against the e2e stack. */
 const cli = (args: string[]) => cliSync(args, { env: e.env });

@@ -1,24 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  accountsFile,
-  attempts,
-  connectE2E,
-  expectOutcomesMatchGroundTruth,
-  groundTruth,
-  runToEnd,
-  sandbox,
-  seedAccounts,
-  uniqueId,
-  type E2E,
-} from '../helpers';
+import { describe, expect, it } from 'vitest';
+import { accountsFile, attempts, useE2E, expectOutcomesMatchGroundTruth, groundTruth, runToEnd, sandbox, seedAccounts, uniqueId } from '../helpers';
 
-let e: E2E;
-beforeAll(async () => {
-  e = await connectE2E();
-});
-afterAll(async () => {
-  await e?.close();
-});
+const e = useE2E();
 
 describe('a migration run on the real stack', () => {
   it('ends every account with the outcome the generator expects, and creates each at most once', async () => {

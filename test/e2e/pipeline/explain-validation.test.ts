@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsFile, attempts, connectE2E, type E2E, listOf, runToEnd, sandbox, seedAccounts, uniqueId } from '../helpers';
+import { describe, expect, it } from 'vitest';
+import { accountsFile, attempts, useE2E, listOf, runToEnd, sandbox, seedAccounts, uniqueId } from '../helpers';
 
-let e: E2E;
-beforeAll(async () => {
-  e = await connectE2E();
-});
-afterAll(async () => {
-  await e?.close();
-});
+const e = useE2E();
 
 const errorsOf = async (runId: string, ext: string) =>
   (

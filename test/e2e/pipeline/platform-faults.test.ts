@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPlatformClient } from '../../../clients/platform';
 import { taskParams } from '../../../activities/schedule';
 import { createSourceAdapter } from '../../../source/adapter';
 import { defaultMapping } from '../../../source/mapping';
 import { transformAccount } from '../../../source/transform';
-import { accountsFile, attempts, connectE2E, groundTruth, runToEnd, sandbox, seedAccounts, uniqueId, type E2E } from '../helpers';
+import { accountsFile, attempts, useE2E, groundTruth, runToEnd, sandbox, seedAccounts, uniqueId } from '../helpers';
 
-let e: E2E;
-beforeAll(async () => {
-  e = await connectE2E();
-});
-afterAll(async () => {
-  await e?.close();
-});
+const e = useE2E();
 
 /** Longer than the schedule activity's first retry backoff (2 s) with room for a loaded machine. */
 const BLIND_RESEND_TRAP_MS = 12_000;

@@ -25,7 +25,9 @@ describe("the tenant's window of accounts in processing (PLATFORM_PACE=adaptive)
     await workers.start(taskQueue, taskQueue, { PLATFORM_PACE: 'adaptive' });
     // The tenant's limit: 3 accounts in processing at once, 1.5 s each (capacity 2 accounts/s).
     await sandbox(e, 'PUT', '/admin/faults', { concurrencyLimit: 3, processingDelayMs: 1_500, concurrencyRetryAfterSeconds: null });
-    await e.pool.query('delete from migrate.platform_permit_waiters; delete from migrate.platform_permits; delete from migrate.platform_pace');
+    await e.pool.query(
+      'delete from migrate.platform_permit_waiters; delete from migrate.platform_permits; delete from migrate.platform_fair_shares; delete from migrate.platform_pace',
+    );
     const truth = await seedAccounts(e, { accounts: 10, seed: 7, defectRate: 0, accountNumberPrefix: `${uniqueId('PW')}-` });
     const accounts = truth.map((t) => t.external_account_number);
     const before = (await sandbox(e, 'GET', '/admin/requests')).concurrencyLimited as number;
@@ -64,6 +66,11 @@ describe("the tenant's window of accounts in processing (PLATFORM_PACE=adaptive)
     // the run's weight, a named list's priority; the activity read them from its own Info.
     expect(seen.size).toBeGreaterThan(0);
     for (const x of seen.values()) expect(x).toMatchObject({ fairness_key: e.config.IMPORT_SUPPLIER_CODE, priority_key: REQUESTED_PRIORITY_KEY, weight: 3 });
+
+    // The key's share of the window counts each account the tenant took once: a refused call's permit
+    // was given back and not counted (domain/platform-pace.ts, capLeads).
+    const shares = await e.pool.query<{ fairness_key: string; granted: number }>('select fairness_key, granted from migrate.platform_fair_shares');
+    expect(shares.rows).toEqual([{ fairness_key: e.config.IMPORT_SUPPLIER_CODE, granted: 10 }]);
 
     // The window found the limit: what `run status` shows, and at most a few refusals.
     const view = await platformPace(e.pool, { ...e.config, PLATFORM_PACE: 'adaptive' });

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WorkflowFailedError } from '@temporalio/client';
 import { createLedger } from '../../../ledger/attempts';
 import { claimInboxEvent, insertInboxRecord } from '../../../ledger/inbox';
 import { accountWorkflowId } from '../../../domain/workflow-ids';
 import { accountImportInputSchema, migrationRunInputSchema, type AccountOutcome } from '../../../domain/inputs';
 import { importEventSignal } from '../../../domain/messages';
-import { accountsFile, attempts, connectE2E, groundTruth, seedAccounts, setSupplierEverywhere, uniqueId, type E2E } from '../helpers';
+import { accountsFile, attempts, useE2E, groundTruth, seedAccounts, setSupplierEverywhere, uniqueId } from '../helpers';
 
 /**
  * Promises the pipeline makes that no happy run exercises: the recorded outcome is set once, an
@@ -13,13 +13,7 @@ import { accountsFile, attempts, connectE2E, groundTruth, seedAccounts, setSuppl
  * event, and an account of a complete supplier costs no platform call. Each is checked where it
  * is kept: the ledger on the stack's Postgres, the workflows on the stack's Temporal and worker.
  */
-let e: E2E;
-beforeAll(async () => {
-  e = await connectE2E();
-});
-afterAll(async () => {
-  await e?.close();
-});
+const e = useE2E();
 
 /** A run registered in the ledger, and one account of it started as the run starts it (the run workflow itself is not needed). */
 async function startAccount(ext: string, opts: { runId: string; signal?: { type: string; identifier: string } }) {

@@ -1,17 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cliSync } from '../../support/cli';
 import { runWorkflowId } from '../../../domain/workflow-ids';
-import { accountsFile, attempts, connectE2E, groundTruth, sandbox, seedAccounts, uniqueId, until, type E2E } from '../helpers';
+import { accountsFile, attempts, useE2E, groundTruth, sandbox, seedAccounts, uniqueId, until } from '../helpers';
 
-let e: E2E;
-beforeAll(async () => {
-  e = await connectE2E();
-});
-afterAll(async () => {
-  await e?.close();
-});
+const e = useE2E();
 
 /** The CLI as an operator runs it, against the e2e stack. */
 const cli = (args: string[]) => cliSync(args, { env: e.env });

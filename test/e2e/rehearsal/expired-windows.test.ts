@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runExpiredWindowsPhase } from '../../../harness/rehearsal/expired-windows';
-import { attempts, connectE2E, groundTruth, sandbox, seedAccounts, uniqueId, type E2E } from '../helpers';
+import { attempts, useE2E, groundTruth, sandbox, seedAccounts, uniqueId } from '../helpers';
 
-let e: E2E;
-beforeAll(async () => {
-  e = await connectE2E();
-});
-afterAll(async () => {
-  await e?.close();
-});
+const e = useE2E();
 
 describe('rehearsal: windows that expire and outcomes that never come', () => {
   it('held accounts end import_cancelled (by event, by poll when the event is dropped) or outcome_timeout; the rerun creates each cancelled one once; the never-answered are not created', async () => {

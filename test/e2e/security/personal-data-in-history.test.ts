@@ -2,18 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { temporalConnectionOptions } from '../../../clients/temporal';
 import { contains, personalValues } from './personal-values';
-import { accountsFile, connectE2E, runToEnd, seedAccounts, startOwnWorker, startRun, uniqueId, type E2E } from '../helpers';
+import { accountsFile, useE2E, runToEnd, seedAccounts, startOwnWorker, startRun, uniqueId } from '../helpers';
 
-let e: E2E;
-beforeAll(async () => {
-  e = await connectE2E();
-});
-afterAll(async () => {
-  await e?.close();
-});
+const e = useE2E();
 
 /** Every payload in a history, wherever it sits (inputs, results, details, memos, headers), search attributes aside. */
 function payloadsOf(node: unknown, out: Array<{ metadata?: Record<string, Uint8Array> | null; data?: Uint8Array | null }> = []) {

@@ -1,18 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLedger } from '../../../ledger/attempts';
-import { accountsFile, connectE2E, runToEnd, seedAccounts, uniqueId, type E2E } from '../helpers';
+import { accountsFile, useE2E, runToEnd, seedAccounts, uniqueId } from '../helpers';
 import { contains, personalValues } from './personal-values';
 import { cli } from '../../support/cli';
 
-let e: E2E;
-beforeAll(async () => {
-  e = await connectE2E();
-});
-afterAll(async () => {
-  await e?.close();
-});
+const e = useE2E();
 
 const major = (version: string) => Number(/(\d+)(?:\.\d+)?/.exec(version)?.[1] ?? 0);
 

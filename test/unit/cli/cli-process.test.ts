@@ -204,3 +204,24 @@ describe('kraken-migrate in production mode and the image commands', () => {
     expect(r.stderr).toMatch(/error \[database_url_missing\]/);
   });
 });
+
+describe('a reader that stops early (`kraken-migrate … | head`)', () => {
+  it('ends the command quietly, with no EPIPE stack', async () => {
+    const r = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [require.resolve('tsx/cli'), 'cli/main.ts', '--help'], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, DATA_DIR: dir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 60_000,
+      });
+      // The pipe is closed before the command writes: its first write meets EPIPE.
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+    expect(r.stderr).not.toContain('EPIPE');
+    expect(r.code).toBe(0);
+  });
+});

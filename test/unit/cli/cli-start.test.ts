@@ -43,6 +43,9 @@ describe('the ledger-only commands', () => {
   it.each([
     ['run rerun-failed --list and run reconcile --list', './cli/actions/ledger-lists.ts'],
     ['report', './cli/report/build.ts'],
+    ['report --summary', './cli/report/summary.ts'],
+    // run status asks Temporal beside the ledger: its SDK loads only when asked (cli/run-status-temporal.ts).
+    ['run status, before it asks Temporal', './cli/actions/run-status.ts'],
   ])('%s load no Temporal package', (_, module) => {
     const loaded = packagesLoadedBy(`require('${module}');`);
     expect(loaded).toContain('pg');
