@@ -9,8 +9,11 @@ const req = (holder: string): PermitRequest => ({ holder, priorityKey: 3, fairne
 // A window of one account in processing.
 const store = () => createPaceStore(db.pool, { ...DEFAULT_PACE, initialWindow: 1, maxWindow: 1 }, { leaseMs: 60 * 60_000 });
 const permits = async () =>
-  (await db.pool.query<{ holder: string; accepted: boolean }>('select holder, accepted_at is not null as accepted from migrate.platform_permits order by holder'))
-    .rows;
+  (
+    await db.pool.query<{ holder: string; accepted: boolean }>(
+      'select holder, accepted_at is not null as accepted from migrate.platform_permits order by holder',
+    )
+  ).rows;
 
 beforeAll(async () => {
   db = await startTestDb('pace-store');
