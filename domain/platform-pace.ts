@@ -94,7 +94,7 @@ export function nextPace(s: PaceState, signal: PaceSignal, p: PaceParams, nowMs:
   const holdMs = Math.max(p.holdMs, signal.retryAfterMs ?? 0);
   // The tenant was full with `inProcessing` of ours: a window past that only draws more refusals
   // (probing overshoots by the calls answered in one round).
-  const seen = signal.kind === 'throttled' && signal.inProcessing !== undefined ? signal.inProcessing : Number.POSITIVE_INFINITY;
+  const seen = signal.inProcessing ?? Number.POSITIVE_INFINITY;
   const decreased = s.window * p.decrease;
   // Refused with less than half the window's accounts in processing: not the limit on accounts in
   // processing (a rate limit, a burst of 429s): the window narrows to them, and probes again from
