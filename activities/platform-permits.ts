@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type pino from 'pino';
 import type { Grant, PaceStore, PermitRequest } from '../ledger/platform-pace';
-import type { PaceSignal } from '../domain/platform-pace';
+import { permitsToCheck, sweepFrees, type PaceSignal, type WorkflowAnswer } from '../domain/platform-pace';
 
 /**
  * A worker's waiting accounts, asking for permits together: one ledger round a tick for all of them
@@ -27,10 +27,14 @@ export function createPermitGate(
     if (now() < nextSweepAt) return;
     nextSweepAt = now() + s.everyMs;
     try {
-      const held = await store.longHeld(tenant, s.olderThanMs, s.batch);
-      const states = await Promise.all(held.map(async (p) => ({ p, state: await s.workflowState(p.holder).catch(() => 'unknown' as const) })));
-      const closed = states.filter((x) => x.state === 'closed').map((x) => x.p);
-      const freed = await store.release(tenant, closed);
+      const { holdMs, permits } = await store.heldPermits(tenant);
+      const check = permitsToCheck(permits, holdMs, s);
+      const noAnswer: WorkflowAnswer = { kind: 'no-answer' };
+      const answers = await Promise.all(check.map((p) => s.workflowState(p.holder).catch(() => noAnswer)));
+      const freed = await store.release(
+        tenant,
+        check.filter((_, i) => sweepFrees(answers[i])),
+      );
       if (freed > 0) opts.logger?.info?.({ freed }, 'platform permits: given back for account workflows that closed without an outcome');
     } catch (e) {
       opts.logger?.warn({ err: (e as Error).message }, 'platform permits: the sweep of long-held permits failed; it runs again later');
@@ -97,8 +101,8 @@ export type PermitGate = ReturnType<typeof createPermitGate>;
 
 /** How the gate checks long-held permits against the account workflows' state in Temporal. */
 export interface PermitSweep {
-  /** `closed`: the workflow has ended (or is not known to Temporal); `unknown`: could not tell (kept). */
-  workflowState(workflowId: string): Promise<'running' | 'closed' | 'unknown'>;
+  /** What Temporal says of the account workflow (domain `sweepFrees` decides what frees its permit). */
+  workflowState(workflowId: string): Promise<WorkflowAnswer>;
   /** A permit is checked once held longer than this (or three times the measured hold, if longer). */
   olderThanMs: number;
   /** At most this often (per worker, while its accounts wait). */
@@ -107,14 +111,14 @@ export interface PermitSweep {
   batch: number;
 }
 
-/** An account workflow's state as the sweep needs it: only a workflow Temporal says has ended is `closed`. */
+/** An account workflow's state as Temporal's `describe` gives it: its status, not found, or no answer. */
 export function temporalWorkflowState(temporal: () => Promise<Client>): PermitSweep['workflowState'] {
   return async (workflowId) => {
     try {
       const d = await (await temporal()).workflow.getHandle(workflowId).describe();
-      return d.status.name === 'RUNNING' ? 'running' : 'closed';
+      return { kind: 'status', status: d.status.name };
     } catch (e) {
-      return e instanceof WorkflowNotFoundError ? 'closed' : 'unknown';
+      return e instanceof WorkflowNotFoundError ? { kind: 'not-found' } : { kind: 'no-answer' };
     }
   };
 }

@@ -244,3 +244,42 @@ export function paceWatchPart(v: PaceView | undefined): string {
   if (!v || v.mode !== 'adaptive' || v.window === null) return '';
   return ` · window ${Math.floor(v.window)} (${v.held} in processing), throttled ${pct(v.throttledShare)}`;
 }
+
+/** A permit held now, as the sweep of long-held permits sees it: how long it has been held. */
+export interface HeldFor {
+  heldMs: number;
+}
+
+/**
+ * Which held permits the sweep asks Temporal about (docs/throughput.md, "Adaptive throughput"):
+ * those held longer than an account normally holds one (`olderThanMs`, or three times the measured
+ * hold if longer: a slow tenant's accounts in processing are not suspects), at most `batch`, the
+ * oldest first (the likeliest to be orphans, and the first to be freed if the batch is short).
+ */
+export function permitsToCheck<P extends HeldFor>(held: readonly P[], holdMs: number | null, opts: { olderThanMs: number; batch: number }): P[] {
+  const after = Math.max(opts.olderThanMs, 3 * Number(holdMs)); // null: 0
+  return held
+    .filter((p) => p.heldMs > after)
+    .sort((a, b) => b.heldMs - a.heldMs)
+    .slice(0, opts.batch);
+}
+
+/** What Temporal said of a permit holder's account workflow. */
+export type WorkflowAnswer =
+  /** `describe` answered with the workflow's status (RUNNING, TERMINATED, TIMED_OUT, COMPLETED…). */
+  | { kind: 'status'; status: string }
+  /** Temporal does not know the workflow (gone past retention, or never started). */
+  | { kind: 'not-found' }
+  /** Temporal could not be asked, or answered otherwise: nothing is known. */
+  | { kind: 'no-answer' };
+
+/**
+ * Whether the sweep gives the permit back: only when Temporal says the account workflow no longer
+ * runs (closed, or not known to it). Such an account never records an outcome, so nothing else frees
+ * its permit before its lease ends. No answer keeps it: freeing a running account's permit would let
+ * one account too many into processing.
+ */
+export function sweepFrees(answer: WorkflowAnswer): boolean {
+  if (answer.kind === 'not-found') return true;
+  return answer.kind === 'status' && answer.status !== 'RUNNING';
+}

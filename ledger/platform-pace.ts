@@ -33,6 +33,8 @@ export type PermitRequest = Omit<Waiter, 'sinceMs'>;
 export interface HeldPermit {
   holder: string;
   grantedAt: string;
+  /** How long it has been held, by the database's clock (when listed). */
+  heldMs: number;
 }
 
 /** A permit given: `full` when it was the window, not the callers, that held accounts back. */
@@ -229,19 +231,24 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
     },
 
     /**
-     * Permits held longer than an account normally holds one (`olderThanMs`, or three times the
-     * measured hold time if longer), oldest first: the sweep asks Temporal whether their account
-     * workflows still run (activities/platform-permits.ts).
+     * The tenant's permits held now, with how long each has been held (by the database's clock), and
+     * the measured hold time: the sweep picks the long-held ones to check (domain `permitsToCheck`).
      */
-    async longHeld(tenant: string, olderThanMs: number, limit: number): Promise<HeldPermit[]> {
+    async heldPermits(tenant: string): Promise<{ holdMs: number | null; permits: HeldPermit[] }> {
       // As text: a JS Date would drop the microseconds the release matches on.
-      const r = await pool.query<{ holder: string; granted_at: string }>(
-        `select q.holder, q.granted_at::text as granted_at from migrate.platform_permits q join migrate.platform_pace p using (tenant)
-          where q.tenant = $1 and q.granted_at < clock_timestamp() - make_interval(secs => greatest($2::float8, coalesce(p.hold_ms, 0) * 3) / 1000)
-          order by q.granted_at limit $3`,
-        [tenant, olderThanMs, limit],
-      );
-      return r.rows.map((x) => ({ holder: x.holder, grantedAt: x.granted_at }));
+      const [pace, held] = await Promise.all([
+        pool.query<{ hold_ms: number | null }>('select hold_ms from migrate.platform_pace where tenant = $1', [tenant]),
+        pool.query<{ holder: string; granted_at: string; held_ms: number }>(
+          `select holder, granted_at::text as granted_at, (extract(epoch from clock_timestamp() - granted_at) * 1000)::float8 as held_ms
+             from migrate.platform_permits where tenant = $1`,
+          [tenant],
+        ),
+      ]);
+      const h = pace.rows[0]?.hold_ms;
+      return {
+        holdMs: h === null || h === undefined ? null : Number(h),
+        permits: held.rows.map((x) => ({ holder: x.holder, grantedAt: x.granted_at, heldMs: Number(x.held_ms) })),
+      };
     },
 
     /**
@@ -249,7 +256,7 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
      * out): the platform's time for them says nothing of its processing time, so the moving average
      * is left alone. Only the grant seen is freed (a later grant to the same id is another attempt).
      */
-    async release(tenant: string, permits: readonly HeldPermit[]): Promise<number> {
+    async release(tenant: string, permits: readonly Pick<HeldPermit, 'holder' | 'grantedAt'>[]): Promise<number> {
       if (permits.length === 0) return 0;
       const r = await pool.query(
         `delete from migrate.platform_permits q using unnest($2::text[], $3::timestamptz[]) as x (holder, granted_at)

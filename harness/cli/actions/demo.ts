@@ -18,6 +18,7 @@ import { EXIT, usageError } from '../../../cli/errors';
 import { info, println } from '../../../cli/output';
 import { startRun } from '../../../cli/runs';
 import { watchRun } from '../../../cli/watch';
+import { platformPace } from '../../../cli/pace';
 import { buildReport } from '../../../cli/report/build';
 import { provisionTemporalCli } from '../../stack/temporal-cli';
 import { endpointLines, holdStackStopSignals, startStackInterruptibly, stopStack } from './dev';
@@ -100,7 +101,8 @@ export async function demoAction(opts: {
     });
     println(`Run ${run.runId} started: ${run.uiUrl}`);
     println(`Its failed accounts: ${run.failedAccountsUrl}`);
-    const watched = await watchRun(client, pool, run.runId);
+    // The tenant's window on the watch line, as `run start --watch` shows it (the stack's config: its tenant).
+    const watched = await watchRun(client, pool, run.runId, { pace: () => platformPace(pool, cfg) });
     if (watched.interrupted) {
       info(`Interrupted while run ${run.runId} was going; stopping the demo stack.`);
       process.exitCode = 130;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPermitGate } from '../../../activities/platform-permits';
+import type { WorkflowAnswer } from '../../../domain/platform-pace';
 import type { Grant, HeldPermit, PaceStore, PermitRequest } from '../../../ledger';
 
 const req = (holder: string): PermitRequest => ({ holder, priorityKey: 3, fairnessKey: 'OCTO', weight: 1 });
@@ -59,31 +60,46 @@ describe("a worker's accounts waiting for permits", () => {
     expect(await second).toEqual({ full: true });
   });
 
-  it('while accounts wait, long-held permits whose account workflow has closed are given back; running or unknown ones stay', async () => {
-    const held: HeldPermit[] = [
-      { holder: 'terminated', grantedAt: 't1' },
-      { holder: 'running', grantedAt: 't2' },
-      { holder: 'unreachable', grantedAt: 't3' },
-      { holder: 'gone', grantedAt: 't4' },
+  it('while accounts wait, long-held permits whose account workflow has closed are given back; running, unknown or young ones stay', async () => {
+    const permit = (holder: string, heldMs: number): HeldPermit => ({ holder, grantedAt: `t-${holder}`, heldMs });
+    const held = [
+      permit('young', 1_000),
+      permit('terminated', 40_000),
+      permit('running', 50_000),
+      permit('unreachable', 60_000),
+      permit('gone', 70_000),
+      permit('timed-out', 35_000),
     ];
-    const asked: { olderThanMs: number; limit: number }[] = [];
-    const released: HeldPermit[][] = [];
+    const released: Pick<HeldPermit, 'holder' | 'grantedAt'>[][] = [];
+    const asked: string[] = [];
     let rounds = 0;
     const store = {
       grant: async () => new Map<string, Grant>(++rounds >= 3 ? [['a', { full: true }]] : []),
-      longHeld: async (_t: string, olderThanMs: number, limit: number) => (asked.push({ olderThanMs, limit }), held),
+      heldPermits: async () => ({ holdMs: null, permits: held }),
       release: async (_t: string, permits: readonly HeldPermit[]) => (released.push([...permits]), permits.length),
     } as unknown as PaceStore;
-    const states: Record<string, 'running' | 'closed'> = { terminated: 'closed', running: 'running', gone: 'closed' };
-    const workflowState = async (id: string) => {
-      if (id === 'unreachable') throw new Error('Temporal away');
-      return states[id];
+    const answers: Record<string, WorkflowAnswer> = {
+      terminated: { kind: 'status', status: 'TERMINATED' },
+      running: { kind: 'status', status: 'RUNNING' },
+      gone: { kind: 'not-found' },
+      'timed-out': { kind: 'status', status: 'TIMED_OUT' },
     };
-    const gate = createPermitGate(store, 'tenant', { tickMs: 5, sweep: { workflowState, olderThanMs: 30_000, everyMs: 60_000, batch: 50 } });
+    const workflowState = async (id: string) => {
+      asked.push(id);
+      if (id === 'unreachable') throw new Error('Temporal away');
+      return answers[id];
+    };
+    const info: unknown[] = [];
+    const gate = createPermitGate(store, 'tenant', {
+      tickMs: 5,
+      logger: { warn: () => undefined, info: (o: unknown) => info.push(o) },
+      sweep: { workflowState, olderThanMs: 30_000, everyMs: 60_000, batch: 4 },
+    });
     expect(await gate.acquire(req('a'), 5_000)).toEqual({ full: true });
-    // One sweep in three rounds (at most every minute), the permits freed those of closed workflows only.
-    expect(asked).toEqual([{ olderThanMs: 30_000, limit: 50 }]);
-    expect(released).toEqual([[held[0], held[3]]]);
+    // One sweep in three rounds (at most every minute): the four oldest past 30 s asked, those closed or gone freed.
+    expect(asked).toEqual(['gone', 'unreachable', 'running', 'terminated']);
+    expect(released).toEqual([[permit('gone', 70_000), permit('terminated', 40_000)]]);
+    expect(info).toEqual([{ freed: 2 }]);
   });
 
   it('sweeps again once its interval has passed', async () => {
@@ -91,13 +107,13 @@ describe("a worker's accounts waiting for permits", () => {
     let sweeps = 0;
     const store = {
       grant: async () => new Map<string, Grant>([['a', { full: true }]]),
-      longHeld: async () => (sweeps++, []),
+      heldPermits: async () => (sweeps++, { holdMs: null, permits: [] }),
       release: async () => 0,
     } as unknown as PaceStore;
     const gate = createPermitGate(store, 'tenant', {
       tickMs: 5,
       now: () => t,
-      sweep: { workflowState: async () => 'closed', olderThanMs: 1, everyMs: 100, batch: 10 },
+      sweep: { workflowState: async () => ({ kind: 'not-found' }), olderThanMs: 1, everyMs: 100, batch: 10 },
     });
     await gate.acquire(req('a'), 5_000);
     expect(sweeps).toBe(1);

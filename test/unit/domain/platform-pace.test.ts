@@ -9,6 +9,8 @@ import {
   nextPace,
   paceLine,
   paceWatchPart,
+  permitsToCheck,
+  sweepFrees,
   throttledShare,
   windowThroughput,
   type PaceParams,
@@ -486,5 +488,39 @@ describe('the window as shown', () => {
     expect(paceWatchPart({ ...v, mode: 'fixed' })).toBe('');
     expect(paceWatchPart({ ...v, window: null })).toBe('');
     expect(paceWatchPart(undefined)).toBe('');
+  });
+});
+
+describe('the sweep of long-held permits (permits of account workflows closed without an outcome)', () => {
+  const held = (holder: string, heldMs: number) => ({ holder, heldMs });
+  const opts = { olderThanMs: 30_000, batch: 50 };
+
+  it('checks only permits held longer than the floor when no hold time is measured yet', () => {
+    const permits = [held('fresh', 10_000), held('at-floor', 30_000), held('past', 30_001)];
+    expect(permitsToCheck(permits, null, opts).map((p) => p.holder)).toEqual(['past']);
+    expect(permitsToCheck(permits, 0, opts).map((p) => p.holder)).toEqual(['past']);
+  });
+
+  it('waits three times the measured hold when that is longer than the floor (a slow tenant is not an orphan)', () => {
+    const permits = [held('slow', 50_000), held('at-three-holds', 60_000), held('orphan', 60_001)];
+    expect(permitsToCheck(permits, 20_000, opts).map((p) => p.holder)).toEqual(['orphan']);
+    // A short measured hold: the floor still holds.
+    expect(permitsToCheck(permits, 5_000, opts).map((p) => p.holder)).toEqual(['orphan', 'at-three-holds', 'slow']);
+  });
+
+  it('checks the oldest first, at most a batch', () => {
+    const permits = [held('b', 40_000), held('a', 90_000), held('c', 35_000), held('young', 1_000)];
+    expect(permitsToCheck(permits, null, opts).map((p) => p.holder)).toEqual(['a', 'b', 'c']);
+    expect(permitsToCheck(permits, null, { ...opts, batch: 2 }).map((p) => p.holder)).toEqual(['a', 'b']);
+    expect(permitsToCheck([], null, opts)).toEqual([]);
+  });
+
+  it('gives the permit back only when Temporal says the workflow no longer runs or does not know it; no answer keeps it', () => {
+    expect(sweepFrees({ kind: 'status', status: 'RUNNING' })).toBe(false);
+    for (const status of ['TERMINATED', 'TIMED_OUT', 'COMPLETED', 'FAILED', 'CANCELLED', 'CONTINUED_AS_NEW']) {
+      expect(sweepFrees({ kind: 'status', status })).toBe(true);
+    }
+    expect(sweepFrees({ kind: 'not-found' })).toBe(true);
+    expect(sweepFrees({ kind: 'no-answer' })).toBe(false);
   });
 });
