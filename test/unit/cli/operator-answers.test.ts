@@ -3,13 +3,13 @@ import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../config';
 import { loadReportData } from '../../../ledger/report-data';
-import { createReconciliationLedger } from '../../../ledger/reconciliation';
 import { reportSummary, summaryLines, throughputLine } from '../../../cli/report/summary';
 import { reportOptionsSchema } from '../../../cli/report/options';
 import { parseOptions } from '../../../cli/option-schema';
 import { runStatus, type TemporalAccess } from '../../../cli/actions/run-status';
 import * as questions from '../../../cli/run-status-temporal';
 import { startTestDb } from '../events/helpers';
+import { recordDifferingAccount } from './differing-account';
 
 /**
  * `report --summary` and `run status` as an operator reads them at a million rows (#41): the summary
@@ -43,15 +43,9 @@ beforeAll(async () => {
                case when $6::int is null then null else timestamptz '2026-11-26 10:00:00+00' + make_interval(mins => $6::int) end)`,
       [RUN, ext, stage, outcome, code, minute],
     );
-  await createReconciliationLedger(db.pool).record({
-    runId: RUN,
-    externalAccountNumber: 'A-2',
-    platformAccountNumber: 'P-2',
-    status: 'differing',
-    checkedFields: 3,
-    checkedBy: 'workflow',
-    differences: [{ path: 'agreements.0.tariff_code', field: 'agreements.*.tariff_code', expected: 'E-1R-NEW', found: 'E-1R-OLD' }],
-  });
+  await recordDifferingAccount(db.pool, RUN, [
+    { path: 'agreements.0.tariff_code', field: 'agreements.*.tariff_code', expected: 'E-1R-NEW', found: 'E-1R-OLD' },
+  ]);
 }, 120_000);
 
 afterAll(async () => {

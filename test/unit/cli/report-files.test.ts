@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadReportData } from '../../../cli/report/data';
 import { writeReportCsv, writeReportHtml } from '../../../cli/report/write';
 import { createLedger } from '../../../ledger/attempts';
-import { createReconciliationLedger } from '../../../ledger/reconciliation';
 import { HIDDEN } from '../../../schemas/bounded-output';
 import { startTestDb } from '../events/helpers';
+import { recordDifferingAccount } from './differing-account';
 
 /**
  * The written report files read back: personal values masked as `validate` masks them, the files
@@ -44,18 +44,10 @@ beforeAll(async () => {
     { stage: 'validate', code: 'invalid_tariff', attr: 'agreements.0.tariff_code', detail: 'tariff "E-1R-OLD" is not offered' },
   ]);
   expect((await q(`select request from migrate.account_payloads`)).rows[0].request).toMatch(/^\$sealed:v1:/);
-  await createReconciliationLedger(db.pool).record({
-    runId: RUN,
-    externalAccountNumber: 'A-2',
-    platformAccountNumber: 'P-2',
-    status: 'differing',
-    checkedFields: 3,
-    checkedBy: 'workflow',
-    differences: [
-      { path: 'customers.0.email', field: 'customers.*.email', expected: EMAIL, found: 'someone.else@example.test' },
-      { path: 'agreements.0.tariff_code', field: 'agreements.*.tariff_code', expected: 'E-1R-NEW', found: 'E-1R-OLD' },
-    ],
-  });
+  await recordDifferingAccount(db.pool, RUN, [
+    { path: 'customers.0.email', field: 'customers.*.email', expected: EMAIL, found: 'someone.else@example.test' },
+    { path: 'agreements.0.tariff_code', field: 'agreements.*.tariff_code', expected: 'E-1R-NEW', found: 'E-1R-OLD' },
+  ]);
   dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'report-files-')), 'reports', RUN);
 }, 120_000);
 

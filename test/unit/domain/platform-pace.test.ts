@@ -405,14 +405,12 @@ function twoRuns(o: { lateMs: { A: number; B: number }; byHeld?: boolean; accoun
 }
 
 describe('two runs, weights 3:1, counted from the start (the issue: within 20% of 3 at the 200th)', () => {
-  it('the weight-1 run at the window a processing time first: its lead is paid back', () => {
-    const { other } = twoRuns({ lateMs: { A: 8_000, B: 0 } });
-    expect(200 / other).toBeGreaterThanOrEqual(2.4);
-    expect(200 / other).toBeLessThanOrEqual(3.6);
-  });
-
-  it('the weight-1 run 20 s first (2.5 processing times: what the bench saw under load): paid back too', () => {
-    const { other } = twoRuns({ lateMs: { A: 20_000, B: 0 } });
+  it.each([
+    ['the weight-1 run at the window a processing time first: its lead is paid back', { A: 8_000, B: 0 }],
+    ['the weight-1 run 20 s first (2.5 processing times: what the bench saw under load): paid back too', { A: 20_000, B: 0 }],
+    ['the weight-1 run there last, by a processing time', { A: 0, B: 8_000 }],
+  ])('%s', (_, lateMs) => {
+    const { other } = twoRuns({ lateMs });
     expect(200 / other).toBeGreaterThanOrEqual(2.4);
     expect(200 / other).toBeLessThanOrEqual(3.6);
   });
@@ -422,12 +420,6 @@ describe('two runs, weights 3:1, counted from the start (the issue: within 20% o
     // 4 processing times first: 80 granted, 60 paid back: 20 more for the weight-1 run than 3:1.
     expect(other).toBeGreaterThanOrEqual(67 + 18);
     expect(other).toBeLessThanOrEqual(67 + 22);
-  });
-
-  it('the weight-1 run there last, by a processing time', () => {
-    const { other } = twoRuns({ lateMs: { A: 0, B: 8_000 } });
-    expect(200 / other).toBeGreaterThanOrEqual(2.4);
-    expect(200 / other).toBeLessThanOrEqual(3.6);
   });
 
   it('both at once', () => {
