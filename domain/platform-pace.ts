@@ -67,9 +67,11 @@ export type PaceSignal =
   /**
    * 429: the tenant's limit (retryAfterMs when it said how long to wait). `inProcessing`: this
    * tenant's accounts the client holds accepted permits for at that moment; the limit was reached
-   * with them, so the window is no wider than that (the ledger's store counts them).
+   * with them, so the window is no wider than that (the ledger's store counts them). `unanswered`:
+   * permits granted whose calls have no answer recorded yet (this one left out); the tenant may have
+   * taken them before this refusal, so they count against "fewer than half in processing".
    */
-  | { kind: 'throttled'; retryAfterMs?: number; inProcessing?: number }
+  | { kind: 'throttled'; retryAfterMs?: number; inProcessing?: number; unanswered?: number }
   /** 5xx (retryAfterMs when it said how long to wait: a 503 may): counted, the window left as it is. */
   | { kind: 'server_error'; retryAfterMs?: number };
 
@@ -100,7 +102,11 @@ export function nextPace(s: PaceState, signal: PaceSignal, p: PaceParams, nowMs:
   // processing (a rate limit, a burst of 429s): the window narrows to them, and probes again from
   // there (a doubling per processing time up to the next refusal) rather than creeping back at one
   // account per processing time, which after a collapse to one would take hours to reach a wide window.
-  return { window: clamp(Math.min(decreased, seen), p), probing: seen < decreased * REPROBE_BELOW, holdUntilMs: nowMs + holdMs };
+  // Answers of one round are recorded in any order: a refusal recorded before the acceptances sent
+  // beside it sees few in processing while the tenant was full of ours, so those still unanswered
+  // count as possibly in processing (the narrowing keeps the lower count: it must end the overshoot).
+  const possibly = seen + (signal.unanswered ?? 0);
+  return { window: clamp(Math.min(decreased, seen), p), probing: possibly < decreased * REPROBE_BELOW, holdUntilMs: nowMs + holdMs };
 }
 
 /** A refusal with fewer in processing than this share of the (decreased) window sets probing again. */

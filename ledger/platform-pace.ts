@@ -202,11 +202,13 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
     answered(tenant: string, holder: string, signal: PaceSignal | undefined, keep: boolean): Promise<void> {
       return locked(tenant, async (c, row, now) => {
         if (signal?.kind === 'throttled') {
-          const n = await c.query<{ n: number }>(
-            `select count(*)::int as n from migrate.platform_permits where tenant = $1 and accepted_at is not null and expires_at >= clock_timestamp()`,
-            [tenant],
+          const n = await c.query<{ n: number; unanswered: number }>(
+            `select count(*) filter (where accepted_at is not null)::int as n,
+                    count(*) filter (where accepted_at is null and holder <> $2)::int as unanswered
+               from migrate.platform_permits where tenant = $1 and expires_at >= clock_timestamp()`,
+            [tenant, holder],
           );
-          signal = { ...signal, inProcessing: n.rows[0].n };
+          signal = { ...signal, inProcessing: n.rows[0].n, unanswered: n.rows[0].unanswered };
         }
         if (keep) await c.query(`update migrate.platform_permits set accepted_at = clock_timestamp() where tenant = $1 and holder = $2`, [tenant, holder]);
         else {

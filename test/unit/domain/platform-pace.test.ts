@@ -82,6 +82,18 @@ describe('the window of accounts in processing (AIMD)', () => {
     expect(nextPace(at(20, { probing: true }), { kind: 'throttled' }, p, 1_000).probing).toBe(false);
   });
 
+  it('a refusal recorded before the acceptances sent beside it: narrowed to those recorded, no probing again', () => {
+    // A first round of 4 at a tenant limited to 3: the refusal is recorded first, 3 calls still unanswered.
+    expect(nextPace(at(4, { probing: true }), { kind: 'throttled', inProcessing: 0, unanswered: 3 }, p, 1_000)).toEqual({
+      window: 1,
+      probing: false,
+      holdUntilMs: 3_000,
+    });
+    // A window of 20 (10 after the decrease): 4 in processing and 1 unanswered is 5, not under half.
+    expect(nextPace(at(20), { kind: 'throttled', inProcessing: 4, unanswered: 1 }, p, 1_000).probing).toBe(false);
+    expect(nextPace(at(20), { kind: 'throttled', inProcessing: 4, unanswered: 0 }, p, 1_000).probing).toBe(true);
+  });
+
   it('after a burst of 429s that collapsed the window, it is back near the limit within a few processing times', () => {
     // A tenant limited to 20 in processing, 1 s each; a rate-limit burst left the window at 1.
     let s = nextPace(at(19), { kind: 'throttled', inProcessing: 0 }, DEFAULT_PACE, 0);
