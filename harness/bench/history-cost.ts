@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { runWorkflowId } from '../../domain/workflow-ids';
+import { eachInParallel } from '../measure/each-in-parallel';
 
 const E = temporal.api.enums.v1.EventType;
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -99,17 +100,12 @@ export async function runHistoryCost(client: Client, runId: string, opts: { para
   const cost = async (list: { workflowId: string; runId: string }[]) => {
     let events = 0;
     let actions = zero;
-    let next = 0;
-    const worker = async () => {
-      while (next < list.length) {
-        const w = list[next++];
-        const h = await client.workflow.getHandle(w.workflowId, w.runId).fetchHistory();
-        const evs = h.events ?? [];
-        events += evs.length;
-        actions = add(actions, actionsOf(evs));
-      }
-    };
-    await Promise.all(Array.from({ length: opts.parallel ?? 8 }, worker));
+    await eachInParallel(list, opts.parallel ?? 8, async (w) => {
+      const h = await client.workflow.getHandle(w.workflowId, w.runId).fetchHistory();
+      const evs = h.events ?? [];
+      events += evs.length;
+      actions = add(actions, actionsOf(evs));
+    });
     return { events, actions };
   };
   const a = await cost(accounts);
@@ -190,17 +186,12 @@ export async function runActivityAttempts(
     list.push({ workflowId: wf.workflowId, runId: wf.runId });
   const total = new Map<string, number>();
   let scheduleMax = 0;
-  let next = 0;
-  const worker = async () => {
-    while (next < list.length) {
-      const w = list[next++];
-      const h = await client.workflow.getHandle(w.workflowId, w.runId).fetchHistory();
-      const by = attemptsByActivity(h.events ?? []);
-      scheduleMax = Math.max(scheduleMax, by.get(scheduleActivity) ?? 0);
-      for (const [k, v] of by) total.set(k, (total.get(k) ?? 0) + v);
-    }
-  };
-  await Promise.all(Array.from({ length: opts.parallel ?? 4 }, worker));
+  await eachInParallel(list, opts.parallel ?? 4, async (w) => {
+    const h = await client.workflow.getHandle(w.workflowId, w.runId).fetchHistory();
+    const by = attemptsByActivity(h.events ?? []);
+    scheduleMax = Math.max(scheduleMax, by.get(scheduleActivity) ?? 0);
+    for (const [k, v] of by) total.set(k, (total.get(k) ?? 0) + v);
+  });
   const n = Math.max(1, list.length);
   const per = (x: number) => Math.round((x / n) * 100) / 100;
   return {

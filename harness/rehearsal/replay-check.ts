@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { runWorkflowId } from '../../domain/workflow-ids';
+import { eachInParallel } from '../measure/each-in-parallel';
 
 /**
  * The replay check of a run: every workflow the run wrote (its account workflows, found by their
@@ -174,44 +175,39 @@ export async function replayCheck(client: Client, runId: string, opts: ReplayChe
   const failures: WorkflowTaskFailure[] = [];
   let first = Infinity;
   let last = -Infinity;
-  let next = 0;
-  const reader = async () => {
-    while (next < executions.length) {
-      const x = executions[next++];
-      const history = await client.workflow.getHandle(x.workflowId, x.runId).fetchHistory();
-      const c = countHistory(history.events ?? []);
-      total.workflowsScanned += 1;
-      total.events += c.events;
-      total.workflowTaskFailed += c.workflowTaskFailed;
-      total.nondeterminism += c.nondeterminism;
-      total.workflowTaskTimedOut += c.workflowTaskTimedOut;
-      if (c.workflowTaskTimedOut > 0) total.workflowsWithTimeouts += 1;
-      for (const [k, n] of Object.entries(c.failedByCause)) total.failedByCause[k] = (total.failedByCause[k] ?? 0) + n;
-      for (const [k, n] of Object.entries(c.timedOutByType)) total.timedOutByType[k] = (total.timedOutByType[k] ?? 0) + n;
-      for (const [k, n] of Object.entries(c.timedOutByWorker)) total.timedOutByWorker[k] = (total.timedOutByWorker[k] ?? 0) + n;
-      if (c.timedOutBetween) {
-        first = Math.min(first, c.timedOutBetween.first);
-        last = Math.max(last, c.timedOutBetween.last);
-      }
-      for (const f of c.failures) {
-        // Nondeterminism is the finding: every one is kept; other failures while there is room.
-        if (!f.nondeterministic && failures.length >= maxFailures) continue;
-        const message = f.encoded ? await decodedMessage(client, f.encoded) : f.message;
-        failures.push({
-          workflowId: x.workflowId,
-          runId: x.runId,
-          workflowType: x.workflowType,
-          eventId: f.eventId,
-          cause: f.cause,
-          nondeterministic: f.nondeterministic,
-          message,
-          identity: f.identity,
-        });
-      }
-      if (opts.onProgress && total.workflowsScanned % (opts.progressEvery ?? 1000) === 0) opts.onProgress(total.workflowsScanned, executions.length);
+  await eachInParallel(executions, concurrency, async (x) => {
+    const history = await client.workflow.getHandle(x.workflowId, x.runId).fetchHistory();
+    const c = countHistory(history.events ?? []);
+    total.workflowsScanned += 1;
+    total.events += c.events;
+    total.workflowTaskFailed += c.workflowTaskFailed;
+    total.nondeterminism += c.nondeterminism;
+    total.workflowTaskTimedOut += c.workflowTaskTimedOut;
+    if (c.workflowTaskTimedOut > 0) total.workflowsWithTimeouts += 1;
+    for (const [k, n] of Object.entries(c.failedByCause)) total.failedByCause[k] = (total.failedByCause[k] ?? 0) + n;
+    for (const [k, n] of Object.entries(c.timedOutByType)) total.timedOutByType[k] = (total.timedOutByType[k] ?? 0) + n;
+    for (const [k, n] of Object.entries(c.timedOutByWorker)) total.timedOutByWorker[k] = (total.timedOutByWorker[k] ?? 0) + n;
+    if (c.timedOutBetween) {
+      first = Math.min(first, c.timedOutBetween.first);
+      last = Math.max(last, c.timedOutBetween.last);
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, executions.length)) }, reader));
+    for (const f of c.failures) {
+      // Nondeterminism is the finding: every one is kept; other failures while there is room.
+      if (!f.nondeterministic && failures.length >= maxFailures) continue;
+      const message = f.encoded ? await decodedMessage(client, f.encoded) : f.message;
+      failures.push({
+        workflowId: x.workflowId,
+        runId: x.runId,
+        workflowType: x.workflowType,
+        eventId: f.eventId,
+        cause: f.cause,
+        nondeterministic: f.nondeterministic,
+        message,
+        identity: f.identity,
+      });
+    }
+    if (opts.onProgress && total.workflowsScanned % (opts.progressEvery ?? 1000) === 0) opts.onProgress(total.workflowsScanned, executions.length);
+  });
   failures.sort((a, b) => Number(b.nondeterministic) - Number(a.nondeterministic));
   total.failures = failures.slice(0, Math.max(maxFailures, failures.filter((f) => f.nondeterministic).length));
   if (first <= last) total.timedOutBetween = { first: new Date(first).toISOString(), last: new Date(last).toISOString() };
