@@ -107,6 +107,8 @@ describe('report --summary', () => {
 
 /** Temporal as `run status` reaches it, its questions' module loaded as the test's (vitest runs no require hook). */
 const access = (client: () => Promise<Client>, waitMs?: number): TemporalAccess => ({ client, questions: () => questions, ...(waitMs ? { waitMs } : {}) });
+/** `run status` of the seeded run, Temporal reached through `temporal`. */
+const statusVia = (temporal: TemporalAccess) => runStatus(temporal, db.pool, cfg, RUN);
 
 /** A Temporal client whose run workflow is described as `describe` says. */
 const fakeClient = (describe: () => Promise<unknown>): Client =>
@@ -119,12 +121,7 @@ const fakeClient = (describe: () => Promise<unknown>): Client =>
 describe('run status', () => {
   it('answers from the ledger, saying so, when Temporal does not know the run', async () => {
     const client = fakeClient(() => Promise.reject(new WorkflowNotFoundError('not found', `migration-run/${RUN}`, undefined)));
-    const st = await runStatus(
-      access(async () => client),
-      db.pool,
-      cfg,
-      RUN,
-    );
+    const st = await statusVia(access(async () => client));
     expect(st.workflowStatus).toBeNull();
     expect(st.temporal).toEqual({ answered: false, reason: `no run ${RUN} (workflow migration-run/${RUN}) in this Temporal namespace` });
     expect(st.ledgerStatus).toBe('running');
@@ -134,24 +131,14 @@ describe('run status', () => {
 
   it('answers from the ledger when Temporal does not answer in time', async () => {
     const started = performance.now();
-    const st = await runStatus(
-      access(() => new Promise<Client>(() => {}), 100),
-      db.pool,
-      cfg,
-      RUN,
-    );
+    const st = await statusVia(access(() => new Promise<Client>(() => {}), 100));
     expect(performance.now() - started).toBeLessThan(2000);
     expect(st.temporal?.reason).toBe('Temporal did not describe the run within 0.1 s');
     expect(st.outcomes.completed).toBe(2);
   });
 
   it('answers from the ledger when Temporal cannot be reached', async () => {
-    const st = await runStatus(
-      access(() => Promise.reject(new Error('cannot reach Temporal at 127.0.0.1:1'))),
-      db.pool,
-      cfg,
-      RUN,
-    );
+    const st = await statusVia(access(() => Promise.reject(new Error('cannot reach Temporal at 127.0.0.1:1'))));
     expect(st.temporal?.reason).toBe('cannot reach Temporal at 127.0.0.1:1');
     expect(st.startTime).toBe((await db.pool.query(`select started_at from migrate.runs where run_id = $1`, [RUN])).rows[0].started_at.toISOString());
   });
@@ -162,12 +149,7 @@ describe('run status', () => {
       startTime: new Date('2026-11-26T09:00:00Z'),
       closeTime: new Date('2026-11-26T11:00:00Z'),
     }));
-    const st = await runStatus(
-      access(async () => client),
-      db.pool,
-      cfg,
-      RUN,
-    );
+    const st = await statusVia(access(async () => client));
     expect(st.temporal).toBeNull();
     expect(st.workflowStatus).toBe('COMPLETED');
     expect({ start: st.startTime, close: st.closeTime }).toEqual({ start: '2026-11-26T09:00:00.000Z', close: '2026-11-26T11:00:00.000Z' });
