@@ -12,6 +12,7 @@ const PRODUCT = [
   ['contract'],
   ['schemas', 'config', 'process', 'db'],
   ['logging'],
+  ['metrics'],
   ['codec'],
   ['clients'],
   ['source', 'reconcile'],

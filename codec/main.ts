@@ -4,13 +4,16 @@ import { createLogger } from '../logging/logger';
 import { createCodec } from './data-converter';
 import { createOidcVerifier } from './oidc';
 import { createCodecServer } from './server';
+import { serveProcessMetrics } from '../metrics/server';
 
 /** Runs the codec server alone: `npx tsx codec/main.ts`. Loopback unless CODEC_HOST and CODEC_AUTH_TOKEN say otherwise (see README). */
 async function main(): Promise<void> {
   const cfg = getConfig();
   const logger = createLogger('codec-server', { level: cfg.LOG_LEVEL });
   const codec = createCodec(cfg, { logger });
+  const metrics = await serveProcessMetrics(cfg.METRICS_ADDRESS, 'codec');
   const server = createCodecServer({
+    metrics: metrics.registry,
     codec,
     ...(codecAuthMode(cfg) === 'oidc'
       ? {
@@ -31,7 +34,7 @@ async function main(): Promise<void> {
 
   const stop = (signal: string) => {
     logger.info({ signal }, 'codec server stopping');
-    server.close().then(
+    Promise.all([server.close(), metrics.close()]).then(
       () => process.exit(0),
       () => process.exit(1),
     );

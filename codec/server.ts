@@ -1,3 +1,5 @@
+import type { Registry } from 'prom-client';
+import { countHttpRequests } from '../metrics/http-requests';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Payload, PayloadCodec } from '@temporalio/common';
@@ -78,6 +80,8 @@ export interface CodecServerOptions {
    * this server as same-origin: its requests still carry that name in `Host`, and are refused.
    */
   allowedHosts?: string[];
+  /** Where its requests are counted (the process's metrics; absent: not counted). */
+  metrics?: Registry;
 }
 
 /** The host name of a `Host` header (`[::1]:8802` → `::1`), lower case; undefined when absent. */
@@ -101,6 +105,7 @@ export function createCodecServer(opts: CodecServerOptions): CodecServer {
   if (authToken && oidc) throw new CodecServerError('codec_auth_required', 'one auth mode: a shared token or OIDC, not both');
   const expected = authToken ? digest(`Bearer ${authToken}`) : undefined;
   const app = Fastify({ bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT, logger: false });
+  if (opts.metrics) countHttpRequests(app, opts.metrics, 'codec');
 
   const send = (reply: FastifyReply, status: number, code: CodecServerErrorCode, message: string) => reply.code(status).send({ code, message });
 

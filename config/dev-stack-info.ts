@@ -19,6 +19,8 @@ export const stackInfoSchema = z.object({
   sandboxUrl: z.string(),
   eventsUrl: z.string(),
   codecUrl: z.string(),
+  /** Each process's metrics (Prometheus text) by name: `worker-1`, …, `events`, `codec`. */
+  metrics: z.record(z.string(), z.string()).default({}),
   dataDir: z.string(),
   workerPids: z.array(z.number()),
   startedAt: z.string(),

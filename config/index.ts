@@ -179,6 +179,20 @@ export const configSchema = z.object({
   /** Set by the stack: the worker writes its pid here once it polls (readiness, whatever LOG_LEVEL). */
   WORKER_READY_FILE: optionalString,
 
+  // Metrics (docs/observability.md). Each long-running process (worker, events receiver, codec
+  // server) serves Prometheus text at http://METRICS_ADDRESS/metrics; unset: none. A worker serves
+  // the Temporal SDK's own metrics there too, unless METRICS_OTLP_URL sends the SDK's to a collector.
+  METRICS_ADDRESS: z
+    .string()
+    .regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, 'host:port (e.g. 127.0.0.1:9464, or 0.0.0.0:9464 in a container)')
+    .optional(),
+  METRICS_OTLP_URL: z
+    .string()
+    .regex(/^(grpcs?|https?):\/\//, 'an OTLP collector URL (grpc://, grpcs://, http:// or https://)')
+    .optional(),
+  /** The minutes of finished accounts a plan wave's measured rate (and so its projected end) is taken over. */
+  METRICS_RATE_WINDOW_MINUTES: z.coerce.number().int().min(1).max(120).default(10),
+
   // Events receiver. The webhook authenticates an EventBridge API destination by the API-key header
   // its connection adds (the default); `hmac` checks X-Kraken-Signature for senders that sign bodies.
   EVENTS_PORT: port(8801),

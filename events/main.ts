@@ -7,6 +7,7 @@ import { getConfig } from '../config';
 import { startEventsReceiver } from './server';
 import { loadCodecKeys } from '../codec/keys';
 import { useLedgerKeys } from '../ledger/sealing';
+import { serveProcessMetrics } from '../metrics/server';
 
 /**
  * Runs the events receiver alone: `npx tsx events/main.ts`. Needs DATABASE_URL (the stack's
@@ -32,8 +33,10 @@ async function main(): Promise<void> {
     sqs = { client: sqsClient, queueUrl };
   }
 
+  const metrics = await serveProcessMetrics(config.METRICS_ADDRESS, 'events');
   const receiver = await startEventsReceiver({
     config,
+    metrics: metrics.registry,
     pool,
     temporalClient,
     logger,
@@ -42,6 +45,7 @@ async function main(): Promise<void> {
   });
   const shutdown = async () => {
     await receiver.close();
+    await metrics.close();
     if (client) await (await client).connection.close();
     await pool.end();
     process.exit(0);

@@ -1,3 +1,5 @@
+import type { Registry } from 'prom-client';
+import { countHttpRequests } from '../metrics/http-requests';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type pino from 'pino';
 import type { Pool } from '../clients/db';
@@ -19,6 +21,8 @@ export interface EventsReceiverOptions {
   allowUnsigned?: boolean;
   rematchEveryMs?: number;
   rematchWithinMinutes?: number;
+  /** Where its webhook's requests are counted (the process's metrics; absent: not counted). */
+  metrics?: Registry;
 }
 
 export interface EventsReceiver {
@@ -32,6 +36,7 @@ export async function startEventsReceiver(opts: EventsReceiverOptions): Promise<
   const deps: EventsDeps = { pool, logger, signal: temporalSignaller(opts.temporalClient) };
 
   const app = createWebhookApp(deps, { config, allowUnsigned: opts.allowUnsigned });
+  if (opts.metrics) countHttpRequests(app, opts.metrics, 'events');
   const address = await app.listen({ port: config.EVENTS_PORT, host: config.EVENTS_HOST });
 
   let consumer: SqsConsumer | undefined;

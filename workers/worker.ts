@@ -15,6 +15,8 @@ import { workerDeploymentVersion } from './deployment-version';
 import { workflowCacheOptions } from './workflow-cache';
 import { loadCodecKeys } from '../codec/keys';
 import { useLedgerKeys } from '../ledger/sealing';
+import { fetchText, freeLoopbackPort, processRegistry, startMetricsServer, type MetricsServer } from '../metrics/server';
+import { registerMigrationMetrics } from './migration-metrics';
 
 const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
 /**
@@ -37,6 +39,20 @@ export function workflowBundle(interceptorModules: readonly string[] = []): Prom
 }
 
 let runtimeInstalled = false;
+/** Where this process's Temporal runtime serves its own metrics (loopback), once installed with them. */
+let sdkMetricsUrl: string | undefined;
+
+/**
+ * The Temporal runtime's telemetry: its metrics to an OTLP collector (METRICS_OTLP_URL), or to a
+ * Prometheus exporter on a free loopback port that the process's metrics address serves beside its own.
+ */
+async function sdkTelemetry(cfg: Config) {
+  if (cfg.METRICS_OTLP_URL) return { metrics: { otel: { url: cfg.METRICS_OTLP_URL, http: /^https?:/.test(cfg.METRICS_OTLP_URL) } } };
+  if (!cfg.METRICS_ADDRESS) return undefined;
+  const port = await freeLoopbackPort();
+  sdkMetricsUrl = `http://127.0.0.1:${port}/metrics`;
+  return { metrics: { prometheus: { bindAddress: `127.0.0.1:${port}`, useSecondsForDurations: true } } };
+}
 
 /**
  * Two workers in one process: the main queue (workflows, ledger / source / S3 activities) and the
@@ -45,8 +61,13 @@ let runtimeInstalled = false;
 export async function createWorkers(cfg: Config, opts: { identity?: string; workflowInterceptorModules?: readonly string[] } = {}) {
   const logger = createLogger('worker', { level: cfg.LOG_LEVEL });
   if (!runtimeInstalled) {
+    const telemetryOptions = await sdkTelemetry(cfg);
     // Temporal's defaults plus SIGHUP: a worker run in a terminal that is closed stops gracefully too.
-    Runtime.install({ logger: createTemporalLogger(logger), shutdownSignals: ['SIGINT', 'SIGTERM', 'SIGQUIT', 'SIGUSR2', 'SIGHUP'] });
+    Runtime.install({
+      logger: createTemporalLogger(logger),
+      shutdownSignals: ['SIGINT', 'SIGTERM', 'SIGQUIT', 'SIGUSR2', 'SIGHUP'],
+      ...(telemetryOptions ? { telemetryOptions } : {}),
+    });
     runtimeInstalled = true;
   }
   // The ledger seals personal columns with the same keyring as the payload codec.
@@ -54,7 +75,8 @@ export async function createWorkers(cfg: Config, opts: { identity?: string; work
   const s3 = createS3Client(cfg);
   const platform = createPlatformClient(cfg, { logger });
   let client: Promise<Client> | undefined;
-  const activities = createActivities({ pool, s3, platform, config: cfg, logger, temporal: () => (client ??= connectClient(cfg)) });
+  const temporal = () => (client ??= connectClient(cfg));
+  const activities = createActivities({ pool, s3, platform, config: cfg, logger, temporal });
   const connection = await connectWorker(cfg);
   const dataConverter = createDataConverter(cfg, { logger });
   const version = workerDeploymentVersion(cfg);
@@ -78,9 +100,18 @@ export async function createWorkers(cfg: Config, opts: { identity?: string; work
     maxConcurrentActivityTaskExecutions: 50,
     maxTaskQueueActivitiesPerSecond: cfg.PLATFORM_RATE_LIMIT_PER_SECOND,
   });
+  let metrics: MetricsServer | undefined;
+  if (cfg.METRICS_ADDRESS) {
+    const registry = processRegistry('worker');
+    registerMigrationMetrics(registry, { pool, temporal, config: cfg });
+    const sdk = sdkMetricsUrl;
+    metrics = await startMetricsServer({ address: cfg.METRICS_ADDRESS, registry, more: sdk ? () => fetchText(sdk) : undefined });
+    logger.info({ url: metrics.url }, 'metrics served');
+  }
   return {
     logger,
     version,
+    metricsUrl: metrics?.url,
     workers: [main, platformWorker],
     async run() {
       await Promise.all([main.run(), platformWorker.run()]);
@@ -90,6 +121,7 @@ export async function createWorkers(cfg: Config, opts: { identity?: string; work
       platformWorker.shutdown();
     },
     async close() {
+      await metrics?.close();
       await activities.close();
       await connection.close();
       await pool.end();

@@ -11,6 +11,7 @@ import { sandboxOptionsFromConfig } from '../sandbox/options';
 import { createLedger } from '../../ledger';
 import { loadCodecKeys } from '../../codec/keys';
 import { useLedgerKeys } from '../../ledger/sealing';
+import { serveProcessMetrics } from '../../metrics/server';
 
 /**
  * The platform sandbox and the events receiver run in the stack's own process. The ledger's
@@ -29,8 +30,10 @@ export async function startPlatformServices(config: Config, s3: S3Client) {
   });
   const sandboxUrl = await sandbox.listen(config.SANDBOX_PORT, '127.0.0.1');
   let client: Promise<Client> | undefined;
+  const metrics = await serveProcessMetrics(config.METRICS_ADDRESS, 'events');
   const events = await startEventsReceiver({
     config,
+    metrics: metrics.registry,
     pool,
     temporalClient: () => (client ??= connectClient(config)),
     logger: createLogger('events', { level: config.LOG_LEVEL }),
@@ -41,6 +44,7 @@ export async function startPlatformServices(config: Config, s3: S3Client) {
     eventsUrl: events.url,
     async stop() {
       await events.close();
+      await metrics.close();
       await sandbox.close();
       if (client) await (await client).connection.close();
       await pool.end();

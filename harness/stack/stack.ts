@@ -133,16 +133,23 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
     env.EVENTS_QUEUE_URL = queueUrl;
     config = parseConfig(env);
 
-    const tsx = (name: string, script: string) =>
+    // Each process serves its metrics on its own loopback port (stack.json's `metrics`, by name).
+    const metrics: Record<string, string> = {};
+    const metricsAddress = async (name: string) => {
+      const address = `127.0.0.1:${await freePort()}`;
+      metrics[name] = `http://${address}/metrics`;
+      return address;
+    };
+    const tsx = async (name: string, script: string, metricsName: string) =>
       startProcess({
         name,
         command: process.execPath,
         args: ['--import', 'tsx', path.join(ROOT, script)],
-        env: { ...process.env, ...env },
+        env: { ...process.env, ...env, METRICS_ADDRESS: await metricsAddress(metricsName) },
         cwd: ROOT,
         logFile: path.join(logDir, `${name}.log`),
       });
-    const codecProc = tsx('codec-server', 'codec/main.ts');
+    const codecProc = await tsx('codec-server', 'codec/main.ts', 'codec');
     stops.push(() => codecProc.stop());
     await waitForPort(config.CODEC_PORT, { timeoutMs: 60_000, proc: codecProc, logFile: path.join(logDir, 'codec-server.log') });
     const codecUrl = `http://127.0.0.1:${config.CODEC_PORT}`;
@@ -155,7 +162,7 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
     // The sandbox and the events receiver: one process, ready when both ports answer.
     log('starting the platform sandbox and the events receiver');
     const startServices = async () => {
-      const proc = tsx('platform-services', 'harness/stack/platform-services-main.ts');
+      const proc = await tsx('platform-services', 'harness/stack/platform-services-main.ts', 'events');
       for (const p of [config.SANDBOX_PORT, config.EVENTS_PORT]) {
         await waitForPort(p, { timeoutMs: 120_000, proc, logFile: path.join(logDir, 'platform-services.log') });
       }
@@ -164,6 +171,12 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
     let servicesProc = await startServices();
     stops.push(() => servicesProc.stop());
 
+    let written: StackInfo | undefined;
+    const writeInfo = (info: StackInfo | undefined = written) => {
+      if (!info) return;
+      written = info;
+      fs.writeFileSync(path.join(dataDir, 'stack.json'), JSON.stringify({ ...info, metrics }, null, 2));
+    };
     const workers: ManagedProcess[] = [];
     let temporalClient: Promise<import('@temporalio/client').Client> | undefined;
     const startWorker = async (extraEnv: Record<string, string> = {}, nodeArgs: readonly string[] = []) => {
@@ -175,7 +188,7 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
         name: `worker ${n}`,
         command: process.execPath,
         args: [...nodeArgs, '--import', 'tsx', path.join(ROOT, 'workers', 'main.ts')],
-        env: { ...process.env, ...env, WORKER_READY_FILE: readyFile, ...extraEnv },
+        env: { ...process.env, ...env, WORKER_READY_FILE: readyFile, METRICS_ADDRESS: await metricsAddress(`worker-${n}`), ...extraEnv },
         cwd: ROOT,
         logFile,
       });
@@ -197,6 +210,8 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
       const queue = parseConfig({ ...env, ...extraEnv }).TEMPORAL_TASK_QUEUE;
       await awaitTaskQueueRouting(await temporalClient, version, workerTaskQueues(queue, platformTaskQueue(queue)), 120_000);
       log(`worker ${n}: ${version.deploymentName}:${version.buildId} is the current version`);
+      // A worker added to a running stack: its metrics address joins stack.json.
+      writeInfo();
       return proc;
     };
     for (let i = 0; i < (opts.workers ?? 1); i++) await startWorker();
@@ -227,11 +242,12 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
       sandboxUrl: `http://127.0.0.1:${config.SANDBOX_PORT}`,
       eventsUrl: `http://127.0.0.1:${config.EVENTS_PORT}`,
       codecUrl,
+      metrics,
       dataDir,
       workerPids: workers.map((w) => w.pid),
       startedAt: new Date().toISOString(),
     };
-    fs.writeFileSync(path.join(dataDir, 'stack.json'), JSON.stringify(info, null, 2));
+    writeInfo(info);
     return {
       info,
       env,

@@ -83,6 +83,11 @@ export async function demoAction(opts: {
   try {
     if (interrupted()) return;
     info(`Stack up in ${Math.round((Date.now() - started) / 1000)} s. Temporal UI: ${stack.info.temporalUiUrl}`);
+    info(
+      `Metrics: ${Object.entries(stack.info.metrics)
+        .map(([name, url]) => `${name} ${url}`)
+        .join(', ')}`,
+    );
     info(`Generating ${opts.accounts} legacy accounts (seed ${opts.seed}, default defect mix) into the legacy schema…`);
     await generateDataset({
       accounts: opts.accounts,

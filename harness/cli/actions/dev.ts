@@ -38,6 +38,7 @@ export function endpointLines(stack: RunningStack, workerPids: number[] = stack.
     `Platform sandbox ${i.sandboxUrl}`,
     `Events receiver  ${i.eventsUrl}`,
     `Codec server     ${i.codecUrl}`,
+    ...Object.entries(i.metrics).map(([name, url]) => `Metrics          ${url} (${name})`),
     `Data directory   ${i.dataDir} (logs in ${path.join(i.dataDir, 'logs')})`,
     `Workers          pid ${workerPids.join(', ') || 'none'}`,
   ];

@@ -20,6 +20,7 @@ const stack: StackInfo = {
   sandboxUrl: 'http://127.0.0.1:18800',
   eventsUrl: 'http://127.0.0.1:18801',
   codecUrl: 'http://127.0.0.1:18802',
+  metrics: {},
   dataDir: 'stack-data-dir',
   workerPids: [1],
   startedAt: '2025-06-01T00:00:00Z',
