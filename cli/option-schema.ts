@@ -45,6 +45,9 @@ export const shareOption = numberOption(
   (v) => (v.endsWith('%') ? (v.length > 1 ? Number(v.slice(0, -1)) / 100 : NaN) : Number(v)),
 );
 
+/** Accounts a second (a rate a plan's waves are checked against). */
+export const rateOption = numberOption((n) => n > 0 && n <= 100_000, 'must be a number of accounts a second above 0');
+
 /** A fairness weight (Temporal's fairnessWeight: 0.001 to 1000). */
 export const weightOption = numberOption((n) => n >= 0.001 && n <= 1000, 'must be a number from 0.001 to 1000');
 

@@ -91,7 +91,10 @@ export function nextLocalMidnight(t: number, zone: string): number {
   return DateTime.fromMillis(t, { zone }).startOf('day').plus({ days: 1 }).toMillis();
 }
 
-/** What a wave may do at `now`: dispatch up to `allow` accounts until `until`, or wait until `until`. */
+/**
+ * What a wave may do at `now`: dispatch up to `allow` accounts until `until`, or wait until `until`
+ * (a daily cap spent in the last window: until that window's end, when no window is left).
+ */
 export type DispatchGate =
   | { open: true; allow: number; until: number }
   | { open: false; reason: 'outside_window' | 'daily_cap'; until: number }
@@ -114,5 +117,6 @@ export function dispatchGate(args: { intervals: Interval[]; now: number; zone: s
   const allow = Math.max(0, dailyCap - startedToday);
   if (allow > 0) return { open: true, allow, until: Math.min(open.end, midnight) };
   const next = firstOpenAt(intervals, midnight);
-  return next === undefined ? { open: false, reason: 'no_window_left' } : { open: false, reason: 'daily_cap', until: next };
+  // The cap spent in the last window: capped while that window is open, out of windows once it closes.
+  return { open: false, reason: 'daily_cap', until: next ?? open.end };
 }

@@ -10,7 +10,7 @@ import type { Pool } from '../clients/db';
 export interface LedgerMetrics {
   outcomes: Array<{ run: string; supplier: string; outcome: string; code: string; source: string; n: number }>;
   inFlight: Array<{ run: string; supplier: string; n: number }>;
-  /** Accounts finished in the last `recentMinutes` whole minutes, by run (a run's current rate). */
+  /** Accounts finished in the last `recentMinutes` minutes (the current one included), by run: a run's current rate. */
   recentFinished: Array<{ run: string; n: number }>;
   platform: Array<{ tenant: string; window: number; inProcessing: number; accepted: number; throttled: number; serverErrors: number }>;
   reconciliation: Array<{ run: string; supplier: string; field: string; differing: number; unverified: number }>;
@@ -33,7 +33,7 @@ export async function readLedgerMetrics(pool: Pool, recentMinutes: number): Prom
     ),
     pool.query<{ run: string; n: string }>(
       `select run_id as run, sum(n) as n from migrate.run_finish_minutes
-        where minute >= date_trunc('minute', now()) - make_interval(mins => $1) and minute < date_trunc('minute', now())
+        where minute > date_trunc('minute', now()) - make_interval(mins => $1)
         group by 1 having sum(n) > 0`,
       [recentMinutes],
     ),

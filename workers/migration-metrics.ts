@@ -101,7 +101,7 @@ export function registerMigrationMetrics(
       for (const [k, n] of sum(s.ledger.outcomes, (r) => [r.run, r.supplier, r.source || 'none'])) g.set({ run: k[0], supplier: k[1], source: k[2] }, n);
     },
   );
-  gauge('run_finished_recent', `Accounts a run finished in the last METRICS_RATE_WINDOW_MINUTES whole minutes.`, ['run'], (g, s) => {
+  gauge('run_finished_recent', `Accounts a run finished in the last METRICS_RATE_WINDOW_MINUTES minutes (the current one included).`, ['run'], (g, s) => {
     for (const r of s.ledger.recentFinished) g.set({ run: r.run }, r.n);
   });
   gauge('platform_window_size', "The adaptive window of accounts in processing at the tenant (PLATFORM_PACE's).", ['tenant'], (g, s) => {

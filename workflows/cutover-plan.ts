@@ -208,11 +208,10 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
         ws.bound = bound;
       }
       ws.status.started_today = startedToday;
-      const next = gate.open
-        ? windowAt(intervals[i], now)
-        : gate.reason === 'no_window_left'
-          ? undefined
-          : { start: gate.until, end: windowAt(intervals[i], gate.until)?.end ?? gate.until };
+      // Closed: the window `until` opens (none when a cap spent in the last window waits for its end).
+      const until = 'until' in gate ? gate.until : undefined;
+      const reopens = gate.open || until === undefined ? undefined : windowAt(intervals[i], until);
+      const next = gate.open ? windowAt(intervals[i], now) : reopens && { start: until!, end: reopens.end };
       ws.status.next_window = next ? { start: iso(next.start), end: iso(next.end) } : null;
       if (p.stopLine?.state.tripped) ws.state = 'stopped_line';
       else if (gate.open) ws.state = 'running';

@@ -8,6 +8,7 @@ import { migrationRunInputSchema } from '../../domain/inputs';
 import { approveGate, controlPlan, planStatusQuery, type PlanAction, type PlanArgs, type PlanStatus, type WaveStatus } from '../../domain/plan-messages';
 import { formatRate } from '../../domain/plan-gates';
 import { expandWindows } from '../../domain/plan-windows';
+import { waveFit, type WaveFit } from '../../domain/plan-fit';
 import type { PlanFile } from '../../domain/plan-file';
 import { TIMING_DEFAULTS } from '../../domain/timing-defaults';
 import { planWorkflowId, trialRunId } from '../../domain/workflow-ids';
@@ -16,19 +17,39 @@ import type { cutoverPlanWorkflow } from '../../workflows/cutover-plan';
 import { loadCliContext, withServices, workflowUiUrl } from '../context';
 import { CliError, EXIT, usageError } from '../errors';
 import { loadPlanFile } from '../plan-file';
-import { flagOption, parseOptions, positiveIntOption, runIdOption } from '../option-schema';
+import { flagOption, parseOptions, positiveIntOption, rateOption, runIdOption } from '../option-schema';
 import { printJson, println } from '../output';
 import { parsePayloadOptions, parseSelectionOptions, parseSourceOption } from '../runs';
 import { RUN_ID_PATTERN, newRunId } from '../run-id';
 
-/** Each wave's windows as instants (ISO, UTC) and as the plan zone's wall clock. */
-export function planSummary(plan: PlanFile) {
+/** A wave's accounts when they can be counted before the night: its accounts file's lines, or its limit. */
+function plannedAccounts(w: PlanFile['waves'][number]): number | undefined {
+  return w.accounts
+    ? fs
+        .readFileSync(w.accounts, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '').length
+    : w.limit;
+}
+
+/**
+ * Each wave's windows as instants (ISO, UTC) and as the plan zone's wall clock, and whether its
+ * accounts fit its windows and daily cap from `now` on (at `perSecond`, when one is stated).
+ */
+export function planSummary(plan: PlanFile, o: { perSecond?: number; now?: number } = {}) {
   const deps = waveDependencies(plan.waves);
   return {
     name: plan.name,
     timezone: plan.timezone,
+    ratePerSecond: o.perSecond ?? null,
     waves: plan.waves.map((w, i) => {
-      const windows = expandWindows(w.windows, plan.timezone).map((i) => ({
+      const intervals = expandWindows(w.windows, plan.timezone);
+      const planned = plannedAccounts(w);
+      const fit: WaveFit | null =
+        planned === undefined
+          ? null
+          : waveFit({ accounts: planned, intervals, zone: plan.timezone, dailyCap: w.daily_cap, perSecond: o.perSecond, from: o.now ?? Date.now() });
+      const windows = intervals.map((i) => ({
         start: new Date(i.start).toISOString(),
         end: new Date(i.end).toISOString(),
         local: `${local(i.start, plan.timezone)} – ${local(i.end, plan.timezone)}`,
@@ -42,6 +63,7 @@ export function planSummary(plan: PlanFile) {
         dryRunFirst: w.dry_run_first,
         gates: w.gates,
         windows,
+        fit,
       };
     }),
   };
@@ -53,12 +75,34 @@ function local(t: number, zone: string): string {
 
 /** `plan validate` and `plan status`'s options (cli/commands/plan.ts). */
 const jsonOptionSchema = z.object({ json: flagOption });
+const validateOptionsSchema = z.object({ json: flagOption, rate: rateOption.optional() });
+
+/** One line on a wave's fit: its accounts, what its windows and cap admit, and how many are left over. */
+function fitLine(fit: WaveFit | null, perSecond: number | undefined): string {
+  const at = perSecond === undefined ? 'its windows and daily cap' : `its windows and daily cap at ${perSecond} accounts a second`;
+  if (!fit) return `fit: not counted (no accounts file or limit)`;
+  return fit.fits
+    ? `fits: ${fit.accounts} accounts within ${at}`
+    : `DOES NOT FIT: ${fit.accounts} accounts, ${at} admit ${fit.admitted}: ${fit.leftOver} left over`;
+}
 
 export async function validatePlanAction(file: string, options: unknown): Promise<void> {
-  const opts = parseOptions(jsonOptionSchema, options);
-  const summary = planSummary(loadPlanFile(file));
-  if (opts.json) return printJson(summary);
-  println(`Plan ${summary.name} (${summary.timezone}): ${summary.waves.length} waves, valid.`);
+  const opts = parseOptions(validateOptionsSchema, options);
+  const summary = planSummary(loadPlanFile(file), { perSecond: opts.rate });
+  const unfit = summary.waves.filter((w) => w.fit && !w.fit.fits);
+  // A wave its windows and cap cannot hold makes the plan invalid (exit 2), each such wave named.
+  const verdict = () => {
+    if (unfit.length)
+      throw usageError(
+        'plan_does_not_fit',
+        unfit.map((w) => `wave ${w.name}: ${w.fit!.accounts} accounts, ${w.fit!.admitted} admitted, ${w.fit!.leftOver} left over`).join('; '),
+      );
+  };
+  if (opts.json) {
+    printJson(summary);
+    return verdict();
+  }
+  println(`Plan ${summary.name} (${summary.timezone}): ${summary.waves.length} waves, ${unfit.length ? `${unfit.length} that do not fit` : 'valid'}.`);
   for (const w of summary.waves) {
     const gates = [
       w.dryRunFirst ? `dry run first${w.gates.entry.min_dry_run_pass_rate !== undefined ? ` (pass rate ≥ ${w.gates.entry.min_dry_run_pass_rate})` : ''}` : '',
@@ -77,7 +121,9 @@ export async function validatePlanAction(file: string, options: unknown): Promis
         .map((x) => x.local)
         .join(', ')}${w.windows.length > 3 ? `, … ${w.windows[w.windows.length - 1].local}` : ''}`,
     );
+    println(`    ${fitLine(w.fit, opts.rate)}`);
   }
+  verdict();
 }
 
 /** The plan workflow's input from a checked plan file: each wave's run validated with the run's own schema. */
@@ -121,12 +167,7 @@ export async function planArgsOf(plan: PlanFile, cfg: Config, planId: string, po
           },
         }
       : {};
-    const planned = w.accounts
-      ? fs
-          .readFileSync(w.accounts, 'utf8')
-          .split('\n')
-          .filter((l) => l.trim() !== '').length
-      : w.limit;
+    const planned = plannedAccounts(w);
     waves.push({
       name: w.name,
       run,

@@ -13,7 +13,8 @@ export function planCommand(): Command {
     .description('check a plan file: every problem named by its field and rule (exit 2), or a summary of its waves and windows')
     .argument('<file>', 'the plan (YAML)')
     .option('--json', 'print the parsed plan with every window as instants')
-    .addHelpText('after', '\nExample:\n  $ kraken-migrate plan validate cutover.yaml')
+    .option('--rate <accounts-per-second>', "check each wave's accounts fit its windows and daily cap at this rate (default: the windows and caps alone)")
+    .addHelpText('after', '\nExamples:\n  $ kraken-migrate plan validate cutover.yaml\n  $ kraken-migrate plan validate cutover.yaml --rate 2.5')
     .action(async (file: string, opts) => planActions().validatePlanAction(file, opts));
 
   plan

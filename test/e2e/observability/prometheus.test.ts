@@ -10,11 +10,14 @@ import { freePort } from '../../../harness/stack/child-process';
 import { readStackInfo } from '../../../config/dev-stack-info';
 import { runWorkflowId } from '../../../domain/workflow-ids';
 import { runSummary } from '../../../ledger/run-summary';
-import { accountsFile, sandbox, seedAccounts, uniqueId, until, useE2E } from '../helpers';
+import { planStatusQuery } from '../../../domain/plan-messages';
+import { planWorkflowId } from '../../../domain/workflow-ids';
+import { accountsFile, sandbox, seedAccounts, seedPlanCohorts, uniqueId, until, useE2E } from '../helpers';
 
 const e = useE2E();
 const cli = (args: string[]) => cliSync(args, { env: e.env });
 const RULES = path.resolve(__dirname, '../../../deploy/prometheus/rules.yml');
+const DASHBOARD = path.resolve(__dirname, '../../../deploy/grafana/dashboards/kraken-migrate.json');
 /** Short intervals: the test waits seconds, not the production minute. */
 const SCRAPE_SECONDS = 1;
 const EVALUATION_SECONDS = 1;
@@ -204,6 +207,76 @@ describe('metrics in a real Prometheus and alerts through a real Alertmanager', 
     } finally {
       await sandbox(e, 'PUT', '/admin/forced-outcomes', Object.fromEntries(accounts.map((a) => [a, null]))).catch(() => {});
       cli(['run', 'cancel', runId]);
+    }
+  });
+  it('with a plan under way (a wave running, a wave at its entry gate), every query of the dashboard returns data', async () => {
+    const {
+      dir,
+      cohorts: { moving },
+    } = await seedPlanCohorts(e, 'OBSP', 53, { moving: 4, gated: 1 });
+    // Two of the running wave's accounts stay in processing on the tenant: the wave keeps running, with a rate and accounts left.
+    const held = moving.slice(0, 2);
+    await sandbox(e, 'PUT', '/admin/forced-outcomes', Object.fromEntries(held.map((a) => [a, { hold: true }])));
+    const at = (s: number) => new Date(Date.now() + s * 1000).toISOString();
+    const supplier = e.config.IMPORT_SUPPLIER_CODE;
+    const planFile = path.join(dir, 'plan.yaml');
+    fs.writeFileSync(
+      planFile,
+      `name: metrics
+timezone: Europe/London
+waves:
+  - name: moving
+    supplier: ${supplier}
+    accounts: moving.txt
+    concurrency: 4
+    windows: [{ start: "${at(2)}", end: "${at(3600)}" }]
+  - name: gated
+    supplier: ${supplier}
+    after: []
+    accounts: gated.txt
+    windows: [{ start: "${at(2)}", end: "${at(3600)}" }]
+    gates:
+      entry: { sign_off: "cutover lead" }
+`,
+    );
+    const planId = uniqueId('plan-metrics-');
+    const started = cli(['plan', 'start', planFile, '--plan-id', planId, '--poll-seconds', '1', '--json']);
+    expect(started.code, started.stderr).toBe(0);
+    const plan = e.client.workflow.getHandle(planWorkflowId(planId));
+    try {
+      await until(
+        'the moving wave runs with two accounts finished and the gated one waits for its sign-off',
+        async () => {
+          const st = await plan.query(planStatusQuery);
+          const [m, g] = [st.waves.find((w) => w.name === 'moving')!, st.waves.find((w) => w.name === 'gated')!];
+          return m.state === 'running' && m.accounts.completed === 2 && g.state === 'waiting_entry_sign_off';
+        },
+        120_000,
+      );
+      const dashboard = JSON.parse(fs.readFileSync(DASHBOARD, 'utf8')) as { panels: Array<{ title: string; targets: Array<{ expr: string }> }> };
+      const exprs = dashboard.panels.flatMap((p) =>
+        p.targets.map((t) => ({ title: p.title, expr: t.expr.replaceAll('$run', '.*').replaceAll('$plan', planId) })),
+      );
+      expect(exprs.length).toBeGreaterThan(10);
+      for (const { title, expr } of exprs)
+        await until(`"${title}" returns data (${expr})`, async () => (await promQuery(prometheus!.url, expr)).length > 0, 30_000);
+      // The plan's own numbers, as the dashboard shows them.
+      const left = async () =>
+        JSON.stringify(
+          Object.fromEntries(
+            (await promQuery(prometheus!.url, `max by (wave) (kraken_migrate_plan_wave_accounts_remaining{plan="${planId}"})`))
+              .map((r) => [r.metric.wave, Number(r.value[1])])
+              .sort(),
+          ),
+        );
+      await until('two accounts of the moving wave and the gated one left', async () => (await left()) === JSON.stringify({ gated: 1, moving: 2 }), 30_000);
+      const ends = await promQuery(prometheus!.url, `kraken_migrate_plan_wave_projected_end_timestamp_seconds{plan="${planId}"} > time()`);
+      expect(ends.map((r) => r.metric.wave)).toEqual(['moving']);
+    } finally {
+      await sandbox(e, 'PUT', '/admin/forced-outcomes', Object.fromEntries(held.map((a) => [a, null]))).catch(() => {});
+      const st = await plan.query(planStatusQuery).catch(() => undefined);
+      await plan.terminate('metrics test over').catch(() => {});
+      for (const run of st?.waves.flatMap((w) => w.runs) ?? []) cli(['run', 'cancel', run]);
     }
   });
 });

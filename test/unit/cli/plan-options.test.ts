@@ -47,6 +47,31 @@ describe('plan commands and run compare: their options through one schema each',
     expect(JSON.parse(r.stdout)).toMatchObject({ name: 'autumn', waves: [{ name: 'pilot' }] });
   });
 
+  it('plan validate names each wave its windows and daily cap cannot hold, with the count left over (exit 2)', async () => {
+    const accounts = path.join(dataDir, 'twenty.txt');
+    fs.writeFileSync(accounts, Array.from({ length: 20 }, (_, i) => `A-${i + 1}`).join('\n') + '\n');
+    const capped = path.join(dataDir, 'capped.yaml');
+    const wave = (name: string, cap: number) => `  - name: ${name}
+    supplier: LEGACY-PILOT
+    accounts: ${accounts}
+    daily_cap: ${cap}
+    windows: [{ start: "2099-10-20T09:00", end: "2099-10-20T17:00" }]
+`;
+    fs.writeFileSync(capped, `name: autumn\ntimezone: Europe/London\nwaves:\n${wave('small', 15)}${wave('large', 20)}`);
+    const r = await kraken(['plan', 'validate', capped]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain('Plan autumn (Europe/London): 2 waves, 1 that do not fit.');
+    expect(r.stdout).toContain('DOES NOT FIT: 20 accounts, its windows and daily cap admit 15: 5 left over');
+    expect(r.stdout).toContain('fits: 20 accounts within its windows and daily cap');
+    expect(r.stderr.trim()).toBe('error [plan_does_not_fit]: wave small: 20 accounts, 15 admitted, 5 left over');
+    // At a stated rate: eight hours at 0.0005 accounts a second admit 14 of the large wave's 20.
+    const slow = await kraken(['plan', 'validate', capped, '--rate', '0.0005', '--json']);
+    expect(slow.code).toBe(2);
+    expect(JSON.parse(slow.stdout).waves.map((w: { fit: { admitted: number } }) => w.fit.admitted)).toEqual([14, 14]);
+    const fast = await kraken(['plan', 'validate', capped, '--rate', '0']);
+    expect(fast.stderr.trim()).toBe('error [invalid_option]: --rate: must be a number of accounts a second above 0, got "0"');
+  });
+
   // Options that pass reach the command's configuration (refused here, exit 2 with its own line): nothing is started.
   it.each([
     [['plan', 'start', plan, '--plan-id', 'autumn-1', '--poll-seconds', '5', '--json']],

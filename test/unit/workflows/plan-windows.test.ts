@@ -147,8 +147,9 @@ describe('the dispatch gate: windows and the daily cap', () => {
   it("a cap reached after midnight holds through the evening's window of the same local day, to the next midnight", () => {
     expect(gate('2026-01-11T04:00:00Z', 100)).toEqual({ open: false, reason: 'daily_cap', until: Z('2026-01-12T00:00:00Z') });
   });
-  it('a cap reached on the last night leaves nothing', () => {
-    expect(gate('2026-01-12T01:00:00Z', 100)).toEqual({ open: false, reason: 'no_window_left' });
+  it('a cap reached on the last night is capped while that window is open, and out of windows once it closes', () => {
+    expect(gate('2026-01-12T01:00:00Z', 100)).toEqual({ open: false, reason: 'daily_cap', until: Z('2026-01-12T05:00:00Z') });
+    expect(gate('2026-01-12T05:00:00Z', 100)).toEqual({ open: false, reason: 'no_window_left' });
   });
   it('no cap: the whole window', () => {
     expect(dispatchGate({ intervals, now: Z('2026-01-10T23:00:00Z'), zone: LON, startedToday: 5000 })).toEqual({
