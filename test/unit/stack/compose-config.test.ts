@@ -9,6 +9,8 @@ import { dynamicConfig, EMBEDDED_SCHEMA, TEMPORAL_DATABASES } from '../../../har
 import { FAIRNESS_DYNAMIC_CONFIG, tuningArgs } from '../../../harness/stack/temporal-server';
 import { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_SERVER_VERSION } from '../../../harness/stack/temporal-server-build';
 import { ALL_SEARCH_ATTRIBUTES } from '../../../domain/search-attributes';
+import { spawnSync } from 'node:child_process';
+import { findTool, requireTool } from '../../support/prometheus';
 
 // No Docker engine runs on the development machines, so the deployment files are checked here:
 // what they run must be what the code and the embedded server engine (stack/temporal-full-server.ts)
@@ -27,6 +29,7 @@ interface Service {
   container_name?: string;
   restart?: string;
   configs?: Array<{ source: string; target: string }>;
+  volumes?: string[];
 }
 
 const compose = parse(fs.readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
@@ -148,6 +151,76 @@ describe('docker-compose.yml: the kraken-migrate services', () => {
     expect(ui.TEMPORAL_CORS_ORIGINS).toBe(uiOrigin);
     expect(portsOf('temporal-ui').map((p) => p.host)).toContain(Number(new URL(uiOrigin).port));
     expect(portsOf('temporal-ui').map((p) => p.container)).toContain(Number(ui.TEMPORAL_UI_PORT));
+  });
+});
+
+describe('docker-compose.yml: metrics, alerts and the dashboard', () => {
+  /** `./deploy/x:/etc/y:ro` mounts of a service, host path → container path. */
+  const mounts = (name: string) =>
+    new Map(
+      (services[name].volumes ?? [])
+        .filter((v) => v.startsWith('./'))
+        .map((v) => {
+          const [host, container] = v.split(':');
+          return [host.slice(2), container];
+        }),
+    );
+  const promConfig = parse(fs.readFileSync('deploy/prometheus/prometheus.yml', 'utf8')) as {
+    rule_files: string[];
+    alerting: { alertmanagers: Array<{ static_configs: Array<{ targets: string[] }> }> };
+    scrape_configs: Array<{ job_name: string; static_configs?: Array<{ targets: string[] }>; dns_sd_configs?: Array<{ names: string[]; port: number }> }>;
+  };
+
+  it('Prometheus scrapes every kraken-migrate process on its METRICS_ADDRESS port, with the shipped rules beside its config', () => {
+    const scraped = promConfig.scrape_configs.flatMap((j) => [
+      ...(j.static_configs ?? []).flatMap((c) => c.targets),
+      ...(j.dns_sd_configs ?? []).flatMap((c) => c.names.map((n) => `${n}:${c.port}`)),
+    ]);
+    const long = ours.filter(([n]) => n !== 'migrations');
+    expect(long.map(([n]) => n).sort()).toEqual(['codec', 'events', 'worker']);
+    for (const [name] of long) {
+      const port = Number(configSchema.shape.METRICS_ADDRESS.parse(env(name).METRICS_ADDRESS)!.split(':').at(-1));
+      expect(scraped, name).toContain(`${name}:${port}`);
+    }
+    const m = mounts('prometheus');
+    const configAt = m.get('deploy/prometheus/prometheus.yml')!;
+    expect(services.prometheus.command).toContain(`--config.file=${configAt}`);
+    // rules.yml is named relative to the config, in the repository and in the container alike.
+    for (const rules of promConfig.rule_files) expect(m.get(`deploy/prometheus/${rules}`)).toBe(`${configAt.replace(/[^/]+$/, '')}${rules}`);
+    const [am] = promConfig.alerting.alertmanagers[0].static_configs[0].targets;
+    expect(services[am.split(':')[0]]).toBeDefined();
+    expect(portsOf('alertmanager').map((p) => p.container)).toContain(Number(am.split(':')[1]));
+  });
+
+  it("Prometheus's config and Alertmanager's pass their own checkers", () => {
+    const prom = spawnSync(requireTool('promtool'), ['check', 'config', 'deploy/prometheus/prometheus.yml'], { encoding: 'utf8' });
+    expect(prom.status, prom.stdout + prom.stderr).toBe(0);
+    expect(services.alertmanager.command).toContain(`--config.file=${mounts('alertmanager').get('deploy/alertmanager/alertmanager.yml')}`);
+    const amtool = findTool('alertmanager')?.replace(/(prometheus-)?alertmanager$/, 'amtool');
+    const am = spawnSync(amtool ?? 'amtool', ['check-config', 'deploy/alertmanager/alertmanager.yml'], { encoding: 'utf8' });
+    expect(am.status, am.stdout + am.stderr).toBe(0);
+  });
+
+  it('Grafana is provisioned with the dashboard and a Prometheus data source pointing at the prometheus service', () => {
+    const m = mounts('grafana');
+    const provisioning = m.get('deploy/grafana/provisioning')!;
+    expect(provisioning).toBe('/etc/grafana/provisioning');
+    const providers = parse(fs.readFileSync('deploy/grafana/provisioning/dashboards/kraken-migrate.yml', 'utf8')) as {
+      providers: Array<{ options: { path: string } }>;
+    };
+    expect(m.get('deploy/grafana/dashboards')).toBe(providers.providers[0].options.path);
+    const ds = parse(fs.readFileSync('deploy/grafana/provisioning/datasources/prometheus.yml', 'utf8')) as {
+      datasources: Array<{ type: string; url: string }>;
+    };
+    const url = new URL(ds.datasources[0].url);
+    expect(ds.datasources[0].type).toBe('prometheus');
+    expect(services[url.hostname]).toBe(services.prometheus);
+    expect(portsOf('prometheus').map((p) => p.container)).toContain(Number(url.port));
+    const dashboard = JSON.parse(fs.readFileSync('deploy/grafana/dashboards/kraken-migrate.json', 'utf8')) as {
+      panels: Array<{ targets: Array<{ expr: string }> }>;
+    };
+    expect(dashboard.panels.length).toBeGreaterThan(10);
+    expect(env('grafana').GF_SECURITY_ADMIN_PASSWORD).toMatch(/^\$\{GRAFANA_ADMIN_PASSWORD:\?/);
   });
 });
 
