@@ -180,12 +180,15 @@ export const configSchema = z.object({
   WORKER_READY_FILE: optionalString,
 
   // Metrics (docs/observability.md). Each long-running process (worker, events receiver, codec
-  // server) serves Prometheus text at http://METRICS_ADDRESS/metrics; unset: none. A worker serves
+  // server) serves Prometheus text at http://METRICS_ADDRESS/metrics; unset or empty: none. A worker serves
   // the Temporal SDK's own metrics there too, unless METRICS_OTLP_URL sends the SDK's to a collector.
-  METRICS_ADDRESS: z
-    .string()
-    .regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, 'host:port (e.g. 127.0.0.1:9464, or 0.0.0.0:9464 in a container)')
-    .optional(),
+  METRICS_ADDRESS: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, 'host:port (e.g. 127.0.0.1:9464, or 0.0.0.0:9464 in a container)')
+      .optional(),
+  ),
   METRICS_OTLP_URL: z
     .string()
     .regex(/^(grpcs?|https?):\/\//, 'an OTLP collector URL (grpc://, grpcs://, http:// or https://)')

@@ -125,22 +125,13 @@ export function registerMigrationMetrics(
       }
     },
   });
-  gauge(
-    'reconciliation_differing_accounts',
-    'Reconciled accounts whose read-back differs from what was sent, by run and field.',
-    ['run', 'supplier', 'field'],
-    (g, s) => {
-      for (const r of s.ledger.reconciliation) if (r.differing) g.set({ run: r.run, supplier: r.supplier, field: r.field }, r.differing);
-    },
-  );
-  gauge(
-    'reconciliation_unverified_accounts',
-    'Reconciled accounts whose field could not be read back, by run and field.',
-    ['run', 'supplier', 'field'],
-    (g, s) => {
-      for (const r of s.ledger.reconciliation) if (r.unverified) g.set({ run: r.run, supplier: r.supplier, field: r.field }, r.unverified);
-    },
-  );
+  for (const [kind, what] of [
+    ['differing', 'whose read-back differs from what was sent'],
+    ['unverified', 'whose field could not be read back'],
+  ] as const)
+    gauge(`reconciliation_${kind}_accounts`, `Reconciled accounts ${what}, by run and field.`, ['run', 'supplier', 'field'], (g, s) => {
+      for (const r of s.ledger.reconciliation) if (r[kind]) g.set({ run: r.run, supplier: r.supplier, field: r.field }, r[kind]);
+    });
   gauge('post_import_items', 'Changes after import (notes, transactions, statements, payment instructions) by run and status.', ['run', 'status'], (g, s) => {
     for (const r of s.ledger.postImport) g.set({ run: r.run, status: r.status }, r.n);
   });

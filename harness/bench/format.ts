@@ -204,6 +204,14 @@ export function resultRows(r: BenchResults): Row[] {
       note: `worker RSS ${fmt(m.rssAtFirstMb)} MB after ${fmt(first?.finished)} → ${fmt(m.rssAtLastMb)} MB after ${fmt(last?.finished)}; ${fmt(m.run.accountsPerSecond, 2)} acc/s`,
     });
   }
+  if (r.metricsCost) {
+    const c = r.metricsCost;
+    rows.push({
+      figure: 'Metrics on / off: worker CPU per account',
+      value: `×${fmt(c.workerOnOverOff, 3)}`,
+      note: `${fmt(c.on.cpuMsPerAccount?.worker, 1)} ms on (${c.scrapes} scrapes, every 5 s) vs ${fmt(c.off.cpuMsPerAccount?.worker, 1)} ms off; every process: ×${fmt(c.totalOnOverOff, 3)}`,
+    });
+  }
   return rows;
 }
 

@@ -18,6 +18,8 @@ export const benchOptionsSchema = z.object({
   scaling: z.boolean(),
   /** Accounts of the memory-growth run; 0 = not run. */
   memoryAccounts: z.number().int().min(0),
+  /** Two passes more: a fresh worker with metrics on (scraped every 5 s) and one with metrics off (docs/observability.md). */
+  metricsCost: z.boolean(),
   validationSeconds: z.number().positive(),
   repeats: z.number().int().min(1),
   sandboxRequests: z.number().int().min(1),
@@ -80,6 +82,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     .option('--no-script', 'skip the plain-script baseline')
     .option('--no-scaling', 'skip the 2-worker run')
     .option('--memory [accounts]', `memory-growth run (default ${MEMORY_DEFAULT_ACCOUNTS} accounts; expensive)`, int)
+    .option('--metrics-cost', 'CPU per account of a fresh worker with metrics on (scraped every 5 s) and of one with metrics off, side by side')
     .option('--validation-seconds <s>', 'seconds per validation repeat', num)
     .option('--repeats <n>', 'repeats of the cheap figures (validation, sandbox)', int)
     .option('--sandbox-requests <n>', 'schedule requests per sandbox repeat', int)
@@ -105,6 +108,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     script: boolean;
     scaling: boolean;
     memory?: number | true;
+    metricsCost?: boolean;
     validationSeconds?: number;
     repeats?: number;
     sandboxRequests?: number;
@@ -127,6 +131,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     script: o.script,
     scaling: mode === 'default' && o.scaling,
     memoryAccounts: o.memory === undefined ? 0 : o.memory === true ? MEMORY_DEFAULT_ACCOUNTS : o.memory,
+    metricsCost: Boolean(o.metricsCost),
     validationSeconds: o.validationSeconds ?? d.validationSeconds,
     repeats: o.repeats ?? d.repeats,
     sandboxRequests: o.sandboxRequests ?? d.sandboxRequests,

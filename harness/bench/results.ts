@@ -131,6 +131,16 @@ export const benchResultsSchema = z.object({
   /** [0] the 1-worker pass (endToEnd), then each 2-worker pass, each on a fresh stack. */
   scaling: z.array(pipelineRunSchema).optional(),
   memory: memoryGrowthSchema.optional(),
+  /** `--metrics-cost`: a fresh worker's pass with metrics on (scraped every 5 s), another's with metrics off; CPU ms per account. */
+  metricsCost: z
+    .object({
+      on: pipelineRunSchema,
+      off: pipelineRunSchema,
+      scrapes: z.number().int(),
+      workerOnOverOff: z.number().optional(),
+      totalOnOverOff: z.number().optional(),
+    })
+    .optional(),
   skipped: z.array(z.string()),
   notes: z.array(z.string()),
   /** Every account of every pass completed. */

@@ -227,6 +227,10 @@ async function measure(
     memory = await memoryRun(ctx, sets.memory, endToEnd.concurrency);
   } else skipped.push('memory growth (opt-in: --memory [accounts])');
 
+  let metricsCost: BenchResults['metricsCost'];
+  if (opts.metricsCost) metricsCost = await metricsCostPasses(opts, ctx, seed, endToEnd.concurrency);
+  else skipped.push('metrics on vs off (opt-in: --metrics-cost)');
+
   say(`sandbox: ${opts.repeats} × ${opts.sandboxRequests} schedule requests`);
   const sRuns = [];
   for (let i = 0; i < opts.repeats; i++) {
@@ -263,7 +267,9 @@ async function measure(
   if (opts.cpuProfileDir) {
     notes.push(`the pipeline workers ran under the CPU profiler (profiles in ${opts.cpuProfileDir}): their figures are slower than an unprofiled run's`);
   }
-  const passes = [...pipelineSweep, ...floorSweep, plainScript, ceiling, memory?.run, ...(scaling ?? []).slice(1)].filter((p) => p !== undefined);
+  const passes = [...pipelineSweep, ...floorSweep, plainScript, ceiling, memory?.run, metricsCost?.on, metricsCost?.off, ...(scaling ?? []).slice(1)].filter(
+    (p) => p !== undefined,
+  );
   const pipelineRuns = [...pipelineSweep, memory?.run, ...(scaling ?? []).slice(1)].filter((p) => p !== undefined);
   const polled = pipelineRuns.reduce((n, p) => n + (p.outcomeSources.poll ?? 0), 0);
   const unidentified = pipelineRuns.reduce((n, p) => n + p.eventsUnidentified, 0);
@@ -306,10 +312,64 @@ async function measure(
     },
     scaling,
     memory,
+    metricsCost,
     skipped,
     notes,
     ok: passes.every((p) => p.notCompleted === 0),
   });
+}
+
+/**
+ * What serving metrics costs a worker: the stack's worker stops; a fresh worker with metrics on,
+ * scraped every 5 s as Prometheus would (compose scrapes every 15 s), runs a warm-up and a pass; it
+ * stops, and a fresh worker with metrics off does the same. Both start cold, so neither pass has
+ * the other's JIT. CPU per account by group, and the ratios on/off of the worker's and of the total.
+ */
+async function metricsCostPasses(opts: BenchOptions, ctx: Ctx, seed: ReturnType<typeof seeder>, concurrency: number): Promise<BenchResults['metricsCost']> {
+  const sets = {
+    warmOn: await seed('metrics-warm-on', 20, 94),
+    on: await seed('metrics-on', opts.accounts, 95),
+    warmOff: await seed('metrics-warm-off', 20, 96),
+    off: await seed('metrics-off', opts.accounts, 97),
+  };
+  const pass = async (label: 'on' | 'off') => {
+    for (const w of ctx.stack.workers()) await w.stop('SIGTERM', 15_000);
+    const name = `worker-${ctx.stack.workers().length + 1}`;
+    const pid = (await ctx.stack.startWorker({ ...WORKER_ENV, ...(label === 'off' ? { METRICS_ADDRESS: '' } : {}) })).pid;
+    ctx.workerPids = [pid];
+    const url = ctx.stack.info.metrics[name];
+    if ((label === 'on') !== (url !== undefined)) throw new Error(`metrics ${label}: ${name} serves ${url ?? 'no metrics'}`);
+    say(
+      `metrics ${label}: warm-up (20 accounts), then ${opts.accounts} accounts at concurrency ${concurrency}, ${name}${url ? ` scraped every 5 s at ${url}` : ''}`,
+    );
+    await runPipeline({ ...ctx.common, concurrency, set: label === 'on' ? sets.warmOn : sets.warmOff, workerPids: ctx.workerPids });
+    let scrapes = 0;
+    const scraper = url
+      ? setInterval(() => {
+          void fetch(url).then(
+            (r) => r.text().then(() => scrapes++),
+            () => {},
+          );
+        }, 5000)
+      : undefined;
+    try {
+      const r = await withCpu(() => runPipeline({ ...ctx.common, concurrency, set: label === 'on' ? sets.on : sets.off, workerPids: ctx.workerPids }));
+      say(`metrics ${label}: worker ${r.cpuMsPerAccount?.worker} ms CPU an account, ${r.completed}/${r.accounts} completed, ${scrapes} scrapes`);
+      return { r, scrapes };
+    } finally {
+      clearInterval(scraper);
+    }
+  };
+  const on = await pass('on');
+  const off = await pass('off');
+  const total = (r: PipelineRun) => Object.values(r.cpuMsPerAccount ?? {}).reduce((a, b) => a + b, 0);
+  return {
+    on: on.r,
+    off: off.r,
+    scrapes: on.scrapes,
+    workerOnOverOff: roundOpt(ratio(on.r.cpuMsPerAccount?.worker, off.r.cpuMsPerAccount?.worker)),
+    totalOnOverOff: roundOpt(ratio(total(on.r), total(off.r))),
+  };
 }
 
 /** Seeds sets into one stack's database with disjoint legacy ids. */

@@ -188,7 +188,14 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
         name: `worker ${n}`,
         command: process.execPath,
         args: [...nodeArgs, '--import', 'tsx', path.join(ROOT, 'workers', 'main.ts')],
-        env: { ...process.env, ...env, WORKER_READY_FILE: readyFile, METRICS_ADDRESS: await metricsAddress(`worker-${n}`), ...extraEnv },
+        // METRICS_ADDRESS '' in extraEnv: a worker without metrics (the bench's metrics-off pass).
+        env: {
+          ...process.env,
+          ...env,
+          WORKER_READY_FILE: readyFile,
+          ...(extraEnv.METRICS_ADDRESS === '' ? {} : { METRICS_ADDRESS: await metricsAddress(`worker-${n}`) }),
+          ...extraEnv,
+        },
         cwd: ROOT,
         logFile,
       });

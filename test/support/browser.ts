@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import path from 'node:path';
+import { isExecutable, onPath } from './executable';
 
 /** Flags for a headless Chromium that stays off the network. */
 export const CHROMIUM_ARGS = [
@@ -19,13 +19,8 @@ export const CHROMIUM_ARGS = [
  */
 export async function findChromium(env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
   if (env.CHROMIUM_PATH) return fs.existsSync(env.CHROMIUM_PATH) ? env.CHROMIUM_PATH : undefined;
-  const names = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'chrome'];
-  for (const dir of (env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
-    for (const n of names) {
-      const file = path.join(dir, n);
-      if (isExecutable(file)) return file;
-    }
-  }
+  const found = onPath(['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'chrome'], env);
+  if (found) return found;
   try {
     const { chromium } = await import('playwright-core');
     const p = chromium.executablePath();
@@ -34,13 +29,4 @@ export async function findChromium(env: NodeJS.ProcessEnv = process.env): Promis
     /* no Playwright browser installed */
   }
   return undefined;
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
+import { isExecutable, onPath } from './executable';
 
 /**
  * Debian's Prometheus tools (`prometheus`, `promtool`, `prometheus-alertmanager`; .ci/run installs
@@ -10,14 +10,7 @@ import path from 'node:path';
 export function findTool(tool: 'prometheus' | 'promtool' | 'alertmanager', env: NodeJS.ProcessEnv = process.env): string | undefined {
   const given = env[`${tool.toUpperCase()}_PATH`];
   if (given) return isExecutable(given) ? given : undefined;
-  const names = tool === 'alertmanager' ? ['prometheus-alertmanager', 'alertmanager'] : [tool];
-  for (const dir of (env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
-    for (const n of names) {
-      const file = path.join(dir, n);
-      if (isExecutable(file)) return file;
-    }
-  }
-  return undefined;
+  return onPath(tool === 'alertmanager' ? ['prometheus-alertmanager', 'alertmanager'] : [tool], env);
 }
 
 /** The tool, or an error naming the package that brings it (the tests need the real one). */
@@ -28,15 +21,6 @@ export function requireTool(tool: 'prometheus' | 'promtool' | 'alertmanager'): s
     throw new Error(`${tool} not found: install Debian's ${pkg} (apt-get install ${pkg}) or set ${tool.toUpperCase()}_PATH`);
   }
   return found;
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }
 
 export interface Started {

@@ -16,6 +16,11 @@ import { accountsFile, sandbox, seedAccounts, seedPlanCohorts, uniqueId, until, 
 
 const e = useE2E();
 const cli = (args: string[]) => cliSync(args, { env: e.env });
+/** `run start` of these accounts (an accounts file), as an operator types it. */
+const startRunOf = (runId: string, accounts: string[], more: string[] = []) => {
+  const r = cli(['run', 'start', '--run-id', runId, '--accounts', accountsFile(e, runId, accounts), ...more, '--json']);
+  expect(r.code, r.stderr).toBe(0);
+};
 const RULES = path.resolve(__dirname, '../../../deploy/prometheus/rules.yml');
 const DASHBOARD = path.resolve(__dirname, '../../../deploy/grafana/dashboards/kraken-migrate.json');
 /** Short intervals: the test waits seconds, not the production minute. */
@@ -120,20 +125,10 @@ describe('metrics in a real Prometheus and alerts through a real Alertmanager', 
   it("a run's accounts by outcome and code in Prometheus equal the ledger's and run status --json", async () => {
     const truth = await seedAccounts(e, { accounts: 6, seed: 51, defectRate: 0.5, accountNumberPrefix: `${uniqueId('OBS')}-` });
     const runId = uniqueId('run-metrics-');
-    const start = cli([
-      'run',
-      'start',
-      '--run-id',
+    startRunOf(
       runId,
-      '--accounts',
-      accountsFile(
-        e,
-        runId,
-        truth.map((t) => t.external_account_number),
-      ),
-      '--json',
-    ]);
-    expect(start.code, start.stderr).toBe(0);
+      truth.map((t) => t.external_account_number),
+    );
     await e.client.workflow.getHandle(runWorkflowId(runId)).result();
 
     const ledger = new Map<string, number>();
@@ -174,20 +169,7 @@ describe('metrics in a real Prometheus and alerts through a real Alertmanager', 
     );
     const runId = uniqueId('run-metrics-stop-');
     try {
-      const start = cli([
-        'run',
-        'start',
-        '--run-id',
-        runId,
-        '--accounts',
-        accountsFile(e, runId, accounts),
-        '--concurrency',
-        '1',
-        '--max-same-code',
-        '3',
-        '--json',
-      ]);
-      expect(start.code, start.stderr).toBe(0);
+      startRunOf(runId, accounts, ['--concurrency', '1', '--max-same-code', '3']);
       const handle = e.client.workflow.getHandle(runWorkflowId(runId));
       await until('the run stops the line', async () => (await handle.describe()).memo?.stopLine != null, 120_000);
       // Measured from the third failure's record in the ledger: the run trips on settling it, a moment later.
