@@ -31,12 +31,7 @@ export async function readLedgerMetrics(pool: Pool, recentMinutes: number): Prom
          from migrate.account_attempts a join migrate.runs r using (run_id)
         where a.outcome is null group by 1, 2`,
     ),
-    pool.query<{ run: string; n: string }>(
-      `select run_id as run, sum(n) as n from migrate.run_finish_minutes
-        where minute > date_trunc('minute', now()) - make_interval(mins => $1)
-        group by 1 having sum(n) > 0`,
-      [recentMinutes],
-    ),
+    recentFinishedByRun(pool, recentMinutes),
     pool.query<{ tenant: string; window: number; in_processing: string; accepted: string; throttled: string; server_errors: string }>(
       `select p.tenant, p.window_size as window, p.accepted, p.throttled, p.server_errors,
               (select count(*) from migrate.platform_permits h where h.tenant = p.tenant and h.accepted_at is not null and h.expires_at > now()) as in_processing
@@ -53,7 +48,7 @@ export async function readLedgerMetrics(pool: Pool, recentMinutes: number): Prom
   return {
     outcomes: outcomes.rows.map((r) => ({ ...r, n: Number(r.n) })),
     inFlight: inFlight.rows.map((r) => ({ ...r, n: Number(r.n) })),
-    recentFinished: recent.rows.map((r) => ({ run: r.run, n: Number(r.n) })),
+    recentFinished: recent,
     platform: platform.rows.map((r) => ({
       tenant: r.tenant,
       window: Number(r.window),
@@ -66,4 +61,15 @@ export async function readLedgerMetrics(pool: Pool, recentMinutes: number): Prom
     postImport: postImport.rows.map((r) => ({ ...r, n: Number(r.n) })),
     runsFinishedAt: new Map(runs.rows.map((r) => [r.run, r.finished_at])),
   };
+}
+
+/** Accounts each run finished in the last `minutes` minutes (the current one included), from the per-minute counters: its current rate. */
+export async function recentFinishedByRun(pool: Pool, minutes: number): Promise<Array<{ run: string; n: number }>> {
+  const r = await pool.query<{ run: string; n: string }>(
+    `select run_id as run, sum(n) as n from migrate.run_finish_minutes
+      where minute > date_trunc('minute', now()) - make_interval(mins => $1)
+      group by 1 having sum(n) > 0`,
+    [minutes],
+  );
+  return r.rows.map((x) => ({ run: x.run, n: Number(x.n) }));
 }

@@ -9,6 +9,7 @@ import { approveGate, controlPlan, planStatusQuery, type PlanAction, type PlanAr
 import { formatRate } from '../../domain/plan-gates';
 import { expandWindows } from '../../domain/plan-windows';
 import { waveFit, type WaveFit } from '../../domain/plan-fit';
+import { recentFinishedByRun } from '../../ledger/metrics';
 import type { PlanFile } from '../../domain/plan-file';
 import { TIMING_DEFAULTS } from '../../domain/timing-defaults';
 import { planWorkflowId, trialRunId } from '../../domain/workflow-ids';
@@ -214,17 +215,46 @@ async function planHandle(client: Client, planId: string) {
   return client.workflow.getHandle<typeof cutoverPlanWorkflow>(planWorkflowId(planId));
 }
 
+/** Minutes of finished accounts a wave's measured rate is taken over (as the metrics' projected end). */
+const MEASURED_RATE_MINUTES = 10;
+
+/** Whether each unfinished wave's accounts left fit what is left of its windows and cap today on, at the stated or the measured rate. */
+export function waveFits(st: PlanStatus, o: { now: number; statedPerSecond?: number; measured: Map<string, number> }) {
+  const fits: Record<string, WaveFit & { perSecond: number | null; rate: 'stated' | 'measured' | 'none' }> = {};
+  for (const w of st.waves) {
+    const a = w.accounts;
+    if (a.planned === null || ['completed', 'skipped', 'cancelled'].includes(w.state)) continue;
+    const run = w.runs.at(-1);
+    const measured = run === undefined ? undefined : o.measured.get(run);
+    const perSecond = o.statedPerSecond ?? (measured === undefined ? undefined : measured / (MEASURED_RATE_MINUTES * 60));
+    const fit = waveFit({
+      accounts: Math.max(0, a.planned - a.started),
+      intervals: w.windows.map((x) => ({ start: Date.parse(x.start), end: Date.parse(x.end) })),
+      zone: st.timezone,
+      dailyCap: w.daily_cap ?? undefined,
+      startedToday: w.started_today,
+      perSecond,
+      from: o.now,
+    });
+    fits[w.name] = { ...fit, perSecond: perSecond ?? null, rate: o.statedPerSecond !== undefined ? 'stated' : perSecond !== undefined ? 'measured' : 'none' };
+  }
+  return fits;
+}
+
 export async function planStatusAction(planId: string, options: unknown): Promise<void> {
-  const opts = parseOptions(jsonOptionSchema, options);
+  const opts = parseOptions(validateOptionsSchema, options);
   const ctx = loadCliContext();
   await withServices(ctx, async (s) => {
     const st = await (await planHandle(await s.temporal(), planId)).query(planStatusQuery);
-    if (opts.json) return printJson(st);
-    for (const line of planStatusLines(st)) println(line);
+    // The measured rate is the ledger's: without it (unreachable) the fit is told from the windows and caps alone.
+    const measured = new Map((await recentFinishedByRun(await s.db(), MEASURED_RATE_MINUTES).catch(() => [])).map((r) => [r.run, r.n]));
+    const fits = waveFits(st, { now: Date.now(), statedPerSecond: opts.rate, measured });
+    if (opts.json) return printJson({ ...st, fit: fits });
+    for (const line of planStatusLines(st, fits)) println(line);
   });
 }
 
-export function planStatusLines(st: PlanStatus): string[] {
+export function planStatusLines(st: PlanStatus, fits: ReturnType<typeof waveFits> = {}): string[] {
   const gate = (name: string, g: WaveStatus['gates']['entry']) =>
     g.state === 'not_required'
       ? ''
@@ -242,12 +272,21 @@ export function planStatusLines(st: PlanStatus): string[] {
           w.stop_line.tripped ? `STOPPED THE LINE: ${w.stop_line.reason}` : '',
           gate('entry', w.gates.entry),
           gate('exit', w.gates.exit),
+          fits[w.name] ? statusFitLine(fits[w.name]) : '',
         ]
           .filter(Boolean)
           .map((x) => `    ${x}`),
       ];
     }),
   ];
+}
+
+/** The accounts not started yet against what is left of the wave's windows and cap, at the rate it names. */
+function statusFitLine(f: ReturnType<typeof waveFits>[string]): string {
+  const at = f.perSecond === null ? 'its windows and daily cap' : `its windows and daily cap at ${f.rate} ${+f.perSecond.toFixed(3)} accounts a second`;
+  return f.fits
+    ? `fits: ${f.accounts} accounts to start within ${at}`
+    : `DOES NOT FIT: ${f.accounts} accounts to start, ${at} admit ${f.admitted}: ${f.leftOver} left over`;
 }
 
 /** `trial load 2 (run P.W.trial-2): not_met, pass rate 80.0% < min 95.0%; completed 8, failed 2, not attempted 0` */

@@ -28,8 +28,9 @@ export function planCommand(): Command {
 
   plan
     .command('status <planId>')
-    .description('each wave: state, runs, accounts, windows, stop the line, gates')
+    .description('each wave: state, runs, accounts, windows, stop the line, gates, and whether what is left fits its windows and cap')
     .option('--json', 'machine-readable output')
+    .option('--rate <accounts-per-second>', "the rate to check the waves' fit at (default: each wave's run's rate over the last 10 minutes)")
     .action(async (planId: string, opts) => planActions().planStatusAction(planId, opts));
 
   plan

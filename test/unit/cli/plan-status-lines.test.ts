@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dryRunLine, planStatusLines } from '../../../cli/actions/plan';
+import { dryRunLine, planStatusLines, waveFits } from '../../../cli/actions/plan';
 import type { DryRunStatus, PlanStatus, WaveStatus } from '../../../domain/plan-messages';
 
 const accounts = { planned: 3, started: 3, completed: 2, failed: 1, not_attempted: 0, in_flight: 0 };
@@ -46,5 +46,57 @@ describe('plan status: the trial load line', () => {
       '    after a',
       '    trial load 1 (run p.b.trial-1): not_met, pass rate 66.7% < min 100.0%; completed 2, failed 1, not attempted 0',
     ]);
+  });
+});
+
+describe('plan status: does what is left fit?', () => {
+  const gate = { state: 'not_required' as const, required_by: null, approved_by: null, approved_at: null, note: null };
+  const now = Date.parse('2026-01-05T10:00:00Z');
+  const wave = (name: string, more: Partial<WaveStatus>): WaveStatus => ({
+    name,
+    state: 'running',
+    runs: [`p.${name}`],
+    accounts: { planned: 100, started: 40, completed: 30, failed: 0, not_attempted: 0, in_flight: 10 },
+    // The window open now ends in an hour.
+    windows: [{ start: '2026-01-05T09:00:00Z', end: '2026-01-05T11:00:00Z' }],
+    next_window: null,
+    daily_cap: null,
+    started_today: 40,
+    stop_line: { tripped: false, reason: null },
+    gates: { entry: gate, exit: { ...gate, reconciled_rate: null, min_reconciled_rate: null } },
+    ...more,
+  });
+  const st: PlanStatus = {
+    id: 'p',
+    name: 'n',
+    timezone: 'Europe/London',
+    state: 'running',
+    current_wave: 'slow',
+    waves: [wave('slow', {}), wave('capped', { daily_cap: 50 }), wave('done', { state: 'completed' })],
+  };
+
+  it("at the run's measured rate: 60 left, an hour at 300 a 10 minutes' worth admits them; a cap with 10 left today does not", () => {
+    const fits = waveFits(st, {
+      now,
+      measured: new Map([
+        ['p.slow', 300],
+        ['p.capped', 300],
+      ]),
+    });
+    expect(Object.keys(fits)).toEqual(['slow', 'capped']);
+    expect(fits.slow).toMatchObject({ accounts: 60, admitted: 60, fits: true, rate: 'measured', perSecond: 0.5 });
+    expect(fits.capped).toMatchObject({ accounts: 60, admitted: 10, leftOver: 50, fits: false });
+    const lines = planStatusLines(st, fits);
+    expect(lines).toContain('    fits: 60 accounts to start within its windows and daily cap at measured 0.5 accounts a second');
+    expect(lines).toContain('    DOES NOT FIT: 60 accounts to start, its windows and daily cap at measured 0.5 accounts a second admit 10: 50 left over');
+  });
+
+  it('at a stated rate too slow for the hour left; with no rate at all, the windows and cap alone', () => {
+    expect(waveFits(st, { now, statedPerSecond: 0.01, measured: new Map([['p.slow', 300]]) }).slow).toMatchObject({
+      admitted: 36,
+      leftOver: 24,
+      rate: 'stated',
+    });
+    expect(waveFits(st, { now, measured: new Map() }).slow).toMatchObject({ admitted: 60, fits: true, rate: 'none', perSecond: null });
   });
 });
