@@ -75,8 +75,7 @@ function local(t: number, zone: string): string {
 }
 
 /** `plan validate` and `plan status`'s options (cli/commands/plan.ts). */
-const jsonOptionSchema = z.object({ json: flagOption });
-const validateOptionsSchema = z.object({ json: flagOption, rate: rateOption.optional() });
+const fitOptionsSchema = z.object({ json: flagOption, rate: rateOption.optional() });
 
 /** One line on a wave's fit: its accounts, what its windows and cap admit, and how many are left over. */
 function fitLine(fit: WaveFit | null, perSecond: number | undefined): string {
@@ -88,7 +87,7 @@ function fitLine(fit: WaveFit | null, perSecond: number | undefined): string {
 }
 
 export async function validatePlanAction(file: string, options: unknown): Promise<void> {
-  const opts = parseOptions(validateOptionsSchema, options);
+  const opts = parseOptions(fitOptionsSchema, options);
   const summary = planSummary(loadPlanFile(file), { perSecond: opts.rate });
   const unfit = summary.waves.filter((w) => w.fit && !w.fit.fits);
   // A wave its windows and cap cannot hold makes the plan invalid (exit 2), each such wave named.
@@ -242,7 +241,7 @@ export function waveFits(st: PlanStatus, o: { now: number; statedPerSecond?: num
 }
 
 export async function planStatusAction(planId: string, options: unknown): Promise<void> {
-  const opts = parseOptions(validateOptionsSchema, options);
+  const opts = parseOptions(fitOptionsSchema, options);
   const ctx = loadCliContext();
   await withServices(ctx, async (s) => {
     const st = await (await planHandle(await s.temporal(), planId)).query(planStatusQuery);
