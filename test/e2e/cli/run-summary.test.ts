@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '../../../clients/db';
 import { createLedger, createReconciliationLedger, ledgerProgress } from '../../../ledger';
-import { expectSummaryExact } from '../helpers';
+import { expectSummaryExact, stackEnv } from '../helpers';
 
 /**
  * The per-run counters `run status` and `report` read are kept by the ledger's triggers: every way
@@ -13,7 +13,7 @@ const runId = `summary-e2e-${Date.now().toString(36)}`;
 const ref = (ext: string) => ({ runId, supplierCode: 'SUMMARY', externalAccountNumber: ext, dryRun: false });
 
 beforeAll(async () => {
-  pool = createPool(inject('stackEnv').DATABASE_URL, 2);
+  pool = createPool(stackEnv().DATABASE_URL, 2);
   await pool.query(`insert into migrate.runs (run_id, supplier_code, source, selection, concurrency) values ($1, 'SUMMARY', '{}', '{}', 5)`, [runId]);
 });
 
