@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { freePort, listenPortRange } from '../../stack/child-process';
+import { describeError, EXIT } from '../../../cli/errors';
+import { assertPortFree, freePort, listenPortRange } from '../../stack/child-process';
+import { assertReachable } from '../../stack/postgres';
 
 function kernelEphemeralRange(): [number, number] | undefined {
   try {
@@ -47,5 +49,38 @@ describe('freePort', () => {
     } finally {
       await new Promise((r) => held.close(r));
     }
+  });
+});
+
+describe("the stack's start-up errors", () => {
+  it('a port already in use stops the command with one coded line and exit 2', async () => {
+    const held = net.createServer();
+    const port = await freePort();
+    await new Promise<void>((r) => held.listen(port, '127.0.0.1', () => r()));
+    try {
+      const err = await assertPortFree(port, 'Temporal frontend').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(describeError(err)).toEqual({
+        lines: [`error [port_in_use]: port ${port} (Temporal frontend) is already in use on 127.0.0.1: stop what holds it or set another port`],
+        exitCode: EXIT.usage,
+      });
+    } finally {
+      await new Promise((r) => held.close(r));
+    }
+  });
+
+  it('a DATABASE_URL nothing answers on stops the command with one coded line, the password masked, and exit 2', async () => {
+    const port = await freePort();
+    const err = await assertReachable(`postgres://me:s3cret@127.0.0.1:${port}/x`).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    const { lines, exitCode } = describeError(err);
+    expect(exitCode).toBe(EXIT.usage);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^error \\[database_unreachable\\]: DATABASE_URL postgres://me:\\*+@127\\.0\\.0\\.1:${port}/x is not reachable: `));
+    expect(lines[0]).not.toContain('s3cret');
   });
 });
