@@ -20,7 +20,7 @@ import { accountDeltaWorkflow } from './post-import';
 import { accountDeltaWorkflowId } from '../domain/workflow-ids';
 import type { AccountImportInput, AccountOutcome, ImportEventSignal, SupplierStatus } from '../domain/inputs';
 import { accountProgressQuery, importEventSignal, supplierStatusSignal } from '../domain/messages';
-import { isTerminalStatus, outcomeOf, type Ending } from './outcomes';
+import { isTerminalStatus, outcomeOf, type Ending } from '../domain/outcomes';
 import { isTerminalEvent } from '../domain/event-types';
 import type { OutcomeFacts } from '../domain/final-outcome';
 import type { AccountStage } from '../domain/stages';
