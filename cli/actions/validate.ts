@@ -3,11 +3,10 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import { flagOption, parseOptions } from '../option-schema';
-import { formatValidationLine, validateFile } from '../../schemas/validate-file';
-import { validatePayloadFile } from '../../source/payload-validate';
+import { formatValidationLine } from '../../schemas/validate-file';
+import { readersOf } from '../../source/file-readers';
 import { assertRegularFile } from '../../schemas/input-file';
 import type { CountryCode } from '../../schemas/formats';
-import { fileFormat } from '../../domain/source-spec';
 import { EXIT, usageError } from '../errors';
 import { printJson, println } from '../output';
 
@@ -31,7 +30,7 @@ export async function validateAction(file: string, options: unknown): Promise<vo
   const errors: Array<{ index: number; externalAccountNumber?: string; code: string; attr: string; detail: string }> = [];
   const accounts: Array<{ externalAccountNumber?: string; errors: Array<{ code: string; attr: string }> }> = [];
   const vopts = { defaultRegion: opts.region, importSupplier: opts.supplier };
-  const results = fileFormat(file)?.read === 'lines' ? validatePayloadFile(file, vopts) : validateFile(file, vopts);
+  const results = readersOf(file).validate(file, vopts);
   for await (const r of results) {
     records += 1;
     if (r.errors.length > 0) failed += 1;
