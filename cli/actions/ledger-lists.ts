@@ -3,7 +3,8 @@
 // at a million accounts (docs/throughput.md, "Operator answers at a million rows").
 import { z } from 'zod';
 import type { Pool } from '../../clients/db';
-import { flagOption, parseOptions, positiveIntOption } from '../option-schema';
+import { flagOption, optionsSchema, parseOptions, positiveIntOption } from '../option-schema';
+import { RERUN_FAILED_OPTIONS } from '../options/run';
 import type { AccountLines } from '../../ledger/account-lines';
 import { loadCliContext, withServices } from '../context';
 import { usageError } from '../errors';
@@ -45,16 +46,8 @@ async function listOf(runId: string, pages: (pool: Pool) => AsyncIterable<Accoun
   });
 }
 
-/** `run rerun-failed`'s options (cli/commands/run.ts): `--list` is answered here, the rest by cli/actions/run.ts. */
-export const rerunFailedOptionsSchema = z.object({
-  code: z.array(z.string().min(1, 'an error code')).optional(),
-  stage: z.literal('post-import', { error: 'only "post-import" is supported' }).optional(),
-  concurrency: positiveIntOption.optional(),
-  runId: z.string().optional(),
-  watch: flagOption,
-  json: flagOption,
-  list: flagOption,
-});
+/** `run rerun-failed`'s options: `--list` is answered here, the rest by cli/actions/run.ts. */
+export const rerunFailedOptionsSchema = optionsSchema(RERUN_FAILED_OPTIONS);
 
 export function rerunFailedListAction(runId: string, options: unknown): Promise<void> {
   const codes = parseOptions(rerunFailedOptionsSchema, options).code;
