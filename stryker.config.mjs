@@ -28,7 +28,7 @@ export function methodLines(file, declaration) {
 
 /** The pure parts of the outcome and duplicate decisions, with the unit tests that prove them. */
 export const OUTCOME_CORE = [
-  'workflows/outcomes.ts',
+  'domain/outcomes.ts',
   'domain/run-totals.ts',
   'domain/event-types.ts',
   'domain/reconciled-outcome.ts',

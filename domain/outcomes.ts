@@ -1,9 +1,11 @@
-import type { ImportStatusSummary, PrepareResult, ScheduleOutcome, StageDocumentsResult } from '../activities/types';
-import type { AccountOutcome, ImportEventSignal } from '../domain/inputs';
+import type { ImportStatusSummary, PrepareResult, ScheduleOutcome, StageDocumentsResult } from './step-results';
+import type { AccountOutcome, ImportEventSignal } from './inputs';
 
 /**
- * How an account's import ended, step by step; `outcomeOf` turns it into the one outcome the
- * ledger records. Pure: the workflow decides what happened, this decides what it means.
+ * How an account's import ended, step by step, or why the run settled it without one; `outcomeOf`
+ * turns it into the one outcome the ledger records, and `finalOutcome` (final-outcome.ts) adds what
+ * the record step read. Every outcome is built here: the workflows, activities and ledger writes only
+ * say what happened. Pure: the caller decides what happened, this decides what it means.
  */
 export type Ending =
   | { step: 'prepare'; result: Extract<PrepareResult, { ok: false }> }
@@ -13,7 +15,11 @@ export type Ending =
   | { step: 'event'; event: ImportEventSignal }
   | { step: 'poll'; status: ImportStatusSummary }
   | { step: 'timeout' }
-  | { step: 'activity_failed'; stage: string; code: string };
+  | { step: 'activity_failed'; stage: string; code: string }
+  /** The run never started the account: it was cancelled (`run_cancelled`) or its supplier completed. */
+  | { step: 'not_reached'; code: string }
+  /** The account's workflow belongs to another run: its Temporal status there, and the account an earlier run created. */
+  | { step: 'elsewhere'; status: string; accountNumber: string | undefined };
 
 /** Import-status values that end the wait (`DRY_RUN_SUCCEEDED` only for a dry run). */
 export function isTerminalStatus(status: ImportStatusSummary, dryRun: boolean): boolean {
@@ -62,6 +68,14 @@ export function outcomeOf(externalAccountNumber: string, e: Ending): AccountOutc
       return { ...base, outcome: 'failed', stage: 'await', code: 'outcome_timeout', source: 'poll' };
     case 'activity_failed':
       return { ...base, outcome: 'failed', stage: e.stage, code: e.code, source: 'local' };
+    case 'not_reached':
+      return { ...base, outcome: 'not_attempted', stage: 'guard', code: e.code, source: 'local' };
+    case 'elsewhere':
+      // Completed there: created once, by that run. Otherwise still in flight there (a failed one
+      // would have let this run start it again).
+      return e.status === 'COMPLETED'
+        ? { ...base, outcome: 'completed', stage: 'done', accountNumber: e.accountNumber, source: 'already_imported' }
+        : { ...base, outcome: 'not_attempted', stage: 'guard', code: 'account_in_flight_in_another_run', source: 'local' };
   }
   throw new Error(`unhandled ending ${JSON.stringify(e)}`);
 }
