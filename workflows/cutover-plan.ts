@@ -12,6 +12,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { PlanActivities } from '../activities/plan';
+import { RUN_LEDGER } from './activity-options';
 import { dispatchLimitSignal, type RunProgress } from '../domain/messages';
 import {
   approveGate,
@@ -31,10 +32,7 @@ import { runWorkflowId, trialRunId } from '../domain/workflow-ids';
 import { approvalRefusal, dryRunGate, exitNumbersMet, formatRate, reconciledRate, trialRefusal } from '../domain/plan-gates';
 import { waveDependencies, waveReady } from '../domain/plan-waves';
 
-const acts = proxyActivities<PlanActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 30 },
-});
+const acts = proxyActivities<PlanActivities>(RUN_LEDGER);
 
 const TERMINAL = new Set(['completed', 'skipped', 'cancelled']);
 const iso = (t: number) => new Date(t).toISOString();
