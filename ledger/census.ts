@@ -86,7 +86,7 @@ export async function openCensus(pool: pg.Pool, supplierCode: string): Promise<C
           `declare census_cursor no scroll cursor for
            with ledger as (
              select external_account_number as ext,
-                    bool_or(outcome = 'completed') as completed,
+                    bool_or(outcome in ('completed', 'completed_with_differences') and platform_account_number is not null) as completed,
                     bool_or(outcome is null) as open,
                     min(scheduled_at) filter (where outcome is null) as scheduled_at
              from migrate.account_attempts where supplier_code = $1 and not dry_run
