@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { z } from 'zod';
 import {
   CENSUS_LISTED_CLASSES,
   censusCountsSchema,
@@ -152,12 +153,14 @@ export async function openCensus(pool: pg.Pool, supplierCode: string): Promise<C
   };
 }
 
-export interface RecordedCensus {
-  supplierCode: string;
-  takenAt: string;
-  stuckAfterSeconds: number;
-  counts: CensusCounts;
-}
+/** A census as recorded: what the report and the plan gates read. */
+export const recordedCensusSchema = z.object({
+  supplierCode: z.string(),
+  takenAt: z.string(),
+  stuckAfterSeconds: z.number(),
+  counts: censusCountsSchema,
+});
+export type RecordedCensus = z.infer<typeof recordedCensusSchema>;
 
 /** The latest census recorded for a supplier, if any. */
 export async function latestCensus(pool: pg.Pool, supplierCode: string): Promise<RecordedCensus | undefined> {

@@ -3,9 +3,9 @@
 import { z } from 'zod';
 import { createPlatformClient } from '../../clients/platform/client';
 import { PlatformClientError } from '../../clients/platform/errors';
-import { LIST_READ_RETRY, retryTransient } from '../../clients/platform/retry';
 import { CENSUS_LISTED_CLASSES, DEFAULT_STUCK_PENDING_SECONDS, type CensusCounts } from '../../domain/census';
-import { openCensus, type CensusSession, type TenantEntry } from '../../ledger/census';
+import type { CensusSession } from '../../ledger/census';
+import { withCensus } from '../../activities/census';
 import { loadCliContext, withServices } from '../context';
 import { CliError, EXIT } from '../errors';
 import { flagOption, parseOptions, positiveIntOption } from '../option-schema';
@@ -69,27 +69,22 @@ export async function supplierCensusAction(supplier: string, options: unknown): 
   const ctx = loadCliContext();
   await withServices(ctx, async (s) => {
     const platform = createPlatformClient(ctx.cfg);
-    const session = await openCensus(await s.db(), supplier);
+    const onRetry = (e: { code: string }, attempt: number, ms: number) =>
+      info(`reading the tenant's list failed (${e.code}, attempt ${attempt}); reading it again in ${Math.round(ms / 1000)} s`);
     try {
-      async function* tenant(): AsyncGenerator<TenantEntry> {
-        for await (const p of platform.importProcesses('all', supplier)) yield { external: p.external_account_number, imported: !!p.kraken_account_number };
-      }
-      try {
-        await retryTransient(() => session.loadTenant(tenant()), LIST_READ_RETRY, {
-          onRetry: (e, attempt, ms) => info(`reading the tenant's list failed (${e.code}, attempt ${attempt}); reading it again in ${Math.round(ms / 1000)} s`),
-        });
-      } catch (e) {
-        if (e instanceof PlatformClientError)
-          throw new CliError(e.code, `cannot read the tenant's import processes for ${supplier}: ${e.message}`, e.retryable ? EXIT.unreachable : EXIT.failures);
-        throw e;
-      }
-      const counts = await session.compare(Date.now(), opts.stuckAfterSeconds * 1000);
-      await session.record(opts.stuckAfterSeconds, counts);
-      if (opts.json) await printLines(censusJson(session, supplier, counts, opts.stuckAfterSeconds));
-      else await printHuman(session, supplier, counts, opts.stuckAfterSeconds);
-      process.exitCode = counts.platformOnly + counts.ledgerOnly + counts.stuckPending > 0 ? EXIT.failures : EXIT.ok;
-    } finally {
-      await session.close();
+      await withCensus(
+        { pool: await s.db(), platform },
+        { supplierCode: supplier, stuckAfterSeconds: opts.stuckAfterSeconds, onRetry },
+        async (session, counts) => {
+          if (opts.json) await printLines(censusJson(session, supplier, counts, opts.stuckAfterSeconds));
+          else await printHuman(session, supplier, counts, opts.stuckAfterSeconds);
+          process.exitCode = counts.platformOnly + counts.ledgerOnly + counts.stuckPending > 0 ? EXIT.failures : EXIT.ok;
+        },
+      );
+    } catch (e) {
+      if (e instanceof PlatformClientError)
+        throw new CliError(e.code, `cannot read the tenant's import processes for ${supplier}: ${e.message}`, e.retryable ? EXIT.unreachable : EXIT.failures);
+      throw e;
     }
   });
 }

@@ -25,7 +25,10 @@ export interface AdminDeps {
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
-/** Accounts "imported elsewhere" (by no client of this sandbox): named, or `count` numbered `<prefix><n>` from 1. */
+/**
+ * Accounts "imported elsewhere" (by no client of this sandbox): named, or `count` numbered
+ * `<prefix><n>` from `start` (default 1), `n` zero-padded to `digits` when given.
+ */
 export const plantSchema = z
   .object({
     supplier: z.string().min(1),
@@ -33,6 +36,8 @@ export const plantSchema = z
     external_account_numbers: z.array(z.string().min(1).max(128)).max(1_000_000).optional(),
     prefix: z.string().min(1).max(100).optional(),
     count: z.number().int().min(1).max(2_000_000).optional(),
+    start: z.number().int().min(0).default(1),
+    digits: z.number().int().min(1).max(12).optional(),
   })
   .refine((b) => (b.external_account_numbers === undefined) !== (b.count === undefined || b.prefix === undefined), {
     message: 'either external_account_numbers, or prefix and count',
@@ -116,8 +121,8 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
     scope.post('/admin/import-processes/plant', async (req, reply) => {
       const body = plantSchema.safeParse(req.body ?? {});
       if (!body.success) return invalid(reply, body.error);
-      const { supplier, state, external_account_numbers: named, prefix, count } = body.data;
-      const all = named ?? Array.from({ length: count! }, (_, i) => `${prefix}${i + 1}`);
+      const { supplier, state, external_account_numbers: named, prefix, count, start, digits } = body.data;
+      const all = named ?? Array.from({ length: count! }, (_, i) => `${prefix}${String(start + i).padStart(digits ?? 0, '0')}`);
       let planted = 0;
       for (let i = 0; i < all.length; i += PLANT_BATCH)
         planted += await plantImportProcesses(deps.pool, { supplier, state, externals: all.slice(i, i + PLANT_BATCH) });

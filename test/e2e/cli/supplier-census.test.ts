@@ -73,6 +73,10 @@ describe('supplier census', () => {
       // With a threshold the held account has not reached, it is in flight, not stuck.
       const patient = JSON.parse((await cli(['supplier', 'census', supplier, '--json'], { env: e.env })).stdout);
       expect([patient.stuckPending, patient.counts.inFlight]).toEqual([[], 1]);
+
+      // The report of the run shows the latest census of its supplier.
+      const report = await cli(['report', runId, '--summary', '--json'], { env: e.env });
+      expect(JSON.parse(report.stdout).census).toMatchObject({ supplierCode: supplier, stuckAfterSeconds: 86400, counts: patient.counts });
     } finally {
       await run.terminate('test over').catch(() => {});
       await e.client.workflow
