@@ -1,33 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createPlatformClient, PlatformFinalError, PlatformTransientError, type PlatformClientConfig } from '../../../clients/platform';
+import { describe, expect, it } from 'vitest';
+import { PlatformFinalError, PlatformTransientError } from '../../../clients/platform';
 import { LIST_READ_RETRY, retryDelayMs, retryTransient } from '../../../clients/platform/retry';
 import { PLATFORM_ERROR_CODES } from '../../../clients/platform/errors';
-import { configFor, json, startFakePlatform, type FakePlatform, type Handler } from './fake-platform';
+import { caught, fakePlatformClients, json } from './fake-platform';
 
-let platform: FakePlatform | undefined;
-afterEach(async () => {
-  await platform?.close();
-  platform = undefined;
-});
-
-async function clientFor(handler: Handler, overrides: Partial<PlatformClientConfig> = {}) {
-  platform = await startFakePlatform(handler);
-  return { client: createPlatformClient(configFor(platform.origin, overrides)), platform };
-}
+const clientFor = fakePlatformClients();
 
 async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const x of it) out.push(x);
   return out;
-}
-
-async function caught(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a rejection');
 }
 
 const imported = { external_account_number: 'EXT-2', kraken_account_number: 'A-1234ABCD', account_created_at: '2030-01-01T12:00:00Z' };
