@@ -57,12 +57,16 @@ async function main(): Promise<void> {
       const out = path.join(dataDir, 'census.json');
       const fd = fs.openSync(out, 'w');
       const node = heapMiB ? [`--max-old-space-size=${heapMiB}`] : [];
-      const r = spawnSync('/usr/bin/time', ['-f', '%M %e', process.execPath, ...node, '--import', 'tsx', path.join(ROOT, 'cli/main.ts'), 'supplier', 'census', supplier, '--json'], {
-        cwd: ROOT,
-        env: { ...process.env, ...stack.env },
-        stdio: ['ignore', fd, 'pipe'],
-        encoding: 'utf8',
-      });
+      const r = spawnSync(
+        '/usr/bin/time',
+        ['-f', '%M %e', process.execPath, ...node, '--import', 'tsx', path.join(ROOT, 'cli/main.ts'), 'supplier', 'census', supplier, '--json'],
+        {
+          cwd: ROOT,
+          env: { ...process.env, ...stack.env },
+          stdio: ['ignore', fd, 'pipe'],
+          encoding: 'utf8',
+        },
+      );
       fs.closeSync(fd);
       const [maxRssKb, seconds] = r.stderr.trim().split('\n').pop()!.split(' ').map(Number);
       const census = JSON.parse(fs.readFileSync(out, 'utf8')) as { counts: Record<string, number> };
