@@ -74,6 +74,10 @@ describe('supplier census', () => {
       const patient = JSON.parse((await cli(['supplier', 'census', supplier, '--json'], { env: e.env })).stdout);
       expect([patient.stuckPending, patient.counts.inFlight]).toEqual([[], 1]);
 
+      // The sandbox runs in strict mode: the lists and the transfer status were asked for as the contract says.
+      const { violations } = await sandbox(e, 'GET', '/admin/violations');
+      expect(violations.filter((v: { path: string }) => /import-processes|account-transfer-status/.test(v.path))).toEqual([]);
+
       // The report of the run shows the latest census of its supplier.
       const report = await cli(['report', runId, '--summary', '--json'], { env: e.env });
       expect(JSON.parse(report.stdout).census).toMatchObject({ supplierCode: supplier, stuckAfterSeconds: 86400, counts: patient.counts });
