@@ -12,6 +12,11 @@ export default defineConfig({
         test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 60_000 },
       },
       {
+        // The proving ground's own tests (harness/test/): like unit, no shared stack (a few start their own sandbox or Postgres).
+        extends: true,
+        test: { name: 'harness', include: ['harness/test/**/*.test.ts'], testTimeout: 60_000 },
+      },
+      {
         extends: true,
         test: {
           name: 'e2e',

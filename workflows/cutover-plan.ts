@@ -13,6 +13,7 @@ import {
 } from '@temporalio/workflow';
 import type { PlanActivities } from '../activities/plan';
 import type { CensusActivities } from '../activities/census';
+import { CENSUS_READ, RUN_LEDGER } from './activity-options';
 import { dispatchLimitSignal, type RunProgress } from '../domain/messages';
 import {
   approveGate,
@@ -33,17 +34,9 @@ import { approvalRefusal, censusGateStatusMet, dryRunGate, exitNumbersMet, forma
 import { DEFAULT_STUCK_PENDING_SECONDS } from '../domain/census';
 import { waveDependencies, waveReady } from '../domain/plan-waves';
 
-const acts = proxyActivities<PlanActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 30 },
-});
+const acts = proxyActivities<PlanActivities>(RUN_LEDGER);
 
-// A census reads the tenant's whole list (minutes at a million accounts): heartbeats while it streams.
-const censusActs = proxyActivities<CensusActivities>({
-  startToCloseTimeout: '1 hour',
-  heartbeatTimeout: '2 minutes',
-  retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 10 },
-});
+const censusActs = proxyActivities<CensusActivities>(CENSUS_READ);
 
 const TERMINAL = new Set(['completed', 'skipped', 'cancelled']);
 const iso = (t: number) => new Date(t).toISOString();

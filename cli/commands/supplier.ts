@@ -1,3 +1,5 @@
+import { declareOptions } from '../option-table';
+import { jsonOnly, SET_SUPPLIER_STATUS_OPTIONS } from '../options/commands';
 import { Command, InvalidArgumentError } from 'commander';
 import { SUPPLIER_STATUSES, type SupplierStatus } from '../../domain/supplier-status';
 
@@ -14,27 +16,19 @@ const parseStatus = (v: string): SupplierStatus => {
 
 export function supplierCommand(): Command {
   const supplier = new Command('supplier').description("the operator's mirror of import-supplier state (status, document root)");
-  supplier
-    .command('list')
+  declareOptions(supplier.command('list'), jsonOnly())
     .description('every supplier the ledger knows')
-    .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExample:\n  $ kraken-migrate supplier list --json')
     .action(async (opts) => supplierActions().listSuppliersAction(opts));
 
-  supplier
-    .command('show <code>')
+  declareOptions(supplier.command('show <code>'), jsonOnly())
     .description("one supplier's status, document root and running runs")
-    .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExample:\n  $ kraken-migrate supplier show DEMO-SUPPLIER')
     .action(async (code: string, opts) => supplierActions().showSupplierAction(code, opts));
 
-  supplier
-    .command('set-status <code>')
+  declareOptions(supplier.command('set-status <code>'), SET_SUPPLIER_STATUS_OPTIONS)
     .description('set ONGOING, PAUSED or COMPLETE in the ledger and wake every running run of the supplier')
     .argument('<status>', 'ONGOING | PAUSED | COMPLETE', parseStatus)
-    .option('--reason <text>', 'why (shown by supplier show)')
-    .option('--sandbox', 'rehearsal: also set it on the platform sandbox of the running dev stack')
-    .option('--json', 'machine-readable output')
     .addHelpText(
       'after',
       `
@@ -47,10 +41,8 @@ Examples:
     )
     .action(async (code: string, status: SupplierStatus, opts) => supplierActions().setSupplierStatusAction(code, status, opts));
 
-  supplier
-    .command('set-root <code> <root>')
+  declareOptions(supplier.command('set-root <code> <root>'), jsonOnly())
     .description("set the supplier's document root (where its documents go on the platform)")
-    .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExample:\n  $ kraken-migrate supplier set-root DEMO-SUPPLIER migrations/demo-supplier')
     .action(async (code: string, root: string, opts) => supplierActions().setSupplierRootAction(code, root, opts));
 

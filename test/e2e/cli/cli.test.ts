@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CHROMIUM_ARGS, findChromium } from '../../support/browser';
+import { findChromium, launchChromium } from '../../../harness/browser/chromium';
 import { cli as runCli } from '../../support/cli';
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import type { Client } from '@temporalio/client';
@@ -211,8 +211,7 @@ describe('kraken-migrate against the running stack', () => {
       ctx.skip('no Chromium found; skipped outside CI');
       return;
     }
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const browser = await launchChromium(CHROMIUM);
     try {
       const page = await browser.newPage();
       await page.goto(`file://${path.join(reportDir, 'report.html')}`);

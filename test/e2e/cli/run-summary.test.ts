@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, type Pool } from '../../../clients/db';
 import { createLedger, createReconciliationLedger, ledgerProgress } from '../../../ledger';
+import { outcomeOf } from '../../../domain/outcomes';
 import { expectSummaryExact } from '../helpers';
 
 /**
  * The per-run counters `run status` and `report` read are kept by the ledger's triggers: every way
- * an attempt is written (a bulk insert, the pipeline's recordOutcome and insertNotAttempted, an
+ * an attempt is written (a bulk insert, the pipeline's recordOutcome and insertOutcomes, an
  * update of a finished row, a delete) leaves them equal to a full count of the run's attempts.
  */
 let pool: Pool;
@@ -61,7 +62,8 @@ describe('per-run outcome counters', () => {
     expect(
       await ledger.recordOutcome(ref('S-5'), { externalAccountNumber: 'S-5', outcome: 'failed', stage: 'platform', code: 'import_cancelled', source: 'event' }),
     ).toBe(true);
-    await ledger.insertNotAttempted(runId, 'SUMMARY', false, ['S-31', 'S-32', 'S-1'], 'account_in_flight_in_another_run', (x) => `wf-${x}`);
+    const inFlightElsewhere = ['S-31', 'S-32', 'S-1'].map((ext) => outcomeOf(ext, { step: 'elsewhere', status: 'RUNNING', accountNumber: undefined }));
+    await ledger.insertOutcomes({ runId, supplierCode: 'SUMMARY', dryRun: false }, inFlightElsewhere, (x) => `wf-${x}`);
     await expectSummaryExact(pool, runId);
     await expectCheckpointExact();
     const p = await ledgerProgress(pool, runId);
