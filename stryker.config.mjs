@@ -54,11 +54,17 @@ export const OUTCOME_CORE = [
  * survived the whole suite before they were in scope). The readers' I/O (the decompressed copy,
  * the file handle, the SQL) is proven end to end; here, what they decide from what they read.
  */
-export const DECISIONS = [functionLines('cli/worker-versions.ts', 'export function retireable'), 'harness/chaos/verdict.ts', 'harness/chaos/plan-verdict.ts'];
+export const DECISIONS = [
+  functionLines('cli/worker-versions.ts', 'export function retireable'),
+  'harness/chaos/verdict.ts',
+  'harness/chaos/plan-verdict.ts',
+  'domain/census.ts',
+];
 export const DECISIONS_TESTS = [
   'test/unit/cli/worker-versions.test.ts',
   'harness/test/chaos/plan-and-verdict.test.ts',
   'harness/test/chaos/plan-verdict.test.ts',
+  'test/unit/domain/census.test.ts',
 ];
 
 /**

@@ -50,3 +50,10 @@ export const RUN_SWEEP: ActivityOptions = { ...RUN_LEDGER, startToCloseTimeout: 
 
 /** The after-import workflows' ledger work on the main queue. */
 export const POST_IMPORT_LEDGER: ActivityOptions = { startToCloseTimeout: '30 seconds', retry: { ...LOCAL_BACKOFF, maximumAttempts: 20 } };
+
+/** A supplier census (a plan wave's exit gate): it reads the tenant's whole list, minutes at a million accounts, heartbeating as it streams. */
+export const CENSUS_READ: ActivityOptions = {
+  startToCloseTimeout: '1 hour',
+  heartbeatTimeout: '2 minutes',
+  retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 10 },
+};

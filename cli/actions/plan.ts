@@ -71,6 +71,8 @@ export async function validatePlanAction(file: string, options: unknown): Promis
       w.gates.entry.sign_off ? `entry sign-off${typeof w.gates.entry.sign_off === 'string' ? ` by ${w.gates.entry.sign_off}` : ''}` : '',
       `stop the line at ${w.gates.stop_line.max_same_code} same code / ${w.gates.stop_line.max_failure_rate} of ${w.gates.stop_line.over_last}`,
       w.gates.exit.min_reconciled_rate !== undefined ? `reconciled ≥ ${w.gates.exit.min_reconciled_rate}` : '',
+      w.gates.exit.max_platform_only !== undefined ? `census platform only ≤ ${w.gates.exit.max_platform_only}` : '',
+      w.gates.exit.max_ledger_only !== undefined ? `census ledger only ≤ ${w.gates.exit.max_ledger_only}` : '',
       w.gates.exit.sign_off ? `exit sign-off${typeof w.gates.exit.sign_off === 'string' ? ` by ${w.gates.exit.sign_off}` : ''}` : '',
     ].filter(Boolean);
     println(
@@ -144,6 +146,9 @@ export async function planArgsOf(plan: PlanFile, cfg: Config, planId: string, po
       entrySignOff: w.gates.entry.sign_off,
       exitSignOff: w.gates.exit.sign_off,
       ...(w.gates.exit.min_reconciled_rate !== undefined ? { minReconciledRate: w.gates.exit.min_reconciled_rate } : {}),
+      ...(w.gates.exit.max_platform_only !== undefined || w.gates.exit.max_ledger_only !== undefined
+        ? { census: { maxPlatformOnly: w.gates.exit.max_platform_only ?? null, maxLedgerOnly: w.gates.exit.max_ledger_only ?? null } }
+        : {}),
     });
   }
   return { planId, name: plan.name, timezone: plan.timezone, waves, pollSeconds, continueAsNewAtEvents: 8000 };

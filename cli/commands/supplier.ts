@@ -5,6 +5,8 @@ import { SUPPLIER_STATUSES, type SupplierStatus } from '../../domain/supplier-st
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
 const supplierActions = (): typeof import('../actions/supplier') => require('../actions/supplier');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
+const censusActions = (): typeof import('../actions/census') => require('../actions/census');
 
 const parseStatus = (v: string): SupplierStatus => {
   const up = v.toUpperCase();
@@ -43,6 +45,25 @@ Examples:
     .description("set the supplier's document root (where its documents go on the platform)")
     .addHelpText('after', '\nExample:\n  $ kraken-migrate supplier set-root DEMO-SUPPLIER migrations/demo-supplier')
     .action(async (code: string, root: string, opts) => supplierActions().setSupplierRootAction(code, root, opts));
+
+  supplier
+    .command('census <code>')
+    .description("the tenant's import processes for the supplier beside the ledger, across every run")
+    .option('--stuck-after-seconds <n>', 'an account pending at the tenant longer than this since a run scheduled it is stuck (default 86400)')
+    .option('--json', 'machine-readable output: {platformOnly, ledgerOnly, stuckPending, counts}')
+    .addHelpText(
+      'after',
+      `
+platformOnly: accounts the tenant holds that no run created (imported elsewhere: a double-import risk).
+ledgerOnly: accounts a run completed that the tenant no longer holds. stuckPending: accounts a run
+scheduled that are still pending at the tenant past --stuck-after-seconds. Exit 1 when any is found.
+The tenant's list is read as it streams and compared in Postgres: memory stays bounded at a million.
+
+Examples:
+  $ kraken-migrate supplier census DEMO-SUPPLIER
+  $ kraken-migrate supplier census DEMO-SUPPLIER --json --stuck-after-seconds 3600`,
+    )
+    .action(async (code: string, opts) => censusActions().supplierCensusAction(code, opts));
 
   return supplier;
 }
