@@ -28,7 +28,7 @@ export function methodLines(file, declaration) {
 
 /** The pure parts of the outcome and duplicate decisions, with the unit tests that prove them. */
 export const OUTCOME_CORE = [
-  'workflows/outcomes.ts',
+  'domain/outcomes.ts',
   'domain/run-totals.ts',
   'domain/event-types.ts',
   'domain/reconciled-outcome.ts',
@@ -54,8 +54,18 @@ export const OUTCOME_CORE = [
  * survived the whole suite before they were in scope). The readers' I/O (the decompressed copy,
  * the file handle, the SQL) is proven end to end; here, what they decide from what they read.
  */
-export const DECISIONS = [functionLines('cli/worker-versions.ts', 'export function retireable'), 'harness/chaos/verdict.ts', 'harness/chaos/plan-verdict.ts'];
-export const DECISIONS_TESTS = ['test/unit/cli/worker-versions.test.ts', 'test/unit/chaos/plan-and-verdict.test.ts', 'test/unit/chaos/plan-verdict.test.ts'];
+export const DECISIONS = [
+  functionLines('cli/worker-versions.ts', 'export function retireable'),
+  'harness/chaos/verdict.ts',
+  'harness/chaos/plan-verdict.ts',
+  'domain/census.ts',
+];
+export const DECISIONS_TESTS = [
+  'test/unit/cli/worker-versions.test.ts',
+  'harness/test/chaos/plan-and-verdict.test.ts',
+  'harness/test/chaos/plan-verdict.test.ts',
+  'test/unit/domain/census.test.ts',
+];
 
 /**
  * In the full run only (`npm run mutation`), not yet in CI's: the aimed kill's loop mutants time out
@@ -74,7 +84,7 @@ export const DECISIONS_FULL_TESTS = [
   'test/unit/schemas/contract-zod.test.ts',
   'test/unit/schemas/every-documented-field.test.ts',
   'test/unit/schemas/spec-examples.test.ts',
-  'test/unit/chaos/aimed-kill.test.ts',
+  'harness/test/chaos/aimed-kill.test.ts',
 ];
 
 /**

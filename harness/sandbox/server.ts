@@ -19,6 +19,7 @@ import { registerGraphqlRoutes } from './routes/graphql';
 import { registerDataImportRoutes } from './routes/data-import';
 import { registerCatalogueRoutes } from './routes/catalogue';
 import { registerAdminRoutes } from './routes/admin';
+import { registerQueryRoutes } from './routes/query';
 import { RequestWitness } from './witness';
 import { POST_IMPORT_SCHEMAS, registerPostImportRoutes } from './routes/post-import';
 
@@ -180,6 +181,7 @@ export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
     prng: requestPrng,
     auth: authContext,
   });
+  registerQueryRoutes(app, { pool, state, prng: requestPrng, auth: authContext });
   registerCatalogueRoutes(app);
   const onLoopError = (what: string) => (e: unknown) => logger.error({ err: e }, `${what} loop failed; retrying`);
   let closed = false;

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import { isExecutable, onPath } from './executable';
+import { isExecutable, onPath } from '../../harness/browser/executable';
 
 /**
  * Debian's Prometheus tools (`prometheus`, `promtool`, `prometheus-alertmanager`; .ci/run installs
