@@ -63,7 +63,10 @@ async function start(opts: { jwksUrl?: string; issuer?: string } = {}): Promise<
 }
 
 /** A token from the issuer; `exp: null` leaves the expiry out (a token that never expires). */
-function token(claims: Record<string, unknown>, o: { key?: KeyLike; alg?: string; exp?: string | number | null; aud?: string; iss?: string; kid?: string } = {}) {
+function token(
+  claims: Record<string, unknown>,
+  o: { key?: KeyLike; alg?: string; exp?: string | number | null; aud?: string; iss?: string; kid?: string } = {},
+) {
   const jwt = new SignJWT(claims)
     .setProtectedHeader({ alg: o.alg ?? 'ES256', kid: o.kid ?? 'idp-1' })
     .setIssuer(o.iss ?? issuer)

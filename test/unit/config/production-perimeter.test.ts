@@ -95,7 +95,17 @@ describe('loopback', () => {
 
   it('is an address, not a spelling: a remote host mapped into IPv6 is remote, loopback written any way is loopback', () => {
     // How a URL writes them ([::ffff:a00:1]), in full, in hex, and hosts that only start like 127 or ::ffff:.
-    const remote = ['::ffff:10.0.0.1', '[::ffff:a00:1]', '0:0:0:0:0:ffff:10.0.0.1', '::ffff:0a00:0001', '::ffff:128.0.0.1', '::ffff:8.8.8.8', '::ffff:0:0', '::2', '::127.0.0.1'];
+    const remote = [
+      '::ffff:10.0.0.1',
+      '[::ffff:a00:1]',
+      '0:0:0:0:0:ffff:10.0.0.1',
+      '::ffff:0a00:0001',
+      '::ffff:128.0.0.1',
+      '::ffff:8.8.8.8',
+      '::ffff:0:0',
+      '::2',
+      '::127.0.0.1',
+    ];
     for (const h of remote) expect(isLoopbackHost(h), h).toBe(false);
     const loopback = ['::ffff:127.0.0.1', '[::ffff:7f00:1]', '0:0:0:0:0:ffff:127.9.8.7', '0:0:0:0:0:0:0:1', '[0::1]'];
     for (const h of loopback) expect(isLoopbackHost(h), h).toBe(true);

@@ -69,7 +69,9 @@ describe("the tenant's permits in the ledger", () => {
     expect((await s.grant(T, [req('b')])).size).toBe(0);
     expect((await paceRows(db.pool, T))[0].held).toBe(1);
     // The lease ran out a second ago: no longer held, and the next account gets the window's permit.
-    await db.pool.query(`update migrate.platform_permits set granted_at = granted_at - interval '1 hour 1 second', expires_at = expires_at - interval '1 hour 1 second'`);
+    await db.pool.query(
+      `update migrate.platform_permits set granted_at = granted_at - interval '1 hour 1 second', expires_at = expires_at - interval '1 hour 1 second'`,
+    );
     expect((await paceRows(db.pool, T))[0].held).toBe(0);
     expect([...(await s.grant(T, [req('b')])).keys()]).toEqual(['b']);
     expect(await permits()).toEqual([{ holder: 'b', accepted: false }]);

@@ -215,4 +215,3 @@ describe('event faults', () => {
     expect((await events()).find((e) => e.external_identifier === 'EVF-4')).toMatchObject({ status: 'pending', delivered_to: [] });
   });
 });
-
