@@ -72,7 +72,7 @@ async function seedRun(runId: string, status: string, finishedDaysAgo: number | 
     change: { kind: 'note', item: { body: `spoke to ${NAME}` } } as unknown as Parameters<typeof items.addChanges>[2][number]['change'],
   });
   await items.addChanges('SUP', ref.externalAccountNumber, [change('done'), change('open'), change('refused')]);
-  const item = (key: string) => ({ supplierCode: 'SUP', externalAccountNumber: ref.externalAccountNumber, kind: 'note', key });
+  const item = (key: string) => ({ supplierCode: 'SUP', externalAccountNumber: ref.externalAccountNumber, kind: 'note' as const, key });
   await items.finish(item('done'), { status: 'completed', source: 'event' });
   // The platform's words on a failed item quote the customer.
   await items.finish(item('refused'), { status: 'post_import_failed', source: 'event', code: 'invalid_note', detail: `note for ${NAME} refused` });
