@@ -101,6 +101,32 @@ export const READERS_TESTS = [
   'test/unit/source/file-adapter.test.ts',
 ];
 
+/**
+ * The perimeter and the decisions issue 49 found unguarded (a wrong answer in each left every test
+ * green): the codec server's OIDC authorisation, production mode's checks, the webhook's per-source
+ * limit and signature check, the read-back's merge, and which runs `db purge` refuses. The permit
+ * store's and the plan's own decisions are pure functions of domain/ (OUTCOME_CORE); what stays SQL
+ * (a permit's lease, what a purge clears) is proven on a real Postgres: test/unit/ledger/pace-store.test.ts,
+ * test/unit/security/purge.test.ts.
+ */
+export const PERIMETER = [
+  'codec/oidc.ts',
+  'config/production-checks.ts',
+  'events/source-limiter.ts',
+  'clients/webhook-signature.ts',
+  functionLines('activities/read-back.ts', 'export function mergeReconciliations'),
+  functionLines('activities/read-back.ts', 'export async function readBackAccount'),
+  functionLines('ledger/purge.ts', 'export function purgeRefusal'),
+];
+export const PERIMETER_TESTS = [
+  'test/unit/codec/oidc.test.ts',
+  'test/unit/config/production-perimeter.test.ts',
+  'test/unit/events/source-limiter.test.ts',
+  'test/unit/events/webhook-signature.test.ts',
+  'test/unit/reconcile/read-back.test.ts',
+  'test/unit/security/purge-refusal.test.ts',
+];
+
 /** Unit tests that judge them (the rest of the unit suite tests other modules, several on a Postgres of their own). */
 export const OUTCOME_CORE_TESTS = [
   'test/unit/workflows/*.test.ts',
@@ -118,6 +144,7 @@ export const RECONCILE_CORE = ['reconcile/graphql-compare.ts'];
 export const RECONCILE_CORE_TESTS = ['test/unit/reconcile/graphql-compare.test.ts'];
 const TESTS = [
   ...OUTCOME_CORE_TESTS,
+  ...PERIMETER_TESTS,
   ...DECISIONS_TESTS,
   ...READERS_TESTS,
   ...DECISIONS_FULL_TESTS,
@@ -163,6 +190,7 @@ export default {
     ...RECONCILE_CORE,
     'schemas/document-path.ts',
     ...PERSONAL_DATA,
+    ...PERIMETER,
   ],
   coverageAnalysis: 'perTest',
   // Mutants of module-level constants would each rerun every test (minutes apiece on 2 shared cores).
