@@ -189,6 +189,8 @@ export function planArgs(o: {
   windows: PlanArgs['waves'][number]['windows'];
   dailyCap?: number;
   maxSameCode?: number;
+  minReconciledRate?: number;
+  exitSignOff?: string;
   pollSeconds: number;
   continueAsNewAtEvents: number;
 }): PlanArgs {
@@ -205,7 +207,8 @@ export function planArgs(o: {
         ...(o.dailyCap !== undefined ? { dailyCap: o.dailyCap } : {}),
         planned: o.accounts,
         entrySignOff: false,
-        exitSignOff: false,
+        exitSignOff: o.exitSignOff ?? false,
+        ...(o.minReconciledRate !== undefined ? { minReconciledRate: o.minReconciledRate } : {}),
       },
     ],
     pollSeconds: o.pollSeconds,
@@ -217,6 +220,13 @@ export const accountsOf = (prefix: string, n: number) => Array.from({ length: n 
 /** Advances the test server's clock to `t` (timers due meanwhile fire, workflow tasks run on the workers up). */
 export const skipTo = async (t: number) => env.sleep(Math.max(0, t - (await env.currentTimeMs())));
 export const iso = (t: number) => new Date(t).toISOString();
+/**
+ * skipTo in steps of 30 s: the plan's activities (remote, a minute's start-to-close) run while the
+ * clock skips, and a longer skip times them out in skipped time (the plan then retries and the skip hangs).
+ */
+export async function skipPastActivities(t: number): Promise<void> {
+  for (let at = await env.currentTimeMs(); at < t; at = await env.currentTimeMs()) await skipTo(Math.min(t, at + 30_000));
+}
 export async function waitForStatus(planId: string, what: string, ok: (s: PlanStatus) => boolean, timeoutMs = 60_000): Promise<PlanStatus> {
   const h = env.client.workflow.getHandle(planWorkflowId(planId));
   const deadline = Date.now() + timeoutMs;

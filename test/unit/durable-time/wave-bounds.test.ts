@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { dispatchLimitSignal, resumeRun, runProgressQuery } from '../../../domain/messages';
+import { approveGate, controlPlan } from '../../../domain/plan-messages';
+import { planWorkflowId } from '../../../domain/workflow-ids';
+import type { cutoverPlanWorkflow } from '../../../workflows/cutover-plan';
 import {
   ACCOUNT_MS,
   accountsOf,
@@ -9,6 +13,10 @@ import {
   iso,
   Ledger,
   MINUTE,
+  planArgs,
+  skipPastActivities,
+  TQ,
+  waitForStatus,
   skipTo,
   startRun,
   startWorker,
@@ -16,10 +24,10 @@ import {
 } from './plan-time';
 
 /**
- * A wave's run on its own checks, under durable time (./plan-time.ts): what holds when no plan signal
- * comes in time (the window's end, stop the line). Each fails at once when its check is gone, not by
- * a timeout. The run is started here without a plan: its ledger work is local activities, so the
- * server's clock never skips past one (a plan's remote activities can time out in skipped time).
+ * What a wave's workflows decide themselves, under durable time (./plan-time.ts): the run's own checks
+ * that hold when no plan signal comes in time (the window's end, stop the line), each caught at once
+ * rather than as a timeout, and the plan's exit gate on its numbers. The runs start here without a
+ * plan: their ledger work is local activities, so the clock never skips past one.
  */
 
 useTimeSkippingServer();
@@ -73,6 +81,51 @@ describe("a wave's run on its own checks (the plan's next signal late, or never)
       expectOneOutcomeEach(ledger);
     } finally {
       await handle.terminate().catch(() => {});
+      await worker.stop();
+    }
+  }, 180_000);
+});
+
+describe("a wave's exit gate on its numbers", () => {
+  it('below min_reconciled_rate the wave ends in exit_not_met, for good, and the exit sign-off is refused', async () => {
+    const t0 = await env.currentTimeMs();
+    const accounts = accountsOf('EXIT', 4);
+    const ledger = new Ledger(accounts, new Set([accounts[1]]));
+    const planId = 'plan-exit';
+    const worker = await startWorker(ledger);
+    const handle = await env.client.workflow.start<typeof cutoverPlanWorkflow>('cutoverPlanWorkflow', {
+      workflowId: planWorkflowId(planId),
+      taskQueue: TQ,
+      args: [
+        planArgs({
+          planId,
+          accounts: 4,
+          concurrency: 4,
+          windows: [{ start: iso(t0), end: iso(t0 + 24 * 60 * MINUTE) }],
+          minReconciledRate: 0.9,
+          exitSignOff: 'ops lead',
+          pollSeconds: 300,
+          continueAsNewAtEvents: 10_000,
+        }),
+      ],
+    });
+    try {
+      await skipPastActivities(t0 + 10 * MINUTE);
+      const s = await waitForStatus(planId, 'the exit gate not met', (x) => x.waves[0].state === 'exit_not_met');
+      expect(s.state).toBe('running');
+      expect(s.waves[0].accounts).toMatchObject({ completed: 3, failed: 1, not_attempted: 0 });
+      expect(s.waves[0].gates.exit).toMatchObject({ state: 'not_met', reconciled_rate: 0.75, min_reconciled_rate: 0.9, approved_by: null });
+      // `plan approve --gate exit` is refused, saying why.
+      const refused = (await handle.executeUpdate(approveGate, { args: [{ wave: 'w', gate: 'exit', by: 'ops lead' }] }).catch((e: unknown) => e)) as Error;
+      expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
+      expect((refused.cause as Error | undefined)?.message).toBe("wave w's exit gate is not met: reconciled 75.0% < min_reconciled_rate 90.0%");
+      // A day later (nothing of the plan's runs then: one skip) the wave still waits there: only `plan skip` or cancel moves it.
+      await skipTo(t0 + 34 * 60 * MINUTE);
+      const later = await waitForStatus(planId, 'the plan a day later', () => true);
+      expect(later.state).toBe('running');
+      expect(later.waves[0]).toMatchObject({ state: 'exit_not_met', gates: { exit: { state: 'not_met', approved_by: null } } });
+    } finally {
+      await handle.executeUpdate(controlPlan, { args: [{ action: 'cancel' }] }).catch(() => {});
       await worker.stop();
     }
   }, 180_000);
