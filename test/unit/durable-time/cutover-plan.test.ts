@@ -1,19 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { controlPlan } from '../../../domain/plan-messages';
-import { planWorkflowId } from '../../../domain/workflow-ids';
-import type { cutoverPlanWorkflow } from '../../../workflows/cutover-plan';
 import {
-  env,
   expectOneOutcomeEach,
   FAIL_CODE,
   iso,
   Ledger,
   logs,
   accountsOf,
-  planArgs,
   skipTo,
+  startPlan,
   startWorker,
-  TQ,
   useTimeSkippingServer,
   waitForStatus,
 } from './plan-time';
@@ -42,22 +38,16 @@ describe('the cutover plan under durable time (time-skipping test server)', () =
     const ledger = new Ledger(accounts, new Set([accounts[4], accounts[5]]));
     const planId = 'plan-cap';
     const worker = await startWorker(ledger);
-    const handle = await env.client.workflow.start<typeof cutoverPlanWorkflow>('cutoverPlanWorkflow', {
-      workflowId: planWorkflowId(planId),
-      taskQueue: TQ,
-      args: [
-        planArgs({
-          planId,
-          accounts: 14,
-          concurrency: 2,
-          windows: [{ from: '22:00', to: '05:00', first: '2027-10-30', last: '2027-11-02' }],
-          dailyCap: 4,
-          maxSameCode: 2,
-          pollSeconds: 1800,
-          // A few polls' worth: the plan continues as new many times, mid-wave.
-          continueAsNewAtEvents: 60,
-        }),
-      ],
+    const handle = await startPlan({
+      planId,
+      accounts: 14,
+      concurrency: 2,
+      windows: [{ from: '22:00', to: '05:00', first: '2027-10-30', last: '2027-11-02' }],
+      dailyCap: 4,
+      maxSameCode: 2,
+      pollSeconds: 1800,
+      // A few polls' worth: the plan continues as new many times, mid-wave.
+      continueAsNewAtEvents: 60,
     });
     const firstRunId = handle.firstExecutionRunId;
     try {

@@ -11,6 +11,7 @@ import { planStatusQuery, type PlanArgs, type PlanStatus } from '../../../domain
 import { ALL_SEARCH_ATTRIBUTES } from '../../../domain/search-attributes';
 import { planWorkflowId, runWorkflowId } from '../../../domain/workflow-ids';
 import { startTestServer, type RunningTestServer } from '../../../harness/stack/temporal-test-server';
+import type { cutoverPlanWorkflow } from '../../../workflows/cutover-plan';
 import type { migrationRunWorkflow } from '../../../workflows/migration-run';
 import { workflowBundle } from '../../../workers/worker';
 
@@ -240,6 +241,15 @@ export async function waitForStatus(planId: string, what: string, ok: (s: PlanSt
 
 export function expectOneOutcomeEach(ledger: Ledger): void {
   for (const a of ledger.accounts) expect(ledger.outcomes.get(a)?.length, a).toBe(1);
+}
+
+/** A one-wave plan started on the test's queue (its arguments: planArgs). */
+export async function startPlan(o: Parameters<typeof planArgs>[0]) {
+  return env.client.workflow.start<typeof cutoverPlanWorkflow>('cutoverPlanWorkflow', {
+    workflowId: planWorkflowId(o.planId),
+    taskQueue: TQ,
+    args: [planArgs(o)],
+  });
 }
 
 /** A wave's run started on its own: no plan to send it another bound, so only the run's own checks hold it. */

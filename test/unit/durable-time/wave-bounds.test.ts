@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { dispatchLimitSignal, resumeRun, runProgressQuery } from '../../../domain/messages';
 import { approveGate, controlPlan } from '../../../domain/plan-messages';
-import { planWorkflowId } from '../../../domain/workflow-ids';
-import type { cutoverPlanWorkflow } from '../../../workflows/cutover-plan';
 import {
   ACCOUNT_MS,
   accountsOf,
@@ -13,11 +11,10 @@ import {
   iso,
   Ledger,
   MINUTE,
-  planArgs,
   skipPastActivities,
-  TQ,
   waitForStatus,
   skipTo,
+  startPlan,
   startRun,
   startWorker,
   useTimeSkippingServer,
@@ -93,21 +90,15 @@ describe("a wave's exit gate on its numbers", () => {
     const ledger = new Ledger(accounts, new Set([accounts[1]]));
     const planId = 'plan-exit';
     const worker = await startWorker(ledger);
-    const handle = await env.client.workflow.start<typeof cutoverPlanWorkflow>('cutoverPlanWorkflow', {
-      workflowId: planWorkflowId(planId),
-      taskQueue: TQ,
-      args: [
-        planArgs({
-          planId,
-          accounts: 4,
-          concurrency: 4,
-          windows: [{ start: iso(t0), end: iso(t0 + 24 * 60 * MINUTE) }],
-          minReconciledRate: 0.9,
-          exitSignOff: 'ops lead',
-          pollSeconds: 300,
-          continueAsNewAtEvents: 10_000,
-        }),
-      ],
+    const handle = await startPlan({
+      planId,
+      accounts: 4,
+      concurrency: 4,
+      windows: [{ start: iso(t0), end: iso(t0 + 24 * 60 * MINUTE) }],
+      minReconciledRate: 0.9,
+      exitSignOff: 'ops lead',
+      pollSeconds: 300,
+      continueAsNewAtEvents: 10_000,
     });
     try {
       await skipPastActivities(t0 + 10 * MINUTE);
