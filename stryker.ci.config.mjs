@@ -4,6 +4,8 @@ import base, {
   DECISIONS_TESTS,
   OUTCOME_CORE,
   OUTCOME_CORE_TESTS,
+  PERIMETER,
+  PERIMETER_TESTS,
   READERS,
   READERS_TESTS,
   RECONCILE_CORE,
@@ -13,15 +15,15 @@ import base, {
 /**
  * The CI-sized mutation run (`npm run mutation:ci`): the pure outcome, inbox, attempts and
  * schedule-once modules, the GraphQL read-back comparison, the retire rule, the chaos/rehearsal
- * verdict, the payload readers and the undocumented-field classification, against their own unit tests only; a
- * few minutes on 2 cores.
+ * verdict, the payload readers and the undocumented-field classification, and the perimeter (PERIMETER: the
+ * webhook's limiter and signature check, the purge refusal), against their own unit tests only.
  */
-process.env.MUTATION_TESTS = [...OUTCOME_CORE_TESTS, ...RECONCILE_CORE_TESTS, ...DECISIONS_TESTS, ...READERS_TESTS].join(',');
+process.env.MUTATION_TESTS = [...OUTCOME_CORE_TESTS, ...RECONCILE_CORE_TESTS, ...DECISIONS_TESTS, ...READERS_TESTS, ...PERIMETER_TESTS].join(',');
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   ...base,
-  mutate: [...OUTCOME_CORE, ...RECONCILE_CORE, ...DECISIONS, ...READERS],
+  mutate: [...OUTCOME_CORE, ...RECONCILE_CORE, ...DECISIONS, ...READERS, ...PERIMETER],
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: 'reports/mutation/mutation-ci.json' },
   tempDirName: '.stryker-tmp-ci',

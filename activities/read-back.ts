@@ -4,8 +4,8 @@ import type { ReconcileResult } from '../domain/post-import-inputs';
 import { compareAccount, expectedAccountRecord, type Reconciliation } from '../reconcile/compare';
 import { compareGraphqlAccount } from '../reconcile/graphql-compare';
 
-/** Two checks of one account as one: counts add, per-field tallies merge. */
-function merge(a: Reconciliation, b: Reconciliation): Reconciliation {
+/** Two checks of one account as one (the REST record's and the GraphQL account's): counts add, per-field tallies merge. */
+export function mergeReconciliations(a: Reconciliation, b: Reconciliation): Reconciliation {
   const byField = { ...a.byField };
   for (const [f, t] of Object.entries(b.byField)) {
     const was = byField[f] ?? { matched: 0, differing: 0, unverified: 0 };
@@ -63,7 +63,7 @@ export async function readBackAccount(
     return { status: 'account_missing', checked: 0, differing: 1, unverified: 0, fields: [missingFrom], unverifiedFields: [] };
   }
   const money = compareGraphqlAccount(sent, graphql);
-  const r = merge(compareAccount(expectedAccountRecord(sent, input.accountNumber), found), money);
+  const r = mergeReconciliations(compareAccount(expectedAccountRecord(sent, input.accountNumber), found), money);
   // Fields the record does not contain are unverified, never differences: the outcome stays completed.
   const status = r.differences.length ? 'differing' : 'matched';
   await deps.reconciliations.record({

@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 
 /**
  * What production mode refuses at start-up, beyond the schema (config/index.ts): a non-loopback
@@ -10,12 +10,20 @@ import { isIP } from 'node:net';
 /** Shared secrets (webhook key or HMAC secret, codec token): at least this long (256 bits of a random hex or base64 string). */
 export const MIN_SECRET_LENGTH = 32;
 
+/**
+ * 127.0.0.0/8 and ::1, matched by address, not by spelling: Node's BlockList reads an IPv6 address
+ * in any of its forms and an IPv4-mapped one (`::ffff:7f00:1`, how a URL writes `::ffff:127.0.0.1`)
+ * against the IPv4 rule, so a mapped remote host (`::ffff:10.0.0.1`) is never taken for loopback.
+ */
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
 export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
   if (h === 'localhost' || h.endsWith('.localhost')) return true;
-  if (isIP(h) === 4) return h.startsWith('127.');
-  if (isIP(h) === 6) return h === '::1' || h.startsWith('::ffff:127.');
-  return false;
+  const family = isIP(h);
+  return family !== 0 && LOOPBACK.check(h, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 /** `host:port` (Temporal's form), `[v6]:port`, or a bare host. */

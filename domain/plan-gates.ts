@@ -19,6 +19,22 @@ export function exitNumbersMet(rate: number | null, min: number | null): boolean
 }
 
 /**
+ * Where a wave goes once its run has ended: its reconciled share below `min_reconciled_rate` (or no
+ * outcome to measure against one): `exit_not_met`, for good (only `plan skip` moves it; a sign-off is
+ * refused); met, a sign-off if the gate names one, else completed.
+ */
+export function exitGate(
+  accounts: { completed: number; failed: number; not_attempted: number },
+  gate: { state: GateStatus['state']; min_reconciled_rate: number | null; census?: CensusGateStatus | null },
+): { reconciledRate: number | null; next: 'exit_not_met' | 'waiting_exit_sign_off' | 'completed' } {
+  const rate = reconciledRate(accounts);
+  if (!exitNumbersMet(rate, gate.min_reconciled_rate)) return { reconciledRate: rate, next: 'exit_not_met' };
+  // The supplier census, when the gate names a maximum: taken before the gate is decided.
+  if (gate.census && !censusGateStatusMet(gate.census)) return { reconciledRate: rate, next: 'exit_not_met' };
+  return { reconciledRate: rate, next: gate.state === 'not_required' || gate.state === 'approved' ? 'completed' : 'waiting_exit_sign_off' };
+}
+
+/**
  * The entry gate's trial numbers (dry_run_first): the pass rate of the wave's last trial load,
  * completed over accounts with an outcome, against `min_dry_run_pass_rate`. Met at exactly the
  * minimum; no minimum: met once a trial load has ended; a trial with no outcome never meets one,

@@ -120,3 +120,29 @@ export function dispatchGate(args: { intervals: Interval[]; now: number; zone: s
   // The cap spent in the last window: capped while that window is open, out of windows once it closes.
   return { open: false, reason: 'daily_cap', until: next ?? open.end };
 }
+
+/** What a plan lets its wave's run dispatch (dispatchLimitSignal): while `dispatched < limit` and time < `until`; null: no bound. */
+export interface DispatchBound {
+  limit: number | null;
+  until: number | null;
+}
+
+/**
+ * The bound the plan signals for a gate: closed, nothing (`until` 0 has passed); open, up to the
+ * day's cap counted from the run's total at the day's start (`dayBase`), and never past the gate's
+ * `until` (the window's end, or the cap's midnight).
+ */
+export function dispatchBound(gate: DispatchGate, dailyCap: number | undefined, dayBase: number): DispatchBound {
+  if (!gate.open) return { limit: 0, until: 0 };
+  return { limit: dailyCap === undefined ? null : dayBase + dailyCap, until: gate.until };
+}
+
+/**
+ * Accounts a run may start now under its bound (none: no limit). The run asks at every dispatch, so
+ * it never starts one past `until` however late the plan's next signal comes.
+ */
+export function dispatchAllowance(bound: DispatchBound | undefined, now: number, dispatched: number): number {
+  if (!bound) return Number.POSITIVE_INFINITY;
+  if (bound.until !== null && now >= bound.until) return 0;
+  return bound.limit === null ? Number.POSITIVE_INFINITY : Math.max(0, bound.limit - dispatched);
+}

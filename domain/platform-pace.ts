@@ -200,6 +200,30 @@ export function capLeads(grantedByKey: ReadonlyMap<string, number>, waiters: rea
   return granted;
 }
 
+/**
+ * One worker's round of a grant (ledger/platform-pace.ts, under the tenant's lock): the `free`
+ * permits go by priority and share among every worker's fresh `waiters`; this worker hands out only
+ * those chosen of its own (`mine`: holder → fairness key), each counted to its key's share. Returns
+ * them, the share counts that changed (to store), and `full`: the window, not the callers, held
+ * accounts back (as many waiting as it let through, or more).
+ */
+export function grantRound(args: {
+  free: number;
+  window: number;
+  waiters: readonly Waiter[];
+  shares: ReadonlyMap<string, number>;
+  mine: ReadonlyMap<string, string>;
+}): { given: string[]; changed: Array<[string, number]>; full: boolean } {
+  const { free, window, waiters, shares, mine } = args;
+  const granted = capLeads(shares, waiters, window);
+  const given = choosePermitHolders(free, waiters, granted).filter((h) => mine.has(h));
+  for (const h of given) {
+    const key = mine.get(h)!;
+    granted.set(key, (granted.get(key) ?? 0) + 1);
+  }
+  return { given, changed: [...granted].filter(([k, n]) => shares.get(k) !== n), full: waiters.length >= free };
+}
+
 /** The share of schedule calls the tenant refused (0 when none were made). */
 export function throttledShare(accepted: number, throttled: number): number {
   const total = accepted + throttled;

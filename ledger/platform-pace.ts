@@ -1,8 +1,7 @@
 import type { Pool, PoolClient } from '../clients/db';
 import {
-  capLeads,
-  choosePermitHolders,
   freePermits,
+  grantRound,
   initialPace,
   nextPace,
   throttledShare,
@@ -161,11 +160,14 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
           [tenant],
         );
         const stored = new Map(shares.rows.map((r) => [r.fairness_key, Number(r.granted)]));
-        const granted = capLeads(stored, waiters, row.window);
         const mine = new Map(waiting.map((x) => [x.holder, x]));
-        const given = choosePermitHolders(free, waiters, granted).filter((h) => mine.has(h));
-        for (const h of given) granted.set(mine.get(h)!.fairnessKey, (granted.get(mine.get(h)!.fairnessKey) ?? 0) + 1);
-        const changed = [...granted].filter(([k, n]) => stored.get(k) !== n);
+        const { given, changed, full } = grantRound({
+          free,
+          window: row.window,
+          waiters,
+          shares: stored,
+          mine: new Map(waiting.map((x) => [x.holder, x.fairnessKey])),
+        });
         if (changed.length > 0)
           await c.query(
             `insert into migrate.platform_fair_shares (tenant, fairness_key, granted) select $1, * from unnest($2::text[], $3::float8[])
@@ -188,8 +190,6 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
           ],
         );
         await c.query(`delete from migrate.platform_permit_waiters where tenant = $1 and holder = any($2)`, [tenant, given]);
-        // The window held accounts back when more were waiting than it let through.
-        const full = waiters.length >= free;
         return new Map(given.map((h) => [h, { full }]));
       });
     },

@@ -30,6 +30,14 @@ export class PurgeRefused extends Error {
   }
 }
 
+/** Why a run's purge is refused (none in the ledger, or one still going: its workflows read their payloads), or undefined when it may go. */
+export function purgeRefusal(runId: string, status: string | undefined): PurgeRefused | undefined {
+  if (status === undefined) return new PurgeRefused('run_not_found', `no run ${runId} in the ledger`);
+  if (!(FINISHED_STATUSES as readonly string[]).includes(status))
+    return new PurgeRefused('run_in_progress', `run ${runId} is ${status}: its workflows still read their payloads; cancel it or let it finish first`);
+  return undefined;
+}
+
 /** Finished runs not purged yet that finished more than `days` days ago, oldest first. */
 export async function runsPastRetention(pool: Pool, days: number): Promise<string[]> {
   const r = await pool.query<{ run_id: string }>(
@@ -60,11 +68,8 @@ export async function purgeRun(pool: Pool, runId: string): Promise<PurgedRun> {
   try {
     await client.query('begin');
     const run = await client.query<{ status: string }>(`select status from migrate.runs where run_id = $1 for update`, [runId]);
-    if (run.rowCount === 0) throw new PurgeRefused('run_not_found', `no run ${runId} in the ledger`);
-    const status = run.rows[0].status;
-    if (!(FINISHED_STATUSES as readonly string[]).includes(status)) {
-      throw new PurgeRefused('run_in_progress', `run ${runId} is ${status}: its workflows still read their payloads; cancel it or let it finish first`);
-    }
+    const refused = purgeRefusal(runId, run.rows[0]?.status);
+    if (refused) throw refused;
     const count = async (sql: string) => (await client.query(sql, [runId])).rowCount ?? 0;
     // The payload row stays (documents, and the extraction time `run delta` starts from); its request goes.
     const payloads = await count(`update migrate.account_payloads set request = 'null'::jsonb where run_id = $1 and request <> 'null'::jsonb`);

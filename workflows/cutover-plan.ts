@@ -28,9 +28,9 @@ import {
   type WaveAccounts,
   type WaveStatus,
 } from '../domain/plan-messages';
-import { dispatchGate, expandWindows, localDay, windowAt, type Interval } from '../domain/plan-windows';
+import { dispatchBound, dispatchGate, expandWindows, localDay, windowAt, type Interval } from '../domain/plan-windows';
 import { runWorkflowId, trialRunId } from '../domain/workflow-ids';
-import { approvalRefusal, censusGateStatusMet, dryRunGate, exitNumbersMet, formatRate, reconciledRate, trialRefusal } from '../domain/plan-gates';
+import { approvalRefusal, dryRunGate, exitGate, formatRate, trialRefusal } from '../domain/plan-gates';
 import { DEFAULT_STUCK_PENDING_SECONDS } from '../domain/census';
 import { waveDependencies, waveReady } from '../domain/plan-waves';
 
@@ -203,8 +203,7 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
       if (ws.day?.day !== day) ws.day = { day, base: p.totals.dispatched };
       const startedToday = p.totals.dispatched - ws.day.base;
       const gate = dispatchGate({ intervals: intervals[i], now, zone: input.timezone, dailyCap: w.dailyCap, startedToday });
-      // Closed: nothing more (until 0 has passed); open: up to the day's cap, and never past the window's end or the cap's midnight.
-      const bound = gate.open ? { limit: w.dailyCap === undefined ? null : ws.day.base + w.dailyCap, until: gate.until } : { limit: 0, until: 0 };
+      const bound = dispatchBound(gate, w.dailyCap, ws.day.base);
       if (ws.bound?.limit !== bound.limit || ws.bound?.until !== bound.until) {
         await getExternalWorkflowHandle(runWorkflowId(w.run.runId)).signal(dispatchLimitSignal, bound);
         ws.bound = bound;
@@ -227,7 +226,6 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
 
     // Exit gate: the reconciled share, then a named sign-off.
     const exit = ws.status.gates.exit;
-    exit.reconciled_rate = reconciledRate(ws.status.accounts);
     // The supplier census, when the gate names a maximum: taken now, across every run of the supplier.
     if (w.census) {
       const c = await censusActs.takeSupplierCensus({ supplierCode: w.run.supplierCode, stuckAfterSeconds: DEFAULT_STUCK_PENDING_SECONDS });
@@ -239,14 +237,16 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
         max_ledger_only: w.census.maxLedgerOnly,
       };
     }
-    if (!exitNumbersMet(exit.reconciled_rate, exit.min_reconciled_rate) || (exit.census && !censusGateStatusMet(exit.census))) {
+    const exitStep = exitGate(ws.status.accounts, exit);
+    exit.reconciled_rate = exitStep.reconciledRate;
+    if (exitStep.next === 'exit_not_met') {
       ws.state = 'exit_not_met';
       exit.state = 'not_met';
       details();
       await condition(() => ws.state === 'skipped' || st.cancelled);
       return;
     }
-    if (exit.state !== 'not_required' && exit.state !== 'approved') {
+    if (exitStep.next === 'waiting_exit_sign_off') {
       ws.state = 'waiting_exit_sign_off';
       exit.state = 'waiting';
       details();

@@ -15,6 +15,7 @@ import {
 } from '@temporalio/workflow';
 import type { RunActivities } from '../activities/types';
 import { RUN_LEDGER, RUN_SWEEP } from './activity-options';
+import { dispatchAllowance } from '../domain/plan-windows';
 import { runPriority } from '../domain/priority';
 import { paceLine } from '../domain/platform-pace';
 import type { MigrationRunArgs, RunState, SupplierStatus } from '../domain/inputs';
@@ -243,9 +244,7 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
 
   /** Accounts the plan's bound lets it start now (a plain run: no bound). */
   function allowance(): number {
-    if (!bound) return Number.POSITIVE_INFINITY;
-    if (bound.until !== null && Date.now() >= bound.until) return 0;
-    return bound.limit === null ? Number.POSITIVE_INFINITY : bound.limit - st.totals.dispatched;
+    return dispatchAllowance(bound, Date.now(), st.totals.dispatched);
   }
 
   /** The one wait: the next tick, or at once when the operator or the supplier's status changes something. */

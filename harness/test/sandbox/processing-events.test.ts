@@ -14,7 +14,7 @@ import {
   window,
   type Stack,
 } from './harness';
-import { signWebhookBody, verifyWebhookSignature } from '../../../clients/webhook-signature';
+import { verifyWebhookSignature } from '../../../clients/webhook-signature';
 
 let stack: Stack;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -213,21 +213,5 @@ describe('event faults', () => {
     await waitFor('the undelayed delivery', async () => deliveriesFor('EVF-4b')[0]);
     expect(deliveriesFor('EVF-4')).toHaveLength(0);
     expect((await events()).find((e) => e.external_identifier === 'EVF-4')).toMatchObject({ status: 'pending', delivered_to: [] });
-  });
-});
-
-describe('webhook signature', () => {
-  it('rejects forged, stale, malformed and missing signatures', () => {
-    const body = JSON.stringify({ hello: 'world' });
-    const now = 1_700_000_000;
-    const good = signWebhookBody(WEBHOOK_SECRET, body, now);
-    expect(verifyWebhookSignature(WEBHOOK_SECRET, body, good, now + 10)).toEqual({ ok: true });
-    expect(verifyWebhookSignature(WEBHOOK_SECRET, body + ' ', good, now)).toEqual({ ok: false, code: 'signature_mismatch' });
-    expect(verifyWebhookSignature(WEBHOOK_SECRET, body, signWebhookBody('forger', body, now), now)).toEqual({ ok: false, code: 'signature_mismatch' });
-    expect(verifyWebhookSignature(WEBHOOK_SECRET, body, good.replace(`t=${now}`, `t=${now + 1}`), now)).toEqual({ ok: false, code: 'signature_mismatch' });
-    expect(verifyWebhookSignature(WEBHOOK_SECRET, body, good, now + 301)).toEqual({ ok: false, code: 'signature_expired' });
-    expect(verifyWebhookSignature(WEBHOOK_SECRET, body, 'v1=abc', now)).toEqual({ ok: false, code: 'signature_malformed' });
-    expect(verifyWebhookSignature(WEBHOOK_SECRET, body, `t=${now}`, now)).toEqual({ ok: false, code: 'signature_malformed' });
-    expect(verifyWebhookSignature(WEBHOOK_SECRET, body, undefined, now)).toEqual({ ok: false, code: 'signature_missing' });
   });
 });

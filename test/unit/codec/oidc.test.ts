@@ -62,15 +62,19 @@ async function start(opts: { jwksUrl?: string; issuer?: string } = {}): Promise<
   return (await server.listen(0)).url;
 }
 
-function token(claims: Record<string, unknown>, o: { key?: KeyLike; alg?: string; exp?: string | number; aud?: string; iss?: string; kid?: string } = {}) {
-  return new SignJWT(claims)
+/** A token from the issuer; `exp: null` leaves the expiry out (a token that never expires). */
+function token(
+  claims: Record<string, unknown>,
+  o: { key?: KeyLike; alg?: string; exp?: string | number | null; aud?: string; iss?: string; kid?: string } = {},
+) {
+  const jwt = new SignJWT(claims)
     .setProtectedHeader({ alg: o.alg ?? 'ES256', kid: o.kid ?? 'idp-1' })
     .setIssuer(o.iss ?? issuer)
     .setAudience(o.aud ?? AUDIENCE)
     .setSubject('operator@tenant.example')
-    .setIssuedAt()
-    .setExpirationTime(o.exp ?? '5m')
-    .sign(o.key ?? signing);
+    .setIssuedAt();
+  if (o.exp !== null) jwt.setExpirationTime(o.exp ?? '5m');
+  return jwt.sign(o.key ?? signing);
 }
 
 const encryptedBody = async () => ({ payloads: [toJsonPayload((await codec.encode([defaultPayloadConverter.toPayload({ name: MARKER })]))[0])] });
@@ -109,7 +113,7 @@ describe('codec server, OIDC mode: the UI user’s access token, per namespace',
     expect((await call(url, '/payroll/encode', { Authorization: admin }, plain)).status).toBe(200);
   });
 
-  it('refuses with 401 codec_unauthorized: no token, expired, another audience, another issuer, another key, an HMAC-signed token, a shared-token-style string', async () => {
+  it('refuses with 401 codec_unauthorized: no token, expired, one that never expires, another audience, another issuer, another key, an HMAC-signed token, a shared-token-style string', async () => {
     const url = await start();
     const ns = { 'X-Namespace': 'default' };
     const claims = { permissions: ['default:read'] };
@@ -117,6 +121,10 @@ describe('codec server, OIDC mode: the UI user’s access token, per namespace',
     const cases: Array<[string, Record<string, string>, RegExp?]> = [
       ['none', {}],
       ['expired', { Authorization: `Bearer ${await token(claims, { exp: Math.floor(Date.now() / 1000) - 120 })}` }, /ERR_JWT_EXPIRED/],
+      // Expired beyond the clock tolerance (30 s) by a second.
+      ['just expired', { Authorization: `Bearer ${await token(claims, { exp: Math.floor(Date.now() / 1000) - 32 })}` }, /ERR_JWT_EXPIRED/],
+      // No `exp` at all: a token that never expires is refused like an expired one.
+      ['never expires', { Authorization: `Bearer ${await token(claims, { exp: null })}` }, /ERR_JWT_CLAIM_VALIDATION_FAILED/],
       ['audience', { Authorization: `Bearer ${await token(claims, { aud: 'someone-else' })}` }, /ERR_JWT_CLAIM_VALIDATION_FAILED/],
       ['issuer', { Authorization: `Bearer ${await token(claims, { iss: 'https://evil.example/' })}` }, /ERR_JWT_CLAIM_VALIDATION_FAILED/],
       ['key', { Authorization: `Bearer ${await token(claims, { key: stranger })}` }, /ERR_JWS_SIGNATURE_VERIFICATION_FAILED/],

@@ -92,6 +92,41 @@ describe('loopback', () => {
     for (const h of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost', 'LOCALHOST', 'api.localhost']) expect(isLoopbackHost(h)).toBe(true);
     for (const h of ['0.0.0.0', '10.0.0.1', 'db', 'localhost.example.com', '::', '128.0.0.1']) expect(isLoopbackHost(h)).toBe(false);
   });
+
+  it('is an address, not a spelling: a remote host mapped into IPv6 is remote, loopback written any way is loopback', () => {
+    // How a URL writes them ([::ffff:a00:1]), in full, in hex, and hosts that only start like 127 or ::ffff:.
+    const remote = [
+      '::ffff:10.0.0.1',
+      '[::ffff:a00:1]',
+      '0:0:0:0:0:ffff:10.0.0.1',
+      '::ffff:0a00:0001',
+      '::ffff:128.0.0.1',
+      '::ffff:8.8.8.8',
+      '::ffff:0:0',
+      '::2',
+      '::127.0.0.1',
+    ];
+    for (const h of remote) expect(isLoopbackHost(h), h).toBe(false);
+    const loopback = ['::ffff:127.0.0.1', '[::ffff:7f00:1]', '0:0:0:0:0:ffff:127.9.8.7', '0:0:0:0:0:0:0:1', '[0::1]'];
+    for (const h of loopback) expect(isLoopbackHost(h), h).toBe(true);
+  });
+
+  it('production mode refuses every service at a mapped remote address without TLS, and accepts a mapped loopback one', () => {
+    const remote = {
+      TEMPORAL_ADDRESS: '[::ffff:10.0.0.1]:7233',
+      DATABASE_URL: 'postgres://app:pw@[::ffff:10.0.0.2]:5432/ledger',
+      S3_ENDPOINT: 'http://[::ffff:10.0.0.3]:9000',
+      SQS_ENDPOINT: 'http://[0:0:0:0:0:ffff:a00:4]:4566',
+    };
+    expect(problems(remote).map((p) => p.split(/[:=]/)[0])).toEqual(['TEMPORAL_TLS', 'DATABASE_URL', 'S3_ENDPOINT', 'SQS_ENDPOINT']);
+    const near = {
+      TEMPORAL_ADDRESS: '[::ffff:127.0.0.1]:7233',
+      DATABASE_URL: 'postgres://app:pw@[::ffff:7f00:1]:5432/ledger',
+      S3_ENDPOINT: 'http://[::ffff:127.0.0.1]:9000',
+      SQS_ENDPOINT: 'http://[0:0:0:0:0:0:0:1]:4566',
+    };
+    expect(problems(near)).toEqual([]);
+  });
 });
 
 describe('a private network the operator names', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   capLeads,
   choosePermitHolders,
+  grantRound,
   DEFAULT_PACE,
   FAIR_LEAD_WINDOWS,
   freePermits,
@@ -239,6 +240,44 @@ describe('who gets the free permits', () => {
   it('nobody when none is free; everybody when there are fewer waiters than permits', () => {
     expect(choosePermitHolders(0, [w('a', 'A', 1, 0)], new Map())).toEqual([]);
     expect(choosePermitHolders(5, [w('a', 'A', 1, 1), w('b', 'B', 1, 0)], new Map())).toEqual(['b', 'a']);
+  });
+
+  it("a worker's round: only its own waiters chosen, each counted to its key; the changed shares; full when the window held accounts back", () => {
+    // Two workers' waiters; this worker's are a1 and b1. A has a lead of 2.
+    const waiters = [w('a1', 'A', 1, 0), w('b1', 'B', 1, 1), w('b2', 'B', 1, 2), w('c1', 'C', 1, 3)];
+    const mine = new Map([
+      ['a1', 'A'],
+      ['b1', 'B'],
+    ]);
+    const shares = new Map([
+      ['A', 2],
+      ['C', 0],
+    ]);
+    // Two free: B (share 0, waited longer than C) and C (0) go first; of those, b1 is this worker's.
+    expect(grantRound({ free: 2, window: 4, waiters, shares, mine })).toEqual({
+      given: ['b1'],
+      changed: [['B', 1]],
+      full: true,
+    });
+    // Enough for all: a1 and b1 both, A counted from its stored 2; as many free as waiting is still full, one more is not.
+    expect(grantRound({ free: 4, window: 4, waiters, shares, mine })).toEqual({
+      given: ['b1', 'a1'],
+      changed: [
+        ['A', 3],
+        ['B', 1],
+      ],
+      full: true,
+    });
+    expect(grantRound({ free: 5, window: 4, waiters, shares, mine }).full).toBe(false);
+    // None of this worker's chosen: nothing given, only a new key's 0 stored; a lead capped by the window is stored lowered.
+    expect(grantRound({ free: 1, window: 4, waiters: [w('c1', 'C', 1, 0), w('a1', 'A', 1, 1)], shares: new Map([['A', 50]]), mine })).toEqual({
+      given: [],
+      changed: [
+        ['A', 12],
+        ['C', 0],
+      ],
+      full: true,
+    });
   });
 
   it('the lowest priorityKey first, however long the others waited and whatever they hold', () => {

@@ -1,221 +1,33 @@
-import { SearchAttributeType } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker, type LogEntry, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planActivities } from '../../../activities/plan';
-import type { RunActivities } from '../../../activities/types';
-import { FAILURE_CONVERTER_PATH } from '../../../codec/data-converter';
-import { migrationRunInputSchema, type AccountOutcome } from '../../../domain/inputs';
-import { controlPlan, planStatusQuery, type PlanArgs, type PlanStatus } from '../../../domain/plan-messages';
-import { ALL_SEARCH_ATTRIBUTES } from '../../../domain/search-attributes';
-import { planWorkflowId } from '../../../domain/workflow-ids';
-import { startTestServer, type RunningTestServer } from '../../../harness/stack/temporal-test-server';
-import type { cutoverPlanWorkflow } from '../../../workflows/cutover-plan';
-import { workflowBundle } from '../../../workers/worker';
+import { describe, expect, it } from 'vitest';
+import { controlPlan } from '../../../domain/plan-messages';
+import {
+  expectOneOutcomeEach,
+  FAIL_CODE,
+  iso,
+  Ledger,
+  logs,
+  accountsOf,
+  skipTo,
+  startPlan,
+  startWorker,
+  useTimeSkippingServer,
+  waitForStatus,
+} from './plan-time';
 
 /**
- * The cutover plan workflow under durable time, on Temporal's time-skipping test server (the Java
- * SDK's, harness/stack/temporal-test-server.ts): days pass in seconds. The plan, its wave's real
- * migration run workflow and the plan's real activities run on a real worker; only the run's ledger
- * activities are a small in-memory ledger here (an account "takes" one minute of server time), so the
- * test is about time: windows and a daily cap across local midnight on a clock change, stop the line
- * and continue-as-new mid-wave. The same plan runs end to end on the real stack in
- * test/e2e/pipeline/cutover-plan.test.ts.
- *
- * A worker that is down while a window opens is tested on the real stack instead
- * (test/e2e/pipeline/cutover-plan-worker-down.test.ts): this server holds its clock while a workflow
- * task waits for a worker (it locks time skipping per pending task), so no time passes with none up,
- * and it leaves a stopped worker's sticky tasks on its sticky queue (a restarted worker hangs it).
+ * The cutover plan under durable time (./plan-time.ts: Temporal's time-skipping test server, the real
+ * plan and run workflows, an in-memory ledger): windows and a daily cap across local midnight on a
+ * clock change, stop the line and continue-as-new mid-wave. The same plan runs end to end on the
+ * real stack in test/e2e/pipeline/cutover-plan.test.ts.
  *
  * Not under test/unit/workflows/: Stryker runs those against every mutant (this one takes seconds and a
  * Java server).
  */
 
-const TQ = 'plan-time';
-const MINUTE = 60_000;
-/** Server time an account takes from dispatch to its recorded outcome. */
-const ACCOUNT_MS = MINUTE;
-const FAIL_CODE = 'agreement_product_not_found';
+useTimeSkippingServer();
 
-let server: RunningTestServer;
-let env: TestWorkflowEnvironment;
-let bundle: WorkflowBundleWithSourceMap;
-const logs: LogEntry[] = [];
-
-beforeAll(async () => {
-  // Workflow log lines (log.warn of stop the line) are asserted below: the runtime's logger collects them.
-  Runtime.install({ logger: new DefaultLogger('WARN', (e) => logs.push(e)) });
-  server = await startTestServer();
-  // TestWorkflowEnvironment on a server started here: its public factories either download the test
-  // server (refused here) or connect without time skipping; `create` is the one that does both.
-  const create = (TestWorkflowEnvironment as unknown as { create(o: object): Promise<TestWorkflowEnvironment> }).create.bind(TestWorkflowEnvironment);
-  env = await create({ server: { type: 'existing' }, address: server.address, namespace: 'default', supportsTimeSkipping: true });
-  await env.connection.operatorService.addSearchAttributes({
-    namespace: 'default',
-    searchAttributes: Object.fromEntries(
-      ALL_SEARCH_ATTRIBUTES.map((k) => [
-        k.name,
-        k.type === SearchAttributeType.KEYWORD ? temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD : 0,
-      ]),
-    ),
-  });
-  bundle = await workflowBundle();
-}, 180_000);
-
-afterAll(async () => {
-  await env?.teardown();
-  await server?.stop();
-});
-
-/** The run's ledger, in memory: when each account was dispatched (server time) and its one outcome. */
-class Ledger {
-  readonly dispatchedAt = new Map<string, number>();
-  readonly outcomes = new Map<string, AccountOutcome[]>();
-  constructor(
-    readonly accounts: string[],
-    readonly failing: Set<string> = new Set(),
-  ) {}
-
-  record(o: AccountOutcome): void {
-    this.outcomes.set(o.externalAccountNumber, [...(this.outcomes.get(o.externalAccountNumber) ?? []), o]);
-  }
-
-  activities(): RunActivities {
-    const now = () => env.currentTimeMs();
-    return {
-      registerRun: async () => {},
-      finishRun: async () => {},
-      wakeAccounts: async () => {},
-      listAccounts: async ({ cursor, limit }) => {
-        const from = Number(cursor ?? 0);
-        const page = this.accounts.slice(from, from + limit);
-        return { accounts: page, nextCursor: String(from + page.length), exhausted: from + page.length >= this.accounts.length };
-      },
-      startAccounts: async ({ externalAccountNumbers }) => {
-        const t = await now();
-        return externalAccountNumbers.map((a) => {
-          if (!this.dispatchedAt.has(a)) this.dispatchedAt.set(a, t);
-          return { externalAccountNumber: a, started: true as const };
-        });
-      },
-      settleAccounts: async ({ externalAccountNumbers }) => {
-        const t = await now();
-        const outcomes: AccountOutcome[] = [];
-        for (const a of externalAccountNumbers) {
-          const at = this.dispatchedAt.get(a);
-          if (at === undefined || t < at + ACCOUNT_MS) continue;
-          if (!this.outcomes.has(a))
-            this.record(
-              this.failing.has(a)
-                ? { externalAccountNumber: a, outcome: 'failed', stage: 'platform', code: FAIL_CODE, source: 'event' }
-                : { externalAccountNumber: a, outcome: 'completed', stage: 'await', source: 'event' },
-            );
-          outcomes.push(this.outcomes.get(a)![0]);
-        }
-        return { outcomes, supplierStatus: 'ONGOING' };
-      },
-      recordRemainingNotAttempted: async ({ buffer, cursor, exhausted }) => {
-        const rest = [...buffer, ...(exhausted ? [] : this.accounts.slice(Number(cursor ?? 0)))];
-        for (const a of rest) this.record({ externalAccountNumber: a, outcome: 'not_attempted', stage: 'guard', code: 'run_cancelled', source: 'local' });
-        return rest.length;
-      },
-    };
-  }
-}
-
-/** A worker for the plan and its run: the real workflows and plan activities, the in-memory ledger. */
-async function startWorker(ledger: Ledger): Promise<{ stop(): Promise<void> }> {
-  const plan = planActivities({
-    temporal: async () => env.client,
-    config: { TEMPORAL_TASK_QUEUE: TQ } as never,
-    pool: undefined as never,
-  });
-  const worker = await Worker.create({
-    connection: env.nativeConnection,
-    namespace: 'default',
-    taskQueue: TQ,
-    workflowBundle: bundle,
-    dataConverter: { failureConverterPath: FAILURE_CONVERTER_PATH },
-    activities: {
-      ...ledger.activities(),
-      ...plan,
-      recordPlanSignOff: async (s: { planId: string; wave: string; gate: 'entry' | 'exit'; signedBy: string; note: string | null }) => ({
-        ...s,
-        signedAt: new Date(await env.currentTimeMs()).toISOString(),
-      }),
-    },
-  });
-  const running = worker.run();
-  return {
-    async stop() {
-      worker.shutdown();
-      await running;
-    },
-  };
-}
-
-function planArgs(o: {
-  planId: string;
-  accounts: number;
-  concurrency: number;
-  windows: PlanArgs['waves'][number]['windows'];
-  dailyCap?: number;
-  maxSameCode?: number;
-  pollSeconds: number;
-  continueAsNewAtEvents: number;
-}): PlanArgs {
-  const run = migrationRunInputSchema.parse({
-    runId: `${o.planId}.w`,
-    supplierCode: 'SUPPLIER-T',
-    source: { kind: 'postgres' },
-    selection: { kind: 'all' },
-    concurrency: o.concurrency,
-    // Idle, the run looks at its supplier hourly: days of server time cost few workflow tasks.
-    timings: { supplierRecheckSeconds: 3600 },
-    stopLine: { enabled: true, maxSameCode: o.maxSameCode ?? 20 },
-  });
-  return {
-    planId: o.planId,
-    name: o.planId,
-    timezone: 'Europe/London',
-    waves: [
-      {
-        name: 'w',
-        run,
-        windows: o.windows,
-        ...(o.dailyCap !== undefined ? { dailyCap: o.dailyCap } : {}),
-        planned: o.accounts,
-        entrySignOff: false,
-        exitSignOff: false,
-      },
-    ],
-    pollSeconds: o.pollSeconds,
-    continueAsNewAtEvents: o.continueAsNewAtEvents,
-  };
-}
-
-const accountsOf = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${String(i).padStart(2, '0')}`);
-/** Advances the test server's clock to `t` (timers due meanwhile fire, workflow tasks run on the workers up). */
-const skipTo = async (t: number) => env.sleep(Math.max(0, t - (await env.currentTimeMs())));
-const iso = (t: number) => new Date(t).toISOString();
 /** The local date in London of an instant, by the platform's own Intl (not the luxon the product uses). */
 const londonDay = (t: number) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(t);
-
-async function waitForStatus(planId: string, what: string, ok: (s: PlanStatus) => boolean, timeoutMs = 60_000): Promise<PlanStatus> {
-  const h = env.client.workflow.getHandle(planWorkflowId(planId));
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const s = await h.query(planStatusQuery);
-    if (ok(s)) return s;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(s.waves[0])}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-function expectOneOutcomeEach(ledger: Ledger): void {
-  for (const a of ledger.accounts) expect(ledger.outcomes.get(a)?.length, a).toBe(1);
-}
 
 describe('the cutover plan under durable time (time-skipping test server)', () => {
   it('a daily cap across local midnight on the October clock change, stop the line and continue-as-new mid-wave', async () => {
@@ -226,22 +38,16 @@ describe('the cutover plan under durable time (time-skipping test server)', () =
     const ledger = new Ledger(accounts, new Set([accounts[4], accounts[5]]));
     const planId = 'plan-cap';
     const worker = await startWorker(ledger);
-    const handle = await env.client.workflow.start<typeof cutoverPlanWorkflow>('cutoverPlanWorkflow', {
-      workflowId: planWorkflowId(planId),
-      taskQueue: TQ,
-      args: [
-        planArgs({
-          planId,
-          accounts: 14,
-          concurrency: 2,
-          windows: [{ from: '22:00', to: '05:00', first: '2027-10-30', last: '2027-11-02' }],
-          dailyCap: 4,
-          maxSameCode: 2,
-          pollSeconds: 1800,
-          // A few polls' worth: the plan continues as new many times, mid-wave.
-          continueAsNewAtEvents: 60,
-        }),
-      ],
+    const handle = await startPlan({
+      planId,
+      accounts: 14,
+      concurrency: 2,
+      windows: [{ from: '22:00', to: '05:00', first: '2027-10-30', last: '2027-11-02' }],
+      dailyCap: 4,
+      maxSameCode: 2,
+      pollSeconds: 1800,
+      // A few polls' worth: the plan continues as new many times, mid-wave.
+      continueAsNewAtEvents: 60,
     });
     const firstRunId = handle.firstExecutionRunId;
     try {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PACE } from '../../../domain/platform-pace';
-import { createPaceStore, type PermitRequest } from '../../../ledger/platform-pace';
+import { createPaceStore, paceRows, type PermitRequest } from '../../../ledger/platform-pace';
 import { startTestDb } from '../events/helpers';
 
 let db: Awaited<ReturnType<typeof startTestDb>>;
@@ -57,6 +57,24 @@ describe("the tenant's permits in the ledger", () => {
     expect(await s.release(T, (await s.heldPermits(T)).permits)).toBe(1);
     expect(await permits()).toEqual([]);
     expect([...(await s.grant(T, [req('b')])).keys()]).toEqual(['b']);
+  });
+
+  it('a permit whose lease has passed is freed: a worker that died holding it does not shrink the window for good', async () => {
+    const s = store();
+    // Account a's worker took the window's one permit and died: no answer, no outcome, no release.
+    expect([...(await s.grant(T, [req('a')])).keys()]).toEqual(['a']);
+    const lease = await db.pool.query<{ s: number }>('select extract(epoch from expires_at - granted_at)::float8 as s from migrate.platform_permits');
+    expect(lease.rows[0].s).toBeCloseTo(3600, 0);
+    // Within its lease it is held: another account waits, and the window shows it held.
+    expect((await s.grant(T, [req('b')])).size).toBe(0);
+    expect((await paceRows(db.pool, T))[0].held).toBe(1);
+    // The lease ran out a second ago: no longer held, and the next account gets the window's permit.
+    await db.pool.query(
+      `update migrate.platform_permits set granted_at = granted_at - interval '1 hour 1 second', expires_at = expires_at - interval '1 hour 1 second'`,
+    );
+    expect((await paceRows(db.pool, T))[0].held).toBe(0);
+    expect([...(await s.grant(T, [req('b')])).keys()]).toEqual(['b']);
+    expect(await permits()).toEqual([{ holder: 'b', accepted: false }]);
   });
 
   it('the measured hold time comes with the permits (the sweep waits three times it)', async () => {

@@ -4,6 +4,8 @@ import { insertInboxRecord } from '../../../ledger/inbox';
 import { createPostImportLedger } from '../../../ledger/post-import-items';
 import { purgeInboxOlderThan, purgeRun, runsPastRetention } from '../../../ledger/purge';
 import { createReconciliationLedger } from '../../../ledger/reconciliation';
+import { SEALED, ledgerKeys } from '../../../ledger/sealing';
+import { isSealed, openText } from '../../../codec/sealed-value';
 import { startTestDb } from '../events/helpers';
 
 /** `db purge`: a finished run's personal values go, its record stays; a run still going is refused. */
@@ -69,11 +71,31 @@ async function seedRun(runId: string, status: string, finishedDaysAgo: number | 
     key,
     change: { kind: 'note', item: { body: `spoke to ${NAME}` } } as unknown as Parameters<typeof items.addChanges>[2][number]['change'],
   });
-  await items.addChanges('SUP', ref.externalAccountNumber, [change('done'), change('open')]);
-  await items.finish(
-    { supplierCode: 'SUP', externalAccountNumber: ref.externalAccountNumber, kind: 'note', key: 'done' },
-    { status: 'completed', source: 'event' },
-  );
+  await items.addChanges('SUP', ref.externalAccountNumber, [change('done'), change('open'), change('refused')]);
+  const item = (key: string) => ({ supplierCode: 'SUP', externalAccountNumber: ref.externalAccountNumber, kind: 'note' as const, key });
+  await items.finish(item('done'), { status: 'completed', source: 'event' });
+  // The platform's words on a failed item quote the customer.
+  await items.finish(item('refused'), { status: 'post_import_failed', source: 'event', code: 'invalid_note', detail: `note for ${NAME} refused` });
+}
+
+/**
+ * Every personal column of the ledger (SEALED: each one sealing knows of) in the run's rows, opened,
+ * where it still holds the personal text: `column` or `column[item key]`.
+ */
+async function personalTextLeft(runId: string): Promise<string[]> {
+  const left: string[] = [];
+  for (const column of Object.values(SEALED)) {
+    const [table, col] = column.split('.');
+    const r = await db.pool.query<{ v: unknown; item: string | null }>(
+      `select to_jsonb(t.${col}) as v, to_jsonb(t) ->> 'item_key' as item from migrate.${table} t where ${table === 'inbox' ? 'matched_run_id' : 'run_id'} = $1`,
+      [runId],
+    );
+    for (const { v, item } of r.rows) {
+      const text = typeof v === 'string' && isSealed(v) ? openText(ledgerKeys(db.pool), column, v) : JSON.stringify(v);
+      if (text.includes(NAME)) left.push(item ? `${column}[${item}]` : column);
+    }
+  }
+  return left.sort();
 }
 
 /** The run's rows, opened through the ledger where they are sealed. */
@@ -112,7 +134,10 @@ describe('db purge', () => {
   });
 
   it('removes the run’s personal values and keeps its outcomes, codes and paths; other runs untouched', async () => {
-    expect(await purgeRun(db.pool, 'old')).toEqual({ runId: 'old', payloads: 1, errorDetails: 1, differences: 1, inboxEvents: 1, postImportItems: 1 });
+    expect(await personalTextLeft('old')).toHaveLength(8);
+    expect(await purgeRun(db.pool, 'old')).toEqual({ runId: 'old', payloads: 1, errorDetails: 1, differences: 1, inboxEvents: 1, postImportItems: 2 });
+    // No personal text left but the content of items the next delta or a retry still sends: not the platform's error text either.
+    expect(await personalTextLeft('old')).toEqual(['post_import_items.item[open]', 'post_import_items.item[refused]']);
     const after = await personalOf('old');
     expect(after).toEqual({
       request: null,

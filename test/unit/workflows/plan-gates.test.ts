@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { approvalRefusal, censusGateStatusMet, dryRunGate, exitNumbersMet, formatRate, reconciledRate, trialRefusal } from '../../../domain/plan-gates';
+import {
+  approvalRefusal,
+  censusGateStatusMet,
+  dryRunGate,
+  exitGate,
+  exitNumbersMet,
+  formatRate,
+  reconciledRate,
+  trialRefusal,
+} from '../../../domain/plan-gates';
 import type { GateStatus } from '../../../domain/plan-messages';
 
 const gate = (more: Partial<GateStatus> = {}): GateStatus => ({
@@ -24,6 +33,28 @@ describe("a plan wave's gates", () => {
     expect(exitNumbersMet(null, null)).toBe(true);
     expect(exitNumbersMet(0, null)).toBe(true);
     expect(exitNumbersMet(null, 0)).toBe(false);
+  });
+  it('the exit gate: below the minimum, exit_not_met whatever the sign-off; met, the sign-off it names, else completed', () => {
+    const half = { completed: 2, failed: 1, not_attempted: 1 };
+    expect(exitGate(half, { state: 'pending', min_reconciled_rate: 0.9 })).toEqual({ reconciledRate: 0.5, next: 'exit_not_met' });
+    expect(exitGate(half, { state: 'not_required', min_reconciled_rate: 0.51 })).toEqual({ reconciledRate: 0.5, next: 'exit_not_met' });
+    expect(exitGate(half, { state: 'approved', min_reconciled_rate: 0.9 })).toEqual({ reconciledRate: 0.5, next: 'exit_not_met' });
+    // No outcome at all against a minimum: not met.
+    expect(exitGate({ completed: 0, failed: 0, not_attempted: 0 }, { state: 'not_required', min_reconciled_rate: 0 })).toEqual({
+      reconciledRate: null,
+      next: 'exit_not_met',
+    });
+    expect(exitGate(half, { state: 'pending', min_reconciled_rate: 0.5 })).toEqual({ reconciledRate: 0.5, next: 'waiting_exit_sign_off' });
+    expect(exitGate(half, { state: 'waiting', min_reconciled_rate: null })).toEqual({ reconciledRate: 0.5, next: 'waiting_exit_sign_off' });
+    expect(exitGate(half, { state: 'not_required', min_reconciled_rate: 0.5 })).toEqual({ reconciledRate: 0.5, next: 'completed' });
+    expect(exitGate(half, { state: 'approved', min_reconciled_rate: null })).toEqual({ reconciledRate: 0.5, next: 'completed' });
+  });
+  it('the exit gate is not met when the supplier census is over its maximum, whatever the numbers and sign-off', () => {
+    const half = { completed: 5, failed: 5, not_attempted: 0 };
+    const census = { taken_at: '2030-01-01T00:00:00.000Z', platform_only: 1, ledger_only: 0, max_platform_only: 0, max_ledger_only: null };
+    expect(exitGate(half, { state: 'approved', min_reconciled_rate: null, census }).next).toBe('exit_not_met');
+    expect(exitGate(half, { state: 'not_required', min_reconciled_rate: 0.5, census: { ...census, platform_only: 0 } }).next).toBe('completed');
+    expect(exitGate(half, { state: 'waiting', min_reconciled_rate: null, census: { ...census, platform_only: 0 } }).next).toBe('waiting_exit_sign_off');
   });
   it('rates print as percentages with one decimal', () => {
     expect(formatRate(0.98765)).toBe('98.8%');

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  dispatchAllowance,
+  dispatchBound,
   dispatchGate,
   expandWindows,
   firstOpenAt,
@@ -171,5 +173,30 @@ describe('the dispatch gate: windows and the daily cap', () => {
       allow: 7,
       until: Z('2026-10-24T23:00:00Z'),
     });
+  });
+});
+
+describe("the bound a plan gives its wave's run, and what the run may start under it", () => {
+  const T = Date.UTC(2026, 0, 10, 22);
+  it('open: up to the cap from the day’s base, until the gate’s end; no cap: no limit; closed: nothing, at once', () => {
+    expect(dispatchBound({ open: true, allow: 7, until: T }, 10, 33)).toEqual({ limit: 43, until: T });
+    expect(dispatchBound({ open: true, allow: Number.POSITIVE_INFINITY, until: T }, undefined, 33)).toEqual({ limit: null, until: T });
+    expect(dispatchBound({ open: false, reason: 'daily_cap', until: T }, 10, 33)).toEqual({ limit: 0, until: 0 });
+    expect(dispatchBound({ open: false, reason: 'outside_window', until: T }, undefined, 0)).toEqual({ limit: 0, until: 0 });
+    expect(dispatchBound({ open: false, reason: 'no_window_left' }, undefined, 0)).toEqual({ limit: 0, until: 0 });
+  });
+
+  it('a run starts nothing from the bound’s end on, however much its limit allows; before it, up to the limit', () => {
+    expect(dispatchAllowance({ limit: null, until: T }, T - 1, 5)).toBe(Number.POSITIVE_INFINITY);
+    expect(dispatchAllowance({ limit: null, until: T }, T, 5)).toBe(0);
+    expect(dispatchAllowance({ limit: 100, until: T }, T + 1, 5)).toBe(0);
+    expect(dispatchAllowance({ limit: 8, until: T }, T - 1, 5)).toBe(3);
+    expect(dispatchAllowance({ limit: 8, until: null }, T + 1e9, 5)).toBe(3);
+    // Past its limit (a lower cap signalled after more had started): none, never a negative count.
+    expect(dispatchAllowance({ limit: 4, until: null }, T, 5)).toBe(0);
+    expect(dispatchAllowance({ limit: 0, until: 0 }, T, 0)).toBe(0);
+    // A plain run (no plan): no bound.
+    expect(dispatchAllowance(undefined, T, 5)).toBe(Number.POSITIVE_INFINITY);
+    expect(dispatchAllowance({ limit: null, until: null }, T, 5)).toBe(Number.POSITIVE_INFINITY);
   });
 });
