@@ -1,5 +1,5 @@
 /**
- * The supplier census at scale (docs/throughput.md, "The supplier census at a million"): an
+ * The supplier census at scale (docs/census.md, "At a million"): an
  * embedded stack of its own (free ports, a temporary data directory), a ledger seeded with
  * `--accounts` attempts of one run (`db seed-ledger`'s mix: most completed, some failed, some in
  * flight), the same numbers planted at the sandbox as imported (so every account the run did not
