@@ -27,6 +27,7 @@ describe('the production image', () => {
       'notes/plan.md',
       'harness/package.json',
       'scripts/contract-update.ts',
+      'deploy/prometheus/rules.yml',
       'kraken-migrate.env',
       'cli/.env',
       'cli/x.env',
@@ -36,7 +37,7 @@ describe('the production image', () => {
     for (const f of ['package.json', 'scripts/require-node.cjs', 'cli/main.ts', 'db/migrations/x.sql']) expect(image.ignores(f), f).toBe(false);
   });
 
-  it('holds what its commands run: the CLI, the worker, the events receiver, the codec server and the migrations', () => {
+  it('holds what its commands run: the CLI, the worker, the events receiver, the codec server, their metrics and the migrations', () => {
     const files = imageFiles();
     for (const f of [
       'bin/kraken-migrate.js',
@@ -44,6 +45,7 @@ describe('the production image', () => {
       'workers/main.ts',
       'events/main.ts',
       'codec/main.ts',
+      'metrics/server.ts',
       'db/migrate.ts',
       'package.json',
       'package-lock.json',
