@@ -132,7 +132,12 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
   async function prepare(): Promise<PrepareResult> {
     live.stage = 'prepare';
     show({ step: 'prepare' });
-    return localWith(SUMMARIES.prepare).prepareAccount({ ...ref, source: input.source, workflowId: workflowInfo().workflowId });
+    return localWith(SUMMARIES.prepare).prepareAccount({
+      ...ref,
+      source: input.source,
+      workflowId: workflowInfo().workflowId,
+      sendRegistrationFlows: input.sendRegistrationFlows === true,
+    });
   }
 
   /** 2. Documents must be in the platform bucket before the platform checks their paths. */

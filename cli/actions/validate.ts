@@ -19,6 +19,7 @@ const validateOptionsSchema = z.object({
     .regex(/^[A-Za-z]{2}$/, 'expected a two-letter country code')
     .transform((r) => r.toUpperCase() as CountryCode),
   supplier: z.string().optional(),
+  sendRegistrationFlows: flagOption,
 });
 
 export async function validateAction(file: string, options: unknown): Promise<void> {
@@ -30,7 +31,8 @@ export async function validateAction(file: string, options: unknown): Promise<vo
   let failed = 0;
   const errors: Array<{ index: number; externalAccountNumber?: string; code: string; attr: string; detail: string }> = [];
   const accounts: Array<{ externalAccountNumber?: string; errors: Array<{ code: string; attr: string }> }> = [];
-  const vopts = { defaultRegion: opts.region, importSupplier: opts.supplier };
+  // As `run start` does: without --send-registration-flows agents to appoint are refused.
+  const vopts = { defaultRegion: opts.region, importSupplier: opts.supplier, sendRegistrationFlows: Boolean(opts.sendRegistrationFlows) };
   const results = fileFormat(file)?.read === 'lines' ? validatePayloadFile(file, vopts) : validateFile(file, vopts);
   for await (const r of results) {
     records += 1;

@@ -30,6 +30,10 @@ export function runCommand(): Command {
     .option('--window-start <iso>', 'earliest time the platform may process the imports')
     .option('--window-end <iso>', 'latest time the platform may process the imports')
     .option('--run-id <id>', 'run id (default: run-YYYYMMDD-HHMMSS-xxxx)')
+    .option(
+      '--send-registration-flows',
+      "an on-market switch: send each created account's registration flows and follow its meter points to supply (run supply)",
+    )
     .option('--no-stop-line', 'do not pause the run when the platform keeps failing accounts')
     .option('--max-same-code <n>', 'stop the line after N platform-side failures with one code in a row', String(STOP_LINE_DEFAULTS.maxSameCode))
     .option(

@@ -10,6 +10,7 @@ export function validateCommand(): Command {
     .option('--json', 'print {records, failed, errors:[…]} as JSON')
     .option('--region <cc>', 'default phone region for numbers without +', 'GB')
     .option('--supplier <code>', 'the import supplier the payloads must name (as run start --supplier)')
+    .option('--send-registration-flows', 'the payloads are for a switch (as run start --send-registration-flows): agents to appoint are allowed')
     .addHelpText(
       'after',
       `
