@@ -21,6 +21,8 @@ import { registerCatalogueRoutes } from './routes/catalogue';
 import { registerAdminRoutes } from './routes/admin';
 import { RequestWitness } from './witness';
 import { POST_IMPORT_SCHEMAS, registerPostImportRoutes } from './routes/post-import';
+import { registerRegistrationRoutes } from './routes/registration';
+import { SupplyWalker } from './supply/store';
 
 export { sandboxOptionsSchema, sandboxOptionsFromConfig, type SandboxOptions, type SandboxOptionsInput } from './options';
 
@@ -180,16 +182,20 @@ export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
     prng: requestPrng,
     auth: authContext,
   });
+  registerRegistrationRoutes(app, { pool, outbox, forced, state, prng: requestPrng, auth: authContext });
+  const walker = new SupplyWalker({ pool, outbox, stepMs: () => state.faults.supplyStepMs, pollIntervalMs: options.pollIntervalMs });
   registerCatalogueRoutes(app);
   const onLoopError = (what: string) => (e: unknown) => logger.error({ err: e }, `${what} loop failed; retrying`);
   let closed = false;
   const startLoops = () => {
     processor.start(onLoopError('import processing'));
     outbox.start(onLoopError('event delivery'));
+    walker.start(onLoopError('supply walk'));
   };
   const stopLoops = async () => {
     await processor.stop();
     await outbox.stop();
+    await walker.stop();
   };
   registerAdminRoutes(app, {
     pool,
