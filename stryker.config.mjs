@@ -54,8 +54,19 @@ export const OUTCOME_CORE = [
  * survived the whole suite before they were in scope). The readers' I/O (the decompressed copy,
  * the file handle, the SQL) is proven end to end; here, what they decide from what they read.
  */
-export const DECISIONS = [functionLines('cli/worker-versions.ts', 'export function retireable'), 'harness/chaos/verdict.ts', 'harness/chaos/plan-verdict.ts'];
-export const DECISIONS_TESTS = ['test/unit/cli/worker-versions.test.ts', 'test/unit/chaos/plan-and-verdict.test.ts', 'test/unit/chaos/plan-verdict.test.ts'];
+export const DECISIONS = [
+  functionLines('cli/worker-versions.ts', 'export function retireable'),
+  'harness/chaos/verdict.ts',
+  'harness/chaos/plan-verdict.ts',
+  // The switch: final or not, send or not, on supply or not, the back-off (domain/supply.ts).
+  'domain/supply.ts',
+];
+export const DECISIONS_TESTS = [
+  'test/unit/cli/worker-versions.test.ts',
+  'test/unit/chaos/plan-and-verdict.test.ts',
+  'test/unit/chaos/plan-verdict.test.ts',
+  'test/unit/domain/supply.test.ts',
+];
 
 /**
  * In the full run only (`npm run mutation`), not yet in CI's: the aimed kill's loop mutants time out

@@ -7,6 +7,7 @@ import { runActivities } from './run';
 import { planActivities, type PlanActivities } from './plan';
 import { platformActivities } from './schedule';
 import { stageDocumentsActivities } from './stage-documents';
+import { supplyActivities, type SupplyPlatformActivities } from './supply';
 import type { MainActivities, PlatformActivities } from './types';
 
 export type { AccountActivities, MainActivities, PlatformActivities, RunActivities } from './types';
@@ -16,7 +17,7 @@ export type { PlanActivities } from './plan';
 /** Activities built from their dependencies, one file per stage; nothing reads globals. */
 export function createActivities(deps: ActivityDeps): {
   main: MainActivities & PostImportMainActivities & PlanActivities;
-  platform: PlatformActivities & PostImportPlatformActivities;
+  platform: PlatformActivities & PostImportPlatformActivities & SupplyPlatformActivities;
   /** Closes the payload sources the activities opened (a `.jsonl.gz` source's decompressed copy goes with it). */
   close(): Promise<void>;
 } {
@@ -33,7 +34,7 @@ export function createActivities(deps: ActivityDeps): {
       // Cutover plans (plan.ts).
       ...planActivities(ctx),
     },
-    platform: { ...platformActivities(ctx), ...postImportPlatformActivities(ctx) },
+    platform: { ...platformActivities(ctx), ...postImportPlatformActivities(ctx), ...supplyActivities(ctx) },
     close: () => ctx.closeSources(),
   };
 }

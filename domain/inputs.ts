@@ -34,6 +34,9 @@ export const timingsSchema = z.object({
   pollMaxSeconds: z.number().positive().default(TIMING_DEFAULTS.pollMaxSeconds),
   /** How often a paused run or waiting account rechecks the supplier status without a signal. */
   supplierRecheckSeconds: z.number().positive().default(TIMING_DEFAULTS.supplierRecheckSeconds),
+  /** On a switch: the back-off between reads of the meter point statuses (SUPPLY_POLL_MIN_SECONDS … SUPPLY_POLL_MAX_SECONDS). */
+  supplyPollMinSeconds: z.number().positive().default(TIMING_DEFAULTS.supplyPollMinSeconds),
+  supplyPollMaxSeconds: z.number().positive().default(TIMING_DEFAULTS.supplyPollMaxSeconds),
 });
 export type Timings = z.infer<typeof timingsSchema>;
 

@@ -17,3 +17,4 @@ export * from './platform-pace';
 export * from './run-summary';
 export * from './plan-sign-offs';
 export * from './plan-report';
+export * from './supply';

@@ -29,6 +29,7 @@ import type { AccountStage } from '../domain/stages';
 import { platformTaskQueue } from '../domain/task-queues';
 import { KmErrorCode, KmOutcome, KmStage } from '../domain/search-attributes';
 import { accountDetails, SUMMARIES, type AccountStep } from './account-details';
+import { startSupplyFollow } from './supply';
 
 // Short ledger, source and S3 work runs as local activities: a marker in history, not six events.
 const localOptions: LocalActivityOptions = {
@@ -104,7 +105,10 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
   const created = (o: AccountOutcome) => o.outcome === 'completed' && !input.dryRun && o.accountNumber !== undefined;
   const reconcile = input.reconcile !== false;
 
-  return record(await afterCreation(outcomeOf(input.externalAccountNumber, await importAccount())));
+  const recorded = await record(await afterCreation(outcomeOf(input.externalAccountNumber, await importAccount())));
+  // On a switch, the created account's meter points are followed to supply by a workflow of their own (workflows/supply.ts).
+  await startSupplyFollow(input, recorded);
+  return recorded;
 
   async function importAccount(): Promise<Ending> {
     try {

@@ -5,6 +5,7 @@ import { createDataImportApi } from './data-import';
 import { createGraphqlApi } from './graphql';
 import { createHttp } from './http';
 import { createPostImportApi } from './post-import';
+import { createRegistrationApi } from './registration';
 import { createTariffPreflight, type TariffPreflight } from './tariffs';
 import type { FetchLike, PlatformLogger } from './transport';
 
@@ -49,6 +50,7 @@ export function createPlatformClient(cfg: PlatformClientConfig, deps: PlatformCl
     ...createGraphqlApi(cfg, { fetch: fetchImpl, auth: graphqlAuth, logger: deps.logger }),
     ...createDataImportApi(http, cfg.PLATFORM_V2_BASE_URL, deps.logger),
     ...createPostImportApi(http, cfg.PLATFORM_BASE_URL),
+    ...createRegistrationApi(http, cfg.PLATFORM_BASE_URL),
     ...catalogue,
     /** A fresh tariff pre-flight with its own cache (keep one per run per worker). */
     tariffPreflight(): TariffPreflight {

@@ -1,0 +1,119 @@
+import {
+  condition,
+  continueAsNew,
+  ParentClosePolicy,
+  proxyActivities,
+  setCurrentDetails,
+  setHandler,
+  startChild,
+  workflowInfo,
+  type ActivityOptions,
+} from '@temporalio/workflow';
+import type { SupplyPlatformActivities } from '../activities/supply';
+import { FINAL_PLATFORM_ERROR_CODES } from '../domain/platform-error-codes';
+import { importEventSignal, resendRegistrationSignal } from '../domain/messages';
+import { isLifecycleEvent } from '../domain/event-types';
+import { accountSupplyOf, followEnded, nextPollSeconds, type SupplyFollowInput, type SupplyRead } from '../domain/supply';
+import { platformTaskQueue } from '../domain/task-queues';
+import { supplyWorkflowId } from '../domain/workflow-ids';
+import type { AccountImportInput, AccountOutcome } from '../domain/inputs';
+
+// A read of the statuses (and, when due, the flows): a platform call like the others, retried for a
+// day on transient failures; a worker or tenant down for longer only delays the next read.
+const followOptions: ActivityOptions = {
+  startToCloseTimeout: '45 seconds',
+  scheduleToCloseTimeout: '24 hours',
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: FINAL_PLATFORM_ERROR_CODES },
+};
+
+/** History length at which the follow continues as new (reads are about nine events each). */
+const CONTINUE_AT_EVENTS = 2_000;
+
+export interface SupplyOutcome {
+  supply: 'on_supply' | 'ended' | 'no_meter_points';
+  points: SupplyRead['points'];
+  reads: number;
+}
+
+/**
+ * Follows one account's switch to the end: reads every meter point's status, sends the account's
+ * flows once when domain/supply.ts says so, and reads again after a back-off suited to days
+ * (SUPPLY_POLL_MIN_SECONDS doubling to SUPPLY_POLL_MAX_SECONDS), at once when a lifecycle event
+ * nudges it (a lost event only means the timer reads it). Ends when the tool has left every point.
+ * Timers only while waiting: a worker down for a day loses nothing, the next read happens when one is back.
+ */
+export async function accountSupplyWorkflow(input: SupplyFollowInput): Promise<SupplyOutcome> {
+  const platform = proxyActivities<SupplyPlatformActivities>({
+    ...followOptions,
+    taskQueue: platformTaskQueue(workflowInfo().taskQueue),
+    summary: 'read meter point statuses; send registration flows when due',
+  });
+  const st = input.state ?? { reads: 0, resend: [], startedAt: Date.now() };
+  let nudged = false;
+  // The events router signals a lifecycle event as it signals an import event: a nudge to read now.
+  setHandler(importEventSignal, (e) => {
+    if (isLifecycleEvent(e.type)) nudged = true;
+  });
+  setHandler(resendRegistrationSignal, ({ statuses }) => {
+    st.resend = [...new Set([...st.resend, ...statuses])];
+    nudged = true;
+  });
+
+  for (;;) {
+    const resend = st.resend;
+    st.resend = [];
+    const read = await platform.followSupply({
+      runId: input.runId,
+      supplierCode: input.supplierCode,
+      externalAccountNumber: input.externalAccountNumber,
+      accountNumber: input.accountNumber,
+      workflowId: workflowInfo().workflowId,
+      resend,
+    });
+    st.reads += 1;
+    const changed = nudged || read.sent > 0;
+    nudged = false;
+    if (followEnded(read) && st.resend.length === 0) {
+      const supply = read.noMeterPoints ? 'no_meter_points' : accountSupplyOf(read.points.map((p) => p.status)) === 'on_supply' ? 'on_supply' : 'ended';
+      setCurrentDetails(`**Switch ${supply.replace(/_/g, ' ')}** after ${st.reads} reads.`);
+      return { supply, points: read.points, reads: st.reads };
+    }
+    st.delaySeconds = nextPollSeconds(st.delaySeconds, changed, { min: input.pollMinSeconds, max: input.pollMaxSeconds });
+    const waiting = read.points.filter((p) => p.outcome === undefined);
+    setCurrentDetails(
+      [
+        `**Waiting for ${waiting.length} of ${read.points.length} meter points to reach a final state** (read ${st.reads}; next read in ${st.delaySeconds} s, or at once on a lifecycle event).`,
+        '',
+        ...waiting.map((p) => `- \`${p.mpxn}\`: ${p.status}`),
+      ].join('\n'),
+    );
+    await condition(() => nudged, `${st.delaySeconds} seconds`);
+    if (workflowInfo().historyLength > CONTINUE_AT_EVENTS || workflowInfo().continueAsNewSuggested) {
+      await continueAsNew<typeof accountSupplyWorkflow>({ ...input, state: st });
+    }
+  }
+}
+
+/**
+ * After the account's outcome is recorded, on a switch: starts the follow of its meter points as a
+ * workflow of its own (abandoned by the account, which ends now; the follow may take weeks).
+ */
+export async function startSupplyFollow(input: AccountImportInput, outcome: AccountOutcome): Promise<void> {
+  if (input.sendRegistrationFlows !== true || outcome.accountNumber === undefined) return;
+  if (outcome.outcome !== 'completed' && outcome.outcome !== 'completed_with_differences') return;
+  await startChild(accountSupplyWorkflow, {
+    workflowId: supplyWorkflowId(input.supplierCode, input.externalAccountNumber),
+    args: [
+      {
+        runId: input.runId,
+        supplierCode: input.supplierCode,
+        externalAccountNumber: input.externalAccountNumber,
+        accountNumber: outcome.accountNumber,
+        pollMinSeconds: input.timings.supplyPollMinSeconds,
+        pollMaxSeconds: input.timings.supplyPollMaxSeconds,
+      },
+    ],
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    staticSummary: `Switch of ${input.supplierCode}/${input.externalAccountNumber}`,
+  });
+}
