@@ -8,6 +8,7 @@ import { planActivities, type PlanActivities } from './plan';
 import { platformActivities } from './schedule';
 import { stageDocumentsActivities } from './stage-documents';
 import { supplyActivities, type SupplyPlatformActivities } from './supply';
+import { createSupplyLedger } from '../ledger/supply';
 import type { MainActivities, PlatformActivities } from './types';
 
 export type { AccountActivities, MainActivities, PlatformActivities, RunActivities } from './types';
@@ -34,7 +35,7 @@ export function createActivities(deps: ActivityDeps): {
       // Cutover plans (plan.ts).
       ...planActivities(ctx),
     },
-    platform: { ...platformActivities(ctx), ...postImportPlatformActivities(ctx), ...supplyActivities(ctx) },
+    platform: { ...platformActivities(ctx), ...postImportPlatformActivities(ctx), ...supplyActivities({ ledger: createSupplyLedger(ctx.pool), platform: ctx.platform }) },
     close: () => ctx.closeSources(),
   };
 }

@@ -1,7 +1,6 @@
 import type { PlatformClient } from '../clients/platform';
-import { createSupplyLedger } from '../ledger/supply';
+import type { SupplyLedger } from '../ledger/supply';
 import { flowDecision, pointOutcomeOf, type FlowHistory, type PointOutcome, type SupplyRead } from '../domain/supply';
-import type { ActivityContext } from './deps';
 
 export interface SupplyAccountInput {
   runId: string;
@@ -25,9 +24,11 @@ const NO_HISTORY: FlowHistory = { flowRefused: false };
  * one. A retried activity reads again, so a flow whose answer was lost is never sent twice: its
  * points are requested by then. Each refusal is recorded with its detail.
  */
-export function supplyActivities(ctx: Pick<ActivityContext, 'pool' | 'platform'>): SupplyPlatformActivities {
-  const ledger = createSupplyLedger(ctx.pool);
-  const platform: Pick<PlatformClient, 'meterPointStatuses' | 'sendRegistrationFlows'> = ctx.platform;
+export function supplyActivities(deps: {
+  ledger: Pick<SupplyLedger, 'flowHistory' | 'recordStatuses' | 'recordFlowAnswers'>;
+  platform: Pick<PlatformClient, 'meterPointStatuses' | 'sendRegistrationFlows'>;
+}): SupplyPlatformActivities {
+  const { ledger, platform } = deps;
   return {
     async followSupply(input): Promise<SupplyRead> {
       const statuses = await platform.meterPointStatuses(input.supplierCode, input.externalAccountNumber);
