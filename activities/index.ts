@@ -35,7 +35,11 @@ export function createActivities(deps: ActivityDeps): {
       // Cutover plans (plan.ts).
       ...planActivities(ctx),
     },
-    platform: { ...platformActivities(ctx), ...postImportPlatformActivities(ctx), ...supplyActivities({ ledger: createSupplyLedger(ctx.pool), platform: ctx.platform }) },
+    platform: {
+      ...platformActivities(ctx),
+      ...postImportPlatformActivities(ctx),
+      ...supplyActivities({ ledger: createSupplyLedger(ctx.pool), platform: ctx.platform }),
+    },
     close: () => ctx.closeSources(),
   };
 }

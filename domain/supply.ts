@@ -210,3 +210,36 @@ export interface SupplyRead {
 export function followEnded(read: SupplyRead): boolean {
   return read.noMeterPoints || read.points.every((p) => p.outcome !== undefined);
 }
+
+/** Statuses an operator may send again (`run resend-registration --status`): a refused switch, or a refused flow. */
+export const RESENDABLE_STATUSES: readonly string[] = [...METER_POINT_STATUSES.filter(endedRefused), 'REGISTRATION_FLOW_ERROR'];
+
+/** A point as the operator's view shows it (`run supply`). */
+export interface SupplyPointView {
+  status: string;
+  outcome: PointOutcome | null;
+}
+
+/**
+ * The funnel of a switch: points by status and by where the tool left them, and accounts on supply,
+ * ended short of it, or still waiting (an account counts on supply only when all its points are).
+ */
+export function supplyFunnel(points: ReadonlyArray<SupplyPointView & { account: string }>): {
+  points: number;
+  byStatus: Record<string, number>;
+  byOutcome: Record<string, number>;
+  accounts: Record<AccountSupply, number>;
+} {
+  const byStatus: Record<string, number> = {};
+  const byOutcome: Record<string, number> = {};
+  const perAccount = new Map<string, string[]>();
+  for (const p of points) {
+    byStatus[p.status] = (byStatus[p.status] ?? 0) + 1;
+    const o = p.outcome ?? 'waiting';
+    byOutcome[o] = (byOutcome[o] ?? 0) + 1;
+    perAccount.set(p.account, [...(perAccount.get(p.account) ?? []), p.status]);
+  }
+  const accounts: Record<AccountSupply, number> = { on_supply: 0, ended: 0, waiting: 0 };
+  for (const statuses of perAccount.values()) accounts[accountSupplyOf(statuses)] += 1;
+  return { points: points.length, byStatus, byOutcome, accounts };
+}

@@ -5,6 +5,7 @@ import {
   proxyActivities,
   setCurrentDetails,
   setHandler,
+  setWorkflowOptions,
   startChild,
   workflowInfo,
   type ActivityOptions,
@@ -117,3 +118,8 @@ export async function startSupplyFollow(input: AccountImportInput, outcome: Acco
     staticSummary: `Switch of ${input.supplierCode}/${input.externalAccountNumber}`,
   });
 }
+
+// Worker Versioning: a follow lasts weeks, longer than a worker version should be kept, so it moves to
+// the current version at its next task (AUTO_UPGRADE, as the run does); a change to this loop must
+// replay its older histories (patched).
+setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, accountSupplyWorkflow);

@@ -8,6 +8,8 @@ const runActions = (): typeof import('../actions/run') => require('../actions/ru
 const listActions = (): typeof import('../actions/ledger-lists') => require('../actions/ledger-lists');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the ledger first, Temporal beside it (loaded only to ask)
 const statusActions = (): typeof import('../actions/run-status') => require('../actions/run-status');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the ledger, and Temporal for a resend
+const supplyActions = (): typeof import('../actions/supply') => require('../actions/supply');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the ledger alone
 const compareActions = (): typeof import('../actions/compare') => require('../actions/compare');
 
@@ -89,6 +91,44 @@ Example:
   $ kraken-migrate run status run-20250601-120000-ab12 --json | jq .outcomes`,
     )
     .action(async (runId: string, opts) => statusActions().runStatusAction(runId, opts));
+
+  run
+    .command('supply <runId>')
+    .description(
+      "a switch's meter points (run start --send-registration-flows): status as last read from the tenant, final or not, since when, the detail of a refused flow",
+    )
+    .option('--json', 'print {runId, meterPoints: [{account, accountNumber, mpxn, status, final, outcome, since, detail, flowsSent}], funnel}')
+    .addHelpText(
+      'after',
+      `
+A point is final when the tool has left it: a final status (on supply; objected, rejected, unable to
+register, withdrawn; erroneous transfer; lost), or a flow the platform refused or that was held because
+another point of its account was on its way (left for the operator). An account is on supply only when
+every one of its points is. See docs/supply.md.
+
+Example:
+  $ kraken-migrate run supply run-20250601-120000-ab12 --json | jq '.funnel.accounts'`,
+    )
+    .action(async (runId: string, opts) => supplyActions().supplyAction(runId, opts));
+
+  run
+    .command('resend-registration <runId>')
+    .description('send registration flows again for points whose switch ended refused, once the cause is cleared')
+    .requiredOption(
+      '--status <status...>',
+      'the statuses to send again: REGISTRATION_OBJECTED, REGISTRATION_REJECTED, UNABLE_TO_REGISTER, REGISTRATION_FLOW_ERROR, …',
+    )
+    .option('--json', 'print {runId, accounts}')
+    .addHelpText(
+      'after',
+      `
+Each account's follow reads the statuses first and sends only when every point of the account should
+get a flow: a point on its way or on supply never gets a second one.
+
+Example:
+  $ kraken-migrate run resend-registration run-20250601-120000-ab12 --status REGISTRATION_OBJECTED`,
+    )
+    .action(async (runId: string, opts) => supplyActions().resendRegistrationAction(runId, opts));
 
   run
     .command('compare')

@@ -28,6 +28,17 @@ type Params = { Params: { import_supplier_code: string; external_account_number:
  */
 export function registerRegistrationRoutes(app: FastifyInstance, deps: RegistrationDeps): void {
   app.register(async (scope) => {
+    // The spec gives send-registration-flows no request body; a client may still send JSON's
+    // content type with an empty one, which a tenant's framework reads as no data (fastify would refuse it).
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (text.trim() === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(text));
+      } catch {
+        done(Object.assign(new Error('JSON parse error'), { statusCode: 400 }), undefined);
+      }
+    });
     scope.addHook('onRequest', async (req, reply) => {
       if (await injectRequestFaults(req, reply, deps.state, deps.prng)) return reply;
       const outcome = authenticate(req.headers.authorization, deps.auth);

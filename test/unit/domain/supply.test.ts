@@ -9,7 +9,9 @@ import {
   METER_POINT_STATUSES,
   nextPollSeconds,
   pointOutcomeOf,
+  RESENDABLE_STATUSES,
   shouldSendFlow,
+  supplyFunnel,
 } from '../../../domain/supply';
 
 /**
@@ -155,5 +157,28 @@ describe('the account and the follow', () => {
     expect(nextPollSeconds(35, false, b)).toBe(35);
     expect(nextPollSeconds(35, true, b)).toBe(10);
     expect(nextPollSeconds(2, false, b)).toBe(10);
+  });
+});
+
+describe('the funnel', () => {
+  it('counts points by status and outcome, and accounts on supply only when all their points are', () => {
+    const f = supplyFunnel([
+      { account: 'A', status: 'ON_SUPPLY', outcome: 'on_supply' },
+      { account: 'A', status: 'ON_SUPPLY', outcome: 'on_supply' },
+      { account: 'B', status: 'ON_SUPPLY', outcome: 'on_supply' },
+      { account: 'B', status: 'REGISTRATION_OBJECTED', outcome: 'objected' },
+      { account: 'C', status: 'REGISTRATION_ACCEPTED', outcome: null },
+    ]);
+    expect(f).toEqual({
+      points: 5,
+      byStatus: { ON_SUPPLY: 3, REGISTRATION_OBJECTED: 1, REGISTRATION_ACCEPTED: 1 },
+      byOutcome: { on_supply: 3, objected: 1, waiting: 1 },
+      accounts: { on_supply: 1, ended: 1, waiting: 1 },
+    });
+  });
+
+  it('the operator may send again only refused switches and refused flows', () => {
+    expect(RESENDABLE_STATUSES).toEqual([...METER_POINT_STATUSES.filter(endedRefused), 'REGISTRATION_FLOW_ERROR']);
+    expect(RESENDABLE_STATUSES).not.toContain('ON_SUPPLY');
   });
 });

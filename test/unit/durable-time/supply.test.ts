@@ -252,7 +252,7 @@ describe('a switch over ten days of durable time', () => {
     const events = [...((await h1.fetchHistory()).events ?? []), ...((await again.fetchHistory()).events ?? [])];
     const days = 7;
     const type = temporal.api.enums.v1.EventType;
-    const count = (t: number) => events.filter((e) => e.eventType === t).length;
+    const count = (t: temporal.api.enums.v1.EventType) => events.filter((e) => e.eventType === t).length;
     const actions =
       count(type.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED) +
       count(type.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) +

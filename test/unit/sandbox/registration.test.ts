@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { admin, api, minimalAccount, schedule, startStack, SUPPLIER, waitFor, waitForStatus, type Stack } from './harness';
+import { admin, api, API_KEY, minimalAccount, schedule, startStack, SUPPLIER, waitFor, waitForStatus, type Stack } from './harness';
 
 /**
  * The switch as the sandbox plays it (harness/sandbox/supply/): registration flows for an imported
@@ -73,6 +73,15 @@ describe('send-registration-flows and meterpoint-statuses', () => {
       account_number: number,
       supply_points: [{ external_identifier: MPAN, market_name: 'ELECTRICITY', confirmed_supply_start_date: expect.any(String) }],
     });
+  });
+
+  it("takes the flow request with JSON's content type and no body, as a client sends it", async () => {
+    await imported('SW-5');
+    const r = await fetch(`${stack.baseUrl}/v1/data-import/send-registration-flows/${SUPPLIER}/SW-5/`, {
+      method: 'POST',
+      headers: { Authorization: `Token ${API_KEY}`, 'Content-Type': 'application/json' },
+    });
+    expect(r.status).toBe(200);
   });
 
   it('a refusing point answers REGISTRATION_FLOW_ERROR with its detail and stays PRE_REGISTRATION', async () => {
