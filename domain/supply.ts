@@ -221,8 +221,8 @@ export interface SupplyPointView {
 }
 
 /**
- * The funnel of a switch: points by status and by where the tool left them, and accounts on supply,
- * ended short of it, or still waiting (an account counts on supply only when all its points are).
+ * The funnel of a switch: points by status and by where the tool left them, and accounts on supply
+ * (every point), ended short of it (every point left), or still waiting.
  */
 export function supplyFunnel(points: ReadonlyArray<SupplyPointView & { account: string }>): {
   points: number;
@@ -232,14 +232,18 @@ export function supplyFunnel(points: ReadonlyArray<SupplyPointView & { account: 
 } {
   const byStatus: Record<string, number> = {};
   const byOutcome: Record<string, number> = {};
-  const perAccount = new Map<string, string[]>();
+  const perAccount = new Map<string, Array<PointOutcome | null>>();
   for (const p of points) {
     byStatus[p.status] = (byStatus[p.status] ?? 0) + 1;
     const o = p.outcome ?? 'waiting';
     byOutcome[o] = (byOutcome[o] ?? 0) + 1;
-    perAccount.set(p.account, [...(perAccount.get(p.account) ?? []), p.status]);
+    perAccount.set(p.account, [...(perAccount.get(p.account) ?? []), p.outcome]);
   }
+  // By where the tool left each point: a refused or held flow ends the account short of supply.
   const accounts: Record<AccountSupply, number> = { on_supply: 0, ended: 0, waiting: 0 };
-  for (const statuses of perAccount.values()) accounts[accountSupplyOf(statuses)] += 1;
+  for (const outcomes of perAccount.values()) {
+    const state: AccountSupply = outcomes.every((o) => o === 'on_supply') ? 'on_supply' : outcomes.every((o) => o !== null) ? 'ended' : 'waiting';
+    accounts[state] += 1;
+  }
   return { points: points.length, byStatus, byOutcome, accounts };
 }

@@ -36,6 +36,13 @@ const iso = (r: SupplyPointRow): SupplyPointRow => ({
   lastFlowAt: r.lastFlowAt === null ? null : new Date(r.lastFlowAt).toISOString(),
 });
 
+export interface SupplyFunnelCounts {
+  byStatus: Record<string, number>;
+  /** Points still followed, by whole days since their first read. */
+  waitingByDays: Record<string, number>;
+  accounts: { onSupply: number; ended: number; waiting: number };
+}
+
 /** The switch's ledger: what was read from the tenant and what flows were sent, per meter point. */
 export function createSupplyLedger(pool: Pool) {
   return {
@@ -88,6 +95,36 @@ export function createSupplyLedger(pool: Pool) {
         [runId],
       );
       return r.rows.map(iso);
+    },
+
+    /**
+     * A run's switch funnel by SQL (index on run_id; no row leaves Postgres): points by status, the
+     * waiting ones by whole days since first read, accounts on supply (every point), ended short of
+     * it (every point left), or waiting. Null when the run follows no meter point.
+     */
+    async runFunnel(runId: string): Promise<SupplyFunnelCounts | null> {
+      const byStatus = await pool.query<{ status: string; n: number }>(
+        'SELECT status, count(*)::int AS n FROM migrate.supply_meter_points WHERE run_id = $1 GROUP BY status ORDER BY status',
+        [runId],
+      );
+      if (byStatus.rows.length === 0) return null;
+      const waited = await pool.query<{ days: number; n: number }>(
+        `SELECT floor(extract(epoch FROM clock_timestamp() - first_read_at) / 86400)::int AS days, count(*)::int AS n
+         FROM migrate.supply_meter_points WHERE run_id = $1 AND outcome IS NULL GROUP BY 1 ORDER BY 1`,
+        [runId],
+      );
+      const accounts = await pool.query<{ on_supply: number; ended: number; waiting: number }>(
+        `SELECT count(*) FILTER (WHERE on_supply)::int AS on_supply, count(*) FILTER (WHERE ended AND NOT on_supply)::int AS ended,
+                count(*) FILTER (WHERE NOT ended)::int AS waiting
+         FROM (SELECT bool_and(outcome = 'on_supply') AS on_supply, bool_and(outcome IS NOT NULL) AS ended
+               FROM migrate.supply_meter_points WHERE run_id = $1 GROUP BY external_account_number) a`,
+        [runId],
+      );
+      return {
+        byStatus: Object.fromEntries(byStatus.rows.map((r) => [r.status, r.n])),
+        waitingByDays: Object.fromEntries(waited.rows.map((r) => [String(r.days), r.n])),
+        accounts: { onSupply: accounts.rows[0].on_supply, ended: accounts.rows[0].ended, waiting: accounts.rows[0].waiting },
+      };
     },
 
     /** The workflow following the switch of a platform account (the lifecycle events name the account number). */

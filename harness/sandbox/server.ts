@@ -22,7 +22,8 @@ import { registerAdminRoutes } from './routes/admin';
 import { RequestWitness } from './witness';
 import { POST_IMPORT_SCHEMAS, registerPostImportRoutes } from './routes/post-import';
 import { registerRegistrationRoutes } from './routes/registration';
-import { SupplyWalker } from './supply/store';
+import { walkDue } from './supply/store';
+import { startLoop, type Loop } from './loop';
 
 export { sandboxOptionsSchema, sandboxOptionsFromConfig, type SandboxOptions, type SandboxOptionsInput } from './options';
 
@@ -183,19 +184,20 @@ export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
     auth: authContext,
   });
   registerRegistrationRoutes(app, { pool, outbox, forced, state, prng: requestPrng, auth: authContext });
-  const walker = new SupplyWalker({ pool, outbox, stepMs: () => state.faults.supplyStepMs, pollIntervalMs: options.pollIntervalMs });
+  let walker: Loop | undefined;
   registerCatalogueRoutes(app);
   const onLoopError = (what: string) => (e: unknown) => logger.error({ err: e }, `${what} loop failed; retrying`);
   let closed = false;
   const startLoops = () => {
     processor.start(onLoopError('import processing'));
     outbox.start(onLoopError('event delivery'));
-    walker.start(onLoopError('supply walk'));
+    walker = startLoop(() => walkDue({ pool, outbox, stepMs: state.faults.supplyStepMs }), options.pollIntervalMs, onLoopError('supply walk'));
   };
   const stopLoops = async () => {
     await processor.stop();
     await outbox.stop();
-    await walker.stop();
+    await walker?.stop();
+    walker = undefined;
   };
   registerAdminRoutes(app, {
     pool,

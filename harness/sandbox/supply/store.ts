@@ -2,7 +2,6 @@ import type pg from 'pg';
 import type { EventOutbox } from '../events/outbox';
 import { LIFECYCLE_EVENT_TYPES } from '../events/envelope';
 import { lockAccount, type ImportedAccount } from '../post-import/store';
-import { startLoop, type Loop } from '../loop';
 import { isoSeconds } from '../time';
 import { ENDED_REFUSED, FIRST_STATUS, lifecycleEventOf, nextStatus, type Cohort } from './walk';
 
@@ -132,53 +131,39 @@ async function emitLifecycle(
 }
 
 /**
- * The walker: every due meter point takes its cohort's next step (one transaction a point, the
- * lifecycle event written with it), the next one `supplyStepMs` later; at its path's end it rests.
+ * The walker's round (sandbox/server.ts runs it in a loop): every due meter point takes its cohort's
+ * next step (the lifecycle event written in the same transaction), the next one `stepMs` later; at
+ * its path's end it rests. True when more may be due at once.
  */
-export class SupplyWalker {
-  private loop: Loop | undefined;
-
-  constructor(private readonly deps: { pool: pg.Pool; outbox: EventOutbox; stepMs: () => number; pollIntervalMs: number }) {}
-
-  start(onError: (e: unknown) => void): void {
-    this.loop = startLoop(() => this.tick(), this.deps.pollIntervalMs, onError);
-  }
-
-  async stop(): Promise<void> {
-    await this.loop?.stop();
-    this.loop = undefined;
-  }
-
-  async tick(): Promise<boolean> {
-    const client = await this.deps.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const due = await client.query<RegistrationRow & { import_supplier: string; external_identifier: string; import_process_id: string }>(
-        `SELECT r.*, a.import_supplier, a.external_identifier, a.import_process_id
+export async function walkDue(deps: { pool: pg.Pool; outbox: EventOutbox; stepMs: number }): Promise<boolean> {
+  const client = await deps.pool.connect();
+  try {
+    await client.query('BEGIN');
+    const due = await client.query<RegistrationRow & { import_supplier: string; external_identifier: string; import_process_id: string }>(
+      `SELECT r.*, a.import_supplier, a.external_identifier, a.import_process_id
          FROM sandbox.meter_point_registrations r JOIN sandbox.accounts a ON a.number = r.account_number
          WHERE r.next_step_at <= now() ORDER BY r.next_step_at LIMIT 50 FOR UPDATE OF r SKIP LOCKED`,
-      );
-      for (const row of due.rows) {
-        const next = row.cohort === 'refuse' ? undefined : nextStatus(row.cohort, row.status);
-        const after = next === undefined ? undefined : nextStatus(row.cohort as Exclude<Cohort, 'refuse'>, next);
-        const r = await client.query<RegistrationRow>(
-          `UPDATE sandbox.meter_point_registrations SET status = $3,
+    );
+    for (const row of due.rows) {
+      const next = row.cohort === 'refuse' ? undefined : nextStatus(row.cohort, row.status);
+      const after = next === undefined ? undefined : nextStatus(row.cohort as Exclude<Cohort, 'refuse'>, next);
+      const r = await client.query<RegistrationRow>(
+        `UPDATE sandbox.meter_point_registrations SET status = $3,
              next_step_at = CASE WHEN $4 THEN now() + $5 * interval '1 millisecond' END, modified_at = now()
            WHERE account_number = $1 AND mpxn = $2 RETURNING *`,
-          [row.account_number, row.mpxn, next ?? row.status, after !== undefined, this.deps.stepMs()],
-        );
-        if (next !== undefined)
-          await emitLifecycle(client, this.deps.outbox, { ...row, number: row.account_number, import_process_id: Number(row.import_process_id) }, r.rows[0]);
-      }
-      await client.query('COMMIT');
-      if (due.rowCount) this.deps.outbox.wake();
-      return due.rowCount === 50;
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    } finally {
-      client.release();
+        [row.account_number, row.mpxn, next ?? row.status, after !== undefined, deps.stepMs],
+      );
+      if (next !== undefined)
+        await emitLifecycle(client, deps.outbox, { ...row, number: row.account_number, import_process_id: Number(row.import_process_id) }, r.rows[0]);
     }
+    await client.query('COMMIT');
+    if (due.rowCount) deps.outbox.wake();
+    return due.rowCount === 50;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  } finally {
+    client.release();
   }
 }
 

@@ -168,12 +168,14 @@ describe('the funnel', () => {
       { account: 'B', status: 'ON_SUPPLY', outcome: 'on_supply' },
       { account: 'B', status: 'REGISTRATION_OBJECTED', outcome: 'objected' },
       { account: 'C', status: 'REGISTRATION_ACCEPTED', outcome: null },
+      { account: 'C', status: 'ON_SUPPLY', outcome: 'on_supply' },
+      { account: 'D', status: 'PRE_REGISTRATION', outcome: 'flow_refused' },
     ]);
     expect(f).toEqual({
-      points: 5,
-      byStatus: { ON_SUPPLY: 3, REGISTRATION_OBJECTED: 1, REGISTRATION_ACCEPTED: 1 },
-      byOutcome: { on_supply: 3, objected: 1, waiting: 1 },
-      accounts: { on_supply: 1, ended: 1, waiting: 1 },
+      points: 7,
+      byStatus: { ON_SUPPLY: 4, REGISTRATION_OBJECTED: 1, REGISTRATION_ACCEPTED: 1, PRE_REGISTRATION: 1 },
+      byOutcome: { on_supply: 4, objected: 1, waiting: 1, flow_refused: 1 },
+      accounts: { on_supply: 1, ended: 2, waiting: 1 },
     });
   });
 

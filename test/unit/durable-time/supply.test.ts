@@ -1,4 +1,3 @@
-import { SearchAttributeType } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
@@ -7,13 +6,11 @@ import { supplyActivities } from '../../../activities/supply';
 import type { FlowAnswer, MeterPointStatusRead } from '../../../clients/platform/registration';
 import { FAILURE_CONVERTER_PATH } from '../../../codec/data-converter';
 import { resendRegistrationSignal } from '../../../domain/messages';
-import { ALL_SEARCH_ATTRIBUTES } from '../../../domain/search-attributes';
 import { isFinalStatus, type FlowHistory, type PointOutcome } from '../../../domain/supply';
 import { platformTaskQueue } from '../../../domain/task-queues';
 import { supplyWorkflowId } from '../../../domain/workflow-ids';
-import { startTestServer, type RunningTestServer } from '../../../harness/stack/temporal-test-server';
 import type { accountSupplyWorkflow, SupplyOutcome } from '../../../workflows/supply';
-import { workflowBundle } from '../../../workers/worker';
+import { startTimeSkipping, type TimeSkipping } from './time-skipping';
 
 /**
  * A switch under durable time, on Temporal's time-skipping test server: ten days of server time in
@@ -29,29 +26,17 @@ const TQ = 'supply-time';
 const DAY = 86_400_000;
 const SUPPLIER = 'SUPPLIER-S';
 
-let server: RunningTestServer;
 let env: TestWorkflowEnvironment;
 let bundle: WorkflowBundleWithSourceMap;
 
+let ts: TimeSkipping | undefined;
 beforeAll(async () => {
-  server = await startTestServer();
-  const create = (TestWorkflowEnvironment as unknown as { create(o: object): Promise<TestWorkflowEnvironment> }).create.bind(TestWorkflowEnvironment);
-  env = await create({ server: { type: 'existing' }, address: server.address, namespace: 'default', supportsTimeSkipping: true });
-  await env.connection.operatorService.addSearchAttributes({
-    namespace: 'default',
-    searchAttributes: Object.fromEntries(
-      ALL_SEARCH_ATTRIBUTES.map((k) => [
-        k.name,
-        k.type === SearchAttributeType.KEYWORD ? temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD : 0,
-      ]),
-    ),
-  });
-  bundle = await workflowBundle();
+  ts = await startTimeSkipping();
+  ({ env, bundle } = ts);
 }, 180_000);
 
 afterAll(async () => {
-  await env?.teardown();
-  await server?.stop();
+  await ts?.stop();
 });
 
 type Cohort = 'supply' | 'object' | 'reject' | 'refuse';

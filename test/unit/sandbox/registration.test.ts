@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { admin, api, API_KEY, minimalAccount, schedule, startStack, SUPPLIER, waitFor, waitForStatus, type Stack } from './harness';
+import { describe, expect, it } from 'vitest';
+import { admin, api, API_KEY, minimalAccount, schedule, SUPPLIER, useStack, waitFor, waitForStatus } from './harness';
 
 /**
  * The switch as the sandbox plays it (harness/sandbox/supply/): registration flows for an imported
@@ -7,17 +7,7 @@ import { admin, api, API_KEY, minimalAccount, schedule, startStack, SUPPLIER, wa
  * the ground truth a test compares the client with.
  */
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack('registration');
-}, 120_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
-beforeEach(async () => {
-  await admin(stack, 'POST', '/admin/reset');
-  await admin(stack, 'PUT', '/admin/faults', { supplyStepMs: 100 });
-});
+const stack = useStack('registration', (s) => admin(s, 'PUT', '/admin/faults', { supplyStepMs: 100 }));
 
 const MPAN = '1200060176720';
 const send = (ext: string) => api(stack, 'POST', `/v1/data-import/send-registration-flows/${SUPPLIER}/${ext}/`);
