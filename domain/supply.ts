@@ -103,11 +103,11 @@ export function isFinalStatus(status: string): boolean {
 }
 
 const REFUSED: ReadonlySet<FinalClass> = new Set(['objected', 'rejected', 'unable_to_register', 'withdrawn']);
+const REFUSED_STATUSES: ReadonlySet<string> = new Set(Object.entries(FINAL).flatMap(([status, c]) => (REFUSED.has(c) ? [status] : [])));
 
 /** A switch that ended refused: the only kind an operator may send again. */
 export function endedRefused(status: string): boolean {
-  const c = finalClassOf(status);
-  return c !== undefined && REFUSED.has(c);
+  return REFUSED_STATUSES.has(status);
 }
 
 /** What the ledger knows of a point before its status is read. */

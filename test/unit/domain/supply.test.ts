@@ -170,12 +170,13 @@ describe('the funnel', () => {
       { account: 'C', status: 'REGISTRATION_ACCEPTED', outcome: null },
       { account: 'C', status: 'ON_SUPPLY', outcome: 'on_supply' },
       { account: 'D', status: 'PRE_REGISTRATION', outcome: 'flow_refused' },
+      { account: 'E', status: 'ON_SUPPLY', outcome: 'on_supply' },
     ]);
     expect(f).toEqual({
-      points: 7,
-      byStatus: { ON_SUPPLY: 4, REGISTRATION_OBJECTED: 1, REGISTRATION_ACCEPTED: 1, PRE_REGISTRATION: 1 },
-      byOutcome: { on_supply: 4, objected: 1, waiting: 1, flow_refused: 1 },
-      accounts: { on_supply: 1, ended: 2, waiting: 1 },
+      points: 8,
+      byStatus: { ON_SUPPLY: 5, REGISTRATION_OBJECTED: 1, REGISTRATION_ACCEPTED: 1, PRE_REGISTRATION: 1 },
+      byOutcome: { on_supply: 5, objected: 1, waiting: 1, flow_refused: 1 },
+      accounts: { on_supply: 2, ended: 2, waiting: 1 },
     });
   });
 
