@@ -24,7 +24,7 @@ const PRODUCT = [
 ];
 /** The proving ground stands on the product and is never stood on (the harness rule below). */
 const HARNESS = [
-  ['harness/measure', 'harness/sandbox'],
+  ['harness/measure', 'harness/sandbox', 'harness/browser'],
   ['harness/synthetic', 'harness/seed'],
   ['harness/stack'],
   ['harness/chaos', 'harness/rehearsal'],
@@ -66,10 +66,25 @@ module.exports = {
     domainAlone,
     {
       name: 'product-never-imports-the-harness',
-      comment: 'The stand-ins, synthetic data and proving runs (harness/) are not shipped: nothing outside harness/ may import them.',
+      comment: 'The stand-ins, synthetic data and proving runs (harness/, a package of its own) are not shipped: no product folder may import them.',
       severity: 'error',
-      from: { pathNot: '^harness/' },
+      from: { path: folders(PRODUCT.flat()) },
       to: { path: '^harness/' },
+    },
+    {
+      name: 'packages-from-own-package-json',
+      comment:
+        "A package is imported only where the nearest package.json declares it: the product's (the root) lists what ships, the harness's (harness/package.json) the stand-ins and measurement tools.",
+      severity: 'error',
+      from: {},
+      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },
+    },
+    {
+      name: 'product-never-imports-dev-packages',
+      comment: 'What the image runs comes from `dependencies` only (the Dockerfile installs with --omit=dev).',
+      severity: 'error',
+      from: { path: folders(PRODUCT.flat()) },
+      to: { dependencyTypes: ['npm-dev'] },
     },
     ...upward,
     {
@@ -96,8 +111,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    // Tests may reach into any layer; the floor plan is the product's.
-    exclude: { path: '^(test|\\.data|\\.tools)/' },
+    // Tests (the product's in test/, the harness's in harness/test/) may reach into any layer; the floor plan is the code's.
+    exclude: { path: '^(test|harness/test|\\.data|\\.tools)/' },
     tsConfig: { fileName: 'tsconfig.json' },
     // Type-only imports count (a cycle of types is a cycle), and workflow rules can tell them apart.
     tsPreCompilationDeps: true,

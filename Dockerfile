@@ -12,11 +12,13 @@
 ARG NODE_IMAGE=node:24-bookworm-slim
 
 # 1. Production dependencies only (tsx, a dependency, runs the TypeScript sources: no build step,
-#    so the stack traces a user reads are the sources in the repository).
+#    so the stack traces a user reads are the sources in the repository). --workspaces=false: the
+#    lockfile also holds the proving ground's package (harness/, not in the build context), which
+#    npm then leaves out with all of its dependencies.
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+RUN npm ci --omit=dev --workspaces=false --no-audit --no-fund && npm cache clean --force
 
 # 2. The runtime: sources and dependencies owned by root and read-only to the unprivileged user
 #    that runs them.
@@ -30,7 +32,7 @@ ENV NODE_ENV=production \
     KRAKEN_BUILD_ID=${KRAKEN_BUILD_ID}
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
-# The product only: .dockerignore leaves out the harness, tests and docs (test/unit/house/image-files.test.ts).
+# The product only: .dockerignore is an allow-list of the product's folders (test/unit/house/image-files.test.ts).
 COPY . .
 # The image's own non-root user (uid 1000).
 USER node

@@ -28,7 +28,7 @@ export function methodLines(file, declaration) {
 
 /** The pure parts of the outcome and duplicate decisions, with the unit tests that prove them. */
 export const OUTCOME_CORE = [
-  'workflows/outcomes.ts',
+  'domain/outcomes.ts',
   'domain/run-totals.ts',
   'domain/event-types.ts',
   'domain/reconciled-outcome.ts',
@@ -58,13 +58,15 @@ export const DECISIONS = [
   functionLines('cli/worker-versions.ts', 'export function retireable'),
   'harness/chaos/verdict.ts',
   'harness/chaos/plan-verdict.ts',
+  'domain/census.ts',
   // The switch: final or not, send or not, on supply or not, the back-off (domain/supply.ts).
   'domain/supply.ts',
 ];
 export const DECISIONS_TESTS = [
   'test/unit/cli/worker-versions.test.ts',
-  'test/unit/chaos/plan-and-verdict.test.ts',
-  'test/unit/chaos/plan-verdict.test.ts',
+  'harness/test/chaos/plan-and-verdict.test.ts',
+  'harness/test/chaos/plan-verdict.test.ts',
+  'test/unit/domain/census.test.ts',
   'test/unit/domain/supply.test.ts',
 ];
 
@@ -85,7 +87,7 @@ export const DECISIONS_FULL_TESTS = [
   'test/unit/schemas/contract-zod.test.ts',
   'test/unit/schemas/every-documented-field.test.ts',
   'test/unit/schemas/spec-examples.test.ts',
-  'test/unit/chaos/aimed-kill.test.ts',
+  'harness/test/chaos/aimed-kill.test.ts',
 ];
 
 /**

@@ -2,14 +2,23 @@ import { defineConfig } from 'vitest/config';
 
 // Temporal's native bridge is not worker-thread safe: forks only. Stack start-up (Temporal,
 // Postgres, S3) takes tens of seconds on 2 cores, hence the long hook timeout. Unit tests need
-// no services; end-to-end tests share one stack brought up by the global setup.
+// no services; the global setup brings up one end-to-end stack per fork, and each e2e file uses its
+// worker's (test/e2e/helpers.ts `stackEnv`). Two forks on the developers' 2 cores: vitest's default
+// there is one (cores - 1), and the tests wait on services more than they compute.
+// VITEST_MAX_FORKS overrides the count.
 export default defineConfig({
   test: {
     pool: 'forks',
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     projects: [
       {
         extends: true,
         test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 60_000 },
+      },
+      {
+        // The proving ground's own tests (harness/test/): like unit, no shared stack (a few start their own sandbox or Postgres).
+        extends: true,
+        test: { name: 'harness', include: ['harness/test/**/*.test.ts'], testTimeout: 60_000 },
       },
       {
         extends: true,
@@ -19,7 +28,6 @@ export default defineConfig({
           globalSetup: ['test/setup/global-stack.ts'],
           testTimeout: 300_000,
           hookTimeout: 300_000,
-          poolOptions: { forks: { singleFork: true } },
         },
       },
       {

@@ -5,6 +5,7 @@ import { postImportMainActivities, postImportPlatformActivities, type PostImport
 import { prepareActivities } from './prepare';
 import { runActivities } from './run';
 import { planActivities, type PlanActivities } from './plan';
+import { censusActivities, type CensusActivities } from './census';
 import { platformActivities } from './schedule';
 import { stageDocumentsActivities } from './stage-documents';
 import { supplyActivities, type SupplyPlatformActivities } from './supply';
@@ -14,10 +15,11 @@ import type { MainActivities, PlatformActivities } from './types';
 export type { AccountActivities, MainActivities, PlatformActivities, RunActivities } from './types';
 export type { ActivityDeps } from './deps';
 export type { PlanActivities } from './plan';
+export type { CensusActivities } from './census';
 
 /** Activities built from their dependencies, one file per stage; nothing reads globals. */
 export function createActivities(deps: ActivityDeps): {
-  main: MainActivities & PostImportMainActivities & PlanActivities;
+  main: MainActivities & PostImportMainActivities & PlanActivities & CensusActivities;
   platform: PlatformActivities & PostImportPlatformActivities & SupplyPlatformActivities;
   /** Closes the payload sources the activities opened (a `.jsonl.gz` source's decompressed copy goes with it). */
   close(): Promise<void>;
@@ -34,6 +36,8 @@ export function createActivities(deps: ActivityDeps): {
       ...postImportMainActivities(ctx),
       // Cutover plans (plan.ts).
       ...planActivities(ctx),
+      // The supplier census a wave's exit gate takes (census.ts).
+      ...censusActivities(ctx),
     },
     platform: {
       ...platformActivities(ctx),

@@ -5,6 +5,7 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@te
 import { accountWorkflowId } from '../domain/workflow-ids';
 import type { AccountImportInput, AccountOutcome, Selection, SourceSpecRef } from '../domain/inputs';
 import { supplierStatusSignal } from '../domain/messages';
+import { outcomeOf } from '../domain/outcomes';
 import { KmAccount, KmKind, KmRunId, KmSupplier } from '../domain/search-attributes';
 import { type ActivityContext } from './deps';
 import { paceView } from '../ledger';
@@ -108,13 +109,15 @@ export function runActivities(
     },
 
     async recordRemainingNotAttempted(input) {
+      const run = { runId: input.runId, supplierCode: input.supplierCode, dryRun: input.dryRun };
       const wf = (ext: string) => accountWorkflowId(input.supplierCode, ext, input.dryRun, input.runId);
-      let total = await ledger.insertNotAttempted(input.runId, input.supplierCode, input.dryRun, input.buffer, input.code, wf);
+      const notReached = (accounts: string[]) => accounts.map((ext) => outcomeOf(ext, { step: 'not_reached', code: input.code }));
+      let total = await ledger.insertOutcomes(run, notReached(input.buffer), wf);
       if (input.exhausted) return total;
       let cursor = input.cursor;
       for (;;) {
         const page = await listPage(input.runId, input.selection, input.source, cursor, 1000);
-        total += await ledger.insertNotAttempted(input.runId, input.supplierCode, input.dryRun, page.accounts, input.code, wf);
+        total += await ledger.insertOutcomes(run, notReached(page.accounts), wf);
         Context.current().heartbeat(total);
         if (page.exhausted) return total;
         cursor = page.nextCursor;
@@ -127,16 +130,7 @@ export function runActivities(
     const ref = { runId: input.runId, externalAccountNumber: input.externalAccountNumber, supplierCode: input.supplierCode, dryRun: input.dryRun };
     await ledger.openAttempt(ref, workflowId);
     const accountNumber = await ledger.earlierCompletion(input.supplierCode, input.externalAccountNumber);
-    const outcome: AccountOutcome =
-      status === 'COMPLETED'
-        ? { externalAccountNumber: input.externalAccountNumber, outcome: 'completed', stage: 'done', accountNumber, source: 'already_imported' }
-        : {
-            externalAccountNumber: input.externalAccountNumber,
-            outcome: 'not_attempted',
-            stage: 'guard',
-            code: 'account_in_flight_in_another_run',
-            source: 'local',
-          };
+    const outcome = outcomeOf(input.externalAccountNumber, { step: 'elsewhere', status, accountNumber });
     await ledger.recordOutcome(ref, outcome);
     return outcome;
   }

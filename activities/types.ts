@@ -2,6 +2,7 @@ import type { RunPriority } from '../domain/priority';
 import type { PaceView } from '../domain/platform-pace';
 import type { OutcomeFacts } from '../domain/final-outcome';
 import type { AttemptRef } from '../ledger/types';
+import type { ImportStatusSummary, PrepareResult, ScheduleOutcome, StageDocumentsResult } from '../domain/step-results';
 import type {
   AccountImportInput,
   AccountOutcome,
@@ -14,28 +15,7 @@ import type {
   SupplierStatus,
 } from '../domain/inputs';
 
-export type { AttemptRef };
-
-export type PrepareResult =
-  | { ok: true; documentCount: number; supplierStatus: SupplierStatus }
-  | { ok: false; stage: 'source' | 'transform' | 'validate'; code: string; attr?: string; errorCount: number };
-
-export type StageDocumentsResult = { ok: true; uploaded: number; alreadyPresent: number } | { ok: false; code: string; attr?: string };
-
-export type ScheduleOutcome =
-  | { kind: 'accepted' }
-  | { kind: 'already_imported'; accountNumber: string }
-  | { kind: 'validation_failed'; code: string; attr?: string; errorCount: number }
-  /** The tariff pre-flight: the platform's catalogue does not know a tariff the account uses. */
-  | { kind: 'catalogue_failed'; code: string; attr?: string; errorCount: number }
-  /** The platform refused, or the ledger's mirror says the supplier is paused or complete. */
-  | { kind: 'supplier_not_ongoing' };
-
-export interface ImportStatusSummary {
-  status: string;
-  accountNumber?: string;
-  errorCode?: string;
-}
+export type { AttemptRef, ImportStatusSummary, PrepareResult, ScheduleOutcome, StageDocumentsResult };
 
 export interface AccountPage {
   accounts: string[];

@@ -16,7 +16,10 @@ export const EXIT = {
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
-/** An error the CLI reports as one line (no stack trace) with a stable code and exit code. */
+/**
+ * An error the CLI reports as one line (no stack trace) with a stable code and exit code. The harness
+ * throws its own (harness/stack: temporal_cli_missing, port_in_use, …): this file knows none of its codes.
+ */
 export class CliError extends Error {
   constructor(
     readonly code: string,
@@ -46,9 +49,6 @@ export function describeError(e: unknown): { lines: string[]; exitCode: ExitCode
   const err = e as { code?: unknown; message?: unknown };
   const code = typeof err?.code === 'string' ? err.code : undefined;
   const message = typeof err?.message === 'string' ? err.message : String(e);
-  if (code === 'temporal_cli_missing') return { lines: [`error [temporal_cli_missing]: ${message}`], exitCode: EXIT.usage };
-  if (code === 'port_in_use') return { lines: [`error [port_in_use]: ${message}`], exitCode: EXIT.usage };
-  if (code === 'database_unreachable') return { lines: [`error [database_unreachable]: ${message}`], exitCode: EXIT.usage };
   if (code && NETWORK_CODES.has(code)) return { lines: [`error [${code}]: ${message}`], exitCode: EXIT.unreachable };
   return { lines: [`error: ${message}`], exitCode: EXIT.failures };
 }

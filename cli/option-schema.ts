@@ -57,3 +57,25 @@ export const dateTimeOption = z
 export const runIdOption = z
   .string()
   .regex(RUN_ID_PATTERN, { error: (i) => `letters, digits, '.', '_' and '-' only (at most 100), got ${JSON.stringify(i.input)}` });
+
+/** What an option's rule is built from when its action runs (cli/option-table.ts): zod and the rules above. */
+export const OPTION_KIT = {
+  z,
+  flag: flagOption,
+  positiveInt: positiveIntOption,
+  share: shareOption,
+  weight: weightOption,
+  dateTime: dateTimeOption,
+  runId: runIdOption,
+  /** A text that may not be empty; `rule` says what it is (`a folder`). */
+  text: (rule: string) => z.string().min(1, rule),
+};
+export type OptionKit = typeof OPTION_KIT;
+
+/** A command's options schema, from its option table (cli/option-table.ts): each option's rule, under its name. */
+export function optionsSchema<T extends Record<string, { schema: (k: OptionKit) => z.ZodType }>>(
+  table: T,
+): z.ZodObject<{ [K in keyof T]: ReturnType<T[K]['schema']> }> {
+  const shape = Object.fromEntries(Object.entries(table).map(([key, option]) => [key, option.schema(OPTION_KIT)]));
+  return z.object(shape as { [K in keyof T]: ReturnType<T[K]['schema']> });
+}

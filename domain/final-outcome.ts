@@ -9,7 +9,7 @@ type ReadBack = Pick<ReconcileResult, 'status' | 'fields'>;
  * The record step (activities/outcome.ts) adds what only it can read and calls `finalOutcome`.
  */
 export interface OutcomeFacts {
-  /** The six steps' ending as an outcome (workflows/outcomes.ts `outcomeOf`). */
+  /** The six steps' ending as an outcome (outcomes.ts `outcomeOf`). */
   outcome: AccountOutcome;
   /** The record step should read the created account back (the run reconciles, and the workflow did not). */
   readBack?: boolean;

@@ -77,7 +77,14 @@ const waveSchema = z
             max_same_code: STOP_LINE_DEFAULTS.maxSameCode,
           }),
         exit: z
-          .object({ min_reconciled_rate: rate('min_reconciled_rate').optional(), sign_off: signOffSchema })
+          .object({
+            min_reconciled_rate: rate('min_reconciled_rate').optional(),
+            // The supplier census (domain/census.ts) taken at the gate: accounts the tenant holds that no run
+            // created, and completed ones it no longer holds, each at most this many.
+            max_platform_only: z.number().int().min(0).optional(),
+            max_ledger_only: z.number().int().min(0).optional(),
+            sign_off: signOffSchema,
+          })
           .strict()
           .default({ sign_off: false }),
       })

@@ -1,4 +1,5 @@
-import type { GateStatus, WaveState } from './plan-messages';
+import { censusGateMet } from './census';
+import type { CensusGateStatus, GateStatus, WaveState } from './plan-messages';
 
 /**
  * A plan wave's gates, decided from recorded numbers (workflows/cutover-plan.ts asks). Pure: the
@@ -56,6 +57,7 @@ export function approvalRefusal(args: {
     min_reconciled_rate?: number | null;
     dry_run_pass_rate?: number | null;
     min_dry_run_pass_rate?: number | null;
+    census?: CensusGateStatus | null;
   };
 }): string | undefined {
   const { wave, gate, by, waveState, status } = args;
@@ -64,9 +66,16 @@ export function approvalRefusal(args: {
   if (status.state === 'not_required') return `wave ${wave}'s ${gate} gate needs no sign-off`;
   if (gate === 'entry' && waveState === 'dry_run_not_met')
     return `wave ${wave}'s entry gate is not met: dry-run pass rate ${formatRate(status.dry_run_pass_rate ?? null)} < min_dry_run_pass_rate ${formatRate(status.min_dry_run_pass_rate ?? null)}`;
+  if (gate === 'exit' && waveState === 'exit_not_met' && status.census && !censusGateStatusMet(status.census))
+    return `wave ${wave}'s exit gate is not met: supplier census ${status.census.taken_at}: platform only ${status.census.platform_only} (max_platform_only ${status.census.max_platform_only ?? 'none'}), ledger only ${status.census.ledger_only} (max_ledger_only ${status.census.max_ledger_only ?? 'none'})`;
   if (gate === 'exit' && waveState === 'exit_not_met')
     return `wave ${wave}'s exit gate is not met: reconciled ${formatRate(status.reconciled_rate ?? null)} < min_reconciled_rate ${formatRate(status.min_reconciled_rate ?? null)}`;
   const waiting = gate === 'entry' ? 'waiting_entry_sign_off' : 'waiting_exit_sign_off';
   if (waveState !== waiting) return `wave ${wave}'s ${gate} gate does not wait for a sign-off now (the wave is ${waveState})`;
   return undefined;
+}
+
+/** Whether the census an exit gate took is within its maximums. */
+export function censusGateStatusMet(c: CensusGateStatus): boolean {
+  return censusGateMet({ platformOnly: c.platform_only, ledgerOnly: c.ledger_only }, { platformOnly: c.max_platform_only, ledgerOnly: c.max_ledger_only });
 }

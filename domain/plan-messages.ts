@@ -15,6 +15,8 @@ export interface PlanWaveArgs {
   entrySignOff: boolean | string;
   exitSignOff: boolean | string;
   minReconciledRate?: number;
+  /** The exit gate's supplier census (`max_platform_only`, `max_ledger_only`); absent: no census at the gate. */
+  census?: { maxPlatformOnly: number | null; maxLedgerOnly: number | null };
   /** Waves (by name) it starts after; absent in plans started before `after` ran side by side: the one before it. */
   after?: string[];
   /**
@@ -50,6 +52,15 @@ export type WaveState =
   | 'completed'
   | 'skipped'
   | 'cancelled';
+
+/** The census the exit gate took, beside its maximums. */
+export interface CensusGateStatus {
+  taken_at: string;
+  platform_only: number;
+  ledger_only: number;
+  max_platform_only: number | null;
+  max_ledger_only: number | null;
+}
 
 export interface GateStatus {
   /** pending: a sign-off is required, not asked for yet (the wave has not reached the gate). */
@@ -95,7 +106,7 @@ export interface WaveStatus {
   stop_line: { tripped: boolean; reason: string | null };
   gates: {
     entry: GateStatus & { dry_run_pass_rate?: number | null; min_dry_run_pass_rate?: number | null };
-    exit: GateStatus & { reconciled_rate: number | null; min_reconciled_rate: number | null };
+    exit: GateStatus & { reconciled_rate: number | null; min_reconciled_rate: number | null; census?: CensusGateStatus | null };
   };
 }
 

@@ -13,7 +13,8 @@ import { z } from 'zod';
  * document a line; `csv`: a header, then a record a row; `json`: one document, an account or an
  * array of them; `gzip`: decompressed as it is read) and what it can hold: a legacy export
  * (`run start --source`), a team's own payloads (`run start --payloads`). `validate` reads every
- * `lines` file as `run start --payloads` does, account by account.
+ * `lines` file as `run start --payloads` does, account by account. Each `read` has its readers in
+ * source/file-readers.ts: a new format is a row here and its readers there.
  */
 const FILE_FORMATS = {
   '.jsonl': { read: 'lines', gzip: false, legacy: true, payloads: true },

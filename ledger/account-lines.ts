@@ -9,7 +9,7 @@ export interface AccountLines {
 
 /**
  * A keyset page of a selection's account numbers, in order, joined into one text in Postgres: a
- * million-account `--list` costs the driver a hundred rows, not a million (docs/measurements.md).
+ * million-account `--list` costs the driver a hundred rows, not a million (docs/throughput.md).
  * `where` filters migrate.account_attempts with `params` as $1…; the page's key and size follow.
  */
 export async function accountLines(pool: Pool, where: string, params: unknown[], after: string | undefined, limit: number): Promise<AccountLines> {

@@ -3,7 +3,7 @@ import type { AccountOutcome, MigrationRunArgs, RunTotals, SupplierStatus } from
 import { openJson, openString, SEALED, sealJson, sealString } from './sealing';
 import type { AttemptRef } from './types';
 import { accountLines, type AccountLines } from './account-lines';
-import { OUTCOME_SELECT, outcomeAssignments, rowToOutcome } from './outcome-columns';
+import { OUTCOME_SELECT, outcomeArrays, outcomeAssignments, rowToOutcome } from './outcome-columns';
 
 export interface LedgerError {
   stage: string;
@@ -253,21 +253,23 @@ export function createLedger(pool: Pool) {
       return r.rows[0]?.platform_account_number ?? undefined;
     },
 
-    async insertNotAttempted(
-      runId: string,
-      supplierCode: string,
-      dryRun: boolean,
-      accounts: string[],
-      code: string,
+    /**
+     * Outcomes of accounts the run settles without starting them (domain/outcomes.ts builds them),
+     * one finished row each, in one statement; an account that already has a row keeps it.
+     */
+    async insertOutcomes(
+      run: { runId: string; supplierCode: string; dryRun: boolean },
+      outcomes: AccountOutcome[],
       workflowIdOf: (ext: string) => string,
     ): Promise<number> {
-      if (accounts.length === 0) return 0;
+      if (outcomes.length === 0) return 0;
+      const rows = outcomeArrays(outcomes, 5);
       const r = await pool.query(
-        `insert into migrate.account_attempts (run_id, external_account_number, supplier_code, dry_run, workflow_id, stage, outcome, outcome_source, error_code, finished_at)
-         select $1, ext, $2, $3, wf, 'guard', 'not_attempted', 'local', $4, now()
-           from unnest($5::text[], $6::text[]) as t(ext, wf)
+        `insert into migrate.account_attempts (run_id, supplier_code, dry_run, workflow_id, ${rows.columns}, finished_at)
+         select $1, $2, $3, wf, ${rows.columns}, now()
+           from unnest($4::text[], ${rows.params}) as t(wf, ${rows.columns})
          on conflict (run_id, external_account_number) do nothing`,
-        [runId, supplierCode, dryRun, code, accounts, accounts.map(workflowIdOf)],
+        [run.runId, run.supplierCode, run.dryRun, outcomes.map((o) => workflowIdOf(o.externalAccountNumber)), ...rows.values],
       );
       return r.rowCount ?? 0;
     },

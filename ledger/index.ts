@@ -18,3 +18,4 @@ export * from './run-summary';
 export * from './plan-sign-offs';
 export * from './plan-report';
 export * from './supply';
+export * from './census';

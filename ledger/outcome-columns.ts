@@ -36,6 +36,18 @@ export function outcomeAssignments(o: AccountOutcome, first: number): { sql: str
   };
 }
 
+/**
+ * The outcome columns of many outcomes for a bulk insert: the column list, `$first::text[], …` (one
+ * array parameter a column, for `unnest`), and those arrays (null for a field an outcome leaves out).
+ */
+export function outcomeArrays(outcomes: AccountOutcome[], first: number): { columns: string; params: string; values: Array<Array<string | null>> } {
+  return {
+    columns: OUTCOME_SELECT,
+    params: FIELDS.map((_, i) => `$${first + i}::text[]`).join(', '),
+    values: FIELDS.map((f) => outcomes.map((o) => o[f] ?? null)),
+  };
+}
+
 /** The outcome a ledger row records, the columns left empty left out. */
 export function rowToOutcome(row: Partial<Record<string, unknown>>): AccountOutcome {
   const o: Record<string, string> = {};

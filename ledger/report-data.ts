@@ -7,6 +7,7 @@ import { EXAMPLES_PER_CODE } from './report-limits';
 import { openString, SEALED } from './sealing';
 import { personalValuesByAccount, reportDetail } from './report-masking';
 import { byOutcome, failedByCode, failedByStage, finishMinutes, runSummary } from './run-summary';
+import { latestCensus, recordedCensusSchema } from './census';
 
 export { EXAMPLES_PER_CODE };
 
@@ -46,6 +47,8 @@ export const reportSummarySchema = z.object({
   inbox: z.object({ total: z.number(), byStatus: z.record(z.string(), z.number()), rejected: z.number() }).nullable(),
   /** Failed and not-attempted accounts (all of them are in the CSV). */
   failedAccounts: z.number(),
+  /** The latest `supplier census` of the run's supplier (any time, across every run), if one was taken. */
+  census: recordedCensusSchema.nullable().default(null),
 });
 export type ReportSummary = z.infer<typeof reportSummarySchema>;
 
@@ -83,12 +86,13 @@ async function readSummary(pool: Pool, runId: string): Promise<{ summary: Report
   const q = async (sql: string) => (await pool.query(sql, [runId])).rows;
   // Counts from the ledger's per-run counters (ledger/run-summary.ts), not a scan of the run's
   // attempts; the reads that remain are independent, side by side on the pool's connections.
-  const [rows, sources, preflight, inbox, perMinute] = await Promise.all([
+  const [rows, sources, preflight, inbox, perMinute, census] = await Promise.all([
     runSummary(pool, runId),
     outcomeSources(pool, runId),
     q(`select count(distinct external_account_number)::int as n from migrate.account_errors where run_id = $1 and stage = 'preflight'`),
     inboxSummary(pool, { runId, listLimit: 1 }),
     finishMinutes(pool, runId),
+    latestCensus(pool, run.supplier_code),
   ]);
   const outcomes = byOutcome(rows);
   const by = (k: string) => outcomes.find((r) => r.label === k)?.count ?? 0;
@@ -117,6 +121,7 @@ async function readSummary(pool: Pool, runId: string): Promise<{ summary: Report
       .sort((a, b) => b.count - a.count),
     inbox: { total: inbox.total, byStatus: inbox.byStatus, rejected: Object.values(inbox.rejectedByReason).reduce((a, b) => a + b, 0) },
     failedAccounts: byCode.reduce((n, r) => n + r.count, 0),
+    census: census ?? null,
   });
   return { summary, rows };
 }

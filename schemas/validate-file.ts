@@ -132,6 +132,11 @@ async function* readJsonl(filePath: string, opts: ValidateOptions): AsyncGenerat
   }
 }
 
+/**
+ * The JSON reader of `kraken-migrate validate` (source/file-readers.ts): one document (an account
+ * or a schedule request), an array of them streamed, or, in a file that does not claim to be JSON,
+ * one a line.
+ */
 export async function* validateFile(
   filePath: string,
   opts: ValidateOptions & { maxJsonDocumentBytes?: number; maxJsonRecordBytes?: number } = {},
@@ -139,10 +144,6 @@ export async function* validateFile(
   const maxJson = opts.maxJsonDocumentBytes ?? MAX_JSON_DOCUMENT_BYTES;
   const { size } = await assertRegularFile(filePath);
   const format = fileFormat(filePath);
-  if (format?.read === 'lines' && !format.gzip) {
-    yield* readJsonl(filePath, opts);
-    return;
-  }
   const first = await firstNonBlankChar(filePath);
   if (first === undefined) return; // empty file: no records
   if (first === '[') {

@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SourceAdapter } from './adapter-contract';
-import { checkCsvHeader, csvFieldsToRecord, csvRecordKey, parseCsvRecord } from './csv';
 import { DiskLineIndex, type IndexedLine } from './line-index';
 import { removeCopy, workFolder } from './payload-file';
 import { readAt, readRecords } from './record-reader';
-import { fileFormat } from '../domain/source-spec';
-import { type SourceAccount, type SourceRecord, sourceRecordSchema } from './types';
+import { readersOf, type LegacyRecords } from './file-readers';
+import type { SourceAccount, SourceRecord } from './types';
 
 /**
  * Legacy export files: JSONL (one SourceRecord per line) or CSV (see csv.ts). Records are read by
@@ -17,21 +16,21 @@ import { type SourceAccount, type SourceRecord, sourceRecordSchema } from './typ
  */
 
 export class FileSourceAdapter implements SourceAdapter {
-  private readonly format: 'jsonl' | 'csv';
+  private readonly records: LegacyRecords;
   private index?: Promise<DiskLineIndex>;
   /** This source's private temporary folder (0700): the index lives there, removed on close. */
   private workDir?: string;
   private handle?: Promise<fs.promises.FileHandle>;
 
   constructor(private readonly file: string) {
-    this.format = fileFormat(file)?.read === 'csv' ? 'csv' : 'jsonl';
+    this.records = readersOf(file).legacy;
   }
 
   private async *raw(): AsyncGenerator<{ offset: number; length: number; text: string }> {
     let first = true;
-    for await (const r of readRecords(this.file, { quoted: this.format === 'csv' })) {
-      if (first && this.format === 'csv') {
-        checkCsvHeader(r.text);
+    for await (const r of readRecords(this.file, { quoted: this.records.quoted })) {
+      if (first && this.records.header) {
+        this.records.header(r.text);
         first = false;
         continue;
       }
@@ -41,16 +40,11 @@ export class FileSourceAdapter implements SourceAdapter {
   }
 
   private parse(text: string): SourceRecord {
-    return this.format === 'csv' ? csvFieldsToRecord(parseCsvRecord(text)) : sourceRecordSchema.parse(JSON.parse(text));
+    return this.records.parse(text);
   }
 
   private key(text: string): { accountId: number; accountNumber: string } {
-    if (this.format === 'csv') return csvRecordKey(parseCsvRecord(text));
-    const account = (JSON.parse(text) as { account?: { account_id?: unknown; account_number?: unknown } }).account;
-    if (typeof account?.account_id !== 'number' || typeof account.account_number !== 'string') {
-      throw new Error(`${this.file}: a record without account.account_id/account_number`);
-    }
-    return { accountId: account.account_id, accountNumber: account.account_number };
+    return this.records.key(text, this.file);
   }
 
   private getIndex(): Promise<DiskLineIndex> {

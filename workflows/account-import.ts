@@ -12,17 +12,15 @@ import {
   sleep,
   upsertSearchAttributes,
   workflowInfo,
-  type ActivityOptions,
-  type LocalActivityOptions,
 } from '@temporalio/workflow';
-import { FINAL_PLATFORM_ERROR_CODES } from '../domain/platform-error-codes';
+import { ACCOUNT_LOCAL, EXPLAIN_CALL, PLATFORM_CALL, RECORD_OUTCOME } from './activity-options';
 import type { AccountActivities, PlatformActivities, PrepareResult, ScheduleOutcome } from '../activities/types';
 import type { PostImportPlatformActivities } from '../activities/post-import';
 import { accountDeltaWorkflow } from './post-import';
 import { accountDeltaWorkflowId } from '../domain/workflow-ids';
 import type { AccountImportInput, AccountOutcome, ImportEventSignal, SupplierStatus } from '../domain/inputs';
 import { accountProgressQuery, importEventSignal, supplierStatusSignal } from '../domain/messages';
-import { isTerminalStatus, outcomeOf, type Ending } from './outcomes';
+import { isTerminalStatus, outcomeOf, type Ending } from '../domain/outcomes';
 import { isTerminalEvent } from '../domain/event-types';
 import type { OutcomeFacts } from '../domain/final-outcome';
 import type { AccountStage } from '../domain/stages';
@@ -31,41 +29,9 @@ import { KmErrorCode, KmOutcome, KmStage } from '../domain/search-attributes';
 import { accountDetails, SUMMARIES, type AccountStep } from './account-details';
 import { startSupplyFollow } from './supply';
 
-// Short ledger, source and S3 work runs as local activities: a marker in history, not six events.
-const localOptions: LocalActivityOptions = {
-  startToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 },
-};
 /** The same local activities, with a summary the UI's timeline shows (user metadata: not checked on replay). */
-const localWith = (summary: string) => proxyLocalActivities<AccountActivities>({ ...localOptions, summary });
-// The outcome must be recorded whatever it takes: retried until the ledger answers.
-const recorder = proxyLocalActivities<AccountActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' },
-  summary: SUMMARIES.record,
-});
-// Platform calls run on the rate-limited task queue. Transient failures (network, 5xx, 429) retry
-// with backoff for up to a day; the activity marks final answers (a final 4xx) non-retryable.
-const platformOptions: ActivityOptions = {
-  startToCloseTimeout: '45 seconds',
-  scheduleToCloseTimeout: '24 hours',
-  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: FINAL_PLATFORM_ERROR_CODES },
-};
-
-// Asking the validate endpoint why a process failed validation: it explains, never decides the outcome.
-const explainOptions: ActivityOptions = {
-  startToCloseTimeout: '45 seconds',
-  scheduleToCloseTimeout: '10 minutes',
-  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: FINAL_PLATFORM_ERROR_CODES },
-};
-
-// Reading the account back before changes are carried over: a platform call like the others
-// (rate-limited queue, same retries). Without carry-over the record step reads it back instead.
-const readBackOptions: ActivityOptions = {
-  startToCloseTimeout: '45 seconds',
-  scheduleToCloseTimeout: '24 hours',
-  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: FINAL_PLATFORM_ERROR_CODES },
-};
+const localWith = (summary: string) => proxyLocalActivities<AccountActivities>({ ...ACCOUNT_LOCAL, summary });
+const recorder = proxyLocalActivities<AccountActivities>({ ...RECORD_OUTCOME, summary: SUMMARIES.record });
 
 type Stage = AccountStage;
 
@@ -85,9 +51,10 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
   // The platform queue is derived from this workflow's own queue (deterministic), so a deployment's
   // or a test's workers run only their own platform calls.
   const platformQueue = platformTaskQueue(workflowInfo().taskQueue);
-  const platform = (summary: string) => proxyActivities<PlatformActivities>({ ...platformOptions, taskQueue: platformQueue, summary });
-  const explain = proxyActivities<PlatformActivities>({ ...explainOptions, taskQueue: platformQueue, summary: SUMMARIES.explain });
-  const readBack = proxyActivities<PostImportPlatformActivities>({ ...readBackOptions, taskQueue: platformQueue, summary: SUMMARIES.readBack });
+  const platform = (summary: string) => proxyActivities<PlatformActivities>({ ...PLATFORM_CALL, taskQueue: platformQueue, summary });
+  const explain = proxyActivities<PlatformActivities>({ ...EXPLAIN_CALL, taskQueue: platformQueue, summary: SUMMARIES.explain });
+  // Reading the account back before changes are carried over: a platform call like the others.
+  const readBack = proxyActivities<PostImportPlatformActivities>({ ...PLATFORM_CALL, taskQueue: platformQueue, summary: SUMMARIES.readBack });
   // The account page's "current details": the step and what it waits for (served by the SDK's
   // metadata query, so it costs no history event and replays without a command).
   const detailsRef = { supplierCode: input.supplierCode, externalAccountNumber: input.externalAccountNumber, runId: input.runId };

@@ -12,6 +12,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { PlanActivities } from '../activities/plan';
+import type { CensusActivities } from '../activities/census';
+import { CENSUS_READ, RUN_LEDGER } from './activity-options';
 import { dispatchLimitSignal, type RunProgress } from '../domain/messages';
 import {
   approveGate,
@@ -28,13 +30,13 @@ import {
 } from '../domain/plan-messages';
 import { dispatchGate, expandWindows, localDay, windowAt, type Interval } from '../domain/plan-windows';
 import { runWorkflowId, trialRunId } from '../domain/workflow-ids';
-import { approvalRefusal, dryRunGate, exitNumbersMet, formatRate, reconciledRate, trialRefusal } from '../domain/plan-gates';
+import { approvalRefusal, censusGateStatusMet, dryRunGate, exitNumbersMet, formatRate, reconciledRate, trialRefusal } from '../domain/plan-gates';
+import { DEFAULT_STUCK_PENDING_SECONDS } from '../domain/census';
 import { waveDependencies, waveReady } from '../domain/plan-waves';
 
-const acts = proxyActivities<PlanActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 30 },
-});
+const acts = proxyActivities<PlanActivities>(RUN_LEDGER);
+
+const censusActs = proxyActivities<CensusActivities>(CENSUS_READ);
 
 const TERMINAL = new Set(['completed', 'skipped', 'cancelled']);
 const iso = (t: number) => new Date(t).toISOString();
@@ -227,7 +229,18 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
     // Exit gate: the reconciled share, then a named sign-off.
     const exit = ws.status.gates.exit;
     exit.reconciled_rate = reconciledRate(ws.status.accounts);
-    if (!exitNumbersMet(exit.reconciled_rate, exit.min_reconciled_rate)) {
+    // The supplier census, when the gate names a maximum: taken now, across every run of the supplier.
+    if (w.census) {
+      const c = await censusActs.takeSupplierCensus({ supplierCode: w.run.supplierCode, stuckAfterSeconds: DEFAULT_STUCK_PENDING_SECONDS });
+      exit.census = {
+        taken_at: c.takenAt,
+        platform_only: c.counts.platformOnly,
+        ledger_only: c.counts.ledgerOnly,
+        max_platform_only: w.census.maxPlatformOnly,
+        max_ledger_only: w.census.maxLedgerOnly,
+      };
+    }
+    if (!exitNumbersMet(exit.reconciled_rate, exit.min_reconciled_rate) || (exit.census && !censusGateStatusMet(exit.census))) {
       ws.state = 'exit_not_met';
       exit.state = 'not_met';
       details();

@@ -14,6 +14,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { RunActivities } from '../activities/types';
+import { RUN_LEDGER, RUN_SWEEP } from './activity-options';
 import { runPriority } from '../domain/priority';
 import { paceLine } from '../domain/platform-pace';
 import type { MigrationRunArgs, RunState, SupplierStatus } from '../domain/inputs';
@@ -23,16 +24,9 @@ import { STOP_LINE_DEFAULTS, evaluateStopLine, initialStopLine, observeOutcome, 
 import { cancelRun, dispatchLimitSignal, pauseRun, resumeRun, runProgressQuery, supplierStatusSignal, type RunProgress } from '../domain/messages';
 
 // The run's ledger work is short: local activities, one marker each in the run's history.
-const local = proxyLocalActivities<RunActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 30 },
-});
+const local = proxyLocalActivities<RunActivities>(RUN_LEDGER);
 // Recording every account a cancelled run never reached can take a while: a heartbeating activity.
-const sweep = proxyActivities<RunActivities>({
-  startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '1 minute',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 30 },
-});
+const sweep = proxyActivities<RunActivities>(RUN_SWEEP);
 
 /** Stop the line (domain/stop-line.ts): runs started before it replay without it. */
 export const STOP_LINE_PATCH = 'stop-line';

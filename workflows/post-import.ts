@@ -8,11 +8,10 @@ import {
   startChild,
   upsertSearchAttributes,
   workflowInfo,
-  type ActivityOptions,
   type ChildWorkflowHandle,
 } from '@temporalio/workflow';
 import { POST_IMPORT_COMPLETED, POST_IMPORT_ERROR } from '../domain/event-types';
-import { FINAL_PLATFORM_ERROR_CODES } from '../domain/platform-error-codes';
+import { PLATFORM_CALL, POST_IMPORT_LEDGER } from './activity-options';
 import { ERROR_ATTR_OF, RESOURCE_TYPE_OF } from '../domain/post-import-kinds';
 import { TIMING_DEFAULTS } from '../domain/timing-defaults';
 import type { PostImportMainActivities, PostImportPlatformActivities } from '../activities/post-import';
@@ -23,16 +22,7 @@ import { accountDeltaWorkflowId } from '../domain/workflow-ids';
 import { KmAccount, KmErrorCode, KmKind, KmOutcome, KmRunId, KmStage, KmSupplier } from '../domain/search-attributes';
 import { platformTaskQueue } from '../domain/task-queues';
 
-const main = proxyActivities<PostImportMainActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 },
-});
-// Every send is safe to repeat (the item's own identifier, and the ledger): retry transient failures for a day.
-const platformOptions: ActivityOptions = {
-  startToCloseTimeout: '45 seconds',
-  scheduleToCloseTimeout: '24 hours',
-  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: FINAL_PLATFORM_ERROR_CODES },
-};
+const main = proxyActivities<PostImportMainActivities>(POST_IMPORT_LEDGER);
 
 type ItemOutcome = { status: 'completed' | 'post_import_failed'; source: string; code?: string; attr?: string; eventId?: string };
 
@@ -44,8 +34,9 @@ type ItemOutcome = { status: 'completed' | 'post_import_failed'; source: string;
  * A failure is the item's `post_import_failed` outcome: the account itself is never re-imported.
  */
 export async function accountDeltaWorkflow(raw: AccountDeltaInput): Promise<AccountDeltaResult> {
-  // On the platform queue derived from this workflow's own (see account-import.ts).
-  const platform = proxyActivities<PostImportPlatformActivities>({ ...platformOptions, taskQueue: platformTaskQueue(workflowInfo().taskQueue) });
+  // On the platform queue derived from this workflow's own (see account-import.ts). Every send is
+  // safe to repeat (the item's own identifier, and the ledger).
+  const platform = proxyActivities<PostImportPlatformActivities>({ ...PLATFORM_CALL, taskQueue: platformTaskQueue(workflowInfo().taskQueue) });
   const input = { retryFailed: false, eventWaitSeconds: TIMING_DEFAULTS.eventWaitSeconds, maxAsks: 5, ...raw };
   const ext = input.externalAccountNumber;
   const events: ImportEventSignal[] = [];

@@ -8,24 +8,15 @@ import {
   setWorkflowOptions,
   startChild,
   workflowInfo,
-  type ActivityOptions,
 } from '@temporalio/workflow';
 import type { SupplyPlatformActivities } from '../activities/supply';
-import { FINAL_PLATFORM_ERROR_CODES } from '../domain/platform-error-codes';
+import { SUPPLY_READ } from './activity-options';
 import { importEventSignal, resendRegistrationSignal } from '../domain/messages';
 import { isLifecycleEvent } from '../domain/event-types';
 import { accountSupplyOf, followEnded, nextPollSeconds, type SupplyFollowInput, type SupplyRead } from '../domain/supply';
 import { platformTaskQueue } from '../domain/task-queues';
 import { supplyWorkflowId } from '../domain/workflow-ids';
 import type { AccountImportInput, AccountOutcome } from '../domain/inputs';
-
-// A read of the statuses (and, when due, the flows): a platform call like the others, retried for a
-// day on transient failures; a worker or tenant down for longer only delays the next read.
-const followOptions: ActivityOptions = {
-  startToCloseTimeout: '45 seconds',
-  scheduleToCloseTimeout: '24 hours',
-  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: FINAL_PLATFORM_ERROR_CODES },
-};
 
 /** History length at which the follow continues as new (reads are about nine events each). */
 const CONTINUE_AT_EVENTS = 2_000;
@@ -45,7 +36,7 @@ export interface SupplyOutcome {
  */
 export async function accountSupplyWorkflow(input: SupplyFollowInput): Promise<SupplyOutcome> {
   const platform = proxyActivities<SupplyPlatformActivities>({
-    ...followOptions,
+    ...SUPPLY_READ,
     taskQueue: platformTaskQueue(workflowInfo().taskQueue),
     summary: 'read meter point statuses; send registration flows when due',
   });

@@ -1,5 +1,4 @@
 // `run compare A B` and `run compare --plan ID --wave W` (docs/plan.md): the ledger alone.
-import { z } from 'zod';
 import type { Pool } from '../../clients/db';
 import { compareRuns, type RunComparison } from '../../domain/run-compare';
 import { reconciledRate, formatRate } from '../../domain/plan-gates';
@@ -7,7 +6,8 @@ import { newlyFailingSamples, outcomePairs, runOutcomeCounts, runsStartingWith }
 import { runRow } from '../../ledger/run-queries';
 import { loadCliContext, withServices } from '../context';
 import { usageError } from '../errors';
-import { flagOption, parseOptions } from '../option-schema';
+import { optionsSchema, parseOptions } from '../option-schema';
+import { COMPARE_OPTIONS } from '../options/run';
 import { printJson, println, table } from '../output';
 
 export interface CompareResult extends RunComparison {
@@ -46,14 +46,12 @@ export async function trialLoads(pool: Pool, planId: string, wave: string): Prom
   return out;
 }
 
-/** `run compare`'s options (cli/commands/run.ts): two runs by id, or a plan's wave. */
-const compareOptionsSchema = z
-  .object({ plan: z.string().min(1, 'a plan id').optional(), wave: z.string().min(1, "a wave's name").optional(), json: flagOption })
-  .superRefine((o, ctx) => {
-    if (o.plan !== undefined && o.wave === undefined)
-      ctx.addIssue({ code: 'custom', path: ['plan'], message: 'needs --wave: the wave whose trial loads to compare' });
-    if (o.wave !== undefined && o.plan === undefined) ctx.addIssue({ code: 'custom', path: ['wave'], message: 'goes with --plan' });
-  });
+/** `run compare`'s options (cli/options/run.ts): two runs by id, or a plan's wave. */
+const compareOptionsSchema = optionsSchema(COMPARE_OPTIONS).superRefine((o, ctx) => {
+  if (o.plan !== undefined && o.wave === undefined)
+    ctx.addIssue({ code: 'custom', path: ['plan'], message: 'needs --wave: the wave whose trial loads to compare' });
+  if (o.wave !== undefined && o.plan === undefined) ctx.addIssue({ code: 'custom', path: ['wave'], message: 'goes with --plan' });
+});
 
 export async function compareAction(a: string | undefined, b: string | undefined, options: unknown): Promise<void> {
   const opts = parseOptions(compareOptionsSchema, options);

@@ -1,7 +1,7 @@
 // What `kraken-migrate db …` does. cli/commands/db.ts declares the command (options, help) and loads this module only when
 // the action runs, so the CLI starts without this module's dependencies.
-import { z } from 'zod';
-import { flagOption, parseOptions, positiveIntOption } from '../option-schema';
+import { optionsSchema, parseOptions } from '../option-schema';
+import { MIGRATE_OPTIONS, PURGE_OPTIONS } from '../options/commands';
 import path from 'node:path';
 import { APP_ROLE, COMPONENTS, migrate, setAppRolePassword } from '../../db/migrate';
 import { loadCliContext, ROOT, withServices } from '../context';
@@ -9,13 +9,7 @@ import { printJson, println } from '../output';
 import { usageError } from '../errors';
 import { purgeInboxOlderThan, purgeRun, PurgeRefused, runsPastRetention, type PurgedRun } from '../../ledger/purge';
 
-type Component = keyof typeof COMPONENTS;
-
-/** `db migrate`'s options (cli/commands/db.ts). */
-const migrateOptionsSchema = z.object({
-  component: z.array(z.enum(Object.keys(COMPONENTS) as [Component, ...Component[]], { error: `one of ${Object.keys(COMPONENTS).join(', ')}` })),
-  json: flagOption,
-});
+const migrateOptionsSchema = optionsSchema(MIGRATE_OPTIONS);
 
 export async function migrateAction(options: unknown): Promise<void> {
   const opts = parseOptions(migrateOptionsSchema, options);
@@ -37,10 +31,10 @@ export async function migrateAction(options: unknown): Promise<void> {
 }
 
 /** `kraken-migrate db purge` (declared in cli/commands/db.ts). */
-/** `db purge`'s options (cli/commands/db.ts). */
-const purgeOptionsSchema = z
-  .object({ run: z.array(z.string()).optional(), olderThanDays: positiveIntOption.optional(), dryRun: flagOption, json: flagOption })
-  .refine((o) => !(o.run && o.olderThanDays !== undefined), { path: ['olderThanDays'], message: 'goes without --run: they select differently, give one' });
+const purgeOptionsSchema = optionsSchema(PURGE_OPTIONS).refine((o) => !(o.run && o.olderThanDays !== undefined), {
+  path: ['olderThanDays'],
+  message: 'goes without --run: they select differently, give one',
+});
 
 export async function purgeAction(options: unknown): Promise<void> {
   const opts = parseOptions(purgeOptionsSchema, options);

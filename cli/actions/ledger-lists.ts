@@ -1,9 +1,10 @@
 // `run rerun-failed --list` and `run reconcile --list`: the ledger alone, so this module imports
 // nothing of Temporal, the platform client or the AWS SDK: the command's start is most of its time
 // at a million accounts (docs/throughput.md, "Operator answers at a million rows").
-import { z } from 'zod';
 import type { Pool } from '../../clients/db';
-import { flagOption, parseOptions, positiveIntOption } from '../option-schema';
+import { optionsSchema, parseOptions } from '../option-schema';
+import { RECONCILE_OPTIONS } from '../options/post-import';
+import { RERUN_FAILED_OPTIONS } from '../options/run';
 import type { AccountLines } from '../../ledger/account-lines';
 import { loadCliContext, withServices } from '../context';
 import { usageError } from '../errors';
@@ -45,16 +46,8 @@ async function listOf(runId: string, pages: (pool: Pool) => AsyncIterable<Accoun
   });
 }
 
-/** `run rerun-failed`'s options (cli/commands/run.ts): `--list` is answered here, the rest by cli/actions/run.ts. */
-export const rerunFailedOptionsSchema = z.object({
-  code: z.array(z.string().min(1, 'an error code')).optional(),
-  stage: z.literal('post-import', { error: 'only "post-import" is supported' }).optional(),
-  concurrency: positiveIntOption.optional(),
-  runId: z.string().optional(),
-  watch: flagOption,
-  json: flagOption,
-  list: flagOption,
-});
+/** `run rerun-failed`'s options: `--list` is answered here, the rest by cli/actions/run.ts. */
+export const rerunFailedOptionsSchema = optionsSchema(RERUN_FAILED_OPTIONS);
 
 export function rerunFailedListAction(runId: string, options: unknown): Promise<void> {
   const codes = parseOptions(rerunFailedOptionsSchema, options).code;
@@ -66,7 +59,7 @@ export function rerunFailedListAction(runId: string, options: unknown): Promise<
 }
 
 /** `run reconcile`'s options (cli/commands/post-import.ts): `--list` is answered here, the rest by cli/actions/post-import.ts. */
-export const reconcileOptionsSchema = z.object({ concurrency: positiveIntOption, json: flagOption, list: flagOption });
+export const reconcileOptionsSchema = optionsSchema(RECONCILE_OPTIONS);
 
 export function reconcileListAction(runId: string, options: unknown): Promise<void> {
   parseOptions(reconcileOptionsSchema, options);

@@ -1,7 +1,6 @@
 // What `kraken-migrate plan …` does (cli/commands/plan.ts declares the commands).
 import fs from 'node:fs';
 import { DateTime } from 'luxon';
-import { z } from 'zod';
 import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import type { Config } from '../../config';
 import { migrationRunInputSchema } from '../../domain/inputs';
@@ -16,7 +15,15 @@ import type { cutoverPlanWorkflow } from '../../workflows/cutover-plan';
 import { loadCliContext, withServices, workflowUiUrl } from '../context';
 import { CliError, EXIT, usageError } from '../errors';
 import { loadPlanFile } from '../plan-file';
-import { flagOption, parseOptions, positiveIntOption, runIdOption } from '../option-schema';
+import { optionsSchema, parseOptions } from '../option-schema';
+import {
+  APPROVE_PLAN_OPTIONS,
+  CANCEL_PLAN_OPTIONS,
+  PLAN_STATUS_OPTIONS,
+  START_PLAN_OPTIONS,
+  VALIDATE_PLAN_OPTIONS,
+  WAVE_CONTROL_OPTIONS,
+} from '../options/plan';
 import { printJson, println } from '../output';
 import { parsePayloadOptions, parseSelectionOptions, parseSourceOption } from '../runs';
 import { RUN_ID_PATTERN, newRunId } from '../run-id';
@@ -51,11 +58,10 @@ function local(t: number, zone: string): string {
   return DateTime.fromMillis(t, { zone }).toFormat('ccc yyyy-MM-dd HH:mm ZZZZ');
 }
 
-/** `plan validate` and `plan status`'s options (cli/commands/plan.ts). */
-const jsonOptionSchema = z.object({ json: flagOption });
+const validatePlanOptionsSchema = optionsSchema(VALIDATE_PLAN_OPTIONS);
 
 export async function validatePlanAction(file: string, options: unknown): Promise<void> {
-  const opts = parseOptions(jsonOptionSchema, options);
+  const opts = parseOptions(validatePlanOptionsSchema, options);
   const summary = planSummary(loadPlanFile(file));
   if (opts.json) return printJson(summary);
   println(`Plan ${summary.name} (${summary.timezone}): ${summary.waves.length} waves, valid.`);
@@ -65,6 +71,8 @@ export async function validatePlanAction(file: string, options: unknown): Promis
       w.gates.entry.sign_off ? `entry sign-off${typeof w.gates.entry.sign_off === 'string' ? ` by ${w.gates.entry.sign_off}` : ''}` : '',
       `stop the line at ${w.gates.stop_line.max_same_code} same code / ${w.gates.stop_line.max_failure_rate} of ${w.gates.stop_line.over_last}`,
       w.gates.exit.min_reconciled_rate !== undefined ? `reconciled ≥ ${w.gates.exit.min_reconciled_rate}` : '',
+      w.gates.exit.max_platform_only !== undefined ? `census platform only ≤ ${w.gates.exit.max_platform_only}` : '',
+      w.gates.exit.max_ledger_only !== undefined ? `census ledger only ≤ ${w.gates.exit.max_ledger_only}` : '',
       w.gates.exit.sign_off ? `exit sign-off${typeof w.gates.exit.sign_off === 'string' ? ` by ${w.gates.exit.sign_off}` : ''}` : '',
     ].filter(Boolean);
     println(
@@ -141,13 +149,16 @@ export async function planArgsOf(plan: PlanFile, cfg: Config, planId: string, po
       entrySignOff: w.gates.entry.sign_off,
       exitSignOff: w.gates.exit.sign_off,
       ...(w.gates.exit.min_reconciled_rate !== undefined ? { minReconciledRate: w.gates.exit.min_reconciled_rate } : {}),
+      ...(w.gates.exit.max_platform_only !== undefined || w.gates.exit.max_ledger_only !== undefined
+        ? { census: { maxPlatformOnly: w.gates.exit.max_platform_only ?? null, maxLedgerOnly: w.gates.exit.max_ledger_only ?? null } }
+        : {}),
     });
   }
   return { planId, name: plan.name, timezone: plan.timezone, waves, pollSeconds, continueAsNewAtEvents: 8000 };
 }
 
-/** `plan start`'s options (cli/commands/plan.ts). */
-const startPlanOptionsSchema = z.object({ planId: runIdOption.optional(), pollSeconds: positiveIntOption, json: flagOption });
+const startPlanOptionsSchema = optionsSchema(START_PLAN_OPTIONS);
+const planStatusOptionsSchema = optionsSchema(PLAN_STATUS_OPTIONS);
 
 export async function startPlanAction(file: string, options: unknown): Promise<void> {
   const opts = parseOptions(startPlanOptionsSchema, options);
@@ -177,7 +188,7 @@ async function planHandle(client: Client, planId: string) {
 }
 
 export async function planStatusAction(planId: string, options: unknown): Promise<void> {
-  const opts = parseOptions(jsonOptionSchema, options);
+  const opts = parseOptions(planStatusOptionsSchema, options);
   const ctx = loadCliContext();
   await withServices(ctx, async (s) => {
     const st = await (await planHandle(await s.temporal(), planId)).query(planStatusQuery);
@@ -223,14 +234,7 @@ export function dryRunLine(d: NonNullable<WaveStatus['dry_run']>): string {
   return `trial load ${d.runs.length} (run ${d.runs[d.runs.length - 1]}): ${d.state}${rate}; completed ${a.completed}, failed ${a.failed}, not attempted ${a.not_attempted}`;
 }
 
-/** `plan approve`'s options (cli/commands/plan.ts). */
-const approvePlanOptionsSchema = z.object({
-  wave: z.string().min(1, "a wave's name"),
-  gate: z.enum(['entry', 'exit'], { error: (i) => `entry or exit, got ${JSON.stringify(i.input)}` }),
-  by: z.string().min(1, 'who signs off'),
-  note: z.string().optional(),
-  json: flagOption,
-});
+const approvePlanOptionsSchema = optionsSchema(APPROVE_PLAN_OPTIONS);
 
 export async function approvePlanAction(planId: string, options: unknown): Promise<void> {
   const opts = parseOptions(approvePlanOptionsSchema, options);
@@ -248,10 +252,8 @@ export async function approvePlanAction(planId: string, options: unknown): Promi
   });
 }
 
-/** `plan resume`, `skip` and `trial`'s options (cli/commands/plan.ts): each acts on one wave. */
-const waveControlOptionsSchema = z.object({ wave: z.string().min(1, "a wave's name"), json: flagOption });
-/** `plan cancel`'s: it ends the whole plan (`--wave` is taken and ignored). */
-const cancelPlanOptionsSchema = z.object({ wave: z.string().optional(), json: flagOption });
+const waveControlOptionsSchema = optionsSchema(WAVE_CONTROL_OPTIONS);
+const cancelPlanOptionsSchema = optionsSchema(CANCEL_PLAN_OPTIONS);
 
 export async function controlPlanAction(action: PlanAction, planId: string, options: unknown): Promise<void> {
   const opts = parseOptions(action === 'cancel' ? cancelPlanOptionsSchema : waveControlOptionsSchema, options);

@@ -4,11 +4,10 @@ import { createAuth, createPlatformClient, runPlatformCheck } from '../../client
 import { loadCliContext } from '../context';
 import { EXIT } from '../errors';
 import { printJson, println } from '../output';
-import { z } from 'zod';
-import { flagOption, parseOptions } from '../option-schema';
+import { optionsSchema, parseOptions } from '../option-schema';
+import { jsonOnly } from '../options/commands';
 
-/** `platform check`'s options (cli/commands/platform.ts). */
-const platformCheckOptionsSchema = z.object({ json: flagOption });
+const platformCheckOptionsSchema = optionsSchema(jsonOnly());
 
 export async function platformCheckAction(options: unknown): Promise<void> {
   const opts = parseOptions(platformCheckOptionsSchema, options);

@@ -1,8 +1,8 @@
 // What `run reconcile`, `run delta` and `run rerun-failed --stage post-import` do. cli/commands/post-import.ts
 // declares the first two and loads this module only when an action runs.
-import { z } from 'zod';
 import { loadCliContext, withServices } from '../context';
-import { flagOption, parseOptions, positiveIntOption } from '../option-schema';
+import { optionsSchema, parseOptions } from '../option-schema';
+import { DELTA_OPTIONS } from '../options/post-import';
 import { reconcileOptionsSchema } from './ledger-lists';
 import { EXIT, usageError } from '../errors';
 import { runRow } from '../../ledger';
@@ -24,8 +24,7 @@ export async function reconcileRunAction(runId: string, options: unknown): Promi
   });
 }
 
-/** `run delta`'s options (cli/commands/post-import.ts). */
-const deltaOptionsSchema = z.object({ concurrency: positiveIntOption, deltaId: z.string().optional(), wait: z.boolean(), json: flagOption });
+const deltaOptionsSchema = optionsSchema(DELTA_OPTIONS);
 
 export async function deltaRunAction(runId: string, options: unknown): Promise<void> {
   const opts = parseOptions(deltaOptionsSchema, options);

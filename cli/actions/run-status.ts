@@ -4,7 +4,6 @@
 // gets the ledger's answer, with a line saying so. This module loads no Temporal package itself:
 // cli/run-status-temporal.ts is loaded only to ask (docs/throughput.md).
 import type { Client } from '@temporalio/client';
-import { z } from 'zod';
 import type { Pool } from '../../clients/db';
 import type { Config } from '../../config';
 import { accountWorkflowId, runWorkflowId } from '../../domain/workflow-ids';
@@ -14,7 +13,8 @@ import { ledgerProgress, runRow } from '../../ledger/run-queries';
 import { createReconciliationLedger } from '../../ledger/reconciliation';
 import { firstLine, loadCliContext, runAccountViews, withServices, workflowUiUrl } from '../context';
 import { unreachableError } from '../errors';
-import { flagOption, parseOptions } from '../option-schema';
+import { optionsSchema, parseOptions } from '../option-schema';
+import { RUN_STATUS_OPTIONS } from '../options/run';
 import { printJson, println } from '../output';
 import { createSupplyLedger } from '../../ledger/supply';
 import { balanceLine, postImportLine, postImportStatus, reconciliationLine } from '../after-import-status';
@@ -109,8 +109,7 @@ export async function runStatus(temporal: TemporalAccess, pool: Pool, cfg: Confi
   };
 }
 
-/** `run status`'s options (cli/commands/run.ts). */
-const runStatusOptionsSchema = z.object({ json: flagOption });
+const runStatusOptionsSchema = optionsSchema(RUN_STATUS_OPTIONS);
 
 export async function runStatusAction(runId: string, options: unknown): Promise<void> {
   const opts = parseOptions(runStatusOptionsSchema, options);

@@ -1,8 +1,8 @@
 // What `kraken-migrate run …` does. cli/commands/run.ts declares the commands (options, help) and loads
 // this module only when an action runs, so the CLI starts without the Temporal client, pg and zod.
 import type { Client } from '@temporalio/client';
-import { z } from 'zod';
-import { dateTimeOption, flagOf, flagOption, parseOptions, positiveIntOption, runIdOption, shareOption, weightOption } from '../option-schema';
+import { flagOf, optionsSchema, parseOptions } from '../option-schema';
+import { controlRunOptions, LIST_RUNS_OPTIONS, START_RUN_OPTIONS } from '../options/run';
 import type { Pool } from '../../clients/db';
 import { cancelRun, pauseRun, resumeRun, type RunProgress } from '../../domain/messages';
 import { KmRunId, KmSupplier, KmKind } from '../../domain/search-attributes';
@@ -48,37 +48,14 @@ export async function executeControl(client: Client, runId: string, action: 'pau
   return h.executeUpdate(cancelRun, { args: [{ reason }] });
 }
 
-/** `run start`'s options (cli/commands/run.ts): one source and one selection a run. */
-export const startRunOptionsSchema = z
-  .object({
-    supplier: z.string().min(1, 'an import supplier code').optional(),
-    source: z.string().min(1, '"postgres" or a .jsonl file'),
-    payloads: z.string().min(1, 'a payload file').optional(),
-    payloadsTable: z.string().min(1, 'schema.table').optional(),
-    documents: z.string().min(1, 'a folder or s3://bucket/prefix').optional(),
-    limit: positiveIntOption.optional(),
-    accounts: z.string().min(1, 'a file of account numbers').optional(),
-    dryRun: flagOption,
-    concurrency: positiveIntOption,
-    weight: weightOption.optional(),
-    windowStart: dateTimeOption.optional(),
-    windowEnd: dateTimeOption.optional(),
-    runId: runIdOption.optional(),
-    stopLine: z.boolean(),
-    sendRegistrationFlows: flagOption,
-    maxSameCode: positiveIntOption,
-    maxFailureRate: shareOption,
-    overLast: positiveIntOption,
-    watch: flagOption,
-    json: flagOption,
-  })
-  .superRefine((o, ctx) => {
-    const sources = (['payloads', 'payloadsTable', 'source'] as const).filter((k) => (k === 'source' ? o.source !== 'postgres' : o[k] !== undefined));
-    if (sources.length > 1) ctx.addIssue({ code: 'custom', path: [sources[1]], message: `cannot be used with ${flagOf(sources[0])}: one source a run` });
-    if (o.documents !== undefined && o.payloads === undefined && o.payloadsTable === undefined)
-      ctx.addIssue({ code: 'custom', path: ['documents'], message: 'goes with --payloads or --payloads-table' });
-    if (o.limit !== undefined && o.accounts !== undefined) ctx.addIssue({ code: 'custom', path: ['accounts'], message: 'cannot be used with --limit' });
-  });
+/** `run start`'s options (cli/options/run.ts): one source and one selection a run. */
+export const startRunOptionsSchema = optionsSchema(START_RUN_OPTIONS).superRefine((o, ctx) => {
+  const sources = (['payloads', 'payloadsTable', 'source'] as const).filter((k) => (k === 'source' ? o.source !== 'postgres' : o[k] !== undefined));
+  if (sources.length > 1) ctx.addIssue({ code: 'custom', path: [sources[1]], message: `cannot be used with ${flagOf(sources[0])}: one source a run` });
+  if (o.documents !== undefined && o.payloads === undefined && o.payloadsTable === undefined)
+    ctx.addIssue({ code: 'custom', path: ['documents'], message: 'goes with --payloads or --payloads-table' });
+  if (o.limit !== undefined && o.accounts !== undefined) ctx.addIssue({ code: 'custom', path: ['accounts'], message: 'cannot be used with --limit' });
+});
 
 export async function startRunAction(options: unknown): Promise<void> {
   const opts = parseOptions(startRunOptionsSchema, options);
@@ -111,8 +88,7 @@ export async function watchRunAction(runId: string): Promise<void> {
   });
 }
 
-/** `run list`'s options (cli/commands/run.ts). */
-const listRunsOptionsSchema = z.object({ supplier: z.string().optional(), limit: positiveIntOption, json: flagOption });
+const listRunsOptionsSchema = optionsSchema(LIST_RUNS_OPTIONS);
 
 export async function listRunsAction(options: unknown): Promise<void> {
   const opts = parseOptions(listRunsOptionsSchema, options);
@@ -174,8 +150,8 @@ export async function listRunsAction(options: unknown): Promise<void> {
   });
 }
 
-/** `run pause`, `resume` and `cancel`'s options (cli/commands/run.ts; `resume` takes no reason). */
-const controlOptionsSchema = z.object({ json: flagOption, reason: z.string().optional() });
+/** `run pause`, `resume` and `cancel`'s options (`resume` takes no reason). */
+const controlOptionsSchema = optionsSchema(controlRunOptions('cancel'));
 
 export async function controlRunAction(action: 'pause' | 'resume' | 'cancel', runId: string, options: unknown): Promise<void> {
   const opts = parseOptions(controlOptionsSchema, options);

@@ -5,8 +5,8 @@ import { workerIdentity } from '../../clients/temporal';
 import { maskedConfig } from '../../config';
 import { loadCliContext, ROOT } from '../context';
 import { printJson, println } from '../output';
-import { z } from 'zod';
-import { flagOption, parseOptions } from '../option-schema';
+import { optionsSchema, parseOptions } from '../option-schema';
+import { jsonOnly } from '../options/commands';
 
 export async function workerAction(): Promise<void> {
   const ctx = loadCliContext();
@@ -39,8 +39,7 @@ export function codecServeAction(): void {
   require(path.join(ROOT, 'codec', 'main.ts'));
 }
 
-/** `config print`'s options (cli/commands/services.ts). */
-const configPrintOptionsSchema = z.object({ json: flagOption });
+const configPrintOptionsSchema = optionsSchema(jsonOnly());
 
 export function configPrintAction(options: unknown): void {
   const opts = parseOptions(configPrintOptionsSchema, options);

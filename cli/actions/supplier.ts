@@ -1,8 +1,8 @@
 // What `kraken-migrate supplier …` does. cli/commands/supplier.ts declares the command (options, help) and loads this module only when
 // the action runs, so the CLI starts without this module's dependencies.
 import os from 'node:os';
-import { z } from 'zod';
-import { flagOption, parseOptions } from '../option-schema';
+import { optionsSchema, parseOptions } from '../option-schema';
+import { jsonOnly, SET_SUPPLIER_STATUS_OPTIONS } from '../options/commands';
 import type { Client } from '@temporalio/client';
 import { createLedger, supplierRows } from '../../ledger';
 import type { SupplierStatus } from '../../domain/supplier-status';
@@ -41,9 +41,9 @@ async function setSandboxStatus(ctx: CliContext, code: string, status: SupplierS
   if (!res.ok) throw new CliError('sandbox_refused', `sandbox answered ${res.status} to PUT ${url}: ${(await res.text()).slice(0, 200)}`, EXIT.failures);
 }
 
-/** `supplier list`, `show` and `set-root`'s options; `set-status`'s (cli/commands/supplier.ts). */
-const jsonOptionSchema = z.object({ json: flagOption });
-const setStatusOptionsSchema = z.object({ reason: z.string().optional(), sandbox: flagOption, json: flagOption });
+/** `supplier list`, `show` and `set-root`'s options; `set-status`'s. */
+const jsonOptionSchema = optionsSchema(jsonOnly());
+const setStatusOptionsSchema = optionsSchema(SET_SUPPLIER_STATUS_OPTIONS);
 
 export async function listSuppliersAction(options: unknown): Promise<void> {
   const opts = parseOptions(jsonOptionSchema, options);

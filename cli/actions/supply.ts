@@ -1,17 +1,17 @@
 // `run supply` and `run resend-registration`: the switch's meter points as the ledger last read them
 // from the tenant, and the operator's resend of refused switches (workflows/supply.ts).
-import { z } from 'zod';
-import { flagOption, parseOptions } from '../option-schema';
+import { optionsSchema, parseOptions } from '../option-schema';
+import { RESEND_REGISTRATION_OPTIONS, SUPPLY_OPTIONS } from '../options/run';
 import { loadCliContext, withServices } from '../context';
 import { EXIT, usageError } from '../errors';
 import { createSupplyLedger, type SupplyPointRow } from '../../ledger/supply';
 import { runRow } from '../../ledger/run-queries';
 import { info, printJson, println, table } from '../output';
-import { endedRefused, RESENDABLE_STATUSES, supplyFunnel } from '../../domain/supply';
+import { endedRefused, supplyFunnel } from '../../domain/supply';
 import { resendRegistrationSignal } from '../../domain/messages';
 import { supplyWorkflowId } from '../../domain/workflow-ids';
 
-const supplyOptionsSchema = z.object({ json: flagOption });
+const supplyOptionsSchema = optionsSchema(SUPPLY_OPTIONS);
 
 /** One point of the view: `final` when the tool has left it (a final status, or a refused or held flow for the operator). */
 export function pointView(p: SupplyPointRow) {
@@ -54,10 +54,7 @@ export async function supplyAction(runId: string, options: unknown): Promise<voi
   });
 }
 
-const resendOptionsSchema = z.object({
-  status: z.array(z.enum(RESENDABLE_STATUSES as [string, ...string[]], { error: `one of ${RESENDABLE_STATUSES.join(', ')}` })).min(1, 'at least one status'),
-  json: flagOption,
-});
+const resendOptionsSchema = optionsSchema(RESEND_REGISTRATION_OPTIONS);
 
 /**
  * Sends flows again for the run's points that ended refused in the named statuses (a signal with

@@ -1,26 +1,15 @@
 // What `kraken-migrate validate` does. cli/commands/validate.ts declares the command (options, help) and loads this module only when
 // the action runs, so the CLI starts without this module's dependencies.
 import fs from 'node:fs';
-import { z } from 'zod';
-import { flagOption, parseOptions } from '../option-schema';
-import { formatValidationLine, validateFile } from '../../schemas/validate-file';
-import { validatePayloadFile } from '../../source/payload-validate';
+import { optionsSchema, parseOptions } from '../option-schema';
+import { VALIDATE_OPTIONS } from '../options/commands';
+import { formatValidationLine } from '../../schemas/validate-file';
+import { readersOf } from '../../source/file-readers';
 import { assertRegularFile } from '../../schemas/input-file';
-import type { CountryCode } from '../../schemas/formats';
-import { fileFormat } from '../../domain/source-spec';
 import { EXIT, usageError } from '../errors';
 import { printJson, println } from '../output';
 
-/** `validate`'s options (cli/commands/validate.ts). */
-const validateOptionsSchema = z.object({
-  json: flagOption,
-  region: z
-    .string()
-    .regex(/^[A-Za-z]{2}$/, 'expected a two-letter country code')
-    .transform((r) => r.toUpperCase() as CountryCode),
-  supplier: z.string().optional(),
-  sendRegistrationFlows: flagOption,
-});
+const validateOptionsSchema = optionsSchema(VALIDATE_OPTIONS);
 
 export async function validateAction(file: string, options: unknown): Promise<void> {
   const opts = parseOptions(validateOptionsSchema, options);
@@ -33,7 +22,7 @@ export async function validateAction(file: string, options: unknown): Promise<vo
   const accounts: Array<{ externalAccountNumber?: string; errors: Array<{ code: string; attr: string }> }> = [];
   // As `run start` does: without --send-registration-flows agents to appoint are refused.
   const vopts = { defaultRegion: opts.region, importSupplier: opts.supplier, sendRegistrationFlows: Boolean(opts.sendRegistrationFlows) };
-  const results = fileFormat(file)?.read === 'lines' ? validatePayloadFile(file, vopts) : validateFile(file, vopts);
+  const results = readersOf(file).validate(file, vopts);
   for await (const r of results) {
     records += 1;
     if (r.errors.length > 0) failed += 1;

@@ -4,11 +4,10 @@ import { workerDeploymentVersion } from '../../workers/deployment-version';
 import { loadCliContext, withServices } from '../context';
 import { info, printJson, println, table } from '../output';
 import { workerVersions } from '../worker-versions';
-import { z } from 'zod';
-import { flagOption, parseOptions } from '../option-schema';
+import { optionsSchema, parseOptions } from '../option-schema';
+import { jsonOnly } from '../options/commands';
 
-/** `workers`'s options (cli/commands/workers.ts). */
-const workersOptionsSchema = z.object({ json: flagOption });
+const workersOptionsSchema = optionsSchema(jsonOnly());
 
 export async function workersAction(options: unknown): Promise<void> {
   const opts = parseOptions(workersOptionsSchema, options);

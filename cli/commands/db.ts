@@ -1,19 +1,14 @@
-import { Command, Option } from 'commander';
-import { COMPONENTS } from '../../db/components';
+import { Command } from 'commander';
+import { declareOptions } from '../option-table';
+import { MIGRATE_OPTIONS, PURGE_OPTIONS } from '../options/commands';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
 const dbActions = (): typeof import('../actions/db') => require('../actions/db');
 
 export function dbCommand(): Command {
   const db = new Command('db').description('the ledger database');
-  db.command('migrate')
+  declareOptions(db.command('migrate'), MIGRATE_OPTIONS)
     .description('apply the database migrations (idempotent): run once before any worker starts')
-    .addOption(
-      new Option('--component <name...>', 'what to migrate: the ledger, and the legacy source tables when the team loads its rows into this database')
-        .choices(Object.keys(COMPONENTS))
-        .default(['ledger']),
-    )
-    .option('--json', 'machine-readable output')
     .addHelpText(
       'after',
       `
@@ -25,12 +20,8 @@ Examples:
   $ kraken-migrate db migrate --component ledger legacy --json`,
     )
     .action(async (opts: unknown) => dbActions().migrateAction(opts));
-  db.command('purge')
+  declareOptions(db.command('purge'), PURGE_OPTIONS)
     .description("remove finished runs' personal data from the ledger (payloads, error details, differences' values, event deliveries)")
-    .option('--run <runId...>', 'purge these runs (finished: completed, cancelled or failed)')
-    .option('--older-than-days <days>', 'purge every finished run that finished more than this many days ago (default: LEDGER_RETENTION_DAYS)')
-    .option('--dry-run', 'list what would be purged, change nothing')
-    .option('--json', 'machine-readable output')
     .addHelpText(
       'after',
       `

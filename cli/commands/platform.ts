@@ -1,14 +1,14 @@
 import { Command } from 'commander';
+import { declareOptions } from '../option-table';
+import { jsonOnly } from '../options/commands';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
 const platformActions = (): typeof import('../actions/platform') => require('../actions/platform');
 
 export function platformCommand(): Command {
   const platform = new Command('platform').description('the platform (a tenant or the sandbox) as PLATFORM_* configures it');
-  platform
-    .command('check')
+  declareOptions(platform.command('check'), jsonOnly('print {ok, steps:[{step, ok, status, reason}]} as JSON'))
     .description('before the first run: obtain a token, read the catalogue, validate a generated payload, read an import status')
-    .option('--json', 'print {ok, steps:[{step, ok, status, reason}]} as JSON')
     .addHelpText(
       'after',
       `

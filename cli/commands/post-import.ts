@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { declareOptions } from '../option-table';
+import { DELTA_OPTIONS, RECONCILE_OPTIONS } from '../options/post-import';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
 const postImportActions = (): typeof import('../actions/post-import') => require('../actions/post-import');
@@ -7,12 +9,8 @@ const listActions = (): typeof import('../actions/ledger-lists') => require('../
 
 /** `run reconcile` and `run delta`: after-import checks and changes carried over (docs/operator-guide.md, "After creation"). */
 export function addPostImportRunCommands(run: Command): void {
-  run
-    .command('reconcile <runId>')
+  declareOptions(run.command('reconcile <runId>'), RECONCILE_OPTIONS)
     .description("re-read a finished run's completed accounts from the platform and compare them with what was sent (changes nothing on the platform)")
-    .option('--concurrency <n>', 'accounts read at once', '8')
-    .option('--json', 'machine-readable output')
-    .option('--list', 'print the accounts it would read back, one a line (the count on stderr), and read nothing from the platform')
     .addHelpText(
       'after',
       `
@@ -25,15 +23,10 @@ Example:
     )
     .action(async (runId: string, opts) => (opts.list ? listActions().reconcileListAction(runId, opts) : postImportActions().reconcileRunAction(runId, opts)));
 
-  run
-    .command('delta <runId>')
+  declareOptions(run.command('delta <runId>'), DELTA_OPTIONS)
     .description(
       "carry over what changed in the source since extraction (notes, transactions, statements, payment instructions) for a run's completed accounts",
     )
-    .option('--concurrency <n>', 'accounts at once', '20')
-    .option('--delta-id <id>', 'id of this delta (default: delta-YYYYMMDD-HHMMSS-xxxx)')
-    .option('--no-wait', 'start it and return')
-    .option('--json', 'machine-readable output')
     .addHelpText(
       'after',
       `

@@ -1,5 +1,7 @@
 import { Command } from 'commander';
 import { EXAMPLES_PER_CODE } from '../../ledger/report-limits';
+import { declareOptions } from '../option-table';
+import { REPORT_OPTIONS } from '../options/report';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
 const reportBuild = (): typeof import('../report/build') => require('../report/build');
@@ -7,12 +9,9 @@ const reportBuild = (): typeof import('../report/build') => require('../report/b
 const reportSummary = (): typeof import('../report/summary') => require('../report/summary');
 
 export function reportCommand(): Command {
-  return new Command('report')
+  return declareOptions(new Command('report'), REPORT_OPTIONS)
     .description("write a run's failed-accounts.csv and a self-contained report.html")
     .argument('<runId>')
-    .option('--out <dir>', 'output directory (default: <DATA_DIR>/reports/<runId>)')
-    .option('--json', 'print the paths and totals as JSON (with --summary: the summary)')
-    .option('--summary', "print the report's summary (counts by outcome, code and stage, throughput, reconciliation) and write no files")
     .addHelpText(
       'after',
       `

@@ -1,6 +1,17 @@
 import { Command } from 'commander';
 import { STOP_LINE_DEFAULTS } from '../../domain/stop-line';
 import { addPostImportRunCommands } from './post-import';
+import { declareOptions } from '../option-table';
+import {
+  COMPARE_OPTIONS,
+  controlRunOptions,
+  LIST_RUNS_OPTIONS,
+  RERUN_FAILED_OPTIONS,
+  RESEND_REGISTRATION_OPTIONS,
+  RUN_STATUS_OPTIONS,
+  START_RUN_OPTIONS,
+  SUPPLY_OPTIONS,
+} from '../options/run';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
 const runActions = (): typeof import('../actions/run') => require('../actions/run');
@@ -16,36 +27,8 @@ const compareActions = (): typeof import('../actions/compare') => require('../ac
 export function runCommand(): Command {
   const run = new Command('run').description('start, watch and steer migration runs');
 
-  run
-    .command('start')
+  declareOptions(run.command('start'), START_RUN_OPTIONS)
     .description('start a migration run (the run registers itself in the ledger)')
-    .option('--supplier <code>', 'import supplier code (default: IMPORT_SUPPLIER_CODE)')
-    .option('--source <source>', '"postgres" (the legacy schema) or a .jsonl file of legacy records', 'postgres')
-    .option('--payloads <file>', "the team's own EnergyAccount payloads, one a line (.jsonl or .jsonl.gz), sent as they are")
-    .option('--payloads-table <schema.table>', 'the same from a Postgres table or view (external_account_number, payload jsonb)')
-    .option('--documents <dir|s3://bucket/prefix>', "where the payloads' document paths are read (default SOURCE_DOCUMENTS_DIR)")
-    .option('--limit <n>', 'migrate at most N accounts')
-    .option('--accounts <file>', 'migrate the accounts listed in FILE (one external account number a line)')
-    .option('--dry-run', 'validate and schedule as a platform dry run; nothing is imported')
-    .option('--concurrency <n>', 'accounts in flight at once (a ceiling: the tenant sets the pace unless PLATFORM_PACE=fixed)', '50')
-    .option('--weight <w>', "this run's share of the workers and the tenant's window beside other suppliers' runs (fairness weight, default 1)")
-    .option('--window-start <iso>', 'earliest time the platform may process the imports')
-    .option('--window-end <iso>', 'latest time the platform may process the imports')
-    .option('--run-id <id>', 'run id (default: run-YYYYMMDD-HHMMSS-xxxx)')
-    .option(
-      '--send-registration-flows',
-      "an on-market switch: send each created account's registration flows and follow its meter points to supply (run supply)",
-    )
-    .option('--no-stop-line', 'do not pause the run when the platform keeps failing accounts')
-    .option('--max-same-code <n>', 'stop the line after N platform-side failures with one code in a row', String(STOP_LINE_DEFAULTS.maxSameCode))
-    .option(
-      '--max-failure-rate <share>',
-      'stop the line when more than this share of the last --over-last platform-side outcomes failed (0.5 or 50%)',
-      String(STOP_LINE_DEFAULTS.maxFailureRate),
-    )
-    .option('--over-last <n>', 'the window --max-failure-rate is measured over', String(STOP_LINE_DEFAULTS.overLast))
-    .option('--watch', 'then watch it until it ends (exit code as `run watch`)')
-    .option('--json', 'print {runId, workflowId, uiUrl}')
     .addHelpText(
       'after',
       `
@@ -77,10 +60,8 @@ Example:
     )
     .action(async (runId: string) => runActions().watchRunAction(runId));
 
-  run
-    .command('status <runId>')
+  declareOptions(run.command('status <runId>'), RUN_STATUS_OPTIONS)
     .description("a run's state: workflow status, progress, outcomes, stages, top errors")
-    .option('--json', 'machine-readable output')
     .addHelpText(
       'after',
       `
@@ -92,12 +73,10 @@ Example:
     )
     .action(async (runId: string, opts) => statusActions().runStatusAction(runId, opts));
 
-  run
-    .command('supply <runId>')
+  declareOptions(run.command('supply <runId>'), SUPPLY_OPTIONS)
     .description(
       "a switch's meter points (run start --send-registration-flows): status as last read from the tenant, final or not, since when, the detail of a refused flow",
     )
-    .option('--json', 'print {runId, meterPoints: [{account, accountNumber, mpxn, status, final, outcome, since, detail, flowsSent}], funnel}')
     .addHelpText(
       'after',
       `
@@ -111,14 +90,8 @@ Example:
     )
     .action(async (runId: string, opts) => supplyActions().supplyAction(runId, opts));
 
-  run
-    .command('resend-registration <runId>')
+  declareOptions(run.command('resend-registration <runId>'), RESEND_REGISTRATION_OPTIONS)
     .description('send registration flows again for points whose switch ended refused, once the cause is cleared')
-    .requiredOption(
-      '--status <status...>',
-      'the statuses to send again: REGISTRATION_OBJECTED, REGISTRATION_REJECTED, UNABLE_TO_REGISTER, REGISTRATION_FLOW_ERROR, …',
-    )
-    .option('--json', 'print {runId, accounts}')
     .addHelpText(
       'after',
       `
@@ -130,14 +103,10 @@ Example:
     )
     .action(async (runId: string, opts) => supplyActions().resendRegistrationAction(runId, opts));
 
-  run
-    .command('compare')
+  declareOptions(run.command('compare'), COMPARE_OPTIONS)
     .description('two runs of one cohort side by side (trial loads): accounts fixed, newly failing and still failing, by code')
     .argument('[a]', 'the earlier run')
     .argument('[b]', 'the later run')
-    .option('--plan <id>', "with --wave: the wave's trial loads (defect count of each; the last two compared)")
-    .option('--wave <name>', 'the wave of --plan')
-    .option('--json', 'machine-readable output')
     .addHelpText(
       'after',
       `
@@ -147,12 +116,8 @@ Examples:
     )
     .action(async (a: string | undefined, b: string | undefined, opts) => compareActions().compareAction(a, b, opts));
 
-  run
-    .command('list')
+  declareOptions(run.command('list'), LIST_RUNS_OPTIONS)
     .description('recent runs (Temporal visibility + ledger)')
-    .option('--supplier <code>', 'only runs of this supplier')
-    .option('--limit <n>', 'at most N runs', '20')
-    .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExamples:\n  $ kraken-migrate run list\n  $ kraken-migrate run list --supplier DEMO-SUPPLIER --json')
     .action(async (opts) => runActions().listRunsAction(opts));
 
@@ -162,28 +127,17 @@ Examples:
       resume: 'resume a paused run',
       cancel: 'stop the run: accounts in flight finish, the rest are recorded as not attempted (run_cancelled)',
     }[action];
-    const cmd = run
-      .command(`${action} <runId>`)
+    const cmd = declareOptions(run.command(`${action} <runId>`), controlRunOptions(action))
       .description(what)
-      .option('--json', 'print the resulting progress as JSON')
       .addHelpText(
         'after',
         `\nExample:\n  $ kraken-migrate run ${action} run-20250601-120000-ab12${action === 'resume' ? '' : ' --reason "platform maintenance"'}`,
       );
-    if (action !== 'resume') cmd.option('--reason <text>', 'why (kept in the run history)');
     cmd.action(async (runId: string, opts) => runActions().controlRunAction(action, runId, opts));
   }
 
-  run
-    .command('rerun-failed <runId>')
+  declareOptions(run.command('rerun-failed <runId>'), RERUN_FAILED_OPTIONS)
     .description("start a new run over a run's failed and not-attempted accounts (same supplier and source)")
-    .option('--code <code...>', 'only accounts that failed with these error codes')
-    .option('--stage <stage>', '"post-import": retry only the items carried over after import that failed (the accounts are not re-imported)')
-    .option('--concurrency <n>', 'accounts in flight at once (default: as the original run)')
-    .option('--run-id <id>', 'id of the new run')
-    .option('--watch', 'watch the new run until it ends')
-    .option('--json', 'print {runId, workflowId, uiUrl} of the new run')
-    .option('--list', 'print the accounts it would rerun, one a line (the count on stderr), and start nothing')
     .addHelpText(
       'after',
       `

@@ -1,4 +1,6 @@
 import { Command } from 'commander';
+import { declareOptions } from '../option-table';
+import { jsonOnly } from '../options/commands';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
 const serviceActions = (): typeof import('../actions/services') => require('../actions/services');
@@ -33,10 +35,8 @@ export function codecCommand(): Command {
 
 export function configCommand(): Command {
   const config = new Command('config').description('configuration');
-  config
-    .command('print')
+  declareOptions(config.command('print'), jsonOnly())
     .description('the effective configuration, secrets masked (environment + .env + running dev stack)')
-    .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExamples:\n  $ kraken-migrate config print\n  $ DATA_DIR=.data/demo kraken-migrate config print --json')
     .action((opts) => serviceActions().configPrintAction(opts));
   return config;

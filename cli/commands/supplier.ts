@@ -1,8 +1,12 @@
+import { declareOptions } from '../option-table';
+import { jsonOnly, SET_SUPPLIER_STATUS_OPTIONS } from '../options/commands';
 import { Command, InvalidArgumentError } from 'commander';
 import { SUPPLIER_STATUSES, type SupplierStatus } from '../../domain/supplier-status';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
 const supplierActions = (): typeof import('../actions/supplier') => require('../actions/supplier');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
+const censusActions = (): typeof import('../actions/census') => require('../actions/census');
 
 const parseStatus = (v: string): SupplierStatus => {
   const up = v.toUpperCase();
@@ -12,27 +16,19 @@ const parseStatus = (v: string): SupplierStatus => {
 
 export function supplierCommand(): Command {
   const supplier = new Command('supplier').description("the operator's mirror of import-supplier state (status, document root)");
-  supplier
-    .command('list')
+  declareOptions(supplier.command('list'), jsonOnly())
     .description('every supplier the ledger knows')
-    .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExample:\n  $ kraken-migrate supplier list --json')
     .action(async (opts) => supplierActions().listSuppliersAction(opts));
 
-  supplier
-    .command('show <code>')
+  declareOptions(supplier.command('show <code>'), jsonOnly())
     .description("one supplier's status, document root and running runs")
-    .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExample:\n  $ kraken-migrate supplier show DEMO-SUPPLIER')
     .action(async (code: string, opts) => supplierActions().showSupplierAction(code, opts));
 
-  supplier
-    .command('set-status <code>')
+  declareOptions(supplier.command('set-status <code>'), SET_SUPPLIER_STATUS_OPTIONS)
     .description('set ONGOING, PAUSED or COMPLETE in the ledger and wake every running run of the supplier')
     .argument('<status>', 'ONGOING | PAUSED | COMPLETE', parseStatus)
-    .option('--reason <text>', 'why (shown by supplier show)')
-    .option('--sandbox', 'rehearsal: also set it on the platform sandbox of the running dev stack')
-    .option('--json', 'machine-readable output')
     .addHelpText(
       'after',
       `
@@ -45,12 +41,29 @@ Examples:
     )
     .action(async (code: string, status: SupplierStatus, opts) => supplierActions().setSupplierStatusAction(code, status, opts));
 
-  supplier
-    .command('set-root <code> <root>')
+  declareOptions(supplier.command('set-root <code> <root>'), jsonOnly())
     .description("set the supplier's document root (where its documents go on the platform)")
-    .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExample:\n  $ kraken-migrate supplier set-root DEMO-SUPPLIER migrations/demo-supplier')
     .action(async (code: string, root: string, opts) => supplierActions().setSupplierRootAction(code, root, opts));
+
+  supplier
+    .command('census <code>')
+    .description("the tenant's import processes for the supplier beside the ledger, across every run")
+    .option('--stuck-after-seconds <n>', 'an account pending at the tenant longer than this since a run scheduled it is stuck (default 86400)')
+    .option('--json', 'machine-readable output: {platformOnly, ledgerOnly, stuckPending, counts}')
+    .addHelpText(
+      'after',
+      `
+platformOnly: accounts the tenant holds that no run created (imported elsewhere: a double-import risk).
+ledgerOnly: accounts a run completed that the tenant no longer holds. stuckPending: accounts a run
+scheduled that are still pending at the tenant past --stuck-after-seconds. Exit 1 when any is found.
+The tenant's list is read as it streams and compared in Postgres: memory stays bounded at a million.
+
+Examples:
+  $ kraken-migrate supplier census DEMO-SUPPLIER
+  $ kraken-migrate supplier census DEMO-SUPPLIER --json --stuck-after-seconds 3600`,
+    )
+    .action(async (code: string, opts) => censusActions().supplierCensusAction(code, opts));
 
   return supplier;
 }

@@ -1,16 +1,14 @@
 import { Command } from 'commander';
+import { declareOptions } from '../option-table';
+import { VALIDATE_OPTIONS } from '../options/commands';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
 const validateActions = (): typeof import('../actions/validate') => require('../actions/validate');
 
 export function validateCommand(): Command {
-  return new Command('validate')
+  return declareOptions(new Command('validate'), VALIDATE_OPTIONS)
     .description('validate a file of account payloads offline (JSON or JSONL), one line per error')
     .argument('<file>')
-    .option('--json', 'print {records, failed, errors:[…]} as JSON')
-    .option('--region <cc>', 'default phone region for numbers without +', 'GB')
-    .option('--supplier <code>', 'the import supplier the payloads must name (as run start --supplier)')
-    .option('--send-registration-flows', 'the payloads are for a switch (as run start --send-registration-flows): agents to appoint are allowed')
     .addHelpText(
       'after',
       `

@@ -1,12 +1,13 @@
 import { Command } from 'commander';
+import { declareOptions } from '../option-table';
+import { jsonOnly } from '../options/commands';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
 const workersActions = (): typeof import('../actions/workers') => require('../actions/workers');
 
 export function workersCommand(): Command {
-  return new Command('workers')
+  return declareOptions(new Command('workers'), jsonOnly())
     .description("the worker deployment's versions: which is current, how many accounts are still pinned to each")
-    .option('--json', 'machine-readable output')
     .addHelpText(
       'after',
       `

@@ -170,12 +170,31 @@ ${horizontalBarChart('outcome-sources', 'How outcomes were learned (event, poll,
 </div>
 ${inboxSection(data.inbox)}
 ${retryingSection(data)}
+${censusSection(data)}
 ${afterImportHtml(data.afterImport, escapeHtml, fmt, (id) => uiLink(data, id))}
 <h2>Failed and not-attempted accounts (${fmt(data.failedAccounts)})</h2>
 <p class="meta">By error code, at most ${EXAMPLES_PER_CODE} example accounts each; failed-accounts.csv has every one.</p>
 <div id="failed-accounts">${failedSection(data)}</div>
 </body></html>
 `;
+}
+
+/** The latest `supplier census` of the run's supplier: what the tenant holds beside the ledger, across every run. */
+function censusSection(data: ReportData): string {
+  const c = data.census;
+  if (!c) return `<p id="census" class="meta">No supplier census taken yet (<code>kraken-migrate supplier census ${escapeHtml(data.supplierCode)}</code>).</p>`;
+  const n = c.counts;
+  const row = (label: string, count: number, meaning: string) => `<tr><td>${escapeHtml(label)}</td><td>${fmt(count)}</td><td>${escapeHtml(meaning)}</td></tr>`;
+  return `<h2>Supplier census</h2>
+<p class="meta">Taken ${escapeHtml(c.takenAt)} (across every run of ${escapeHtml(c.supplierCode)}): the tenant lists ${fmt(n.tenantImported)} imported and ${fmt(n.tenantPending)} pending; the ledger completed ${fmt(n.ledgerCompleted)}.</p>
+<table id="census"><thead><tr><th>Class</th><th>Accounts</th><th>Meaning</th></tr></thead><tbody>
+${row('platform only', n.platformOnly, 'held by the tenant, created by no run (imported elsewhere: a double-import risk)')}
+${row('ledger only', n.ledgerOnly, 'completed by a run, no longer held by the tenant')}
+${row('stuck pending', n.stuckPending, `pending at the tenant over ${c.stuckAfterSeconds} s since a run scheduled it`)}
+${row('matched', n.matched, 'completed and held')}
+${row('in flight', n.inFlight, 'a run is creating it')}
+</tbody></table>
+<p class="meta"><code>kraken-migrate supplier census ${escapeHtml(c.supplierCode)} --json</code> lists the accounts.</p>`;
 }
 
 /** Accounts still retrying a platform call when the report was made: they show only "Running" in the UI. */

@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { flagOption } from '../option-schema';
+import { optionsSchema } from '../option-schema';
+import { REPORT_OPTIONS } from '../options/report';
 
-/** `report`'s options (cli/commands/report.ts): the whole report's (build.ts) and its summary's (summary.ts). */
-export const reportOptionsSchema = z
-  .object({ out: z.string().min(1, 'a folder').optional(), json: flagOption, summary: flagOption })
-  .refine((o) => !(o.summary && o.out !== undefined), { path: ['out'], message: 'cannot be used with --summary: the summary writes no files' });
+/** `report`'s options (cli/options/report.ts): the whole report's (build.ts) and its summary's (summary.ts). */
+export const reportOptionsSchema = optionsSchema(REPORT_OPTIONS).refine((o) => !(o.summary && o.out !== undefined), {
+  path: ['out'],
+  message: 'cannot be used with --summary: the summary writes no files',
+});
 export type ReportOptions = z.output<typeof reportOptionsSchema>;

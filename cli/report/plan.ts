@@ -4,7 +4,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { z } from 'zod';
 import type { Pool } from '../../clients/db';
 import { planStatusQuery, type PlanStatus, type WaveStatus } from '../../domain/plan-messages';
 import { planAgainstActual, plannedPerDay, type DayRow } from '../../domain/plan-report';
@@ -15,7 +14,8 @@ import { startedPerDay } from '../../ledger/plan-report';
 import { trialLoads, type TrialLoad } from '../actions/compare';
 import { loadCliContext, withServices } from '../context';
 import { usageError } from '../errors';
-import { flagOption, parseOptions } from '../option-schema';
+import { optionsSchema, parseOptions } from '../option-schema';
+import { PLAN_REPORT_OPTIONS } from '../options/report';
 import { printJson, println } from '../output';
 import { toCsv } from './csv';
 import { CSS, escapeHtml } from './html';
@@ -217,8 +217,7 @@ export function writePlanReport(d: PlanReportData, dir: string): { dir: string; 
 }
 
 /** `kraken-migrate plan report <planId>`: the plan's status from its workflow, the days and trial loads from the ledger. */
-/** `plan report`'s options (cli/commands/plan.ts). */
-const planReportOptionsSchema = z.object({ out: z.string().min(1, 'a folder').optional(), json: flagOption });
+const planReportOptionsSchema = optionsSchema(PLAN_REPORT_OPTIONS);
 
 export async function planReportAction(planId: string, options: unknown): Promise<void> {
   const opts = parseOptions(planReportOptionsSchema, options);

@@ -37,6 +37,15 @@ export function throughputLine(perMinute: ReadonlyArray<{ minute: string; count:
   return `Throughput: ${total} finished in ${minutes} min from ${perMinute[0].minute}, ${(total / minutes).toFixed(1)}/min on average, peak ${peak.count}/min at ${peak.minute}`;
 }
 
+/** The latest census of the run's supplier, as one line. */
+export function censusLine(c: NonNullable<ReportSummaryView['census']>): string {
+  const n = c.counts;
+  return (
+    `Supplier census ${c.takenAt}: platform only ${n.platformOnly} (imported elsewhere), ledger only ${n.ledgerOnly}, ` +
+    `stuck pending ${n.stuckPending} (over ${c.stuckAfterSeconds} s); the tenant lists ${n.tenantImported} imported, ${n.tenantPending} pending`
+  );
+}
+
 /** The summary as the report's HTML shows it, one line a part. */
 export function summaryLines(s: ReportSummaryView): string[] {
   const t = s.totals;
@@ -61,6 +70,7 @@ export function summaryLines(s: ReportSummaryView): string[] {
   if (balances) lines.push(balances);
   const pi = postImportLine(s.postImport);
   if (pi) lines.push(pi);
+  if (s.census) lines.push(censusLine(s.census));
   if (s.retryingOmitted) lines.push(`Retrying accounts: not read (the run is still going; \`kraken-migrate run status ${s.runId}\` lists them from Temporal)`);
   return lines;
 }

@@ -4,6 +4,7 @@ import { createCatalogueApi } from './catalogue';
 import { createDataImportApi } from './data-import';
 import { createGraphqlApi } from './graphql';
 import { createHttp } from './http';
+import { createImportProcessesApi } from './import-processes';
 import { createPostImportApi } from './post-import';
 import { createRegistrationApi } from './registration';
 import { createTariffPreflight, type TariffPreflight } from './tariffs';
@@ -50,6 +51,7 @@ export function createPlatformClient(cfg: PlatformClientConfig, deps: PlatformCl
     ...createGraphqlApi(cfg, { fetch: fetchImpl, auth: graphqlAuth, logger: deps.logger }),
     ...createDataImportApi(http, cfg.PLATFORM_V2_BASE_URL, deps.logger),
     ...createPostImportApi(http, cfg.PLATFORM_BASE_URL),
+    ...createImportProcessesApi(http, cfg.PLATFORM_BASE_URL),
     ...createRegistrationApi(http, cfg.PLATFORM_BASE_URL),
     ...catalogue,
     /** A fresh tariff pre-flight with its own cache (keep one per run per worker). */

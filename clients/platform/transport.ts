@@ -76,3 +76,82 @@ export async function send(opts: TransportOptions, req: SendRequest): Promise<Ra
     throw new PlatformTransientError(PLATFORM_ERROR_CODES.unavailable, { method: req.method, path, reason });
   }
 }
+
+/** A response whose body is read as it comes (a list too large to hold as text). */
+export interface StreamedResponse {
+  status: number;
+  headers: Headers;
+  /** The body's bytes; each chunk must come within the timeout of the one before. Read it, or `discard()` it. */
+  body: AsyncIterable<Uint8Array>;
+  discard(): Promise<void>;
+}
+
+/**
+ * One GET whose body streams: the answer's headers must come within `timeoutMs`, then every chunk
+ * within `timeoutMs` of the one before (an idle timeout: a million-entry list may take longer than
+ * any fixed deadline, but it never stalls). Failures become `platform_unavailable` as in `send`.
+ */
+export async function openStream(opts: TransportOptions, req: SendRequest): Promise<StreamedResponse> {
+  const path = pathOf(req.url);
+  const started = Date.now();
+  const abort = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let timedOut = false;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timedOut = true;
+      abort.abort();
+    }, opts.timeoutMs);
+  };
+  const failed = (err: unknown) => {
+    clearTimeout(timer);
+    const reason = timedOut || isTimeout(err) ? 'timeout' : 'network';
+    opts.logger?.debug({ method: req.method, path, reason, ms: Date.now() - started }, 'platform request failed');
+    return new PlatformTransientError(PLATFORM_ERROR_CODES.unavailable, { method: req.method, path, reason });
+  };
+  arm();
+  let res: Response;
+  try {
+    res = await opts.fetch(req.url, {
+      method: req.method,
+      headers: { Accept: 'application/json', 'User-Agent': USER_AGENT, ...req.headers },
+      signal: abort.signal,
+      redirect: 'manual',
+    });
+  } catch (err) {
+    throw failed(err);
+  }
+  opts.logger?.debug({ method: req.method, path, status: res.status, ms: Date.now() - started }, 'platform request (streamed)');
+  const stream = res.body;
+  async function* body(): AsyncGenerator<Uint8Array> {
+    if (!stream) return clearTimeout(timer);
+    const reader = stream.getReader();
+    let ended = false;
+    try {
+      for (;;) {
+        arm();
+        const { done, value } = await reader.read();
+        if (done) break;
+        yield value;
+      }
+      ended = true;
+    } catch (err) {
+      throw failed(err);
+    } finally {
+      clearTimeout(timer);
+      // A reader that stops early (a bad element, a failure downstream) closes the connection.
+      if (!ended) await reader.cancel().catch(() => undefined);
+      reader.releaseLock();
+    }
+  }
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: body(),
+    async discard() {
+      clearTimeout(timer);
+      await stream?.cancel().catch(() => undefined);
+    },
+  };
+}

@@ -1,7 +1,7 @@
 /**
  * The rehearsal's table, one row per tenth of the run's accounts in the order they finished: how
  * fast, how long an account took, and what it cost. Pure: the samples and the ledger's finish
- * times go in, the rows come out (rehearsal/run.ts measures; test/unit/rehearsal/tenths.test.ts
+ * times go in, the rows come out (rehearsal/run.ts measures; harness/test/rehearsal/tenths.test.ts
  * pins the arithmetic).
  */
 

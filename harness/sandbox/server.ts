@@ -19,6 +19,7 @@ import { registerGraphqlRoutes } from './routes/graphql';
 import { registerDataImportRoutes } from './routes/data-import';
 import { registerCatalogueRoutes } from './routes/catalogue';
 import { registerAdminRoutes } from './routes/admin';
+import { registerQueryRoutes } from './routes/query';
 import { RequestWitness } from './witness';
 import { POST_IMPORT_SCHEMAS, registerPostImportRoutes } from './routes/post-import';
 import { registerRegistrationRoutes } from './routes/registration';
@@ -183,6 +184,7 @@ export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
     prng: requestPrng,
     auth: authContext,
   });
+  registerQueryRoutes(app, { pool, state, prng: requestPrng, auth: authContext });
   registerRegistrationRoutes(app, { pool, outbox, forced, state, prng: requestPrng, auth: authContext });
   let walker: Loop | undefined;
   registerCatalogueRoutes(app);

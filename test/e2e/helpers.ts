@@ -30,8 +30,18 @@ export interface E2E {
   close(): Promise<void>;
 }
 
+/**
+ * The environment of this test worker's own stack (test/setup/global-stack.ts starts one per fork):
+ * files running at the same time never share a database, sandbox or Temporal.
+ */
+export function stackEnv(): Record<string, string> {
+  const envs = inject('stackEnvs');
+  const worker = Number(process.env.VITEST_POOL_ID ?? '1');
+  return envs[(worker - 1) % envs.length];
+}
+
 export async function connectE2E(): Promise<E2E> {
-  const env = inject('stackEnv');
+  const env = stackEnv();
   const config = parseConfig(env);
   const client = await connectClient(config);
   // The stack's keys: the ledger's personal columns are sealed with them (ledger/sealing.ts).

@@ -5,6 +5,7 @@ import { eventTargetsPatchSchema, faultsPatchSchema, type SandboxOptions } from 
 import { forcedOutcomesPatchSchema, type ForcedOutcomeStore } from '../forced-outcomes';
 import { supplierPatchSchema, type SupplierStore } from '../suppliers';
 import { groundTruth } from '../imports/store';
+import { plantImportProcesses, removeAccount } from '../imports/census';
 import { postImportGroundTruth } from '../post-import/store';
 import { supplyGroundTruth } from '../supply/store';
 import type { RuntimeState } from '../state';
@@ -24,6 +25,26 @@ export interface AdminDeps {
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/**
+ * Accounts "imported elsewhere" (by no client of this sandbox): named, or `count` numbered
+ * `<prefix><n>` from `start` (default 1), `n` zero-padded to `digits` when given.
+ */
+export const plantSchema = z
+  .object({
+    supplier: z.string().min(1),
+    state: z.enum(['imported', 'pending']).default('imported'),
+    external_account_numbers: z.array(z.string().min(1).max(128)).max(1_000_000).optional(),
+    prefix: z.string().min(1).max(100).optional(),
+    count: z.number().int().min(1).max(2_000_000).optional(),
+    start: z.number().int().min(0).default(1),
+    digits: z.number().int().min(1).max(12).optional(),
+  })
+  .refine((b) => (b.external_account_numbers === undefined) !== (b.count === undefined || b.prefix === undefined), {
+    message: 'either external_account_numbers, or prefix and count',
+  });
+
+const PLANT_BATCH = 10_000;
 
 const eventsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(10_000).default(1000),
@@ -95,6 +116,22 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
     scope.get<{ Querystring: { supplier?: string } }>('/admin/ground-truth', async (req) => {
       const accounts = await groundTruth(deps.pool, req.query.supplier || undefined);
       return { accounts, duplicates: accounts.filter((a) => a.created_count > 1).map((a) => a.external_identifier) };
+    });
+
+    // The census's counterparts: accounts the tenant holds that no client imported, and one it no longer holds.
+    scope.post('/admin/import-processes/plant', async (req, reply) => {
+      const body = plantSchema.safeParse(req.body ?? {});
+      if (!body.success) return invalid(reply, body.error);
+      const { supplier, state, external_account_numbers: named, prefix, count, start, digits } = body.data;
+      const all = named ?? Array.from({ length: count! }, (_, i) => `${prefix}${String(start + i).padStart(digits ?? 0, '0')}`);
+      let planted = 0;
+      for (let i = 0; i < all.length; i += PLANT_BATCH)
+        planted += await plantImportProcesses(deps.pool, { supplier, state, externals: all.slice(i, i + PLANT_BATCH) });
+      return { planted };
+    });
+    scope.delete<{ Params: { supplier: string; external: string } }>('/admin/accounts/:supplier/:external', async (req, reply) => {
+      const removed = await removeAccount(deps.pool, req.params.supplier, req.params.external);
+      return removed ? { removed } : reply.code(404).send({ detail: 'No such account.', code: 'not_found' });
     });
 
     // How clients behaved under the request faults (Retry-After honoured, schedule calls cut off).

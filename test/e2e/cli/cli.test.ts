@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CHROMIUM_ARGS, findChromium } from '../../support/browser';
+import { findChromium, launchChromium } from '../../../harness/browser/chromium';
 import { cli as runCli } from '../../support/cli';
-import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Client } from '@temporalio/client';
 import { createPool, type Pool } from '../../../clients/db';
 import { loadCodecKeys } from '../../../codec/keys';
@@ -13,6 +13,7 @@ import { parseConfig, type Config } from '../../../config';
 import { actualDataDir } from '../../../harness/stack/postgres';
 import { runWorkflowId } from '../../../domain/workflow-ids';
 import { KmAccount } from '../../../domain/search-attributes';
+import { stackEnv } from '../helpers';
 
 let env: Record<string, string>;
 let cfg: Config;
@@ -35,7 +36,7 @@ async function outcomes(runId: string) {
 }
 
 beforeAll(async () => {
-  env = inject('stackEnv');
+  env = stackEnv();
   cfg = parseConfig(env);
   pool = useLedgerKeys(createPool(cfg.DATABASE_URL!, 3), loadCodecKeys(cfg));
   client = await connectClient(cfg);
@@ -211,8 +212,7 @@ describe('kraken-migrate against the running stack', () => {
       ctx.skip('no Chromium found; skipped outside CI');
       return;
     }
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const browser = await launchChromium(CHROMIUM);
     try {
       const page = await browser.newPage();
       await page.goto(`file://${path.join(reportDir, 'report.html')}`);

@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '../../../clients/db';
 import { createLedger, createReconciliationLedger, ledgerProgress } from '../../../ledger';
-import { expectSummaryExact } from '../helpers';
+import { outcomeOf } from '../../../domain/outcomes';
+import { expectSummaryExact, stackEnv } from '../helpers';
 
 /**
  * The per-run counters `run status` and `report` read are kept by the ledger's triggers: every way
- * an attempt is written (a bulk insert, the pipeline's recordOutcome and insertNotAttempted, an
+ * an attempt is written (a bulk insert, the pipeline's recordOutcome and insertOutcomes, an
  * update of a finished row, a delete) leaves them equal to a full count of the run's attempts.
  */
 let pool: Pool;
@@ -13,7 +14,7 @@ const runId = `summary-e2e-${Date.now().toString(36)}`;
 const ref = (ext: string) => ({ runId, supplierCode: 'SUMMARY', externalAccountNumber: ext, dryRun: false });
 
 beforeAll(async () => {
-  pool = createPool(inject('stackEnv').DATABASE_URL, 2);
+  pool = createPool(stackEnv().DATABASE_URL, 2);
   await pool.query(`insert into migrate.runs (run_id, supplier_code, source, selection, concurrency) values ($1, 'SUMMARY', '{}', '{}', 5)`, [runId]);
 });
 
@@ -61,7 +62,8 @@ describe('per-run outcome counters', () => {
     expect(
       await ledger.recordOutcome(ref('S-5'), { externalAccountNumber: 'S-5', outcome: 'failed', stage: 'platform', code: 'import_cancelled', source: 'event' }),
     ).toBe(true);
-    await ledger.insertNotAttempted(runId, 'SUMMARY', false, ['S-31', 'S-32', 'S-1'], 'account_in_flight_in_another_run', (x) => `wf-${x}`);
+    const inFlightElsewhere = ['S-31', 'S-32', 'S-1'].map((ext) => outcomeOf(ext, { step: 'elsewhere', status: 'RUNNING', accountNumber: undefined }));
+    await ledger.insertOutcomes({ runId, supplierCode: 'SUMMARY', dryRun: false }, inFlightElsewhere, (x) => `wf-${x}`);
     await expectSummaryExact(pool, runId);
     await expectCheckpointExact();
     const p = await ledgerProgress(pool, runId);

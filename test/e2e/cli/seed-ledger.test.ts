@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '../../../clients/db';
 import { createLedger, ledgerProgress } from '../../../ledger';
 import type { AccountLines } from '../../../ledger/account-lines';
@@ -11,6 +11,7 @@ import { EXAMPLES_PER_CODE } from '../../../ledger/report-data';
 import { planSeed, seedCounts } from '../../../harness/seed/seed-mix';
 import { cli as runCli } from '../../support/cli';
 import { parseCsv } from '../../support/csv';
+import { stackEnv } from '../helpers';
 
 /**
  * `db seed-ledger` on the e2e stack's Postgres, then what an operator checks of a run that size:
@@ -31,7 +32,7 @@ const plan = planSeed(ACCOUNTS);
 const mix = seedCounts(plan);
 
 beforeAll(async () => {
-  env = inject('stackEnv');
+  env = stackEnv();
   pool = createPool(env.DATABASE_URL, 2);
 });
 

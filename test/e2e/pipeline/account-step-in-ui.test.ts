@@ -5,7 +5,7 @@ import { workflowMetadataQuery } from '@temporalio/workflow';
 import { accountWorkflowId } from '../../../domain/workflow-ids';
 import { supplierStatusSignal } from '../../../domain/messages';
 import { accountDetails, SUMMARIES } from '../../../workflows/account-details';
-import { CHROMIUM_ARGS, findChromium } from '../../support/browser';
+import { findChromium, launchChromium } from '../../../harness/browser/chromium';
 import { accountsFile, useE2E, sandbox, seedAccounts, setSupplierEverywhere, startRun, uniqueId, until } from '../helpers';
 
 const e = useE2E();
@@ -42,8 +42,7 @@ describe("an account's current step in the Temporal UI", () => {
       return meta?.currentDetails === waiting;
     });
 
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const browser = await launchChromium(CHROMIUM);
     try {
       const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
       await page.goto(`${e.config.TEMPORAL_UI_URL}/namespaces/${encodeURIComponent(e.config.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}`);

@@ -132,7 +132,12 @@ waves:
       expect(cli(['plan', 'approve', planId, '--wave', 'alpha', '--gate', 'entry', '--by', 'Sam Lead', '--note', 'trial 2: 100%']).code).toBe(0);
 
       // After alpha, beta and gamma side by side: gamma completes while beta is held by its cap.
-      await until('gamma completes while beta is capped', async () => (await wave('gamma')).state === 'completed', 240_000);
+      // beta's one account of the day may still be in flight when gamma's two end (under load): wait for both.
+      await until(
+        'gamma completes, and beta its one account of the day',
+        async () => (await wave('gamma')).state === 'completed' && (await wave('beta')).accounts.completed === 1,
+        240_000,
+      );
       const b = await wave('beta');
       expect(b.state).toBe('capped');
       expect(b.accounts).toMatchObject({ started: 1, completed: 1 });

@@ -42,6 +42,8 @@ describe('a cutover plan whose worker is down when its window opens', () => {
     const dir = path.join(e.config.DATA_DIR, 'plans', uniqueId('plan-down'));
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'wave.txt'), accounts.join('\n') + '\n');
+    // The worker first: its start-up (tens of seconds on a loaded machine) does not eat into the minute before the window.
+    let worker = await workers.start(queue, 'plan-down-worker-1');
     const t0 = Date.now();
     const window = { start: t0 + 60_000, end: t0 + 15 * 60_000 };
     const planFile = path.join(dir, 'plan.yaml');
@@ -58,7 +60,6 @@ waves:
 `,
     );
     const env = { TEMPORAL_TASK_QUEUE: queue };
-    let worker = await workers.start(queue, 'plan-down-worker-1');
     const planId = uniqueId('plan-down-');
     const started = cli(['plan', 'start', planFile, '--plan-id', planId, '--poll-seconds', '2', '--json'], env);
     expect(started.code, started.stderr).toBe(0);

@@ -67,10 +67,15 @@ describe('stop the line on a plain run start', () => {
       expect(st.progress.totals).toMatchObject({ dispatched: 3, failed: 3, notAttempted: 0 });
 
       // The ledger: three failures at stage platform; nothing else recorded, nothing marked failed by the pause.
+      // (Rows in account order: the ledger's query has none, and an updated row moves in the table.)
       const before = await attempts(e, runId);
-      expect([...before.values()].filter((r) => r.outcome !== null).map((r) => [r.external_account_number, r.outcome, r.error_code])).toEqual(
-        accounts.slice(0, 3).map((a) => [a, 'failed', 'agreement_product_not_found']),
-      );
+      const byAccount = (x: [string, ...unknown[]], y: [string, ...unknown[]]) => x[0].localeCompare(y[0]);
+      expect(
+        [...before.values()]
+          .filter((r) => r.outcome !== null)
+          .map((r): [string, ...unknown[]] => [r.external_account_number, r.outcome, r.error_code])
+          .sort(byAccount),
+      ).toEqual(accounts.slice(0, 3).map((a) => [a, 'failed', 'agreement_product_not_found']));
       expect([...before.values()].every((r) => r.outcome !== null)).toBe(true);
       // The platform's own record: only the first three were ever scheduled.
       const truthBefore = await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE);

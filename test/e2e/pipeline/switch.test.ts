@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { cliSync } from '../../support/cli';
-import { accountsFile, attempts, connectE2E, runToEnd, sandbox, seedAccounts, uniqueId, until, type E2E } from '../helpers';
+import { accountsFile, attempts, runToEnd, sandbox, seedAccounts, uniqueId, until, useE2E } from '../helpers';
 
 /**
  * A switch end to end on the real stack (run start --send-registration-flows): the sandbox walks the
@@ -10,10 +10,8 @@ import { accountsFile, attempts, connectE2E, runToEnd, sandbox, seedAccounts, un
  * is called on supply while one of its points is not, and no flow is sent twice for a point.
  */
 
-let e: E2E;
-beforeAll(async () => {
-  e = await connectE2E();
-});
+const e = useE2E();
+// The faults are this fork's stack's own (test/e2e/helpers.ts): back to none before the next file on it.
 afterAll(async () => {
   await sandbox(e, 'PUT', '/admin/faults', {
     eventDropRate: 0,
@@ -22,7 +20,6 @@ afterAll(async () => {
     registrationObjectRate: 0,
     registrationRejectRate: 0,
   }).catch(() => {});
-  await e?.close();
 });
 
 const cli = (args: string[]) => cliSync(args, { env: e.env });

@@ -77,7 +77,7 @@ describe('the replay check, on a run whose workers keep the smallest workflow ca
       for (const t of truth) expect(platform.get(t.external_account_number)?.created_count, t.external_account_number).toBe(1);
 
       // `REPLAY_CHECK_FIXTURE=<file>` records the history of one workflow that timed out, payloads
-      // decrypted, for the unit test (test/unit/rehearsal/fixtures).
+      // decrypted, for the unit test (harness/test/rehearsal/fixtures).
       const fixture = process.env.REPLAY_CHECK_FIXTURE;
       if (fixture) await recordTimedOutHistory(runId, fixture);
     },

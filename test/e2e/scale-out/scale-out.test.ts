@@ -1,13 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pauseRun, resumeRun, runProgressQuery } from '../../../domain/messages';
-import { connectE2E, type E2E, groundTruth, listOf, ownWorkers, seedAccounts, startRun, uniqueId } from '../helpers';
+import { connectE2E, type E2E, groundTruth, listOf, ownWorkers, seedAccounts, stackEnv, startRun, uniqueId } from '../helpers';
 
 // Scale-out is a claim about the production shape: it runs on the server engine only
 // (`npm run test:e2e:server`). SCALE_OUT_ACCOUNTS sets the size (CI: the default; the README's
 // figures come from a 2,000-account run of this same test).
-const ENGINE = inject('stackEnv').KRAKEN_TEMPORAL_ENGINE ?? 'dev';
+const ENGINE = stackEnv().KRAKEN_TEMPORAL_ENGINE ?? 'dev';
 const ACCOUNTS = Number(process.env.SCALE_OUT_ACCOUNTS ?? 300);
 // A correctness test, not a timed one: the limit only stops a stuck run (generous on a loaded machine).
 const TIMEOUT_MS = Math.max(600_000, ACCOUNTS * 2_000);

@@ -49,13 +49,12 @@ describe('mergeStackEnv', () => {
 });
 
 describe('errors and exit codes', () => {
-  it('maps config, usage, unreachable and port errors', () => {
+  it('maps config, usage and unreachable errors', () => {
     expect(describeError(new ConfigError(['A=1: bad', 'B=2: bad']))).toEqual({
       lines: ['config error: A=1: bad', 'config error: B=2: bad'],
       exitCode: EXIT.usage,
     });
     expect(describeError(new CliError('temporal_unreachable', 'down', EXIT.unreachable)).exitCode).toBe(3);
-    expect(describeError(Object.assign(new Error('port 7233 in use'), { code: 'port_in_use' })).exitCode).toBe(2);
     expect(describeError(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' })).exitCode).toBe(3);
   });
 

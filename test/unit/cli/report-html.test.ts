@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, horizontalBarChart, renderReportHtml, throughputChart, uiLink } from '../../../cli/report/html';
 import { HOSTILE, hostileReportData } from './fixtures/report-data';
+import { censusLine } from '../../../cli/report/summary';
 
 describe('escapeHtml', () => {
   it('escapes the five characters that matter in text and attributes', () => {
@@ -112,5 +113,31 @@ describe('the retrying section', () => {
     expect(section).toContain('2030-01-01T00:00:08.000Z');
     expect(section).toContain(encodeURIComponent('account-import/SUP/ACC-9'));
     expect(section).not.toContain('<script');
+  });
+});
+
+describe('the supplier census in the report', () => {
+  const counts = { tenantImported: 12, tenantPending: 3, ledgerCompleted: 10, matched: 9, inFlight: 1, platformOnly: 4, ledgerOnly: 1, stuckPending: 2 };
+  const census = { supplierCode: 'SUP', takenAt: '2030-01-01T00:00:00.000Z', stuckAfterSeconds: 3600, counts };
+
+  it('shows the latest census class by class, or how to take one', () => {
+    const html = renderReportHtml({ ...hostileReportData(), census });
+    const rows = [...html.matchAll(/<tr><td>([a-z ]+)<\/td><td>(\d+)<\/td>/g)].map((m) => [m[1], Number(m[2])]);
+    expect(rows).toEqual([
+      ['platform only', 4],
+      ['ledger only', 1],
+      ['stuck pending', 2],
+      ['matched', 9],
+      ['in flight', 1],
+    ]);
+    expect(html).toContain('the tenant lists 12 imported and 3 pending; the ledger completed 10');
+    expect(html).toContain('over 3600 s');
+    expect(renderReportHtml({ ...hostileReportData(), census: null })).toContain('No supplier census taken yet');
+  });
+
+  it('one summary line', () => {
+    expect(censusLine(census)).toBe(
+      'Supplier census 2030-01-01T00:00:00.000Z: platform only 4 (imported elsewhere), ledger only 1, stuck pending 2 (over 3600 s); the tenant lists 12 imported, 3 pending',
+    );
   });
 });

@@ -52,6 +52,8 @@ describe('the plan file', () => {
     expect(problems({ name: 'p', waves: [wave({ gates: { stop_line: { max_failure_rate: 1.5 } } })] })).toEqual([
       'waves[0].gates.stop_line.max_failure_rate: max_failure_rate: a share between 0 and 1',
     ]);
+    expect(problems({ name: 'p', waves: [wave({ gates: { exit: { max_platform_only: -1, max_ledger_only: 1.5 } } })] }).length).toBe(2);
+    expect(problems({ name: 'p', waves: [wave({ gates: { exit: { max_platform_only: 0, max_ledger_only: 0 } } })] })).toEqual([]);
     expect(problems({ name: 'p', waves: [wave({ gates: { exit: { min_reconciled_rate: -1 } } })] })).toEqual([
       'waves[0].gates.exit.min_reconciled_rate: min_reconciled_rate: a share between 0 and 1',
     ]);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outcomeOf } from '../../../domain/outcomes';
 import { createLedger } from '../../../ledger';
 import type { AttemptRef } from '../../../ledger/types';
 import { startTestDb, uniq } from '../events/helpers';
@@ -71,5 +72,22 @@ describe('a stage update after the outcome', () => {
       ref.externalAccountNumber,
     ]);
     expect(staged.rows).toEqual([{ object_key: 'docs/a.pdf' }]);
+  });
+});
+
+describe('outcomes the run settles without starting the account (insertOutcomes)', () => {
+  it('writes each outcome as outcomeOf built it, and leaves an account that has a row as it was', async () => {
+    const open = await openAccount();
+    const run = { runId: open.runId, supplierCode: 'S1', dryRun: false };
+    const created = outcomeOf('ELSE-1', { step: 'elsewhere', status: 'COMPLETED', accountNumber: 'A-9' });
+    const cancelled = outcomeOf(open.externalAccountNumber, { step: 'not_reached', code: 'run_cancelled' });
+    expect(await ledger.insertOutcomes(run, [created, cancelled], (ext) => `wf-${ext}`)).toBe(1);
+    expect(await ledger.recordedOutcomes(run.runId, ['ELSE-1', open.externalAccountNumber])).toEqual([created]);
+    const row = await db.pool.query(
+      `select workflow_id, finished_at is not null as finished from migrate.account_attempts where run_id = $1 and external_account_number = 'ELSE-1'`,
+      [run.runId],
+    );
+    expect(row.rows).toEqual([{ workflow_id: 'wf-ELSE-1', finished: true }]);
+    expect(await stageOf(open)).toEqual({ stage: 'prepare', outcome: null });
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAuth, createPlatformClient, jwtExpiryMs, PlatformFinalError, PlatformTransientError } from '../../../clients/platform';
-import { API_KEY, configFor, fakeJwt, json, ORG_SECRET, startFakePlatform, type FakePlatform, type Seen } from './fake-platform';
+import { API_KEY, caught, configFor, fakeJwt, json, ORG_SECRET, startFakePlatform, type FakePlatform, type Seen } from './fake-platform';
 
 let platform: FakePlatform | undefined;
 afterEach(async () => {
@@ -14,15 +14,6 @@ const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
 
 function tokenResponse(token: string, refreshToken = 'refresh-abc', refreshExpiresIn = inAnHour() + 3600) {
   return { data: { obtainKrakenToken: { token, refreshToken, refreshExpiresIn } } };
-}
-
-async function caught(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a rejection');
 }
 
 function assertNoSecret(err: unknown, secrets: string[]) {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createPlatformClient, PlatformFinalError, PlatformTransientError, USER_AGENT, type PlatformClientConfig } from '../../../clients/platform';
 import type { ScheduleAccountCreation } from '../../../schemas/account';
 import type { PlatformLogger } from '../../../clients/platform';
-import { API_KEY, configFor, json, startFakePlatform, type FakePlatform, type Handler } from './fake-platform';
+import { API_KEY, caught, configFor, json, startFakePlatform, type FakePlatform, type Handler } from './fake-platform';
 
 const request: ScheduleAccountCreation = {
   payload: { import_supplier: 'DEMO-SUPPLIER', external_account_number: 'EXT-0001', billing_name: 'Bob Example' },
@@ -18,15 +18,6 @@ afterEach(async () => {
 async function clientFor(handler: Handler, overrides: Partial<PlatformClientConfig> = {}) {
   platform = await startFakePlatform(handler);
   return { client: createPlatformClient(configFor(platform.origin, overrides)), platform };
-}
-
-async function caught(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('scheduleAccountCreation', () => {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { PlatformClientConfig } from '../../../clients/platform';
+import { afterEach } from 'vitest';
+import { createPlatformClient, type PlatformClientConfig } from '../../../clients/platform';
 
 /** One request as the fake platform saw it. */
 export interface Seen {
@@ -73,5 +74,28 @@ export function configFor(origin: string, overrides: Partial<PlatformClientConfi
     PLATFORM_ORGANIZATION_SECRET_KEY: ORG_SECRET,
     PLATFORM_HTTP_TIMEOUT_MS: 2_000,
     ...overrides,
+  };
+}
+
+/** The rejection a promise ends in (the test fails when it resolves). */
+export async function caught(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected a rejection');
+}
+
+/** For a test file: each call starts a fake platform (closed after the test) and a client pointed at it. */
+export function fakePlatformClients() {
+  let platform: FakePlatform | undefined;
+  afterEach(async () => {
+    await platform?.close();
+    platform = undefined;
+  });
+  return async (handler: Handler, overrides: Partial<PlatformClientConfig> = {}) => {
+    platform = await startFakePlatform(handler);
+    return { client: createPlatformClient(configFor(platform.origin, overrides)), platform };
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isTerminalEvent, TERMINAL_EVENT_TYPES } from '../../../domain/event-types';
-import { isTerminalStatus, outcomeOf, type Ending } from '../../../workflows/outcomes';
+import { isTerminalStatus, outcomeOf, type Ending } from '../../../domain/outcomes';
 import type { AccountOutcome } from '../../../domain/inputs';
 import { rowToOutcome } from '../../../ledger/outcome-columns';
 
@@ -84,6 +84,21 @@ const ENDINGS: Array<[string, Ending, Omit<AccountOutcome, 'externalAccountNumbe
     { step: 'activity_failed', stage: 'schedule', code: 'platform_auth_failed' },
     { outcome: 'failed', stage: 'schedule', code: 'platform_auth_failed', source: 'local' },
   ],
+  [
+    'the run was cancelled before reaching the account',
+    { step: 'not_reached', code: 'run_cancelled' },
+    { outcome: 'not_attempted', stage: 'guard', code: 'run_cancelled', source: 'local' },
+  ],
+  [
+    'another run created the account',
+    { step: 'elsewhere', status: 'COMPLETED', accountNumber: 'A-44444444' },
+    { outcome: 'completed', stage: 'done', accountNumber: 'A-44444444', source: 'already_imported' },
+  ],
+  [
+    'another run is still importing the account',
+    { step: 'elsewhere', status: 'RUNNING', accountNumber: undefined },
+    { outcome: 'not_attempted', stage: 'guard', code: 'account_in_flight_in_another_run', source: 'local' },
+  ],
 ];
 
 describe('the outcome of every ending (outcomeOf)', () => {
@@ -93,7 +108,7 @@ describe('the outcome of every ending (outcomeOf)', () => {
 
   it('covers every step an ending can have', () => {
     const steps = new Set(ENDINGS.map(([, e]) => e.step));
-    expect([...steps].sort()).toEqual(['activity_failed', 'documents', 'event', 'guard', 'poll', 'prepare', 'schedule', 'timeout']);
+    expect([...steps].sort()).toEqual(['activity_failed', 'documents', 'elsewhere', 'event', 'guard', 'not_reached', 'poll', 'prepare', 'schedule', 'timeout']);
   });
 
   it('only endings that say an account exists (or a dry run passed) are completed', () => {
@@ -104,6 +119,7 @@ describe('the outcome of every ending (outcomeOf)', () => {
       'a dry_run_complete event',
       'polling read PROCESSED',
       'polling read DRY_RUN_SUCCEEDED',
+      'another run created the account',
     ]);
   });
 });

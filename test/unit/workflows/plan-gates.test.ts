@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvalRefusal, dryRunGate, exitNumbersMet, formatRate, reconciledRate, trialRefusal } from '../../../domain/plan-gates';
+import { approvalRefusal, censusGateStatusMet, dryRunGate, exitNumbersMet, formatRate, reconciledRate, trialRefusal } from '../../../domain/plan-gates';
 import type { GateStatus } from '../../../domain/plan-messages';
 
 const gate = (more: Partial<GateStatus> = {}): GateStatus => ({
@@ -60,6 +60,33 @@ describe('plan approve: refused with the reason, or recorded', () => {
     expect(approvalRefusal({ ...base, gate: 'exit', waveState: 'exit_not_met', status: gate({ state: 'not_met' }) })).toBe(
       "wave alpha's exit gate is not met: reconciled n/a < min_reconciled_rate n/a",
     );
+  });
+  it('an exit whose supplier census is over its maximum is refused with the census; a census within it leaves the reconciled reason', () => {
+    const census = { taken_at: '2030-01-01T00:00:00.000Z', platform_only: 3, ledger_only: 0, max_platform_only: 0, max_ledger_only: null };
+    expect(
+      approvalRefusal({
+        ...base,
+        gate: 'exit',
+        waveState: 'exit_not_met',
+        status: { ...gate({ state: 'not_met' }), reconciled_rate: 1, min_reconciled_rate: null, census },
+      }),
+    ).toBe(
+      "wave alpha's exit gate is not met: supplier census 2030-01-01T00:00:00.000Z: platform only 3 (max_platform_only 0), ledger only 0 (max_ledger_only none)",
+    );
+    const within = { ...census, platform_only: 0 };
+    expect(
+      approvalRefusal({
+        ...base,
+        gate: 'exit',
+        waveState: 'exit_not_met',
+        status: { ...gate({ state: 'not_met' }), reconciled_rate: 0.5, min_reconciled_rate: 0.99, census: within },
+      }),
+    ).toBe("wave alpha's exit gate is not met: reconciled 50.0% < min_reconciled_rate 99.0%");
+    expect([censusGateStatusMet(census), censusGateStatusMet(within), censusGateStatusMet({ ...within, ledger_only: 2, max_ledger_only: 1 })]).toEqual([
+      false,
+      true,
+      false,
+    ]);
   });
   it('a gate the wave has not reached, or has passed, is refused with the wave state', () => {
     expect(approvalRefusal({ ...base, gate: 'exit', waveState: 'running', status: gate({ state: 'pending' }) })).toBe(

@@ -1,0 +1,27 @@
+import type { SupplierStatus } from './inputs';
+
+/**
+ * What the account workflow's steps answer (activities/types.ts), here so the outcome functions
+ * (outcomes.ts) that read them stand in this layer with the rest of the outcome's decisions.
+ */
+
+export type PrepareResult =
+  | { ok: true; documentCount: number; supplierStatus: SupplierStatus }
+  | { ok: false; stage: 'source' | 'transform' | 'validate'; code: string; attr?: string; errorCount: number };
+
+export type StageDocumentsResult = { ok: true; uploaded: number; alreadyPresent: number } | { ok: false; code: string; attr?: string };
+
+export type ScheduleOutcome =
+  | { kind: 'accepted' }
+  | { kind: 'already_imported'; accountNumber: string }
+  | { kind: 'validation_failed'; code: string; attr?: string; errorCount: number }
+  /** The tariff pre-flight: the platform's catalogue does not know a tariff the account uses. */
+  | { kind: 'catalogue_failed'; code: string; attr?: string; errorCount: number }
+  /** The platform refused, or the ledger's mirror says the supplier is paused or complete. */
+  | { kind: 'supplier_not_ongoing' };
+
+export interface ImportStatusSummary {
+  status: string;
+  accountNumber?: string;
+  errorCode?: string;
+}

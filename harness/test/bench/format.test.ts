@@ -1,0 +1,243 @@
+import { describe, expect, it } from 'vitest';
+import { fmt, fmtMs, renderReport, renderTable, resultRows } from '../../bench/format';
+import { benchResultsSchema, type BenchResults, type PipelineRun } from '../../bench/results';
+
+const run = (over: Partial<PipelineRun> = {}): PipelineRun => ({
+  workers: 1,
+  accounts: 2000,
+  concurrency: 50,
+  completed: 2000,
+  notCompleted: 0,
+  wallSeconds: 80,
+  accountsPerSecond: 25,
+  latency: { p50Ms: 1840, p95Ms: 3210, maxMs: 5400 },
+  loadAvg1: 3.2,
+  historyEventsPerAccount: 41.5,
+  workerPeakRssMb: 412,
+  temporalPeakRssMb: 230,
+  failedByCode: {},
+  outcomeSources: { event: 1990, poll: 10 },
+  eventsByMatchStatus: { matched: 1990, late: 10 },
+  eventsUnidentified: 0,
+  ...over,
+});
+
+const results = (over: Partial<BenchResults> = {}): BenchResults =>
+  benchResultsSchema.parse({
+    startedAt: '2025-06-01T10:00:00.000Z',
+    finishedAt: '2025-06-01T10:12:00.000Z',
+    command: 'npm run bench',
+    mode: 'default',
+    eventWaitSeconds: 30,
+    eventsRoute: 'sqs',
+    machine: { cpuModel: 'AMD EPYC', cores: 2, memoryGb: 23.5, platform: 'linux-x64', kernel: '6.1' },
+    versions: { node: 'v20.20.2', temporalCli: '1.5.1 (Server 1.29.1, UI 2.42.1)', temporalio: '1.24.0' },
+    load: { atStart: [1.5, 1.25, 1], atEnd: [2, 1.5, 1.25] },
+    endToEnd: run(),
+    floor: {
+      accounts: 2000,
+      concurrency: 50,
+      completed: 2000,
+      notCompleted: 0,
+      wallSeconds: 20,
+      accountsPerSecond: 100,
+      latency: { p50Ms: 420 },
+      loadAvg1: 2,
+      historyEventsPerAccount: 11,
+    },
+    plainScript: {
+      accounts: 2000,
+      concurrency: 50,
+      completed: 2000,
+      notCompleted: 0,
+      wallSeconds: 40,
+      accountsPerSecond: 50,
+      latency: { p50Ms: 800, p95Ms: 1500 },
+      loadAvg1: 2,
+      peakRssMb: 180,
+      failedByCode: {},
+    },
+    ratios: { pipelineOverFloor: 0.25, pipelineOverScript: 0.5 },
+    validation: { seconds: 3, payloadsPerSecondPerCore: { runs: [1200, 1500, 1400], median: 1400 } },
+    sandbox: { requestsPerRun: 2000, concurrency: 32, requestsPerSecond: { runs: [600, 650, 640], median: 640 }, p50Ms: 45, p95Ms: 120, failed: 0 },
+    scaling: [run(), run({ workers: 2, accountsPerSecond: 40, workerPeakRssMb: 800 })],
+    skipped: ['memory growth (opt-in: --memory [accounts])'],
+    notes: [],
+    ok: true,
+    ...over,
+  });
+
+describe('number formatting', () => {
+  it('groups thousands, fixes decimals and shows a dash for what was not measured', () => {
+    expect(fmt(12345.678, 1)).toBe('12,345.7');
+    expect(fmt(3)).toBe('3');
+    expect(fmt(undefined)).toBe('—');
+    expect(fmt(Number.NaN)).toBe('—');
+    expect(fmtMs(850)).toBe('850 ms');
+    expect(fmtMs(1840)).toBe('1.84 s');
+    expect(fmtMs(undefined)).toBe('—');
+  });
+});
+
+describe('renderTable', () => {
+  it('pads figures left, right-aligns values, and leaves no trailing spaces', () => {
+    const out = renderTable([
+      { figure: 'a', value: '1 acc/s', note: 'n' },
+      { figure: 'longer figure', value: '12.5 acc/s' },
+    ]).split('\n');
+    expect(out[0]).toBe('Figure              Value  Note');
+    expect(out[1]).toBe('-------------  ----------  ----');
+    expect(out[2]).toBe('a                 1 acc/s  n');
+    expect(out[3]).toBe('longer figure  12.5 acc/s');
+  });
+});
+
+describe('resultRows', () => {
+  const byFigure = (r: BenchResults) => new Map(resultRows(r).map((row) => [row.figure.trim(), row]));
+
+  it('reports every measured figure with its unit', () => {
+    const rows = byFigure(results());
+    expect(rows.get('End-to-end pipeline (1 worker, best concurrency)')?.value).toBe('25.00 acc/s');
+    expect(rows.get('End-to-end pipeline (1 worker, best concurrency)')?.note).toContain('2,000/2,000 completed in 80.0 s');
+    expect(rows.get('account latency p50 / p95')?.value).toBe('1.84 s / 3.21 s');
+    expect(rows.get('history events per account')?.value).toBe('41.5');
+    expect(rows.get('worker peak RSS')?.value).toBe('412 MB');
+    expect(rows.get('Temporal server peak RSS')?.value).toBe('230 MB');
+    expect(rows.get('outcomes by source')?.value).toBe('event 1,990, poll 10');
+    expect(rows.get('pipeline / floor')?.value).toBe('0.25');
+    expect(rows.get('pipeline / script')?.value).toBe('0.50');
+    expect(rows.get('Validation (validateAccount, one core)')?.value).toBe('1,400 payloads/s');
+    expect(rows.get('Sandbox schedule requests')?.value).toBe('640 req/s');
+    expect(rows.get('Scaling: 2 worker processes, fresh stack 1')?.note).toMatch(/^×1\.60 of 1 worker/);
+  });
+
+  it("reads events and actions per account from the run's full history cost, run share included", () => {
+    const cost = {
+      accounts: 2000,
+      accountEventsPerAccount: 17,
+      runEventsPerAccount: 0.42,
+      eventsPerAccount: 17.42,
+      actionsPerAccount: 6.1,
+      actionsByKind: { workflowStarts: 1, activityAttempts: 2, localActivityTasks: 2.1, timers: 1, signals: 0, upserts: 0, updates: 0 },
+      runSegments: 1,
+    };
+    const rows = byFigure(results({ endToEnd: run({ cost }) }));
+    expect(rows.get('history events per account')).toMatchObject({ value: '17.4', note: expect.stringContaining('0.42 its share of the run') });
+    expect(rows.get('Temporal Cloud actions per account')).toMatchObject({
+      value: '6.10',
+      note: 'workflowStarts 1.00, activityAttempts 2.00, localActivityTasks 2.10, timers 1.00',
+    });
+  });
+
+  it('shows both sweeps and the 2-worker spread over fresh stacks', () => {
+    const floor = (c: number, rate: number) => ({
+      accounts: 2000,
+      concurrency: c,
+      completed: 2000,
+      notCompleted: 0,
+      wallSeconds: 20,
+      accountsPerSecond: rate,
+      latency: {},
+      loadAvg1: 2,
+    });
+    const rows = byFigure(
+      results({
+        pipelineSweep: [run({ concurrency: 50, accountsPerSecond: 20 }), run({ concurrency: 100, accountsPerSecond: 25 })],
+        floorSweep: [floor(50, 80), floor(100, 100)],
+        scaling: [run(), run({ workers: 2, accountsPerSecond: 30 }), run({ workers: 2, accountsPerSecond: 40 }), run({ workers: 2, accountsPerSecond: 35 })],
+      }),
+    );
+    expect(rows.get('pipeline sweep')?.value).toBe('50: 20.0 · 100: 25.0');
+    expect(rows.get('floor sweep')?.value).toBe('50: 80.0 · 100: 100.0');
+    expect(rows.get('2 workers: median (spread)')).toMatchObject({
+      value: '35.00 acc/s',
+      note: 'min 30.00 – max 40.00 over 3 fresh stacks; ×1.40 of 1 worker',
+    });
+  });
+
+  it('says when platform events arrived without an account number (they cannot be routed)', () => {
+    const rows = byFigure(results({ endToEnd: run({ outcomeSources: { poll: 2000 }, eventsByMatchStatus: {}, eventsUnidentified: 2000 }) }));
+    expect(rows.get('outcomes by source')).toMatchObject({ value: 'poll 2,000', note: 'platform events by match: none; 2,000 without an account number' });
+  });
+
+  it('lists accounts that did not complete, with their codes', () => {
+    const rows = byFigure(results({ endToEnd: run({ completed: 1997, notCompleted: 3, failedByCode: { outcome_timeout: 2, no_ledger_row: 1 } }), ok: false }));
+    expect(rows.get('NOT completed')).toEqual({ figure: '  NOT completed', value: '3', note: 'outcome_timeout×2, no_ledger_row×1' });
+  });
+
+  it('shows the ceiling beside the floor and the script, with the ratios that bound the pipeline', () => {
+    const ceiling = {
+      accounts: 2000,
+      concurrency: 50,
+      completed: 1999,
+      notCompleted: 1,
+      wallSeconds: 62.5,
+      accountsPerSecond: 32,
+      latency: { p50Ms: 1200 },
+      loadAvg1: 2,
+      cpuMsPerAccount: { bench: 30, temporal: 25 },
+    };
+    const rows = resultRows(
+      results({ ceiling, ratios: { pipelineOverFloor: 0.25, pipelineOverScript: 0.5, ceilingOverFloor: 0.32, ceilingOverScript: 0.64 } }),
+    );
+    const at = rows.findIndex((r) => r.figure.startsWith('Ceiling'));
+    expect(rows[at]).toMatchObject({ value: '32.00 acc/s', note: expect.stringContaining('1,999/2,000 in 62.5 s at concurrency 50') });
+    expect(rows.slice(at + 1, at + 5).map((r) => [r.figure.trim(), r.value])).toEqual([
+      ['CPU per account', '55 ms'],
+      ['NOT completed', '1'],
+      ['ceiling / floor', '0.32'],
+      ['ceiling / script', '0.64'],
+    ]);
+  });
+
+  it('leaves out sections that were not run', () => {
+    const rows = byFigure(results({ floor: undefined, plainScript: undefined, scaling: undefined, ratios: {} }));
+    expect(rows.has('pipeline / floor')).toBe(false);
+    expect(rows.has('Plain script (no Temporal)')).toBe(false);
+    expect([...rows.keys()].some((k) => k.startsWith('Ceiling'))).toBe(false);
+    expect([...rows.keys()].some((k) => k.startsWith('Scaling'))).toBe(false);
+  });
+
+  it('shows memory growth from the first to the last sample', () => {
+    const rows = byFigure(
+      results({
+        memory: {
+          accounts: 10_000,
+          samples: [
+            { finished: 1000, workerRssMb: 400 },
+            { finished: 10_000, workerRssMb: 430.5 },
+          ],
+          rssAtFirstMb: 400,
+          rssAtLastMb: 430.5,
+          growthMb: 30.5,
+          run: run({ accounts: 10_000, completed: 10_000 }),
+        },
+      }),
+    );
+    const m = rows.get('Memory growth (10,000 accounts, 1 run)');
+    expect(m?.value).toBe('+31 MB');
+    expect(m?.note).toContain('400 MB after 1,000 → 431 MB after 10,000');
+  });
+});
+
+describe('renderReport', () => {
+  it('puts the machine, versions and load above the table and the verdict below', () => {
+    const text = renderReport(results()).split('\n');
+    expect(text[0]).toBe('kraken-migrate bench (default) — 2025-06-01T10:00:00.000Z');
+    expect(text[2]).toBe('machine:  AMD EPYC, 2 cores, 23.5 GB, linux-x64 6.1');
+    expect(text[3]).toBe('versions: node v20.20.2; Temporal CLI 1.5.1 (Server 1.29.1, UI 2.42.1); @temporalio/* 1.24.0');
+    expect(text[4]).toBe('settings: sandbox latency 0, processing delay 0, events on (route: SQS), OUTCOME_EVENT_WAIT_SECONDS=30');
+    expect(text[5]).toContain('1.50 / 1.25 / 1.00 at start');
+    expect(text.at(-1)).toBe('OK: every account of every pass completed');
+    expect(
+      renderReport(results({ ok: false }))
+        .split('\n')
+        .at(-1),
+    ).toBe('NOT OK: some accounts did not complete');
+  });
+
+  it('results survive a JSON round trip through the schema unchanged', () => {
+    const r = results();
+    expect(benchResultsSchema.parse(JSON.parse(JSON.stringify(r)))).toEqual(r);
+  });
+});

@@ -1,0 +1,76 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseBenchArgs } from '../../bench/options';
+
+describe('parseBenchArgs', () => {
+  it('defaults to the full table: 2000 accounts, scaling on, memory off', () => {
+    const o = parseBenchArgs([]);
+    expect(o).toMatchObject({
+      mode: 'default',
+      accounts: 2000,
+      concurrency: [50, 100, 200],
+      floorConcurrency: [50, 100, 200, 400],
+      scalingRepeats: 3,
+      floor: true,
+      script: true,
+      scaling: true,
+      memoryAccounts: 0,
+      eventWaitSeconds: 30,
+      out: 'harness/bench/results.json',
+    });
+  });
+
+  it('--smoke is tiny and never scales, but explicit values still win', () => {
+    expect(parseBenchArgs(['--smoke'])).toMatchObject({
+      mode: 'smoke',
+      accounts: 30,
+      scaling: false,
+      memoryAccounts: 0,
+      validationSeconds: 1,
+      sandboxRequests: 200,
+    });
+    expect(parseBenchArgs(['--smoke', '--accounts', '12'])).toMatchObject({ mode: 'smoke', accounts: 12 });
+  });
+
+  it('--concurrency and --floor-concurrency take sweeps', () => {
+    expect(parseBenchArgs(['--concurrency', '100', '--floor-concurrency', '50,400'])).toMatchObject({ concurrency: [100], floorConcurrency: [50, 400] });
+  });
+
+  it('--memory alone means 10,000 accounts; with a value, that many', () => {
+    expect(parseBenchArgs(['--memory']).memoryAccounts).toBe(10_000);
+    expect(parseBenchArgs(['--memory', '3000']).memoryAccounts).toBe(3000);
+  });
+
+  it('--no-floor, --no-script and --no-scaling switch passes off', () => {
+    expect(parseBenchArgs(['--no-floor', '--no-script', '--no-scaling'])).toMatchObject({ floor: false, script: false, scaling: false });
+  });
+
+  it('--engine picks the Temporal engine (else KRAKEN_TEMPORAL_ENGINE, else the dev server) and refuses others', () => {
+    expect(parseBenchArgs([], {}).engine).toBe('dev');
+    expect(parseBenchArgs([], { KRAKEN_TEMPORAL_ENGINE: 'server' }).engine).toBe('server');
+    expect(parseBenchArgs(['--engine', 'server'], {}).engine).toBe('server');
+    expect(parseBenchArgs(['--engine', 'dev'], { KRAKEN_TEMPORAL_ENGINE: 'server' }).engine).toBe('dev');
+    expect(() => parseBenchArgs(['--engine', 'cloud'], {})).toThrow();
+  });
+
+  it("--events picks one event route (SQS, the deployment's, by default) or both, and refuses others", () => {
+    expect(parseBenchArgs([]).eventsRoute).toBe('sqs');
+    expect(parseBenchArgs(['--events', 'webhook']).eventsRoute).toBe('webhook');
+    expect(parseBenchArgs(['--events', 'both']).eventsRoute).toBe('both');
+    expect(() => parseBenchArgs(['--events', 'email'])).toThrow();
+  });
+
+  it('--cpu-prof profiles the workers into a directory, resolved against where the bench was started', () => {
+    expect(parseBenchArgs([]).cpuProfileDir).toBeUndefined();
+    expect(parseBenchArgs(['--cpu-prof', 'prof']).cpuProfileDir).toBe(path.resolve('prof'));
+    expect(parseBenchArgs(['--cpu-prof', '/tmp/p']).cpuProfileDir).toBe('/tmp/p');
+    expect(() => parseBenchArgs(['--cpu-prof'])).toThrow();
+  });
+
+  it('rejects nonsense instead of benchmarking it', () => {
+    expect(() => parseBenchArgs(['--accounts', 'lots'])).toThrow();
+    expect(() => parseBenchArgs(['--accounts', '0'])).toThrow();
+    expect(() => parseBenchArgs(['--concurrency', '501'])).toThrow();
+    expect(() => parseBenchArgs(['--bogus'])).toThrow();
+  });
+});
