@@ -59,12 +59,15 @@ export const DECISIONS = [
   'harness/chaos/verdict.ts',
   'harness/chaos/plan-verdict.ts',
   'domain/census.ts',
+  // The switch: final or not, send or not, on supply or not, the back-off (domain/supply.ts).
+  'domain/supply.ts',
 ];
 export const DECISIONS_TESTS = [
   'test/unit/cli/worker-versions.test.ts',
   'harness/test/chaos/plan-and-verdict.test.ts',
   'harness/test/chaos/plan-verdict.test.ts',
   'test/unit/domain/census.test.ts',
+  'test/unit/domain/supply.test.ts',
 ];
 
 /**

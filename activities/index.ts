@@ -8,6 +8,8 @@ import { planActivities, type PlanActivities } from './plan';
 import { censusActivities, type CensusActivities } from './census';
 import { platformActivities } from './schedule';
 import { stageDocumentsActivities } from './stage-documents';
+import { supplyActivities, type SupplyPlatformActivities } from './supply';
+import { createSupplyLedger } from '../ledger/supply';
 import type { MainActivities, PlatformActivities } from './types';
 
 export type { AccountActivities, MainActivities, PlatformActivities, RunActivities } from './types';
@@ -18,7 +20,7 @@ export type { CensusActivities } from './census';
 /** Activities built from their dependencies, one file per stage; nothing reads globals. */
 export function createActivities(deps: ActivityDeps): {
   main: MainActivities & PostImportMainActivities & PlanActivities & CensusActivities;
-  platform: PlatformActivities & PostImportPlatformActivities;
+  platform: PlatformActivities & PostImportPlatformActivities & SupplyPlatformActivities;
   /** Closes the payload sources the activities opened (a `.jsonl.gz` source's decompressed copy goes with it). */
   close(): Promise<void>;
 } {
@@ -37,7 +39,11 @@ export function createActivities(deps: ActivityDeps): {
       // The supplier census a wave's exit gate takes (census.ts).
       ...censusActivities(ctx),
     },
-    platform: { ...platformActivities(ctx), ...postImportPlatformActivities(ctx) },
+    platform: {
+      ...platformActivities(ctx),
+      ...postImportPlatformActivities(ctx),
+      ...supplyActivities({ ledger: createSupplyLedger(ctx.pool), platform: ctx.platform }),
+    },
     close: () => ctx.closeSources(),
   };
 }

@@ -43,7 +43,7 @@ export function prepareActivities(
     errors: [{ stage: 'source', code: 'source_account_not_found', detail: 'no such account in the source' }],
   };
 
-  function fromLegacy(src: SourceAccount | undefined, supplierCode: string): Built {
+  function fromLegacy(src: SourceAccount | undefined, supplierCode: string, sendRegistrationFlows: boolean): Built {
     if (!src) return notFound;
     const transformed = transformAccount(src, { importSupplierCode: supplierCode, mapping: ctx.mapping, defaultRegion: ctx.config.PHONE_DEFAULT_REGION });
     if (!transformed.ok) {
@@ -53,7 +53,7 @@ export function prepareActivities(
         errors: transformed.errors.map((e) => ({ stage: 'transform', code: e.code, attr: e.attr, detail: e.detail, sourceField: e.sourceField })),
       };
     }
-    const validated = validateAccount(transformed.payload, { defaultRegion: region });
+    const validated = validateAccount(transformed.payload, { defaultRegion: region, sendRegistrationFlows });
     if (!validated.ok) return { ok: false, stage: 'validate', errors: validated.errors.map((e) => ({ stage: 'validate', ...e })) };
     return { ok: true, payload: validated.value, documents: transformed.documents };
   }
@@ -64,11 +64,12 @@ export function prepareActivities(
     supplierCode: string,
     ref: ReturnType<typeof attemptRef>,
     workflowId: string,
+    sendRegistrationFlows: boolean,
   ): Promise<Built> {
     const read = await reading(ref, workflowId, () => ctx.payloadsFor(spec, ref.runId).getPayload(ext));
     if (!read) return notFound;
     if (!read.ok) return { ok: false, stage: 'source', errors: [{ stage: 'source', code: read.code, attr: read.attr, detail: read.detail }] };
-    const validated = validateAccount(read.payload, { defaultRegion: region, importSupplier: supplierCode });
+    const validated = validateAccount(read.payload, { defaultRegion: region, importSupplier: supplierCode, sendRegistrationFlows });
     if (!validated.ok) return { ok: false, stage: 'validate', errors: validated.errors.map((e) => ({ stage: 'validate', ...e })) };
     return { ok: true, payload: validated.value, documents: payloadDocuments(validated.value, spec.documents ?? ctx.config.SOURCE_DOCUMENTS_DIR) };
   }
@@ -83,9 +84,11 @@ export function prepareActivities(
       };
 
       const source = input.source;
+      // Not a switch unless the run says so: agents to appoint are then refused before send.
+      const flows = input.sendRegistrationFlows === true;
       const built = isPayloadSpec(source)
-        ? await fromPayloads(source, input.externalAccountNumber, input.supplierCode, ref, input.workflowId)
-        : fromLegacy(await reading(ref, input.workflowId, () => ctx.adapterFor(source).getAccount(input.externalAccountNumber)), input.supplierCode);
+        ? await fromPayloads(source, input.externalAccountNumber, input.supplierCode, ref, input.workflowId, flows)
+        : fromLegacy(await reading(ref, input.workflowId, () => ctx.adapterFor(source).getAccount(input.externalAccountNumber)), input.supplierCode, flows);
       if (!built.ok) return fail(built.stage, built.errors);
 
       // The balance fields the tenant takes (PLATFORM_BALANCE_FIELDS): the stored payload is the one sent.

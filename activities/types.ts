@@ -28,7 +28,7 @@ export type StartResult = { externalAccountNumber: string; started: true } | { e
 
 /** The account workflow's steps on the main task queue (local activities: short ledger, source and S3 work). */
 export interface AccountActivities {
-  prepareAccount(input: AttemptRef & { source: SourceSpecRef; workflowId: string }): Promise<PrepareResult>;
+  prepareAccount(input: AttemptRef & { source: SourceSpecRef; workflowId: string; sendRegistrationFlows?: boolean }): Promise<PrepareResult>;
   stageDocuments(input: AttemptRef): Promise<StageDocumentsResult>;
   getSupplierStatus(input: { supplierCode: string }): Promise<SupplierStatus>;
   recordSupplierNotOngoing(input: { supplierCode: string }): Promise<void>;

@@ -101,6 +101,8 @@ export async function startRun(client: Client, cfg: Config, input: Omit<Migratio
       eventWaitSeconds: cfg.OUTCOME_EVENT_WAIT_SECONDS,
       pollMaxSeconds: cfg.OUTCOME_POLL_MAX_SECONDS,
       supplierRecheckSeconds: TIMING_DEFAULTS.supplierRecheckSeconds,
+      supplyPollMinSeconds: cfg.SUPPLY_POLL_MIN_SECONDS,
+      supplyPollMaxSeconds: cfg.SUPPLY_POLL_MAX_SECONDS,
     },
   });
   if (!parsed.success) {

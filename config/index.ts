@@ -175,6 +175,10 @@ export const configSchema = z.object({
   // Outcome wait: how long to wait for an event before polling import status.
   OUTCOME_EVENT_WAIT_SECONDS: z.coerce.number().positive().default(TIMING_DEFAULTS.eventWaitSeconds),
   OUTCOME_POLL_MAX_SECONDS: z.coerce.number().positive().default(TIMING_DEFAULTS.pollMaxSeconds),
+  // On a switch (run start --send-registration-flows): the back-off between reads of the meter point
+  // statuses, doubling from the first to the second (tests run it in seconds).
+  SUPPLY_POLL_MIN_SECONDS: z.coerce.number().positive().default(TIMING_DEFAULTS.supplyPollMinSeconds),
+  SUPPLY_POLL_MAX_SECONDS: z.coerce.number().positive().default(TIMING_DEFAULTS.supplyPollMaxSeconds),
 
   /** Set by the stack: the worker writes its pid here once it polls (readiness, whatever LOG_LEVEL). */
   WORKER_READY_FILE: optionalString,

@@ -19,6 +19,22 @@ export const POST_IMPORT_ERROR = 'data_import.import_process.post_import.error';
 /** Outcomes of items sent after import: routed to the post-import workflow sending that account's items. */
 export const POST_IMPORT_EVENT_TYPES: readonly string[] = [POST_IMPORT_COMPLETED, POST_IMPORT_ERROR];
 
+/**
+ * The switch's supply lifecycle (catalogue, "Supply lifecycle"), keyed by the platform's account
+ * number: routed to the account's supply workflow (workflows/supply.ts) as a nudge to read the
+ * statuses now; the statuses, not the event, say where each point is.
+ */
+export const LIFECYCLE_EVENT_TYPES: readonly string[] = [
+  'lifecycle.join-supplier.requested',
+  'lifecycle.join-supplier.completed',
+  'lifecycle.join-supplier.cancelled',
+  'lifecycle.join-supplier.reversed',
+];
+
+export function isLifecycleEvent(eventType: string): boolean {
+  return LIFECYCLE_EVENT_TYPES.includes(eventType);
+}
+
 export function isPostImportEvent(eventType: string): boolean {
   return POST_IMPORT_EVENT_TYPES.includes(eventType);
 }

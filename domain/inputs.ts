@@ -34,6 +34,9 @@ export const timingsSchema = z.object({
   pollMaxSeconds: z.number().positive().default(TIMING_DEFAULTS.pollMaxSeconds),
   /** How often a paused run or waiting account rechecks the supplier status without a signal. */
   supplierRecheckSeconds: z.number().positive().default(TIMING_DEFAULTS.supplierRecheckSeconds),
+  /** On a switch: the back-off between reads of the meter point statuses (SUPPLY_POLL_MIN_SECONDS … SUPPLY_POLL_MAX_SECONDS). */
+  supplyPollMinSeconds: z.number().positive().default(TIMING_DEFAULTS.supplyPollMinSeconds),
+  supplyPollMaxSeconds: z.number().positive().default(TIMING_DEFAULTS.supplyPollMaxSeconds),
 });
 export type Timings = z.infer<typeof timingsSchema>;
 
@@ -97,6 +100,12 @@ export const migrationRunInputSchema = z.object({
   reconcile: z.boolean().default(true),
   /** After creation, carry over what changed in the source since extraction (post-import endpoints). */
   carryOverChanges: z.boolean().default(false),
+  /**
+   * The migration type, named after the tenant's import configuration flag: on an on-market switch
+   * each created account's meter points are sent for registration and followed to supply
+   * (workflows/supply.ts); otherwise no flow is ever sent and agents to appoint fail locally.
+   */
+  sendRegistrationFlows: z.boolean().default(false),
   /** Absent in runs started before stop-the-line existed: they get the defaults. */
   stopLine: stopLineSchema.default({ enabled: true, ...STOP_LINE_DEFAULTS }),
   /** Set by a cutover plan (workflows/cutover-plan.ts): dispatch nothing until the plan's first window opens. */
@@ -132,6 +141,8 @@ export const accountImportInputSchema = z.object({
   timings: timingsSchema,
   reconcile: z.boolean().optional(),
   carryOverChanges: z.boolean().optional(),
+  /** The run's migration type (absent in accounts started before it: not a switch). */
+  sendRegistrationFlows: z.boolean().optional(),
 });
 export type AccountImportInput = z.infer<typeof accountImportInputSchema>;
 

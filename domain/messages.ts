@@ -42,3 +42,5 @@ export interface AccountProgress {
   outcome?: AccountOutcome;
 }
 export const accountProgressQuery = defineQuery<AccountProgress>('accountProgress');
+/** Operator → supply workflow: send flows again for points that ended in these statuses (their cause cleared). */
+export const resendRegistrationSignal = defineSignal<[{ statuses: string[] }]>('resendRegistration');

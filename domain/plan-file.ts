@@ -56,6 +56,8 @@ const waveSchema = z
     windows: z.array(windowSchema).min(1, 'at least one window'),
     daily_cap: z.number().int().positive('accounts started per local day: a positive integer').optional(),
     dry_run_first: z.boolean().default(false),
+    /** The wave is an on-market switch (the tenant's flag, as `run start --send-registration-flows`). */
+    send_registration_flows: z.boolean().default(false),
     gates: z
       .object({
         entry: z

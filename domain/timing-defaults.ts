@@ -6,4 +6,7 @@ export const TIMING_DEFAULTS = {
   pollMaxSeconds: 6 * 3600,
   /** How often a paused run or a parked account rechecks the supplier status without a signal. */
   supplierRecheckSeconds: 60,
+  /** A switch's status reads (workflows/supply.ts): a switch takes days, so the first read after an hour, doubling to six. */
+  supplyPollMinSeconds: 3600,
+  supplyPollMaxSeconds: 6 * 3600,
 } as const;

@@ -21,3 +21,7 @@ export function planWorkflowId(planId: string): string {
 export function trialRunId(base: string, n: number): string {
   return `${base}-${n}`;
 }
+/** The switch of one account (workflows/supply.ts): one follow per supplier + account, whichever run created it. */
+export function supplyWorkflowId(supplierCode: string, externalAccountNumber: string): string {
+  return `supply/${supplierCode}/${externalAccountNumber}`;
+}

@@ -1,6 +1,15 @@
 import { attemptClassOf } from '../ledger/inbox-record';
-import { isPostImportEvent, isTerminalEvent } from '../domain/event-types';
-import { attemptsForEvent, createPostImportLedger, eventBelongsTo, freePlatformPermit, pendingEvents, setMatch, type PendingEvent } from '../ledger';
+import { isLifecycleEvent, isPostImportEvent, isTerminalEvent } from '../domain/event-types';
+import {
+  attemptsForEvent,
+  createPostImportLedger,
+  createSupplyLedger,
+  eventBelongsTo,
+  freePlatformPermit,
+  pendingEvents,
+  setMatch,
+  type PendingEvent,
+} from '../ledger';
 import { SignalError, type EventsDeps, type MatchStatus } from './types';
 import { importEventSignalOf } from '../domain/inputs';
 
@@ -27,6 +36,7 @@ export async function routeEvent(deps: EventsDeps, e: RoutableEvent): Promise<Ro
 
 async function decide(deps: EventsDeps, e: RoutableEvent): Promise<RouteOutcome> {
   if (isPostImportEvent(e.eventType)) return decidePostImport(deps, e);
+  if (isLifecycleEvent(e.eventType)) return decideLifecycle(deps, e);
   const cls = attemptClassOf(e.eventType);
   if (!cls) return { matchStatus: 'unmatched', note: 'not_routed: no account workflow waits on this event type' };
   if (!e.externalIdentifier) return { matchStatus: 'unmatched', note: 'not_routed: event has no external_identifier' };
@@ -90,6 +100,27 @@ async function decidePostImport(deps: EventsDeps, e: RoutableEvent): Promise<Rou
     const code = err instanceof SignalError ? err.code : 'signal_failed';
     return { matchStatus: 'pending', note: `${code}: will retry` };
   }
+}
+
+/**
+ * A supply lifecycle event wakes the workflow following that platform account's switch (the ledger
+ * names it); it reads the statuses at once. No follow in progress: the event is late or not ours.
+ */
+async function decideLifecycle(deps: EventsDeps, e: RoutableEvent): Promise<RouteOutcome> {
+  if (!e.identifier) return { matchStatus: 'unmatched', note: 'not_routed: event has no account_number' };
+  const waiting = await createSupplyLedger(deps.pool).workflowsForAccountNumber(e.identifier);
+  if (waiting.length === 0) return { matchStatus: 'unmatched', note: 'unmatched: no switch followed for this account' };
+  for (const workflowId of waiting) {
+    try {
+      await deps.signal(workflowId, importEventSignalOf(e));
+    } catch (err) {
+      if (err instanceof SignalError && err.code === 'workflow_gone')
+        return { matchStatus: 'late', workflowId, note: 'late: the switch is no longer followed' };
+      const code = err instanceof SignalError ? err.code : 'signal_failed';
+      return { matchStatus: 'pending', note: `${code}: will retry` };
+    }
+  }
+  return { matchStatus: 'matched', workflowId: waiting[0] };
 }
 
 /**

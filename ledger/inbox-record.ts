@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ParsedEvent } from '../schemas/events';
 import { z } from 'zod';
-import { isPostImportEvent, POST_IMPORT_EVENT_TYPES, TERMINAL_EVENT_TYPES } from '../domain/event-types';
+import { isLifecycleEvent, isPostImportEvent, LIFECYCLE_EVENT_TYPES, POST_IMPORT_EVENT_TYPES, TERMINAL_EVENT_TYPES } from '../domain/event-types';
 
 /**
  * Pure mapping from a parsed delivery to the inbox row the ledger keeps. No I/O here so the
@@ -28,7 +28,7 @@ const ROUTABLE: Record<string, { dryRun: boolean | null }> = Object.fromEntries(
     return [t, { dryRun: real && dry ? null : dry }];
   }),
 );
-export const ROUTABLE_EVENT_TYPES = [...Object.keys(ROUTABLE), ...POST_IMPORT_EVENT_TYPES];
+export const ROUTABLE_EVENT_TYPES = [...Object.keys(ROUTABLE), ...POST_IMPORT_EVENT_TYPES, ...LIFECYCLE_EVENT_TYPES];
 
 /** undefined = not routed to account workflows; null = dry-run or real. */
 export function attemptClassOf(eventType: string): { dryRun: boolean | null } | undefined {
@@ -84,6 +84,11 @@ export function dedupeKeyOf(eventType: string, externalIdentifier: string | null
     const which = eventType.endsWith('.completed') ? (str(detail.identifier) ?? '') : (eventId ?? '');
     return [eventType, externalIdentifier ?? '', str(detail.resource_type) ?? '', which].join('|');
   }
+  if (isLifecycleEvent(eventType)) {
+    // One process, one change: the account, its join process and the points it names.
+    const points = Array.isArray(detail.supply_points) ? detail.supply_points.map((p) => str((p as Record<string, unknown>)?.external_identifier) ?? '') : [];
+    return [eventType, str(detail.account_number) ?? '', str(detail.join_supplier_process_number) ?? '', points.join(',')].join('|');
+  }
   const discriminator = str(detail.identifier) ?? str(detail.error_code) ?? str(detail.expiry_window_end) ?? '';
   return [eventType, externalIdentifier ?? '', discriminator].join('|');
 }
@@ -115,7 +120,8 @@ export function toInboxRecord(parsed: ParsedEvent, value: unknown, rawText: stri
     eventType: parsed.type,
     payloadVersion: parsed.version,
     externalIdentifier: routedId,
-    identifier: str(d.identifier),
+    // A lifecycle event names the platform's account number, kept where a complete event keeps it.
+    identifier: str(d.identifier) ?? str(d.account_number),
     errorCode: str(d.error_code),
     resourceType: str(d.resource_type),
     raw: value,

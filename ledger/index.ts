@@ -17,4 +17,5 @@ export * from './platform-pace';
 export * from './run-summary';
 export * from './plan-sign-offs';
 export * from './plan-report';
+export * from './supply';
 export * from './census';

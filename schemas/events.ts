@@ -61,6 +61,23 @@ export const dataImportEventSchemas = {
 export type DataImportEventType = keyof typeof dataImportEventSchemas;
 export const DATA_IMPORT_EVENT_TYPES = Object.keys(dataImportEventSchemas) as DataImportEventType[];
 
+const joinProcess = { account_number: req, join_supplier_process_number: req, subtype: req, supply_points: z.array(z.object({ external_identifier: req })) };
+/**
+ * The switch's supply lifecycle (catalogue, "Supply lifecycle": JP = account_number,
+ * join_supplier_process_number; the points by MPxN): what the tool needs to route them to the
+ * account's supply workflow (domain/event-types.ts).
+ */
+export const lifecycleEventSchemas = {
+  'lifecycle.join-supplier.requested': { v1: z.object(joinProcess) },
+  'lifecycle.join-supplier.completed': { v1: z.object(joinProcess) },
+  'lifecycle.join-supplier.cancelled': { v1: z.object(joinProcess) },
+  'lifecycle.join-supplier.reversed': { v1: z.object(joinProcess) },
+} as const;
+
+/** Every event type the tool reads. */
+const eventSchemas = { ...dataImportEventSchemas, ...lifecycleEventSchemas };
+export type KnownEventType = keyof typeof eventSchemas;
+
 /** Version labels the catalogue uses. */
 const VERSION_LABELS = ['v1', 'v2', 'v3', 'v-alpha1', '1.0.0'];
 
@@ -78,21 +95,21 @@ export const eventEnvelopeSchema = z.object({
 });
 export type EventEnvelope = z.infer<typeof eventEnvelopeSchema>;
 
-type VersionsOf<T extends DataImportEventType> = keyof (typeof dataImportEventSchemas)[T] & string;
+type VersionsOf<T extends KnownEventType> = keyof (typeof eventSchemas)[T] & string;
 
 export type KnownEvent = {
-  [T in DataImportEventType]: {
+  [T in KnownEventType]: {
     [V in VersionsOf<T>]: {
       kind: 'known';
       type: T;
       version: V;
       id?: string;
       time?: string;
-      detail: z.infer<(typeof dataImportEventSchemas)[T][V & keyof (typeof dataImportEventSchemas)[T]]>;
+      detail: z.infer<(typeof eventSchemas)[T][V & keyof (typeof eventSchemas)[T]]>;
       envelope: EventEnvelope;
     };
   }[VersionsOf<T>];
-}[DataImportEventType];
+}[KnownEventType];
 
 export type UnknownEventReason = 'not_json' | 'not_an_object' | 'invalid_envelope' | 'foreign_type' | 'unknown_version' | 'invalid_detail';
 
@@ -100,7 +117,7 @@ export type UnknownEvent = { kind: 'unknown'; reason: UnknownEventReason; type?:
 export type ParsedEvent = KnownEvent | UnknownEvent;
 
 function splitDetailType(detailType: string): { type: string; version?: string } {
-  if (detailType in dataImportEventSchemas) return { type: detailType };
+  if (detailType in eventSchemas) return { type: detailType };
   for (const label of VERSION_LABELS) {
     const suffix = `-${label}`;
     if (detailType.endsWith(suffix)) return { type: detailType.slice(0, -suffix.length), version: label };
@@ -147,9 +164,9 @@ export function parseEvent(raw: unknown): ParsedEvent {
   }
 
   const { type, version: suffixVersion } = splitDetailType(envelope.data['detail-type']);
-  if (!(type in dataImportEventSchemas)) return { kind: 'unknown', reason: 'foreign_type', type, raw };
-  const eventType = type as DataImportEventType;
-  const versions = dataImportEventSchemas[eventType] as Record<string, z.ZodType>;
+  if (!(type in eventSchemas)) return { kind: 'unknown', reason: 'foreign_type', type, raw };
+  const eventType = type as KnownEventType;
+  const versions = eventSchemas[eventType] as Record<string, z.ZodType>;
   const known = Object.keys(versions);
   const version = versionIn(envelope.data.detail) ?? suffixVersion ?? (known.length === 1 ? known[0] : undefined);
   if (version === undefined) return { kind: 'unknown', reason: 'unknown_version', type, raw };

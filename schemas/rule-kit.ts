@@ -9,6 +9,8 @@ import { dayOf, isCalendarDate } from './formats';
 export interface RuleContext {
   /** `YYYY-MM-DD`, the day "future" and "billable" are judged against. */
   today: string;
+  /** The run's migration type: `false` (not a switch) refuses agents to appoint; absent: not checked. */
+  sendRegistrationFlows?: boolean;
 }
 
 export type Obj = Record<string, unknown>;

@@ -18,6 +18,7 @@ import { accountRules } from './rules-account';
 import { consentRules, customerRules } from './rules-customers';
 import { meterRules } from './rules-meters';
 import { paymentRules } from './rules-payments';
+import { switchRules } from './rules-switch';
 
 /**
  * Cross-field rules from the spec's `x-validators`, with the spec's own codes. They run on the raw
@@ -192,6 +193,7 @@ export function accountRuleErrors(payload: unknown, ctx: RuleContext): Validatio
   paymentRules(payload, ctx, emit);
   meterRules(payload, ctx, emit);
   accountRules(payload, ctx, emit);
+  switchRules(payload, ctx, emit);
   return errors;
 }
 

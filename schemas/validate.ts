@@ -18,6 +18,8 @@ export interface ValidateOptions {
   checkDocumentPaths?: boolean;
   /** The run's import supplier: a payload naming another fails `import_supplier_mismatch`. */
   importSupplier?: string;
+  /** The run's migration type (`send_registration_flows`): false refuses agents to appoint; absent: not checked. */
+  sendRegistrationFlows?: boolean;
 }
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: ValidationError[] };
@@ -71,7 +73,7 @@ function documentPathErrors(payload: unknown): ValidationError[] {
 /** Cross-field and local checks of one account payload; attrs relative to the payload. */
 function accountLevelErrors(payload: unknown, opts: ValidateOptions): ValidationError[] {
   const today = opts.today ?? todayUtc(opts.now);
-  const errors = accountRuleErrors(payload, { today });
+  const errors = accountRuleErrors(payload, { today, sendRegistrationFlows: opts.sendRegistrationFlows });
   if (opts.checkDocumentPaths !== false) errors.push(...documentPathErrors(payload));
   const supplier = typeof payload === 'object' && payload !== null ? (payload as { import_supplier?: unknown }).import_supplier : undefined;
   if (opts.importSupplier !== undefined && typeof supplier === 'string' && supplier !== opts.importSupplier) {

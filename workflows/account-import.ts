@@ -27,6 +27,7 @@ import type { AccountStage } from '../domain/stages';
 import { platformTaskQueue } from '../domain/task-queues';
 import { KmErrorCode, KmOutcome, KmStage } from '../domain/search-attributes';
 import { accountDetails, SUMMARIES, type AccountStep } from './account-details';
+import { startSupplyFollow } from './supply';
 
 /** The same local activities, with a summary the UI's timeline shows (user metadata: not checked on replay). */
 const localWith = (summary: string) => proxyLocalActivities<AccountActivities>({ ...ACCOUNT_LOCAL, summary });
@@ -71,7 +72,10 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
   const created = (o: AccountOutcome) => o.outcome === 'completed' && !input.dryRun && o.accountNumber !== undefined;
   const reconcile = input.reconcile !== false;
 
-  return record(await afterCreation(outcomeOf(input.externalAccountNumber, await importAccount())));
+  const recorded = await record(await afterCreation(outcomeOf(input.externalAccountNumber, await importAccount())));
+  // On a switch, the created account's meter points are followed to supply by a workflow of their own (workflows/supply.ts).
+  await startSupplyFollow(input, recorded);
+  return recorded;
 
   async function importAccount(): Promise<Ending> {
     try {
@@ -99,7 +103,12 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
   async function prepare(): Promise<PrepareResult> {
     live.stage = 'prepare';
     show({ step: 'prepare' });
-    return localWith(SUMMARIES.prepare).prepareAccount({ ...ref, source: input.source, workflowId: workflowInfo().workflowId });
+    return localWith(SUMMARIES.prepare).prepareAccount({
+      ...ref,
+      source: input.source,
+      workflowId: workflowInfo().workflowId,
+      sendRegistrationFlows: input.sendRegistrationFlows === true,
+    });
   }
 
   /** 2. Documents must be in the platform bucket before the platform checks their paths. */

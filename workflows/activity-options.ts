@@ -32,6 +32,13 @@ export const RECORD_OUTCOME: LocalActivityOptions = { startToCloseTimeout: '30 s
  */
 export const PLATFORM_CALL: ActivityOptions = { startToCloseTimeout: '45 seconds', scheduleToCloseTimeout: '24 hours', retry: PLATFORM_RETRY };
 
+/**
+ * A switch's follow (workflows/supply.ts): a read of the meter points' statuses and, when due, the
+ * account's registration flows. A platform call like the others, retried for a day on transient
+ * failures; a worker or tenant down for longer only delays the next read.
+ */
+export const SUPPLY_READ: ActivityOptions = PLATFORM_CALL;
+
 /** Asking the validate endpoint why a process failed validation: it explains, never decides the outcome. */
 export const EXPLAIN_CALL: ActivityOptions = {
   startToCloseTimeout: '45 seconds',

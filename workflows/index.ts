@@ -3,3 +3,4 @@ export { accountImportWorkflow } from './account-import';
 export { migrationRunWorkflow } from './migration-run';
 export { accountDeltaWorkflow, deltaRunWorkflow } from './post-import';
 export { cutoverPlanWorkflow } from './cutover-plan';
+export { accountSupplyWorkflow } from './supply';

@@ -224,6 +224,7 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
           timings: input.timings,
           reconcile: input.reconcile,
           carryOverChanges: input.carryOverChanges,
+          sendRegistrationFlows: input.sendRegistrationFlows,
         },
         externalAccountNumbers: batch,
         // A local activity's input is not part of what replay checks: runs from before it replay as they ran.

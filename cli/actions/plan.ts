@@ -150,10 +150,13 @@ export async function planArgsOf(plan: PlanFile, cfg: Config, planId: string, po
       source,
       selection,
       concurrency: w.concurrency,
+      sendRegistrationFlows: w.send_registration_flows,
       timings: {
         eventWaitSeconds: cfg.OUTCOME_EVENT_WAIT_SECONDS,
         pollMaxSeconds: cfg.OUTCOME_POLL_MAX_SECONDS,
         supplierRecheckSeconds: TIMING_DEFAULTS.supplierRecheckSeconds,
+        supplyPollMinSeconds: cfg.SUPPLY_POLL_MIN_SECONDS,
+        supplyPollMaxSeconds: cfg.SUPPLY_POLL_MAX_SECONDS,
       },
       stopLine: {
         enabled: true,

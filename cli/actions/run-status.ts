@@ -16,6 +16,7 @@ import { unreachableError } from '../errors';
 import { optionsSchema, parseOptions } from '../option-schema';
 import { RUN_STATUS_OPTIONS } from '../options/run';
 import { printJson, println } from '../output';
+import { createSupplyLedger } from '../../ledger/supply';
 import { balanceLine, postImportLine, postImportStatus, reconciliationLine } from '../after-import-status';
 import { paceLine, platformPace } from '../pace';
 import { stopLineLines, stopLineView } from '../stop-line';
@@ -103,6 +104,8 @@ export async function runStatus(temporal: TemporalAccess, pool: Pool, cfg: Confi
     },
     postImport: after.postImport,
     platformPace: pace,
+    /** On a switch: the meter points' funnel (docs/supply.md); null otherwise. */
+    supply: await createSupplyLedger(pool).runFunnel(runId),
   };
 }
 
@@ -142,6 +145,15 @@ export async function runStatusAction(runId: string, options: unknown): Promise<
       for (const line of formatRetrying(st.retrying, 20)) println(`  ${line}`);
     }
     if (st.reconciliation.checked) println(reconciliationLine(st.reconciliation));
+    if (st.supply) {
+      const a = st.supply.accounts;
+      const waiting = Object.entries(st.supply.waitingByDays).map(([d, n]) => `${n} for ${d} d`);
+      println(
+        `Switch: accounts ${a.onSupply} on supply, ${a.ended} ended short of it, ${a.waiting} waiting; points ${Object.entries(st.supply.byStatus)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ')}${waiting.length ? `; waiting ${waiting.join(', ')}` : ''} (run supply ${st.runId})`,
+      );
+    }
     const balances = balanceLine(st.reconciliation);
     if (balances) println(balances);
     const pi = postImportLine(st.postImport);

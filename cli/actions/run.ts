@@ -74,6 +74,7 @@ export async function startRunAction(options: unknown): Promise<void> {
       ...(opts.weight !== undefined ? { weight: opts.weight } : {}),
       window: opts.windowStart || opts.windowEnd ? { start: opts.windowStart, end: opts.windowEnd } : undefined,
       stopLine: { enabled: opts.stopLine, maxSameCode: opts.maxSameCode, maxFailureRate: opts.maxFailureRate, overLast: opts.overLast },
+      sendRegistrationFlows: Boolean(opts.sendRegistrationFlows),
     });
     printStarted(started, opts.json);
     if (opts.watch) await watchAndReport(client, await s.db(), started.runId);

@@ -20,7 +20,8 @@ export async function validateAction(file: string, options: unknown): Promise<vo
   let failed = 0;
   const errors: Array<{ index: number; externalAccountNumber?: string; code: string; attr: string; detail: string }> = [];
   const accounts: Array<{ externalAccountNumber?: string; errors: Array<{ code: string; attr: string }> }> = [];
-  const vopts = { defaultRegion: opts.region, importSupplier: opts.supplier };
+  // As `run start` does: without --send-registration-flows agents to appoint are refused.
+  const vopts = { defaultRegion: opts.region, importSupplier: opts.supplier, sendRegistrationFlows: Boolean(opts.sendRegistrationFlows) };
   const results = readersOf(file).validate(file, vopts);
   for await (const r of results) {
     records += 1;

@@ -2,7 +2,16 @@ import { Command } from 'commander';
 import { STOP_LINE_DEFAULTS } from '../../domain/stop-line';
 import { addPostImportRunCommands } from './post-import';
 import { declareOptions } from '../option-table';
-import { COMPARE_OPTIONS, controlRunOptions, LIST_RUNS_OPTIONS, RERUN_FAILED_OPTIONS, RUN_STATUS_OPTIONS, START_RUN_OPTIONS } from '../options/run';
+import {
+  COMPARE_OPTIONS,
+  controlRunOptions,
+  LIST_RUNS_OPTIONS,
+  RERUN_FAILED_OPTIONS,
+  RESEND_REGISTRATION_OPTIONS,
+  RUN_STATUS_OPTIONS,
+  START_RUN_OPTIONS,
+  SUPPLY_OPTIONS,
+} from '../options/run';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when an action runs (cli/program.ts says why)
 const runActions = (): typeof import('../actions/run') => require('../actions/run');
@@ -10,6 +19,8 @@ const runActions = (): typeof import('../actions/run') => require('../actions/ru
 const listActions = (): typeof import('../actions/ledger-lists') => require('../actions/ledger-lists');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the ledger first, Temporal beside it (loaded only to ask)
 const statusActions = (): typeof import('../actions/run-status') => require('../actions/run-status');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the ledger, and Temporal for a resend
+const supplyActions = (): typeof import('../actions/supply') => require('../actions/supply');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the ledger alone
 const compareActions = (): typeof import('../actions/compare') => require('../actions/compare');
 
@@ -61,6 +72,36 @@ Example:
   $ kraken-migrate run status run-20250601-120000-ab12 --json | jq .outcomes`,
     )
     .action(async (runId: string, opts) => statusActions().runStatusAction(runId, opts));
+
+  declareOptions(run.command('supply <runId>'), SUPPLY_OPTIONS)
+    .description(
+      "a switch's meter points (run start --send-registration-flows): status as last read from the tenant, final or not, since when, the detail of a refused flow",
+    )
+    .addHelpText(
+      'after',
+      `
+A point is final when the tool has left it: a final status (on supply; objected, rejected, unable to
+register, withdrawn; erroneous transfer; lost), or a flow the platform refused or that was held because
+another point of its account was on its way (left for the operator). An account is on supply only when
+every one of its points is. See docs/supply.md.
+
+Example:
+  $ kraken-migrate run supply run-20250601-120000-ab12 --json | jq '.funnel.accounts'`,
+    )
+    .action(async (runId: string, opts) => supplyActions().supplyAction(runId, opts));
+
+  declareOptions(run.command('resend-registration <runId>'), RESEND_REGISTRATION_OPTIONS)
+    .description('send registration flows again for points whose switch ended refused, once the cause is cleared')
+    .addHelpText(
+      'after',
+      `
+Each account's follow reads the statuses first and sends only when every point of the account should
+get a flow: a point on its way or on supply never gets a second one.
+
+Example:
+  $ kraken-migrate run resend-registration run-20250601-120000-ab12 --status REGISTRATION_OBJECTED`,
+    )
+    .action(async (runId: string, opts) => supplyActions().resendRegistrationAction(runId, opts));
 
   declareOptions(run.command('compare'), COMPARE_OPTIONS)
     .description('two runs of one cohort side by side (trial loads): accounts fixed, newly failing and still failing, by code')

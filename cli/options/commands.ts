@@ -23,6 +23,11 @@ export const VALIDATE_OPTIONS = optionTable({
     description: 'the import supplier the payloads must name (as run start --supplier)',
     schema: (k) => k.z.string().optional(),
   },
+  sendRegistrationFlows: {
+    flags: '--send-registration-flows',
+    description: 'the payloads are for a switch (as run start --send-registration-flows): agents to appoint are allowed',
+    schema: (k) => k.flag,
+  },
 });
 
 export const SET_SUPPLIER_STATUS_OPTIONS = optionTable({

@@ -2,6 +2,9 @@
 import { STOP_LINE_DEFAULTS } from '../../domain/stop-line';
 import { jsonOption, optionTable } from '../option-table';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the resendable statuses, loaded when `run resend-registration` runs
+const supplyDomain = (): typeof import('../../domain/supply') => require('../../domain/supply');
+
 export const START_RUN_OPTIONS = optionTable({
   supplier: {
     flags: '--supplier <code>',
@@ -50,6 +53,11 @@ export const START_RUN_OPTIONS = optionTable({
   windowStart: { flags: '--window-start <iso>', description: 'earliest time the platform may process the imports', schema: (k) => k.dateTime.optional() },
   windowEnd: { flags: '--window-end <iso>', description: 'latest time the platform may process the imports', schema: (k) => k.dateTime.optional() },
   runId: { flags: '--run-id <id>', description: 'run id (default: run-YYYYMMDD-HHMMSS-xxxx)', schema: (k) => k.runId.optional() },
+  sendRegistrationFlows: {
+    flags: '--send-registration-flows',
+    description: "an on-market switch: send each created account's registration flows and follow its meter points to supply (run supply)",
+    schema: (k) => k.flag,
+  },
   stopLine: { flags: '--no-stop-line', description: 'do not pause the run when the platform keeps failing accounts', schema: (k) => k.z.boolean() },
   maxSameCode: {
     flags: '--max-same-code <n>',
@@ -74,6 +82,24 @@ export const START_RUN_OPTIONS = optionTable({
 });
 
 export const RUN_STATUS_OPTIONS = optionTable({ json: jsonOption() });
+
+export const SUPPLY_OPTIONS = optionTable({
+  json: jsonOption('print {runId, meterPoints: [{account, accountNumber, mpxn, status, final, outcome, since, detail, flowsSent}], funnel}'),
+});
+
+export const RESEND_REGISTRATION_OPTIONS = optionTable({
+  status: {
+    flags: '--status <status...>',
+    description: 'the statuses to send again: REGISTRATION_OBJECTED, REGISTRATION_REJECTED, UNABLE_TO_REGISTER, REGISTRATION_FLOW_ERROR, …',
+    required: true,
+    schema: (k) => {
+      // Read when the action runs: domain/supply.ts loads zod, which declaring the CLI must not (cli/program.ts).
+      const statuses = supplyDomain().RESENDABLE_STATUSES as [string, ...string[]];
+      return k.z.array(k.z.enum(statuses, { error: `one of ${statuses.join(', ')}` })).min(1, 'at least one status');
+    },
+  },
+  json: jsonOption('print {runId, accounts}'),
+});
 
 export const COMPARE_OPTIONS = optionTable({
   plan: {

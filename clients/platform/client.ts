@@ -6,6 +6,7 @@ import { createGraphqlApi } from './graphql';
 import { createHttp } from './http';
 import { createImportProcessesApi } from './import-processes';
 import { createPostImportApi } from './post-import';
+import { createRegistrationApi } from './registration';
 import { createTariffPreflight, type TariffPreflight } from './tariffs';
 import type { FetchLike, PlatformLogger } from './transport';
 
@@ -51,6 +52,7 @@ export function createPlatformClient(cfg: PlatformClientConfig, deps: PlatformCl
     ...createDataImportApi(http, cfg.PLATFORM_V2_BASE_URL, deps.logger),
     ...createPostImportApi(http, cfg.PLATFORM_BASE_URL),
     ...createImportProcessesApi(http, cfg.PLATFORM_BASE_URL),
+    ...createRegistrationApi(http, cfg.PLATFORM_BASE_URL),
     ...catalogue,
     /** A fresh tariff pre-flight with its own cache (keep one per run per worker). */
     tariffPreflight(): TariffPreflight {

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { z } from 'zod';
+import { cohortSchema, type Cohort } from './supply/walk';
 
 /** Operator-forced outcomes per external account number (`PUT /admin/forced-outcomes`). */
 export const forcedErrorSchema = z
@@ -28,7 +29,17 @@ export const forcedHoldSchema = z
     drop_events: z.boolean().default(false),
   })
   .strict();
-export const forcedOutcomeSchema = z.union([forcedErrorSchema, forcedScheduleFailureSchema, forcedHoldSchema]);
+/**
+ * Keyed by MPxN, not account: the path a meter point's registration takes once a flow is sent
+ * (sandbox/supply/walk.ts): `refuse` answers the flow with REGISTRATION_FLOW_ERROR and `error_detail`.
+ */
+export const forcedRegistrationSchema = z
+  .object({
+    registration: cohortSchema,
+    error_detail: z.string().min(1).default('Current supplier not confirmed for this meter point.'),
+  })
+  .strict();
+export const forcedOutcomeSchema = z.union([forcedErrorSchema, forcedScheduleFailureSchema, forcedHoldSchema, forcedRegistrationSchema]);
 export type ForcedOutcome = z.infer<typeof forcedOutcomeSchema>;
 /** `null` removes the entry. */
 export const forcedOutcomesPatchSchema = z.record(z.string().min(1), forcedOutcomeSchema.nullable());
@@ -109,6 +120,12 @@ export class ForcedOutcomeStore {
   dropsEvents(ext: string): boolean {
     const spec = this.cache.get(ext)?.spec;
     return spec !== undefined && 'hold' in spec && spec.drop_events;
+  }
+
+  /** The forced path of this meter point's registration, when the operator set one. */
+  registration(mpxn: string): { cohort: Cohort; errorDetail: string } | undefined {
+    const spec = this.cache.get(mpxn)?.spec;
+    return spec && 'registration' in spec ? { cohort: spec.registration, errorDetail: spec.error_detail } : undefined;
   }
 
   clearMemory(): void {

@@ -72,6 +72,12 @@ export const faultsSchema = z.object({
   graphqlAlterNameRate: rate.default(0),
   /** Share of post-import items accepted but then refused (`post_import.error`, code `post_import_forced_error`). */
   postImportErrorRate: rate.default(0),
+  /** The switch (sandbox/supply/): the time a meter point takes for each status step after its flow is accepted. */
+  supplyStepMs: ms.default(1000),
+  /** Shares of meter points whose flow is refused (REGISTRATION_FLOW_ERROR), that are objected to, or rejected; a forced cohort (forced outcomes, by MPxN) wins. */
+  registrationRefuseRate: rate.default(0),
+  registrationObjectRate: rate.default(0),
+  registrationRejectRate: rate.default(0),
 });
 export type Faults = z.infer<typeof faultsSchema>;
 export const faultsPatchSchema = faultsSchema.partial().strict();

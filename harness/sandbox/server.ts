@@ -22,6 +22,9 @@ import { registerAdminRoutes } from './routes/admin';
 import { registerQueryRoutes } from './routes/query';
 import { RequestWitness } from './witness';
 import { POST_IMPORT_SCHEMAS, registerPostImportRoutes } from './routes/post-import';
+import { registerRegistrationRoutes } from './routes/registration';
+import { walkDue } from './supply/store';
+import { startLoop, type Loop } from './loop';
 
 export { sandboxOptionsSchema, sandboxOptionsFromConfig, type SandboxOptions, type SandboxOptionsInput } from './options';
 
@@ -182,16 +185,21 @@ export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
     auth: authContext,
   });
   registerQueryRoutes(app, { pool, state, prng: requestPrng, auth: authContext });
+  registerRegistrationRoutes(app, { pool, outbox, forced, state, prng: requestPrng, auth: authContext });
+  let walker: Loop | undefined;
   registerCatalogueRoutes(app);
   const onLoopError = (what: string) => (e: unknown) => logger.error({ err: e }, `${what} loop failed; retrying`);
   let closed = false;
   const startLoops = () => {
     processor.start(onLoopError('import processing'));
     outbox.start(onLoopError('event delivery'));
+    walker = startLoop(() => walkDue({ pool, outbox, stepMs: state.faults.supplyStepMs }), options.pollIntervalMs, onLoopError('supply walk'));
   };
   const stopLoops = async () => {
     await processor.stop();
     await outbox.stop();
+    await walker?.stop();
+    walker = undefined;
   };
   registerAdminRoutes(app, {
     pool,

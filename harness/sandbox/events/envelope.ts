@@ -20,12 +20,23 @@ export const POST_IMPORT_EVENT_TYPES = {
   completed: 'data_import.import_process.post_import.completed',
   error: 'data_import.import_process.post_import.error',
 } as const;
+/** The switch's supply lifecycle (catalogue, "Supply lifecycle"), keyed by the platform's account number. */
+export const LIFECYCLE_EVENT_TYPES = {
+  requested: 'lifecycle.join-supplier.requested',
+  completed: 'lifecycle.join-supplier.completed',
+  cancelled: 'lifecycle.join-supplier.cancelled',
+} as const;
 export type ImportEventType =
-  (typeof IMPORT_EVENT_TYPES)[keyof typeof IMPORT_EVENT_TYPES] | (typeof POST_IMPORT_EVENT_TYPES)[keyof typeof POST_IMPORT_EVENT_TYPES];
+  | (typeof IMPORT_EVENT_TYPES)[keyof typeof IMPORT_EVENT_TYPES]
+  | (typeof POST_IMPORT_EVENT_TYPES)[keyof typeof POST_IMPORT_EVENT_TYPES]
+  | (typeof LIFECYCLE_EVENT_TYPES)[keyof typeof LIFECYCLE_EVENT_TYPES];
 
 export const PAYLOAD_VERSION = 'v1';
 
 const base = { resource_type: z.string(), external_identifier: z.string() };
+const joinProcess = { account_number: z.string(), join_supplier_process_number: z.string(), subtype: z.string() };
+const joinSupplyPoint = z.object({ external_identifier: z.string(), market_name: z.string(), requested_supply_start_date: z.string() });
+const joinActivated = z.object({ external_identifier: z.string(), market_name: z.string(), confirmed_supply_start_date: z.string() });
 const postImportBase = { resource_type: z.string(), import_process_resource_type: z.string(), import_process_external_identifier: z.string() };
 export const importEventPayloadSchemas = {
   [IMPORT_EVENT_TYPES.complete]: z.object({ ...base, identifier: z.string() }),
@@ -35,6 +46,9 @@ export const importEventPayloadSchemas = {
   [IMPORT_EVENT_TYPES.cancelled]: z.object({ ...base, expiry_window_end: z.string() }),
   [POST_IMPORT_EVENT_TYPES.completed]: z.object({ ...postImportBase, identifier: z.string() }),
   [POST_IMPORT_EVENT_TYPES.error]: z.object({ ...postImportBase, error_code: z.string(), error_detail: z.string() }),
+  [LIFECYCLE_EVENT_TYPES.requested]: z.object({ ...joinProcess, supply_points: z.array(joinSupplyPoint), requested_at: z.string() }),
+  [LIFECYCLE_EVENT_TYPES.completed]: z.object({ ...joinProcess, supply_points: z.array(joinActivated) }),
+  [LIFECYCLE_EVENT_TYPES.cancelled]: z.object({ ...joinProcess, supply_points: z.array(joinSupplyPoint) }),
 } as const;
 export type ImportEventPayload<T extends ImportEventType> = z.infer<(typeof importEventPayloadSchemas)[T]>;
 

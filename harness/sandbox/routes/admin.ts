@@ -7,6 +7,7 @@ import { supplierPatchSchema, type SupplierStore } from '../suppliers';
 import { groundTruth } from '../imports/store';
 import { plantImportProcesses, removeAccount } from '../imports/census';
 import { postImportGroundTruth } from '../post-import/store';
+import { supplyGroundTruth } from '../supply/store';
 import type { RuntimeState } from '../state';
 import type { RequestWitness } from '../witness';
 
@@ -140,6 +141,11 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
       return { items, duplicates: items.filter((i) => i.created_count > 1) };
     });
 
+    // The switch as the tenant holds it: each meter point sent a flow, its status and how many flows it was sent.
+    scope.get<{ Querystring: { supplier?: string } }>('/admin/ground-truth/supply', async (req) => ({
+      meterPoints: await supplyGroundTruth(deps.pool, req.query.supplier || undefined),
+    }));
+
     scope.get('/admin/events', async (req, reply) => {
       const q = eventsQuerySchema.safeParse(req.query);
       if (!q.success) return invalid(reply, q.error);
@@ -157,7 +163,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
       deps.whileLoopsPaused(async () => {
         await deps.pool.query(
           'TRUNCATE sandbox.post_import_items, sandbox.post_import_requests, sandbox.events, sandbox.accounts, sandbox.import_processes, sandbox.schedule_counts, sandbox.forced_outcomes, sandbox.import_suppliers, ' +
-            'sandbox.retry_after_told, sandbox.early_requests, sandbox.witness_counts',
+            'sandbox.retry_after_told, sandbox.early_requests, sandbox.witness_counts, sandbox.meter_point_registrations',
         );
         await deps.suppliers.seed(deps.options.suppliers, true);
         deps.forced.clearMemory();

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { minimalAccountPayload } from '../../sandbox/fixtures';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -204,5 +205,28 @@ export async function startReceiver(): Promise<{ url: string; received: Received
       failures = n;
     },
     close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/**
+ * One sandbox stack for the calling test file: started before its tests, reset (then `reset`) before
+ * each, stopped after them. The value reads the running stack's address.
+ */
+export function useStack(name: string, reset?: (stack: Stack) => Promise<void>): Pick<Stack, 'baseUrl'> {
+  let stack: Stack | undefined;
+  beforeAll(async () => {
+    stack = await startStack(name);
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.stop();
+  }, 60_000);
+  beforeEach(async () => {
+    await admin(stack!, 'POST', '/admin/reset');
+    await reset?.(stack!);
+  });
+  return {
+    get baseUrl() {
+      return stack!.baseUrl;
+    },
   };
 }

@@ -1,5 +1,3 @@
-import { SearchAttributeType } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker, type LogEntry, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -8,12 +6,10 @@ import type { RunActivities } from '../../../activities/types';
 import { FAILURE_CONVERTER_PATH } from '../../../codec/data-converter';
 import { migrationRunInputSchema, type AccountOutcome } from '../../../domain/inputs';
 import { planStatusQuery, type PlanArgs, type PlanStatus } from '../../../domain/plan-messages';
-import { ALL_SEARCH_ATTRIBUTES } from '../../../domain/search-attributes';
 import { planWorkflowId, runWorkflowId } from '../../../domain/workflow-ids';
-import { startTestServer, type RunningTestServer } from '../../../harness/stack/temporal-test-server';
 import type { cutoverPlanWorkflow } from '../../../workflows/cutover-plan';
 import type { migrationRunWorkflow } from '../../../workflows/migration-run';
-import { workflowBundle } from '../../../workers/worker';
+import { startTimeSkipping, type TimeSkipping } from './time-skipping';
 
 /**
  * The plan and run workflows under durable time, on Temporal's time-skipping test server (the Java
@@ -34,7 +30,7 @@ export const MINUTE = 60_000;
 export const ACCOUNT_MS = MINUTE;
 export const FAIL_CODE = 'agreement_product_not_found';
 
-let server: RunningTestServer;
+let ts: TimeSkipping | undefined;
 export let env: TestWorkflowEnvironment;
 let bundle: WorkflowBundleWithSourceMap;
 export const logs: LogEntry[] = [];
@@ -44,28 +40,14 @@ export function useTimeSkippingServer(): void {
   beforeAll(async () => {
     // Workflow log lines (log.warn of stop the line) are asserted below: the runtime's logger collects them.
     Runtime.install({ logger: new DefaultLogger('WARN', (e) => logs.push(e)) });
-    server = await startTestServer();
-    // TestWorkflowEnvironment on a server started here: its public factories either download the test
-    // server (refused here) or connect without time skipping; `create` is the one that does both.
-    const create = (TestWorkflowEnvironment as unknown as { create(o: object): Promise<TestWorkflowEnvironment> }).create.bind(TestWorkflowEnvironment);
-    env = await create({ server: { type: 'existing' }, address: server.address, namespace: 'default', supportsTimeSkipping: true });
-    await env.connection.operatorService.addSearchAttributes({
-      namespace: 'default',
-      searchAttributes: Object.fromEntries(
-        ALL_SEARCH_ATTRIBUTES.map((k) => [
-          k.name,
-          k.type === SearchAttributeType.KEYWORD ? temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD : 0,
-        ]),
-      ),
-    });
-    bundle = await workflowBundle();
+    ts = await startTimeSkipping();
+    ({ env, bundle } = ts);
   }, 180_000);
 
   afterAll(async () => {
     worker?.shutdown();
     await worker?.running;
-    await env?.teardown();
-    await server?.stop();
+    await ts?.stop();
   });
 }
 
