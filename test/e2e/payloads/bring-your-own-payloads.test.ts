@@ -268,7 +268,9 @@ describe('bring your own data: payloads go in unchanged', () => {
       return filledWhileValid(named, 'EnergyAccount', valid, new Set(skip));
     });
     const covered = new Set(payloads.flatMap((p) => [...pathsOf(p)]));
-    expect(covered.size / pathsOf(everyField('EnergyAccount')).size).toBeGreaterThan(0.85);
+    // Of the fields a non-switch run may carry: agents to appoint belong to an on-market switch only.
+    const allowed = [...pathsOf(everyField('EnergyAccount'))].filter((p) => !p.split('.').includes('agents'));
+    expect(covered.size / allowed.length).toBeGreaterThan(0.85);
     for (const p of payloads) {
       for (const ref of collectDocumentPaths(p as EnergyAccount)) {
         const f = path.join(docs, ref.path);
