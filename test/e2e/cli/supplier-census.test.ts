@@ -50,6 +50,9 @@ describe('supplier census', () => {
       expect((await platform.getAccountTransferStatus(supplier, lost))?.status).toBe('UNKNOWN');
       expect(await platform.getAccountTransferStatus(supplier, `${supplier}-NEVER`)).toBeUndefined();
 
+      // Stuck means pending longer than the threshold since our schedule call: on a quick machine the
+      // steps above take less than the 1 s threshold, so wait past it.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
       const r = await cli(['supplier', 'census', supplier, '--json', '--stuck-after-seconds', '1'], { env: e.env });
       expect(r.stderr).toBe('');
       expect(r.code).toBe(1);
