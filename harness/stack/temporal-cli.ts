@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CliError, EXIT } from '../../cli/errors';
+import { isExecutable } from '../browser/executable';
 
 /** The Temporal CLI release the dev engine runs: its dev server is Temporal server 1.32.0 (UI 2.54.1). */
 export const TEMPORAL_CLI_VERSION = '1.9.1';
@@ -202,15 +203,6 @@ export function compareVersion(a: readonly number[], b: readonly number[]): numb
     if (d !== 0) return d;
   }
   return 0;
-}
-
-export function isExecutable(p: string): boolean {
-  try {
-    fs.accessSync(p, fs.constants.X_OK);
-    return fs.statSync(p).isFile();
-  } catch {
-    return false;
-  }
 }
 
 export function which(cmd: string, env: NodeJS.ProcessEnv): string | undefined {

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { isExecutable, which } from './temporal-cli';
+import { isExecutable } from '../browser/executable';
+import { which } from './temporal-cli';
 
 /**
  * The full Temporal server (the release the CLI v1.9.1 embeds), its SQL schema tool and the Web UI

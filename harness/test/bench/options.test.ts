@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseBenchArgs } from '../../bench/options';
@@ -63,7 +64,8 @@ describe('parseBenchArgs', () => {
   it('--cpu-prof profiles the workers into a directory, resolved against where the bench was started', () => {
     expect(parseBenchArgs([]).cpuProfileDir).toBeUndefined();
     expect(parseBenchArgs(['--cpu-prof', 'prof']).cpuProfileDir).toBe(path.resolve('prof'));
-    expect(parseBenchArgs(['--cpu-prof', '/tmp/p']).cpuProfileDir).toBe('/tmp/p');
+    const absolute = path.join(os.tmpdir(), 'bench-prof');
+    expect(parseBenchArgs(['--cpu-prof', absolute]).cpuProfileDir).toBe(absolute);
     expect(() => parseBenchArgs(['--cpu-prof'])).toThrow();
   });
 
