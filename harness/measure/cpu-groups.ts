@@ -36,14 +36,15 @@ export function ticksFromStat(stat: string): { self: number; reaped: number } | 
 }
 
 export interface CpuSnapshot {
-  /** pid → group and ticks (its own, and its reaped children's). */
-  procs: Map<number, { group: CpuGroup; self: number; reaped: number }>;
+  /** pid → group, parent and ticks (its own, and its reaped children's). */
+  procs: Map<number, { group: CpuGroup; ppid?: number; self: number; reaped: number }>;
 }
 
 /** Every process of the tree under `root` (the bench process: the stack's services are its children). */
 export function cpuSnapshot(root = process.pid): CpuSnapshot {
   const procs: CpuSnapshot['procs'] = new Map();
-  for (const pid of descendants(root, processTable())) {
+  const table = processTable();
+  for (const pid of descendants(root, table)) {
     let stat: string;
     try {
       stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -52,7 +53,7 @@ export function cpuSnapshot(root = process.pid): CpuSnapshot {
     }
     const t = ticksFromStat(stat);
     if (!t) continue;
-    procs.set(pid, { group: pid === root ? 'bench' : cpuGroupOf(cmdline(pid)), ...t });
+    procs.set(pid, { group: pid === root ? 'bench' : cpuGroupOf(cmdline(pid)), ppid: table.get(pid), ...t });
   }
   return { procs };
 }
@@ -60,15 +61,20 @@ export function cpuSnapshot(root = process.pid): CpuSnapshot {
 /**
  * Milliseconds of CPU per account by group between two snapshots. A process that ended during
  * the pass is counted through its parent's reaped-children time, in the parent's group, except
- * the bench's own reaped children, which are `reapedAs` (the plain script's process).
+ * the bench's own reaped children, which are `reapedAs` (the plain script's process). Reaped time
+ * is a child's whole life: what a child that was already running at `before` had spent by then
+ * belongs to earlier passes and is taken off (a Postgres backend of the pipeline's pool, closed
+ * idle during the floor's pass, once put the pipeline's Postgres time in the floor's).
  */
 export function cpuMsPerAccount(before: CpuSnapshot, after: CpuSnapshot, accounts: number, reapedAs: CpuGroup = 'other'): Partial<Record<CpuGroup, number>> {
   const ticks = new Map<CpuGroup, number>();
   const add = (g: CpuGroup, t: number) => t > 0 && ticks.set(g, (ticks.get(g) ?? 0) + t);
+  const earlier = new Map<number, number>();
+  for (const [pid, b] of before.procs) if (!after.procs.has(pid) && b.ppid !== undefined) earlier.set(b.ppid, (earlier.get(b.ppid) ?? 0) + b.self + b.reaped);
   for (const [pid, a] of after.procs) {
     const b = before.procs.get(pid);
     const self = a.self - (b?.self ?? 0);
-    const reaped = a.reaped - (b?.reaped ?? 0);
+    const reaped = a.reaped - (b?.reaped ?? 0) - (earlier.get(pid) ?? 0);
     add(a.group, self);
     add(a.group === 'bench' ? reapedAs : a.group, reaped);
   }

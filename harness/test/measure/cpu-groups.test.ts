@@ -40,6 +40,19 @@ describe('bench CPU accounting', () => {
     expect(cpuMsPerAccount(before, after, 100)).toMatchObject({ other: 20 });
   });
 
+  it('takes off what an ended child had spent before the pass: its parent reaps its whole life', () => {
+    const before = snap([
+      [1, { group: 'bench', self: 0, reaped: 0 }],
+      [3, { group: 'postgres', ppid: 1, self: 100, reaped: 0 }],
+      [5, { group: 'postgres', ppid: 3, self: 3000, reaped: 0 }], // a backend busy in the previous pass
+    ]);
+    const after = snap([
+      [1, { group: 'bench', self: 0, reaped: 0 }],
+      [3, { group: 'postgres', ppid: 1, self: 110, reaped: 3020 }], // it closed during this pass, 20 ticks after `before`
+    ]);
+    expect(cpuMsPerAccount(before, after, 10)).toEqual({ postgres: 30 });
+  });
+
   it('finds this process and its children on this machine', () => {
     const s = cpuSnapshot();
     expect(s.procs.get(process.pid)?.group).toBe('bench');
