@@ -1,4 +1,5 @@
-import type { BenchResults, PipelineRun } from './results';
+import type { BaselineCheck, BenchResults, PipelineRun } from './results';
+import { BASELINE_FILE, rssPerAccountInFlight } from './baseline';
 import { median, ratio, round } from './stats';
 
 export interface Row {
@@ -77,11 +78,34 @@ function pipelineRows(label: string, r: PipelineRun): Row[] {
     });
   }
   rows.push(
-    { figure: '  worker peak RSS', value: `${fmt(r.workerPeakRssMb)} MB`, note: `${r.workers} worker process tree(s), summed` },
+    {
+      figure: '  worker peak RSS',
+      value: `${fmt(r.workerPeakRssMb)} MB`,
+      note: `${r.workers} worker process tree(s), summed; ${fmt(rssPerAccountInFlight(r), 2)} MB per account in flight (÷ concurrency ${r.concurrency})`,
+    },
     { figure: '  Temporal server peak RSS', value: `${fmt(r.temporalPeakRssMb)} MB` },
     ...cpuRow(r),
+    ...pgRows(r),
   );
   return rows;
+}
+
+/** What Postgres ran per account: round trips (exact, whatever the load) and the costliest statements. */
+function pgRows(r: { postgres?: PipelineRun['postgres'] }): Row[] {
+  const p = r.postgres;
+  if (!p) return [];
+  return [
+    {
+      figure: '  Postgres calls per account',
+      value: fmt(p.callsPerAccount.pipeline, 2),
+      note: `round trips of the pipeline (+ ${fmt(p.nestedCallsPerAccount, 2)} nested in triggers/functions, ${fmt(p.execMsPerAccount, 2)} ms executing); sandbox ${fmt(p.callsPerAccount.sandbox, 2)}; begin/commit (either) ${fmt(p.callsPerAccount.either, 2)}; ${p.autovacuums} autovacuum/analyze run(s), ${p.checkpoints} checkpoint(s) during the pass`,
+    },
+    ...p.top.slice(0, 6).map((s) => ({
+      figure: `    ${s.owner}${s.nested ? ' (nested)' : ''}`,
+      value: `${fmt(s.callsPerAccount, 2)} × ${fmt(s.msPerAccount, 3)} ms`,
+      note: s.query.slice(0, 110),
+    })),
+  ];
 }
 
 /** Where a pass's CPU went, per account: on a machine with no spare core, this is what sets throughput. */
@@ -125,7 +149,7 @@ export function resultRows(r: BenchResults): Row[] {
       value: `${fmt(r.floor.accountsPerSecond, 2)} acc/s`,
       note: `peak: ${fmt(r.floor.completed)}/${fmt(r.floor.accounts)} in ${fmt(r.floor.wallSeconds, 1)} s at concurrency ${r.floor.concurrency}, p50 ${fmtMs(r.floor.latency.p50Ms)} (client: start → result), ${fmt(r.floor.historyEventsPerAccount, 1)} events/wf, 2 actions/wf`,
     });
-    rows.push(...cpuRow(r.floor));
+    rows.push(...cpuRow(r.floor), ...pgRows(r.floor));
     const fs = sweepRow('  floor sweep', r.floorSweep, r.floor.concurrency);
     if (fs) rows.push(fs);
     rows.push({
@@ -215,6 +239,20 @@ export function resultRows(r: BenchResults): Row[] {
   return rows;
 }
 
+/** The best pass against the committed baseline: a rise above its tolerance is flagged, CPU and memory with a caveat. */
+export function baselineLines(checks: readonly BaselineCheck[] | undefined, load1: number): string[] {
+  if (!checks) return [`baseline: none (${BASELINE_FILE} missing)`];
+  const rose = checks.filter((c) => c.rose);
+  return [
+    `baseline (${BASELINE_FILE}), the best pipeline pass: ${checks.map((c) => `${c.figure} ${fmt(c.now, 2)} (baseline ${fmt(c.baseline, 2)})`).join('; ')}`,
+    ...rose.map((c) =>
+      c.loadDependent
+        ? `ROSE above the baseline: ${c.figure} ${fmt(c.now, 2)} > ${fmt(c.baseline, 2)} (CPU and memory: meaningful only on a quiet machine; the pass ended at load ${fmt(load1, 1)})`
+        : `ROSE above the baseline: ${c.figure} ${fmt(c.now, 2)} > ${fmt(c.baseline, 2)} (a count: the same on any machine for the same code)`,
+    ),
+  ];
+}
+
 export function renderReport(r: BenchResults): string {
   const la = (l: readonly number[]) => l.map((x) => x.toFixed(2)).join(' / ');
   const header = [
@@ -226,6 +264,7 @@ export function renderReport(r: BenchResults): string {
     `load avg: ${la(r.load.atStart)} at start, ${la(r.load.atEnd)} at end (1/5/15 min; the machine is shared)`,
   ];
   const footer = [
+    ...baselineLines(r.baseline, r.endToEnd.loadAvg1),
     ...(r.skipped.length ? [`skipped: ${r.skipped.join('; ')}`] : []),
     ...r.notes.map((n) => `note: ${n}`),
     r.ok ? 'OK: every account of every pass completed' : 'NOT OK: some accounts did not complete',

@@ -20,6 +20,25 @@ export const versionsSchema = z.object({
 
 export const latencySchema = z.object({ p50Ms: z.number().optional(), p95Ms: z.number().optional(), maxMs: z.number().optional() });
 
+/** What Postgres ran during a pass, per completed account (`measure/pg-statements.ts`). */
+export const pgPassSchema = z.object({
+  callsPerAccount: z.object({ pipeline: z.number(), sandbox: z.number(), either: z.number() }),
+  nestedCallsPerAccount: z.number(),
+  execMsPerAccount: z.number(),
+  autovacuums: z.number(),
+  checkpoints: z.number(),
+  top: z.array(
+    z.object({
+      query: z.string(),
+      owner: z.enum(['pipeline', 'sandbox', 'either']),
+      nested: z.boolean(),
+      callsPerAccount: z.number(),
+      msPerAccount: z.number(),
+      rowsPerAccount: z.number(),
+    }),
+  ),
+});
+
 /** One pass of accounts through some implementation (the pipeline, the floor, the plain script). */
 export const throughputRunSchema = z.object({
   accounts: z.number().int(),
@@ -34,6 +53,8 @@ export const throughputRunSchema = z.object({
   loadAvg1: z.number(),
   /** CPU milliseconds per completed account by process group over the pass (`cpu.ts`). */
   cpuMsPerAccount: z.record(z.string(), z.number()).optional(),
+  /** Postgres statements per completed account over the pass, when the server keeps statistics. */
+  postgres: pgPassSchema.optional(),
 });
 export type ThroughputRun = z.infer<typeof throughputRunSchema>;
 
@@ -100,6 +121,13 @@ export const memoryGrowthSchema = z.object({
 });
 export type MemoryGrowth = z.infer<typeof memoryGrowthSchema>;
 
+/**
+ * One figure of the best pass against `baseline.json` (bench/baseline.ts): `rose` when above it by
+ * more than its tolerance; `loadDependent` for CPU and memory (a flag that means something only on a quiet machine).
+ */
+export const baselineCheckSchema = z.object({ figure: z.string(), now: z.number(), baseline: z.number(), rose: z.boolean(), loadDependent: z.boolean() });
+export type BaselineCheck = z.infer<typeof baselineCheckSchema>;
+
 export const benchResultsSchema = z.object({
   startedAt: z.string(),
   finishedAt: z.string(),
@@ -119,6 +147,8 @@ export const benchResultsSchema = z.object({
   plainScript: scriptRunSchema.optional(),
   /** The floor's shape with the script's whole per-account work as its one activity, at the script's concurrency. */
   ceiling: floorRunSchema.optional(),
+  /** The best pipeline pass against the committed baseline; absent without a baseline file. */
+  baseline: z.array(baselineCheckSchema).optional(),
   /** Accounts/s of one pass divided by another's (1 = as fast; 0.5 = half as fast). */
   ratios: z.object({
     pipelineOverFloor: z.number().optional(),

@@ -10,7 +10,8 @@ import { createPool, type Pool } from '../../clients/db';
 import { connectClient } from '../../clients/temporal';
 import { startStack, type RunningStack } from '../stack/stack';
 import { runFloor } from './floor/run';
-import { withCpu } from '../measure/cpu-groups';
+import { withPassCost } from '../measure/pass-cost';
+import { enableStatementStats, PG_STATEMENT_SETTINGS } from '../measure/pg-statements';
 import { renderReport } from './format';
 import { machineInfo, versions } from './machine';
 import { parseBenchArgs, type BenchOptions } from './options';
@@ -19,6 +20,7 @@ import { RssSampler } from '../measure/proc-tree';
 import { runHistoryCost } from './history-cost';
 import { benchResultsSchema, scriptRunSchema, type BenchResults, type MemoryGrowth, type PipelineRun, type ScriptRun } from './results';
 import { benchSandbox } from './sandbox';
+import { BASELINE_FILE, compareToBaseline, readBaseline } from './baseline';
 import { WORKER_ENV, benchEnv, findTemporalPid, routeEvents, workerNodeArgs } from './stack-env';
 import { median, ratio, round } from './stats';
 
@@ -94,6 +96,8 @@ interface Ctx {
   client: Client;
   pool: Pool;
   workerPids: number[];
+  /** The pool statement statistics are read through, when the server keeps them. */
+  stats?: Pool;
   common: { config: RunningStack['config']; client: Client; pool: Pool; temporalPid?: number };
 }
 
@@ -106,7 +110,13 @@ async function main(opts: BenchOptions): Promise<BenchResults> {
   const dataDir = path.join(ROOT, '.data', 'bench');
   fs.rmSync(dataDir, { recursive: true, force: true });
   say(`starting the stack in ${path.relative(ROOT, dataDir)} with the ${opts.engine} Temporal engine (load ${atStart.join(' ')})`);
-  const stack = await startStack({ env: benchEnv(dataDir, opts.eventWaitSeconds, opts.engine), freePorts: true, workers: 0, log: (l) => say(`stack: ${l}`) });
+  const stack = await startStack({
+    env: benchEnv(dataDir, opts.eventWaitSeconds, opts.engine),
+    freePorts: true,
+    workers: 0,
+    log: (l) => say(`stack: ${l}`),
+    postgresSettings: PG_STATEMENT_SETTINGS,
+  });
   await routeEvents(stack, opts.eventsRoute);
   const stopOnSignal = () => {
     say('interrupted: stopping the stack');
@@ -145,8 +155,10 @@ async function measure(
   _startWorker: () => Promise<number>,
 ): Promise<BenchResults> {
   const temporalPid = findTemporalPid();
-  const ctx: Ctx = { stack, client, pool, workerPids: [firstWorker], common: { config: stack.config, client, pool, temporalPid } };
+  const stats = (await enableStatementStats(pool)) ? pool : undefined;
+  const ctx: Ctx = { stack, client, pool, stats, workerPids: [firstWorker], common: { config: stack.config, client, pool, temporalPid } };
   const notes: string[] = [];
+  if (!stats) notes.push('Postgres keeps no statement statistics (pg_stat_statements not loaded): no Postgres calls per account');
   const skipped: string[] = [];
   if (!temporalPid) notes.push('Temporal server process not found: its RSS is not reported');
 
@@ -173,7 +185,7 @@ async function measure(
   const pipelineSweep: PipelineRun[] = [];
   for (const [i, concurrency] of opts.concurrency.entries()) {
     say(`end-to-end: ${opts.accounts} accounts, 1 worker, concurrency ${concurrency}`);
-    const r = await withCpu(() => runPipeline({ ...ctx.common, concurrency, set: sets.sweep[i], workerPids: ctx.workerPids }));
+    const r = await withPassCost(ctx.stats, () => runPipeline({ ...ctx.common, concurrency, set: sets.sweep[i], workerPids: ctx.workerPids }));
     say(`end-to-end @${concurrency}: ${r.accountsPerSecond} acc/s, ${r.completed}/${r.accounts} completed`);
     pipelineSweep.push(r);
   }
@@ -187,7 +199,7 @@ async function measure(
   if (opts.floor) {
     for (const concurrency of opts.floorConcurrency) {
       say(`Temporal floor: ${opts.accounts} trivial workflows, concurrency ${concurrency}`);
-      const f = await withCpu(() =>
+      const f = await withPassCost(ctx.stats, () =>
         runFloor({ config: stack.config, client, accounts: sets.sweep[0].accounts, concurrency, tag: `${concurrency}-${Date.now().toString(36)}` }),
       );
       say(`Temporal floor @${concurrency}: ${f.accountsPerSecond} acc/s`);
@@ -200,7 +212,7 @@ async function measure(
   if (sets.script) {
     say(`plain script: ${opts.accounts} accounts, concurrency ${endToEnd.concurrency} (the pipeline's best)`);
     // The script's process ends with the pass: its CPU is the bench's reaped-children time.
-    plainScript = await withCpu(() => runScriptProcess(stack, sets.script!, endToEnd.concurrency), 'script');
+    plainScript = await withPassCost(ctx.stats, () => runScriptProcess(stack, sets.script!, endToEnd.concurrency), 'script');
     say(`plain script: ${plainScript.accountsPerSecond} acc/s, ${plainScript.completed}/${plainScript.accounts} completed`);
   } else skipped.push('plain script (--no-script)');
 
@@ -208,7 +220,7 @@ async function measure(
   let ceiling: BenchResults['ceiling'];
   if (sets.ceiling) {
     say(`ceiling: ${opts.accounts} accounts, the script's work as the floor's one activity, concurrency ${endToEnd.concurrency}`);
-    ceiling = await withCpu(() =>
+    ceiling = await withPassCost(ctx.stats, () =>
       runFloor({
         config: stack.config,
         client,
@@ -279,8 +291,10 @@ async function measure(
         (unidentified > 0 ? `; ${unidentified} event(s) arrived without an account number and could not be routed` : ''),
     );
   }
+  const baseline = readBaseline(path.join(ROOT, BASELINE_FILE));
   return benchResultsSchema.parse({
     startedAt,
+    baseline: baseline ? compareToBaseline({ endToEnd }, baseline) : undefined,
     finishedAt: new Date().toISOString(),
     command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
     mode: opts.mode,
@@ -353,7 +367,9 @@ async function metricsCostPasses(opts: BenchOptions, ctx: Ctx, seed: ReturnType<
         }, 5000)
       : undefined;
     try {
-      const r = await withCpu(() => runPipeline({ ...ctx.common, concurrency, set: label === 'on' ? sets.on : sets.off, workerPids: ctx.workerPids }));
+      const r = await withPassCost(ctx.stats, () =>
+        runPipeline({ ...ctx.common, concurrency, set: label === 'on' ? sets.on : sets.off, workerPids: ctx.workerPids }),
+      );
       say(`metrics ${label}: worker ${r.cpuMsPerAccount?.worker} ms CPU an account, ${r.completed}/${r.accounts} completed, ${scrapes} scrapes`);
       return { r, scrapes };
     } finally {
@@ -393,6 +409,7 @@ async function freshStackPass(opts: BenchOptions, i: number, concurrency: number
     freePorts: true,
     workers: 0,
     log: (l) => say(`scale stack ${i}: ${l}`),
+    postgresSettings: PG_STATEMENT_SETTINGS,
   });
   await routeEvents(stack, opts.eventsRoute);
   let client: Client | undefined;
@@ -405,7 +422,10 @@ async function freshStackPass(opts: BenchOptions, i: number, concurrency: number
     const warmup = await seed('warmup', 20, 90);
     const set = await seed('scale2', opts.accounts, 94 + i);
     await runPipeline({ config: stack.config, client: c, pool: p, concurrency, set: warmup, workerPids });
-    return await withCpu(() => runPipeline({ config: stack.config, client: c, pool: p, concurrency, set, workerPids, temporalPid: findTemporalPid() }));
+    const stats = (await enableStatementStats(p)) ? p : undefined;
+    return await withPassCost(stats, () =>
+      runPipeline({ config: stack.config, client: c, pool: p, concurrency, set, workerPids, temporalPid: findTemporalPid() }),
+    );
   } finally {
     await client?.connection.close().catch(() => {});
     await pool?.end().catch(() => {});

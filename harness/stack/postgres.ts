@@ -30,7 +30,14 @@ const RELOCATED_MARKER = 'RELOCATED';
  * restarts). As root the server runs as a system user; when that user cannot reach the checkout,
  * binaries and data move to a shared runtime directory (see `runtimeLayout`).
  */
-export async function startPostgres(opts: { databaseUrl?: string; dataDir: string; port: number; log?: (m: string) => void }): Promise<RunningPostgres> {
+export async function startPostgres(opts: {
+  databaseUrl?: string;
+  dataDir: string;
+  port: number;
+  log?: (m: string) => void;
+  /** Server settings for the embedded server only (`-c name=value`; the bench's statement statistics). */
+  settings?: Readonly<Record<string, string>>;
+}): Promise<RunningPostgres> {
   if (opts.databaseUrl) {
     await assertReachable(opts.databaseUrl);
     return { url: opts.databaseUrl, embedded: false, stop: async () => {} };
@@ -40,7 +47,7 @@ export async function startPostgres(opts: { databaseUrl?: string; dataDir: strin
   if (layout.relocated) opts.log?.(`the checkout is private to its owner: Postgres binaries and data live in ${path.dirname(layout.dataDir)}`);
 
   if (!fs.existsSync(path.join(layout.dataDir, 'PG_VERSION'))) initdb(layout, owner);
-  const server = startServer(layout, opts.port, owner);
+  const server = startServer(layout, opts.port, owner, opts.settings ?? {});
   const url = (db: string) => `postgres://${SUPERUSER}:${PASSWORD}@127.0.0.1:${opts.port}/${db}`;
   try {
     await waitUntilAccepting(url('postgres'), server);
@@ -276,7 +283,7 @@ interface Server {
   stop(): Promise<void>;
 }
 
-function startServer(layout: Layout, port: number, owner: Owner | undefined): Server {
+function startServer(layout: Layout, port: number, owner: Owner | undefined, settings: Readonly<Record<string, string>>): Server {
   const proc = spawn(
     path.join(layout.binDir, 'postgres'),
     [
@@ -292,6 +299,7 @@ function startServer(layout: Layout, port: number, owner: Owner | undefined): Se
       'fsync=on',
       '-c',
       `unix_socket_directories=`,
+      ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
     ],
     { ...owner, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C' } },
   );

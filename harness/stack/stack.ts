@@ -30,6 +30,8 @@ export interface StackOptions {
   /** How many worker processes to start (0: none; tests may run their own). */
   workers?: number;
   log?: (line: string) => void;
+  /** Settings for the embedded Postgres (`-c name=value`); ignored with DATABASE_URL. */
+  postgresSettings?: Readonly<Record<string, string>>;
 }
 
 export interface RunningStack {
@@ -96,7 +98,13 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
     };
 
     log('starting Postgres');
-    const pg = await startPostgres({ databaseUrl: base.DATABASE_URL, dataDir: path.join(dataDir, 'postgres'), port: ports.pg, log });
+    const pg = await startPostgres({
+      databaseUrl: base.DATABASE_URL,
+      dataDir: path.join(dataDir, 'postgres'),
+      port: ports.pg,
+      log,
+      settings: opts.postgresSettings,
+    });
     stops.push(() => pg.stop());
     await migrateAll(pg.url, ROOT);
     await migrate(pg.url, { ...SANDBOX_COMPONENT, dir: path.join(ROOT, SANDBOX_COMPONENT.dir) });

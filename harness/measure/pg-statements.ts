@@ -1,0 +1,113 @@
+import type { Pool } from '../../clients/db';
+
+/**
+ * What Postgres did over one pass, from its own statistics: `pg_stat_statements` (the bench's
+ * embedded server loads it: `PG_STATEMENT_SETTINGS`) for statements, `pg_stat_all_tables` for
+ * autovacuum, the checkpointer's counters for checkpoints. Counts, unlike CPU, do not depend on how
+ * loaded the machine is: the same pass issues the same statements on any host.
+ */
+
+/** `-c` settings for the embedded server: statement statistics, nested statements (the triggers') included. */
+export const PG_STATEMENT_SETTINGS: Readonly<Record<string, string>> = {
+  shared_preload_libraries: 'pg_stat_statements',
+  'pg_stat_statements.track': 'all',
+  'pg_stat_statements.max': '2000',
+};
+
+/**
+ * Who issued a statement, from its text: the platform sandbox (a stand-in a deployment does not run),
+ * the pipeline, or either (`begin`/`commit`/`rollback` name no table; both open transactions).
+ */
+export type StatementOwner = 'pipeline' | 'sandbox' | 'either';
+export function statementOwner(query: string): StatementOwner {
+  if (/^\s*(begin|commit|rollback)\b/i.test(query)) return 'either';
+  return /\bsandbox\./.test(query) ? 'sandbox' : 'pipeline';
+}
+
+interface Row {
+  key: string;
+  toplevel: boolean;
+  calls: number;
+  ms: number;
+  rows: number;
+  query: string;
+}
+
+export interface PgSnapshot {
+  statements: Map<string, Row>;
+  autovacuums: number;
+  checkpoints: number;
+}
+
+export interface StatementCost {
+  query: string;
+  owner: StatementOwner;
+  /** Run by another statement (a trigger's or a function's), not a round trip of a client. */
+  nested: boolean;
+  callsPerAccount: number;
+  msPerAccount: number;
+  rowsPerAccount: number;
+}
+
+export interface PgPassStats {
+  /** Round trips per account: top-level statements, by who issued them. */
+  callsPerAccount: Record<StatementOwner, number>;
+  /** Statements run inside others (trigger bodies, functions) per account, the pipeline's. */
+  nestedCallsPerAccount: number;
+  /** Execution time per account of the pipeline's top-level statements (nested time is inside it). */
+  execMsPerAccount: number;
+  /** Autovacuum and autoanalyze runs, and checkpoints, that happened during the pass. */
+  autovacuums: number;
+  checkpoints: number;
+  /** The statements that cost the most execution time, with their calls. */
+  top: StatementCost[];
+}
+
+/** Whether the server has the extension loaded (the bench's embedded server does; another may not). */
+export async function enableStatementStats(pool: Pool): Promise<boolean> {
+  try {
+    await pool.query('create extension if not exists pg_stat_statements');
+    await pool.query('select 1 from pg_stat_statements limit 1');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function pgSnapshot(pool: Pool): Promise<PgSnapshot> {
+  const s = await pool.query<{ key: string; toplevel: boolean; calls: number; ms: number; rows: number; query: string }>(
+    `select queryid::text || ':' || toplevel::text as key, toplevel, calls::float8 as calls, total_exec_time::float8 as ms, rows::float8 as rows,
+            left(regexp_replace(query, '\\s+', ' ', 'g'), 160) as query
+       from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())`,
+  );
+  const v = await pool.query<{ n: number }>(`select coalesce(sum(autovacuum_count + autoanalyze_count), 0)::float8 as n from pg_stat_all_tables`);
+  const c = await pool.query<{ n: number }>(`select (num_timed + num_requested)::float8 as n from pg_stat_checkpointer`).catch(() => ({ rows: [{ n: 0 }] }));
+  return { statements: new Map(s.rows.map((r) => [r.key, r])), autovacuums: v.rows[0].n, checkpoints: c.rows[0].n };
+}
+
+/** The pass's statements per account, between two snapshots; `top` the costliest by execution time. */
+export function pgPassStats(before: PgSnapshot, after: PgSnapshot, accounts: number, top = 40): PgPassStats {
+  const per = (x: number) => Math.round((x / Math.max(1, accounts)) * 1000) / 1000;
+  const calls: Record<StatementOwner, number> = { pipeline: 0, sandbox: 0, either: 0 };
+  let nested = 0;
+  let ms = 0;
+  const costs: StatementCost[] = [];
+  for (const [key, a] of after.statements) {
+    const b = before.statements.get(key);
+    const d = { calls: a.calls - (b?.calls ?? 0), ms: a.ms - (b?.ms ?? 0), rows: a.rows - (b?.rows ?? 0) };
+    if (d.calls <= 0) continue;
+    const owner = statementOwner(a.query);
+    if (a.toplevel) calls[owner] += d.calls;
+    else if (owner === 'pipeline') nested += d.calls;
+    if (a.toplevel && owner === 'pipeline') ms += d.ms;
+    costs.push({ query: a.query, owner, nested: !a.toplevel, callsPerAccount: per(d.calls), msPerAccount: per(d.ms), rowsPerAccount: per(d.rows) });
+  }
+  return {
+    callsPerAccount: { pipeline: per(calls.pipeline), sandbox: per(calls.sandbox), either: per(calls.either) },
+    nestedCallsPerAccount: per(nested),
+    execMsPerAccount: per(ms),
+    autovacuums: after.autovacuums - before.autovacuums,
+    checkpoints: after.checkpoints - before.checkpoints,
+    top: costs.sort((x, y) => y.msPerAccount - x.msPerAccount).slice(0, top),
+  };
+}
