@@ -18,6 +18,14 @@ import { useLedgerKeys } from '../ledger/sealing';
 import { fetchText, freeLoopbackPort, processRegistry, startMetricsServer, type MetricsServer } from '../metrics/server';
 import { registerMigrationMetrics } from './migration-metrics';
 
+/**
+ * The reusable V8 context evaluates the bundle's modules again for every workflow. These domain
+ * modules hold no state (constants and pure functions) but import zod, whose evaluation per workflow
+ * was a fifth of the workflow thread's CPU: they (and zod with them) are evaluated once and shared
+ * (docs/throughput.md, "Where the cost goes"). test/unit/workers/preload-modules.test.ts keeps the list whole.
+ */
+export const WORKFLOW_PRELOAD_MODULES: readonly string[] = ['../domain/supply.ts', '../domain/census.ts'].map((m) => path.resolve(__dirname, m));
+
 const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
 /**
  * Workflow code bundled once per process (webpack is slow); the failure converter goes in with it.
@@ -31,6 +39,7 @@ export function workflowBundle(interceptorModules: readonly string[] = []): Prom
       workflowsPath: path.resolve(__dirname, '../workflows/index.ts'),
       workflowInterceptorModules: [...interceptorModules],
       failureConverterPath: FAILURE_CONVERTER_PATH,
+      preloadModules: [...WORKFLOW_PRELOAD_MODULES],
       logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => process.stderr.write(m + '\n'), log() {} },
     });
     bundles.set(key, bundle);
