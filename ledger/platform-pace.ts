@@ -76,13 +76,18 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
     const client = await pool.connect();
     try {
       await client.query('begin');
-      const init = initialPace(params);
-      await client.query(`insert into migrate.platform_pace (tenant, window_size, probing) values ($1, $2, $3) on conflict (tenant) do nothing`, [
-        tenant,
-        init.window,
-        init.probing,
-      ]);
-      const r = await client.query(`select *, clock_timestamp() as now from migrate.platform_pace where tenant = $1 for update`, [tenant]);
+      const lock = () => client.query(`select *, clock_timestamp() as now from migrate.platform_pace where tenant = $1 for update`, [tenant]);
+      let r = await lock();
+      // The tenant's row is made once, by the first round that finds none (not one upsert a round).
+      if (r.rows.length === 0) {
+        const init = initialPace(params);
+        await client.query(`insert into migrate.platform_pace (tenant, window_size, probing) values ($1, $2, $3) on conflict (tenant) do nothing`, [
+          tenant,
+          init.window,
+          init.probing,
+        ]);
+        r = await lock();
+      }
       const result = await fn(client, toRow(r.rows[0]), new Date(r.rows[0].now).getTime());
       await client.query('commit');
       return result;
