@@ -111,6 +111,34 @@ describe('resultRows', () => {
     expect(rows.get('Scaling: 2 worker processes, fresh stack 1')?.note).toMatch(/^×1\.60 of 1 worker/);
   });
 
+  it('shows Postgres calls per account (round trips, nested, the costliest) and worker RSS per account in flight', () => {
+    const postgres = {
+      callsPerAccount: { pipeline: 23.92, sandbox: 10.65, either: 6.42 },
+      nestedCallsPerAccount: 23.16,
+      execMsPerAccount: 5.5,
+      autovacuums: 1,
+      checkpoints: 0,
+      top: [
+        {
+          query: 'select migrate.free_platform_permit($1)',
+          owner: 'pipeline' as const,
+          nested: false,
+          callsPerAccount: 1.01,
+          msPerAccount: 0.8,
+          rowsPerAccount: 1,
+        },
+      ],
+    };
+    const out = resultRows(results({ endToEnd: run({ postgres, concurrency: 100, workerPeakRssMb: 764 }) }));
+    const rows = new Map(out.map((row) => [row.figure.trim(), row]));
+    expect(rows.get('Postgres calls per account')).toMatchObject({
+      value: '23.92',
+      note: expect.stringMatching(/\+ 23\.16 nested.*sandbox 10\.65.*begin\/commit \(either\) 6\.42.*1 autovacuum/),
+    });
+    expect(rows.get('pipeline')).toMatchObject({ value: '1.01 × 0.800 ms', note: 'select migrate.free_platform_permit($1)' });
+    expect(rows.get('worker peak RSS')?.note).toContain('7.64 MB per account in flight');
+  });
+
   it("reads events and actions per account from the run's full history cost, run share included", () => {
     const cost = {
       accounts: 2000,
