@@ -14,9 +14,10 @@ import base, {
 
 /**
  * The CI-sized mutation run (`npm run mutation:ci`): the pure outcome, inbox, attempts and
- * schedule-once modules, the GraphQL read-back comparison, the retire rule, the chaos/rehearsal
- * verdict, the payload readers and the undocumented-field classification, and the perimeter (PERIMETER: the
- * webhook's limiter and signature check, the purge refusal), against their own unit tests only.
+ * schedule-once modules, the GraphQL read-back comparison and the read-back's merge and verdict, the
+ * retire rule, the chaos/rehearsal verdict, the payload readers and the undocumented-field
+ * classification, and the perimeter (PERIMETER: the webhook's limiter and signature check, the purge
+ * refusal, the codec's OIDC check, production mode's refusals), against their own unit tests only.
  */
 process.env.MUTATION_TESTS = [...OUTCOME_CORE_TESTS, ...RECONCILE_CORE_TESTS, ...DECISIONS_TESTS, ...READERS_TESTS, ...PERIMETER_TESTS].join(',');
 

@@ -115,30 +115,35 @@ export const READERS_TESTS = [
 ];
 
 /**
- * The perimeter, in CI's run: the webhook's per-source limit and signature check, and which runs
- * `db purge` refuses (each 96.5-100 when added). The permit store's and the plan's own decisions are
- * pure functions of domain/ (OUTCOME_CORE); what stays SQL (a permit's lease, what a purge clears) is
- * proven on a real Postgres: test/unit/ledger/pace-store.test.ts, test/unit/security/purge.test.ts.
+ * The perimeter, in CI's run: the webhook's per-source limit and signature check, which runs `db
+ * purge` refuses, the codec server's OIDC check and production mode's refusals (each 96.5-100 when
+ * added; the last two after their survivors got tests: 73.8 and 84.1 before). The permit store's and
+ * the plan's own decisions are pure functions of domain/ (OUTCOME_CORE); what stays SQL (a permit's
+ * lease, one tenant's window, what a purge clears) is proven on a real Postgres:
+ * test/unit/ledger/pace-store.test.ts, test/unit/security/purge.test.ts.
  */
-export const PERIMETER = ['events/source-limiter.ts', 'clients/webhook-signature.ts', functionLines('ledger/purge.ts', 'export function purgeRefusal')];
+export const PERIMETER = [
+  'events/source-limiter.ts',
+  'clients/webhook-signature.ts',
+  functionLines('ledger/purge.ts', 'export function purgeRefusal'),
+  'codec/oidc.ts',
+  'config/production-checks.ts',
+];
 export const PERIMETER_TESTS = [
   'test/unit/events/source-limiter.test.ts',
   'test/unit/events/webhook-signature.test.ts',
   'test/unit/security/purge-refusal.test.ts',
+  'test/unit/codec/oidc.test.ts',
+  'test/unit/config/production-perimeter.test.ts',
 ];
 
 /**
- * In the full run only, not yet in CI's: survivors to kill first (when added: codec/oidc.ts 73.8 of
- * 107, mostly discovery-document and message mutants; production-checks.ts 84.1 of 151, host parsing
- * of addresses no test writes; the read-back 88.2 of 51, the ledger reference the fake ignores).
+ * In the full run only: the read-back activity's I/O around the merge and verdict (which are in CI's
+ * run, domain/reconciliation.ts): which payload it loads and what it records are proven end to end
+ * (test/e2e/post-import/graphql-read-back.test.ts).
  */
-export const PERIMETER_FULL = [
-  'codec/oidc.ts',
-  'config/production-checks.ts',
-  functionLines('activities/read-back.ts', 'export function mergeReconciliations'),
-  functionLines('activities/read-back.ts', 'export async function readBackAccount'),
-];
-export const PERIMETER_FULL_TESTS = ['test/unit/codec/oidc.test.ts', 'test/unit/config/production-perimeter.test.ts', 'test/unit/reconcile/read-back.test.ts'];
+export const PERIMETER_FULL = [functionLines('activities/read-back.ts', 'export async function readBackAccount')];
+export const PERIMETER_FULL_TESTS = ['test/unit/reconcile/read-back.test.ts'];
 
 /** Unit tests that judge them (the rest of the unit suite tests other modules, several on a Postgres of their own). */
 export const OUTCOME_CORE_TESTS = [
@@ -152,9 +157,12 @@ export const OUTCOME_CORE_TESTS = [
   'test/unit/domain/run-compare.test.ts',
 ];
 
-/** The GraphQL read-back comparison (balances, customers, billing details) and the tests that judge it. */
-export const RECONCILE_CORE = ['reconcile/graphql-compare.ts'];
-export const RECONCILE_CORE_TESTS = ['test/unit/reconcile/graphql-compare.test.ts'];
+/**
+ * The GraphQL read-back comparison (balances, customers, billing details), the read-back's merge of
+ * its two checks and its verdict (domain/reconciliation.ts), and the tests that judge them.
+ */
+export const RECONCILE_CORE = ['reconcile/graphql-compare.ts', 'domain/reconciliation.ts'];
+export const RECONCILE_CORE_TESTS = ['test/unit/reconcile/graphql-compare.test.ts', 'test/unit/domain/reconciliation.test.ts'];
 const TESTS = [
   ...OUTCOME_CORE_TESTS,
   ...PERIMETER_TESTS,

@@ -1,24 +1,9 @@
 import type { PlatformClient } from '../clients/platform';
 import type { Ledger, ReconciliationLedger } from '../ledger';
 import type { ReconcileResult } from '../domain/post-import-inputs';
-import { compareAccount, expectedAccountRecord, type Reconciliation } from '../reconcile/compare';
+import { mergeReconciliations, readBackResult } from '../domain/reconciliation';
+import { compareAccount, expectedAccountRecord } from '../reconcile/compare';
 import { compareGraphqlAccount } from '../reconcile/graphql-compare';
-
-/** Two checks of one account as one (the REST record's and the GraphQL account's): counts add, per-field tallies merge. */
-export function mergeReconciliations(a: Reconciliation, b: Reconciliation): Reconciliation {
-  const byField = { ...a.byField };
-  for (const [f, t] of Object.entries(b.byField)) {
-    const was = byField[f] ?? { matched: 0, differing: 0, unverified: 0 };
-    byField[f] = { matched: was.matched + t.matched, differing: was.differing + t.differing, unverified: was.unverified + t.unverified };
-  }
-  return {
-    checked: a.checked + b.checked,
-    matched: a.matched + b.matched,
-    differences: [...a.differences, ...b.differences],
-    unverified: [...a.unverified, ...b.unverified],
-    byField,
-  };
-}
 
 /**
  * Reads a created account back and compares it with the payload the ledger kept: the REST account
@@ -64,11 +49,10 @@ export async function readBackAccount(
   }
   const money = compareGraphqlAccount(sent, graphql);
   const r = mergeReconciliations(compareAccount(expectedAccountRecord(sent, input.accountNumber), found), money);
-  // Fields the record does not contain are unverified, never differences: the outcome stays completed.
-  const status = r.differences.length ? 'differing' : 'matched';
+  const result = readBackResult(r);
   await deps.reconciliations.record({
     ...base,
-    status,
+    status: result.status,
     checkedFields: r.checked,
     matchedFields: r.matched,
     unverifiedFields: r.unverified.length,
@@ -77,12 +61,5 @@ export async function readBackAccount(
     sourceBalancePence: money.balance.sourcePence,
     platformBalancePence: money.balance.platformPence,
   });
-  return {
-    status,
-    checked: r.checked,
-    differing: r.differences.length,
-    unverified: r.unverified.length,
-    fields: [...new Set(r.differences.map((d) => d.field))],
-    unverifiedFields: [...new Set(r.unverified.map((u) => u.field))],
-  };
+  return result;
 }

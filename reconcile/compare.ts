@@ -17,37 +17,9 @@
  * `consumption_standard`, a register's `rate`, `is_export`) are not compared.
  */
 
-export interface Difference {
-  /** Dot path in the account record, zero-based indexes: `properties.0.electricity_meter_points.0.agreements.1.tariff_code`. */
-  path: string;
-  /** The same path with indexes as `*`, for counts by field: `properties.*.electricity_meter_points.*.agreements.*.tariff_code`. */
-  field: string;
-  expected: unknown;
-  found: unknown;
-}
+import type { Difference, FieldTally, Reconciliation, Unverified } from '../domain/reconciliation';
 
-/** A leaf the payload determines that the record does not contain (paths only: nothing was read). */
-export interface Unverified {
-  path: string;
-  field: string;
-}
-
-/** Leaves of one field (indexes as `*`) in one account: how many matched, differed, or were not in the record. */
-export interface FieldTally {
-  matched: number;
-  differing: number;
-  unverified: number;
-}
-
-export interface Reconciliation {
-  /** Leaves compared (the record carries them and the payload says what they should be). */
-  checked: number;
-  matched: number;
-  differences: Difference[];
-  unverified: Unverified[];
-  /** Per field (indexes as `*`): matched, differing and unverified leaves. */
-  byField: Record<string, FieldTally>;
-}
+export type { Difference, FieldTally, Reconciliation, Unverified };
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -23,7 +23,9 @@ const logger = createLogger('codec-oidc-test', { level: 'silent' });
 const codec = new AesGcmCodec(keyringFrom([{ id: 'k1', key: randomBytes(32) }]));
 
 let issuerServer: http.Server;
+let origin = '';
 let issuer = '';
+let flakyDiscoveries = 0;
 let signing: KeyLike;
 let stranger: KeyLike;
 let jwksRequests = 0;
@@ -33,18 +35,34 @@ beforeAll(async () => {
   signing = pair.privateKey;
   stranger = (await generateKeyPair('ES256')).privateKey;
   const jwk: JWK = { ...(await exportJWK(pair.publicKey)), kid: 'idp-1', alg: 'ES256', use: 'sig' };
+  // Beside the issuer, issuers whose discovery goes wrong, each at its own path.
+  const discovery: Record<string, () => unknown> = {
+    realm: () => ({ issuer, jwks_uri: `${issuer}/keys` }),
+    // Issuers such as Auth0's end in a slash; the discovery document is under it.
+    slash: () => ({ issuer: `${origin}/slash/`, jwks_uri: `${issuer}/keys` }),
+    other: () => ({ issuer: 'https://evil.example/realm', jwks_uri: `${issuer}/keys` }),
+    nojwks: () => ({ issuer: `${origin}/nojwks` }),
+    flaky: () => ({ issuer: `${origin}/flaky`, jwks_uri: `${issuer}/keys` }),
+  };
   issuerServer = http.createServer((req, res) => {
     res.setHeader('Content-Type', 'application/json');
-    if (req.url === '/realm/.well-known/openid-configuration') res.end(JSON.stringify({ issuer, jwks_uri: `${issuer}/keys` }));
+    const at = /^\/(\w+)\/\.well-known\/openid-configuration$/.exec(req.url ?? '')?.[1];
+    if (at === 'hang') return; // never answers
+    if (at === 'flaky' && flakyDiscoveries++ === 0) res.writeHead(500).end('{}');
+    else if (at && discovery[at]) res.end(JSON.stringify(discovery[at]()));
     else if (req.url === '/realm/keys') {
       jwksRequests++;
       res.end(JSON.stringify({ keys: [jwk] }));
     } else res.writeHead(404).end('{}');
   });
   await new Promise<void>((resolve) => issuerServer.listen(0, '127.0.0.1', resolve));
-  issuer = `http://127.0.0.1:${(issuerServer.address() as AddressInfo).port}/realm`;
+  origin = `http://127.0.0.1:${(issuerServer.address() as AddressInfo).port}`;
+  issuer = `${origin}/realm`;
 });
-afterAll(() => new Promise<void>((resolve) => issuerServer.close(() => resolve())));
+afterAll(() => {
+  issuerServer.closeAllConnections();
+  return new Promise<void>((resolve) => issuerServer.close(() => resolve()));
+});
 
 let server: CodecServer | undefined;
 afterEach(async () => {
@@ -177,6 +195,106 @@ describe('codec server, OIDC mode: the UI user’s access token, per namespace',
     expect(namespaceAllowed(c([42, 'default:reader']), 'permissions', 'default', 'decode')).toBe(false);
     expect(namespaceAllowed({ groups: ['default:read'] }, 'groups', 'default', 'decode')).toBe(true);
     expect(namespaceAllowed({ groups: ['default:read'] }, 'permissions', 'default', 'decode')).toBe(false);
+  });
+});
+
+describe('the OIDC verifier on its own: what it accepts, what it refuses and what it says', () => {
+  const verifier = (o: { issuer?: string; clockToleranceSeconds?: number; discoveryTimeoutMs?: number } = {}) =>
+    createOidcVerifier({ audience: AUDIENCE, ...o, issuer: o.issuer ?? issuer });
+  const reader = (o: Parameters<typeof token>[1] = {}) => token({ permissions: ['default:read'] }, o);
+
+  it("answers with the token's subject (the codec server logs who decoded)", async () => {
+    await expect(verifier().authorize(`Bearer ${await reader()}`, 'default', 'decode')).resolves.toEqual({ subject: 'operator@tenant.example' });
+    // Any case of the scheme, any spacing after it.
+    await expect(verifier().authorize(`bearer   ${await reader()}`, 'default', 'decode')).resolves.toEqual({ subject: 'operator@tenant.example' });
+  });
+
+  it('takes the token only as the whole Bearer credential: anything before or after it is refused, saying the token is missing', async () => {
+    const jwt = await reader();
+    for (const authorization of [
+      undefined,
+      '',
+      `Basic ${jwt}`,
+      `xBearer ${jwt}`,
+      `Basic a Bearer ${jwt}`,
+      `Bearer ${jwt} extra`,
+      `Bearer ${jwt},Bearer x`,
+      'Bearer ',
+    ]) {
+      await expect(verifier().authorize(authorization, 'default', 'decode'), String(authorization)).rejects.toMatchObject({
+        name: 'CodecAccessError',
+        code: 'codec_unauthorized',
+        status: 401,
+        message: expect.stringMatching(/^missing Authorization bearer token/),
+      });
+    }
+  });
+
+  it('allows the issuer’s clock 30 s of skew by default, and no more than it is told', async () => {
+    const tenSecondsAgo = Math.floor(Date.now() / 1000) - 10;
+    await expect(verifier().authorize(`Bearer ${await reader({ exp: tenSecondsAgo })}`, 'default', 'decode')).resolves.toBeDefined();
+    await expect(verifier({ clockToleranceSeconds: 5 }).authorize(`Bearer ${await reader({ exp: tenSecondsAgo })}`, 'default', 'decode')).rejects.toMatchObject(
+      {
+        code: 'codec_unauthorized',
+        message: expect.stringMatching(/ERR_JWT_EXPIRED/),
+      },
+    );
+  });
+
+  it('grants a namespace named anywhere in the claim, and names the role and claim it missed', async () => {
+    const several = `Bearer ${await token({ permissions: ['payroll:read', 'default:write'] })}`;
+    await expect(verifier().authorize(several, 'default', 'encode')).resolves.toBeDefined();
+    await expect(verifier().authorize(several, 'default', 'decode')).resolves.toBeDefined();
+    await expect(verifier().authorize(several, 'billing', 'decode')).rejects.toMatchObject({
+      code: 'codec_forbidden',
+      status: 403,
+      message: 'the token grants no read role on namespace billing (claim permissions)',
+    });
+    await expect(verifier().authorize(several, 'payroll', 'encode')).rejects.toMatchObject({
+      code: 'codec_forbidden',
+      message: 'the token grants no write role on namespace payroll (claim permissions)',
+    });
+    await expect(verifier().authorize(several, undefined, 'decode')).rejects.toMatchObject({
+      code: 'codec_namespace_required',
+      status: 400,
+      message: expect.stringMatching(/^no namespace \(X-Namespace header, or \/\{namespace\}\/decode\)/),
+    });
+  });
+
+  it("finds the keys of an issuer written with a trailing slash (Auth0's form), under it", async () => {
+    const slash = `${origin}/slash/`;
+    const jwt = await token({ permissions: ['default:read'] }, { iss: slash });
+    await expect(verifier({ issuer: slash }).authorize(`Bearer ${jwt}`, 'default', 'decode')).resolves.toBeDefined();
+  });
+
+  it('refuses keys from a discovery document that is missing, names another issuer, has no jwks_uri, or does not answer in time: 503, saying which', async () => {
+    const cases: Array<[string, RegExp, number?]> = [
+      ['missing', /answered 404/],
+      ['other', /names another issuer/],
+      ['nojwks', /has no jwks_uri/],
+      ['hang', /timeout|aborted/i, 200],
+    ];
+    for (const [at, reason, discoveryTimeoutMs] of cases) {
+      const iss = `${origin}/${at}`;
+      // Signed by the right key, naming the configured issuer: only the discovery is wrong.
+      const jwt = await token({ permissions: ['default:read'] }, { iss });
+      await expect(verifier({ issuer: iss, discoveryTimeoutMs }).authorize(`Bearer ${jwt}`, 'default', 'decode'), at).rejects.toMatchObject({
+        code: 'codec_oidc_unavailable',
+        status: 503,
+        message: expect.stringMatching(new RegExp(`^the issuer's keys could not be read \\(.*${reason.source}`, reason.flags)),
+      });
+    }
+  });
+
+  it('tries a failed discovery again on the next request (an issuer back from an outage needs no restart)', async () => {
+    const iss = `${origin}/flaky`;
+    const v = verifier({ issuer: iss });
+    const bearer = `Bearer ${await token({ permissions: ['default:read'] }, { iss })}`;
+    await expect(v.authorize(bearer, 'default', 'decode')).rejects.toMatchObject({
+      code: 'codec_oidc_unavailable',
+      message: expect.stringMatching(/answered 500/),
+    });
+    await expect(v.authorize(bearer, 'default', 'decode')).resolves.toEqual({ subject: 'operator@tenant.example' });
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, maskedConfig, parseConfig } from '../../../config';
-import { isLoopbackHost, postgresTarget } from '../../../config/production-checks';
+import { isLoopbackHost, perimeterProblems, postgresTarget } from '../../../config/production-checks';
 
 /** Production mode refuses each insecure setting at start-up, naming the option to change. */
 
@@ -126,6 +126,42 @@ describe('loopback', () => {
       SQS_ENDPOINT: 'http://[0:0:0:0:0:0:0:1]:4566',
     };
     expect(problems(near)).toEqual([]);
+  });
+});
+
+describe('however the address is written', () => {
+  it('a Temporal address without a port is read whole: loopback names and bare IPv6 loopback pass, a bare remote IPv6 address is refused', () => {
+    for (const near of ['localhost', '127.0.0.1', '::1', '0:0:0:0:0:0:0:1', '[::1]']) expect(problems({ TEMPORAL_ADDRESS: near }), near).toEqual([]);
+    for (const far of ['fd00::5', '::ffff:10.0.0.1', 'temporal.internal', '10.0.0.5'])
+      expect(problems({ TEMPORAL_ADDRESS: far }), far).toEqual([expect.stringMatching(/^TEMPORAL_TLS: must be true/)]);
+  });
+
+  it('a host that only looks like loopback once its brackets are moved is remote', () => {
+    for (const h of ['1[27.0.0.1', '[::1]]', '127.0.0.]1]', ':1]']) expect(isLoopbackHost(h), h).toBe(false);
+    expect(problems({ TEMPORAL_ADDRESS: 'remote.example[::1]:7233' })).toHaveLength(1);
+    expect(problems({ DATABASE_URL: 'postgres://app:pw@1[27.0.0.1:5432/ledger' })).toHaveLength(1);
+    expect(problems({ DATABASE_URL: 'postgres://app:pw@127.0.0.]1]/ledger' })).toHaveLength(1);
+  });
+
+  it("a Postgres URL with no host is node-postgres's default, localhost; with no user, the host is still read", () => {
+    expect(postgresTarget('postgres:///ledger')).toEqual({ host: 'localhost', tls: false });
+    expect(problems({ DATABASE_URL: 'postgres://app@/ledger' })).toEqual([]);
+    expect(postgresTarget('postgresql://db.internal:5432/ledger')).toEqual({ host: 'db.internal', tls: false });
+    expect(postgresTarget('postgres://db.internal/ledger')).toEqual({ host: 'db.internal', tls: false });
+    expect(problems({ DATABASE_URL: 'postgres://localhost:5432/ledger' })).toEqual([]);
+    expect(problems({ DATABASE_URL: 'postgres://db.internal/ledger' })).toEqual([expect.stringMatching(/^DATABASE_URL: .*host "db\.internal"/)]);
+  });
+
+  it('every sslmode that asks for TLS passes: require, verify-ca, verify-full', () => {
+    for (const mode of ['require', 'verify-ca', 'verify-full'])
+      expect(postgresTarget(`postgres://u@db.internal/l?sslmode=${mode}`), mode).toEqual({ host: 'db.internal', tls: true });
+  });
+
+  it('an endpoint that is not a URL is refused, naming it', () => {
+    const base = { PRIVATE_NETWORK_HOSTS: [], TEMPORAL_ADDRESS: 'localhost:7233', TEMPORAL_TLS: false };
+    expect(perimeterProblems({ ...base, S3_ENDPOINT: 'minio.internal 9000', SQS_ENDPOINT: 'https://sqs.internal' })).toEqual([
+      'S3_ENDPOINT="minio.internal 9000": not a URL',
+    ]);
   });
 });
 

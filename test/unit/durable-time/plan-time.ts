@@ -173,7 +173,10 @@ export function planArgs(o: {
   dailyCap?: number;
   maxSameCode?: number;
   minReconciledRate?: number;
+  entrySignOff?: string;
   exitSignOff?: string;
+  /** dry_run_first: trial loads (`<planId>.w.trial-N`) with this minimum pass rate. */
+  trialMinPassRate?: number;
   pollSeconds: number;
   continueAsNewAtEvents: number;
 }): PlanArgs {
@@ -189,8 +192,9 @@ export function planArgs(o: {
         windows: o.windows,
         ...(o.dailyCap !== undefined ? { dailyCap: o.dailyCap } : {}),
         planned: o.accounts,
-        entrySignOff: false,
+        entrySignOff: o.entrySignOff ?? false,
         exitSignOff: o.exitSignOff ?? false,
+        ...(o.trialMinPassRate !== undefined ? { trial: { run: { ...run, runId: `${o.planId}.w.trial` }, minPassRate: o.trialMinPassRate } } : {}),
         ...(o.minReconciledRate !== undefined ? { minReconciledRate: o.minReconciledRate } : {}),
       },
     ],

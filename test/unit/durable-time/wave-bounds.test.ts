@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { dispatchLimitSignal, resumeRun, runProgressQuery } from '../../../domain/messages';
+import { runWorkflowId } from '../../../domain/workflow-ids';
 import { approveGate, controlPlan } from '../../../domain/plan-messages';
 import {
   ACCOUNT_MS,
@@ -45,7 +46,13 @@ describe("a wave's run on its own checks (the plan's next signal late, or never)
       for (const t of times) expect(t, iso(t)).toBeLessThan(end);
       expect(times.length).toBeGreaterThanOrEqual(4);
       expect(times.length).toBeLessThan(accounts.length);
-      expect(await handle.query(runProgressQuery)).toMatchObject({ state: 'running', inFlight: 0, totals: { dispatched: times.length } });
+      // The bound it holds to is the one its progress shows (the run's query in the Temporal UI).
+      expect(await handle.query(runProgressQuery)).toMatchObject({
+        state: 'running',
+        inFlight: 0,
+        totals: { dispatched: times.length },
+        dispatch: { limit: null, until: end },
+      });
       // The plan's next window: the rest go, each once, none marked failed for the wait.
       await handle.signal(dispatchLimitSignal, { limit: null, until: null });
       expect((await handle.result()).totals).toMatchObject({ dispatched: 10, completed: 10, failed: 0, notAttempted: 0 });
@@ -115,6 +122,58 @@ describe("a wave's exit gate on its numbers", () => {
       const later = await waitForStatus(planId, 'the plan a day later', () => true);
       expect(later.state).toBe('running');
       expect(later.waves[0]).toMatchObject({ state: 'exit_not_met', gates: { exit: { state: 'not_met', approved_by: null } } });
+    } finally {
+      await handle.executeUpdate(controlPlan, { args: [{ action: 'cancel' }] }).catch(() => {});
+      await worker.stop();
+    }
+  }, 180_000);
+});
+
+describe("a wave's entry gate", () => {
+  it('another trial load asked for at the entry gate runs, and the real run still waits for the named sign-off', async () => {
+    const t0 = await env.currentTimeMs();
+    const ledger = new Ledger(accountsOf('ENTRY', 2));
+    const planId = 'plan-entry';
+    const worker = await startWorker(ledger);
+    const handle = await startPlan({
+      planId,
+      accounts: 2,
+      concurrency: 2,
+      windows: [{ start: iso(t0), end: iso(t0 + 24 * 60 * MINUTE) }],
+      entrySignOff: 'ops lead',
+      trialMinPassRate: 1,
+      pollSeconds: 300,
+      continueAsNewAtEvents: 10_000,
+    });
+    const realRunStarted = () =>
+      env.client.workflow
+        .getHandle(runWorkflowId(`${planId}.w`))
+        .describe()
+        .then(
+          () => true,
+          () => false,
+        );
+    try {
+      await skipPastActivities(t0 + 10 * MINUTE);
+      const first = await waitForStatus(planId, 'trial load 1 passed, the entry gate waiting', (x) => x.waves[0].state === 'waiting_entry_sign_off');
+      expect(first.waves[0].dry_run).toMatchObject({ state: 'passed', runs: [`${planId}.w.trial-1`] });
+      expect(first.waves[0].gates.entry).toMatchObject({ state: 'waiting', required_by: 'ops lead', dry_run_pass_rate: 1, min_dry_run_pass_rate: 1 });
+      // The operator asks for another trial load before signing (`plan trial`): it runs, and the gate waits again.
+      await handle.executeUpdate(controlPlan, { args: [{ action: 'trial', wave: 'w' }] });
+      await skipPastActivities(t0 + 20 * MINUTE);
+      const second = await waitForStatus(
+        planId,
+        'trial load 2 ended, or the real run started',
+        (x) =>
+          (x.waves[0].dry_run?.runs.length === 2 && x.waves[0].dry_run.state === 'passed') || !['waiting_entry_sign_off', 'dry_run'].includes(x.waves[0].state),
+      );
+      expect(second.waves[0]).toMatchObject({ state: 'waiting_entry_sign_off', gates: { entry: { state: 'waiting', approved_by: null } } });
+      expect(await realRunStarted()).toBe(false);
+      // Signed off: now the real run starts, and the wave ends.
+      await handle.executeUpdate(approveGate, { args: [{ wave: 'w', gate: 'entry', by: 'ops lead' }] });
+      await skipPastActivities(t0 + 30 * MINUTE);
+      await waitForStatus(planId, 'the wave completed', (x) => x.waves[0].state === 'completed');
+      expect(await realRunStarted()).toBe(true);
     } finally {
       await handle.executeUpdate(controlPlan, { args: [{ action: 'cancel' }] }).catch(() => {});
       await worker.stop();

@@ -59,6 +59,19 @@ describe("the tenant's permits in the ledger", () => {
     expect([...(await s.grant(T, [req('b')])).keys()]).toEqual(['b']);
   });
 
+  it("one tenant's answers move its own window only: a throttled tenant leaves another tenant's window and counts as they were", async () => {
+    const other = 'https://other-tenant.example/v2/';
+    const s = createPaceStore(db.pool, { ...DEFAULT_PACE, initialWindow: 8, maxWindow: 16 }, { leaseMs: 60 * 60_000 });
+    await s.grant(T, [req('a')]);
+    await s.grant(other, [req('x')]);
+    const before = (await paceRows(db.pool, other))[0];
+    await s.answered(T, 'a', { kind: 'throttled' }, false);
+    const [mine] = await paceRows(db.pool, T);
+    expect(mine).toMatchObject({ throttled: 1 });
+    expect(mine.window).toBeLessThan(8);
+    expect((await paceRows(db.pool, other))[0]).toMatchObject({ window: before.window, throttled: 0, accepted: 0, serverErrors: 0 });
+  });
+
   it('a permit whose lease has passed is freed: a worker that died holding it does not shrink the window for good', async () => {
     const s = store();
     // Account a's worker took the window's one permit and died: no answer, no outcome, no release.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeReconciliations, readBackAccount } from '../../../activities/read-back';
+import { readBackAccount } from '../../../activities/read-back';
 import type { ReconciliationRow } from '../../../ledger/reconciliation';
 import { realisticAccount } from '../../../schemas/fixtures';
 import { accountRecordFromPayload, alterField, omitFields } from '../../../harness/sandbox/post-import/account-record';
@@ -9,7 +9,7 @@ import { graphqlAccountFromPayload, withReadBackFaults } from '../../../harness/
  * The read-back of one created account (activities/read-back.ts) with the ledger and the platform
  * faked: the REST record's check and the GraphQL account's as one outcome. A difference on either
  * side makes the account `differing` and is recorded; the end-to-end proof on the sandbox is
- * test/e2e/post-import/graphql-read-back.test.ts.
+ * test/e2e/post-import/graphql-read-back.test.ts; the merge and the verdict alone: test/unit/domain/reconciliation.test.ts.
  */
 
 const payload: Record<string, any> = realisticAccount();
@@ -83,38 +83,5 @@ describe('reading a created account back: the REST record and the GraphQL accoun
     expect(none.result).toEqual({ status: 'account_missing', checked: 0, differing: 1, unverified: 0, fields: ['number'], unverifiedFields: [] });
     expect(none.row).toMatchObject({ status: 'account_missing', checkedFields: 0, differences: [{ path: 'number', field: 'number', expected: NUMBER }] });
     expect((await readBack({ graphql: undefined })).result).toMatchObject({ status: 'account_missing', fields: ['account'] });
-  });
-});
-
-describe('two checks merged', () => {
-  it('counts add, lists join in order, and a field both checked has its tallies added', () => {
-    const d = (path: string) => ({ path, field: path, expected: 'x', found: 'y' });
-    const a = {
-      checked: 3,
-      matched: 1,
-      differences: [d('a')],
-      unverified: [{ path: 'u', field: 'u' }],
-      byField: { a: { matched: 1, differing: 1, unverified: 0 }, u: { matched: 0, differing: 0, unverified: 1 } },
-    };
-    const b = {
-      checked: 4,
-      matched: 2,
-      differences: [d('b'), d('a')],
-      unverified: [],
-      byField: { a: { matched: 2, differing: 1, unverified: 3 }, b: { matched: 0, differing: 1, unverified: 0 } },
-    };
-    expect(mergeReconciliations(a, b)).toEqual({
-      checked: 7,
-      matched: 3,
-      differences: [d('a'), d('b'), d('a')],
-      unverified: [{ path: 'u', field: 'u' }],
-      byField: {
-        a: { matched: 3, differing: 2, unverified: 3 },
-        u: { matched: 0, differing: 0, unverified: 1 },
-        b: { matched: 0, differing: 1, unverified: 0 },
-      },
-    });
-    // Neither input is changed.
-    expect(a.byField.a).toEqual({ matched: 1, differing: 1, unverified: 0 });
   });
 });
