@@ -28,10 +28,9 @@ export default defineConfig({
           globalSetup: ['test/setup/global-stack.ts'],
           testTimeout: 300_000,
           hookTimeout: 300_000,
-          // One stack, files one after another, unless E2E_PARALLEL=1 (one stack per fork): in parallel
-          // on the merged main, platform-outcomes timed out after files that shared its stack (order-
-          // dependent; it passes alone), so CI keeps the serial order until that is found.
-          poolOptions: { forks: { singleFork: process.env.E2E_PARALLEL !== '1' } },
+          // One stack per fork, files in parallel (test/setup/global-stack.ts). E2E_SERIAL=1 runs one
+          // stack and the files one after another, for telling an order-dependent failure from a real one.
+          poolOptions: { forks: { singleFork: process.env.E2E_SERIAL === '1' } },
         },
       },
       {
