@@ -3,13 +3,14 @@ import { defineConfig } from 'vitest/config';
 // Temporal's native bridge is not worker-thread safe: forks only. Stack start-up (Temporal,
 // Postgres, S3) takes tens of seconds on 2 cores, hence the long hook timeout. Unit tests need
 // no services; the global setup brings up one end-to-end stack per fork, and each e2e file uses its
-// worker's (test/e2e/helpers.ts `stackEnv`). Two forks on the developers' 2 cores: vitest's default
-// there is one (cores - 1), and the tests wait on services more than they compute.
-// VITEST_MAX_FORKS overrides the count.
+// worker's (test/e2e/helpers.ts `stackEnv`). Three forks on the developers' 2 cores (vitest's default
+// there is one, cores - 1): the tests wait on services more than they compute (a serial e2e run
+// keeps about two thirds of one core busy), so a third stack overlaps waits rather than queueing
+// for CPU. VITEST_MAX_FORKS overrides the count.
 export default defineConfig({
   test: {
     pool: 'forks',
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    poolOptions: { forks: { maxForks: 3, minForks: 1 } },
     projects: [
       {
         extends: true,
