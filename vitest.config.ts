@@ -3,13 +3,14 @@ import { defineConfig } from 'vitest/config';
 // Temporal's native bridge is not worker-thread safe: forks only. Stack start-up (Temporal,
 // Postgres, S3) takes tens of seconds on 2 cores, hence the long hook timeout. Unit tests need
 // no services; the global setup brings up one end-to-end stack per fork, and each e2e file uses its
-// worker's (test/e2e/helpers.ts `stackEnv`). Two forks on the developers' 2 cores: vitest's default
-// there is one (cores - 1), and the tests wait on services more than they compute.
-// VITEST_MAX_FORKS overrides the count.
+// worker's (test/e2e/helpers.ts `stackEnv`). Three forks on the developers' 2 cores (vitest's default
+// there is one, cores - 1): the tests wait on services more than they compute (a serial e2e run
+// keeps about two thirds of one core busy), so a third stack overlaps waits rather than queueing
+// for CPU. VITEST_MAX_FORKS overrides the count.
 export default defineConfig({
   test: {
     pool: 'forks',
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    poolOptions: { forks: { maxForks: 3, minForks: 1 } },
     projects: [
       {
         extends: true,
@@ -28,10 +29,9 @@ export default defineConfig({
           globalSetup: ['test/setup/global-stack.ts'],
           testTimeout: 300_000,
           hookTimeout: 300_000,
-          // One stack, files one after another, unless E2E_PARALLEL=1 (one stack per fork): in parallel
-          // on the merged main, platform-outcomes timed out after files that shared its stack (order-
-          // dependent; it passes alone), so CI keeps the serial order until that is found.
-          poolOptions: { forks: { singleFork: process.env.E2E_PARALLEL !== '1' } },
+          // One stack per fork, files in parallel (test/setup/global-stack.ts). E2E_SERIAL=1 runs one
+          // stack and the files one after another, for telling an order-dependent failure from a real one.
+          poolOptions: { forks: { singleFork: process.env.E2E_SERIAL === '1' } },
         },
       },
       {

@@ -54,7 +54,7 @@ export async function teardown() {
 /** As many stacks as files can run at once: one per fork, one for a single file or a single-fork project. */
 async function stacksNeeded(project: TestProject): Promise<number> {
   if (project.config.poolOptions?.forks?.singleFork) return 1;
-  const forks = project.vitest.config.poolOptions?.forks?.maxForks;
+  const forks = project.config.poolOptions?.forks?.maxForks ?? project.vitest.config.poolOptions?.forks?.maxForks;
   const workers = typeof forks === 'number' ? forks : 1;
   // The CLI's file filters (`vitest run --project e2e test/e2e/cli`), internal to vitest, so read loosely.
   const filters = (project.vitest as unknown as { filenamePattern?: string[] }).filenamePattern;

@@ -132,9 +132,12 @@ const WAYS: Way[] = [
 ];
 
 describe('a long-running command stops everything it started, however it is stopped', () => {
-  it.each(WAYS)(
+  // The ways at once, each its own stack on its own ports and data directory: five start-ups one
+  // after another were four minutes of this suite, and a loaded machine only widens the races.
+  it.concurrent.for(WAYS)(
     'npm run dev: $name',
-    async ({ send }) => {
+    { timeout: 400_000 },
+    async ({ send }, { expect }) => {
       const s = await startInGroup(['dev'], 'Ctrl-C stops everything.');
       expect((await busyPorts(s.ports)).length).toBeGreaterThan(0);
       expect(marked(s.mark).length).toBeGreaterThan(3);
@@ -142,10 +145,9 @@ describe('a long-running command stops everything it started, however it is stop
       const left = await leftAfterStop(s, 90_000);
       expect(left, s.output()).toEqual({ processes: [], ports: [], seconds: expect.any(Number) });
     },
-    400_000,
   );
 
-  it('npm run demo -- --keep: Ctrl-C once the demo is done', async () => {
+  it.concurrent('npm run demo -- --keep: Ctrl-C once the demo is done', async ({ expect }) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stop-signals-demo-'));
     dirs.push(dataDir);
     const s = await startInGroup(['demo', '--keep', '--accounts', '6', '--data-dir', dataDir], 'Ctrl-C stops everything.');

@@ -87,7 +87,9 @@ describe('platform outcomes end to end', () => {
 
   it('an account whose platform call keeps failing is listed as retrying (attempt, code, next retry), and no longer once it succeeds', async () => {
     const [ext] = await clean(uniqueId('RT'), 1);
-    await sandbox(e, 'PUT', '/admin/forced-outcomes', { [ext]: { fail_schedule_times: 6, status: 503 } });
+    // Four failures: retries after 2, 4, 8 and 16 s (workflows/activity-options.ts), half a minute in
+    // which the listing and `run status` must see it; six took two minutes for the same promise.
+    await sandbox(e, 'PUT', '/admin/forced-outcomes', { [ext]: { fail_schedule_times: 4, status: 503 } });
     const runId = uniqueId('run-retry-');
     const handle = await startRun(e, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runId, [ext]) } });
     let seen: Awaited<ReturnType<typeof listRetryingAccounts>> = [];
