@@ -127,6 +127,24 @@ export function createSupplyLedger(pool: Pool) {
       };
     },
 
+    /**
+     * A plan wave's switch numbers (its exit gate, domain/plan-gates.ts supplyGate), by SQL: the run's
+     * points, those on supply, those still followed, and those followed longer than `maxDays` since
+     * their first read (none without a maximum).
+     */
+    async runGateCounts(runId: string, maxDays: number | null): Promise<{ points: number; onSupply: number; waiting: number; overMaxDays: number }> {
+      const r = await pool.query<{ points: number; on_supply: number; waiting: number; over: number }>(
+        `SELECT count(*)::int AS points, count(*) FILTER (WHERE outcome = 'on_supply')::int AS on_supply,
+                count(*) FILTER (WHERE outcome IS NULL)::int AS waiting,
+                count(*) FILTER (WHERE outcome IS NULL AND $2::float8 IS NOT NULL
+                                 AND clock_timestamp() - first_read_at > make_interval(secs => $2::float8 * 86400))::int AS over
+         FROM migrate.supply_meter_points WHERE run_id = $1`,
+        [runId, maxDays],
+      );
+      const x = r.rows[0];
+      return { points: x.points, onSupply: x.on_supply, waiting: x.waiting, overMaxDays: x.over };
+    },
+
     /** The workflow following the switch of a platform account (the lifecycle events name the account number). */
     async workflowsForAccountNumber(accountNumber: string): Promise<string[]> {
       const r = await pool.query<{ workflow_id: string }>(

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { dispatchLimitSignal, resumeRun, runProgressQuery } from '../../../domain/messages';
 import { approveGate, controlPlan } from '../../../domain/plan-messages';
 import {
   ACCOUNT_MS,
   accountsOf,
+  DAY,
   env,
   expectOneOutcomeEach,
   FAIL_CODE,
@@ -12,6 +13,7 @@ import {
   Ledger,
   MINUTE,
   skipPastActivities,
+  skipPolls,
   waitForStatus,
   skipTo,
   startPlan,
@@ -115,6 +117,104 @@ describe("a wave's exit gate on its numbers", () => {
       const later = await waitForStatus(planId, 'the plan a day later', () => true);
       expect(later.state).toBe('running');
       expect(later.waves[0]).toMatchObject({ state: 'exit_not_met', gates: { exit: { state: 'not_met', approved_by: null } } });
+    } finally {
+      await handle.executeUpdate(controlPlan, { args: [{ action: 'cancel' }] }).catch(() => {});
+      await worker.stop();
+    }
+  }, 180_000);
+
+  // The switch's part (domain/plan-gates.ts supplyGate): the plan reads the wave run's meter points every
+  // poll after the run has ended (6 h here), for days, until the numbers decide.
+  const POLL_MS = 6 * 60 * MINUTE;
+  /** Why `plan approve --gate exit` is refused now (the update's failure). */
+  const refusal = async (handle: WorkflowHandle) =>
+    ((await handle.executeUpdate(approveGate, { args: [{ wave: 'w', gate: 'exit', by: 'ops lead' }] }).catch((e: unknown) => e)) as Error).cause as
+      Error | undefined;
+
+  it('a switch wave waits for its meter points; one followed past max_days_to_supply ends it in exit_not_met, and the exit sign-off is refused', async () => {
+    const t0 = await env.currentTimeMs();
+    const accounts = accountsOf('SWX', 4);
+    // Three points on supply two days after their first read; the fourth never reaches a final state.
+    const on = { after: 2 * DAY, outcome: 'on_supply' as const };
+    const ledger = new Ledger(accounts, new Set(), { [accounts[0]]: on, [accounts[1]]: on, [accounts[2]]: on, [accounts[3]]: 'never' });
+    const planId = 'plan-switch-stuck';
+    const worker = await startWorker(ledger);
+    const handle = await startPlan({
+      planId,
+      accounts: 4,
+      concurrency: 4,
+      windows: [{ start: iso(t0), end: iso(t0 + DAY) }],
+      supply: { minOnSupplyRate: 0.75, maxDaysToSupply: 5 },
+      exitSignOff: 'ops lead',
+      pollSeconds: POLL_MS / 1000,
+      continueAsNewAtEvents: 10_000,
+    });
+    try {
+      await waitForStatus(planId, 'the run started', (x) => x.waves[0].state !== 'pending');
+      // A day on: the run ended hours ago; every point is still followed, the exit gate waits on them.
+      await skipPolls(t0 + DAY, POLL_MS);
+      let s = await waitForStatus(planId, 'the wave waiting for its switch', (x) => x.waves[0].state === 'waiting_supply');
+      expect(s.waves[0].accounts).toMatchObject({ completed: 4, failed: 0 });
+      expect(s.waves[0].gates.exit).toMatchObject({ state: 'pending', supply: { points: 4, on_supply: 0, waiting: 4, over_max_days: 0, on_supply_rate: 0 } });
+      expect((await refusal(handle))?.message).toBe("wave w's exit gate does not wait for a sign-off now (the wave is waiting_supply)");
+      // Three days on: 75% on supply meets min_on_supply_rate, but one point is still followed within max_days_to_supply.
+      await skipPolls(t0 + 3 * DAY, POLL_MS);
+      s = await waitForStatus(planId, 'three points on supply', (x) => x.waves[0].gates.exit.supply?.on_supply === 3);
+      expect(s.waves[0]).toMatchObject({ state: 'waiting_supply', gates: { exit: { supply: { waiting: 1, over_max_days: 0, on_supply_rate: 0.75 } } } });
+      // Past five days since its first read (and one poll): exit_not_met, for good.
+      await skipPolls(t0 + 5 * DAY + POLL_MS + 10 * MINUTE, POLL_MS);
+      s = await waitForStatus(planId, 'the exit gate not met', (x) => x.waves[0].state === 'exit_not_met');
+      expect(s.waves[0].gates.exit).toMatchObject({ state: 'not_met', supply: { points: 4, on_supply: 3, waiting: 1, over_max_days: 1 } });
+      expect((await refusal(handle))?.message).toBe(
+        "wave w's exit gate is not met: 1 of 4 meter points followed more than max_days_to_supply 5 days without a final state",
+      );
+      // Then the plan reads the switch no more: a day later, the same reads and the same state.
+      const reads = ledger.supplyReads.length;
+      expect(reads).toBeGreaterThan(15);
+      await skipTo(t0 + 7 * DAY);
+      expect((await waitForStatus(planId, 'the plan two days later', () => true)).waves[0].state).toBe('exit_not_met');
+      expect(ledger.supplyReads.length).toBe(reads);
+      // No read came before the run had ended: the first after its accounts' outcomes.
+      expect(ledger.supplyReads[0]).toBeGreaterThan(Math.max(...ledger.dispatchedAt.values()) + ACCOUNT_MS);
+    } finally {
+      await handle.executeUpdate(controlPlan, { args: [{ action: 'cancel' }] }).catch(() => {});
+      await worker.stop();
+    }
+  }, 180_000);
+
+  it('a switch wave whose points all end with enough on supply meets its gate, and the exit is signed off', async () => {
+    const t0 = await env.currentTimeMs();
+    const accounts = accountsOf('SWM', 4);
+    const on = { after: 2 * DAY, outcome: 'on_supply' as const };
+    const ledger = new Ledger(accounts, new Set(), {
+      [accounts[0]]: on,
+      [accounts[1]]: on,
+      [accounts[2]]: on,
+      [accounts[3]]: { after: 3 * DAY, outcome: 'objected' },
+    });
+    const planId = 'plan-switch-met';
+    const worker = await startWorker(ledger);
+    const handle = await startPlan({
+      planId,
+      accounts: 4,
+      concurrency: 4,
+      windows: [{ start: iso(t0), end: iso(t0 + DAY) }],
+      supply: { minOnSupplyRate: 0.75, maxDaysToSupply: 10 },
+      exitSignOff: 'ops lead',
+      pollSeconds: POLL_MS / 1000,
+      continueAsNewAtEvents: 10_000,
+    });
+    try {
+      await waitForStatus(planId, 'the run started', (x) => x.waves[0].state !== 'pending');
+      await skipPolls(t0 + 3 * DAY + POLL_MS + 10 * MINUTE, POLL_MS);
+      const s = await waitForStatus(planId, 'the exit sign-off asked for', (x) => x.waves[0].state === 'waiting_exit_sign_off');
+      expect(s.waves[0].gates.exit).toMatchObject({
+        state: 'waiting',
+        supply: { points: 4, on_supply: 3, waiting: 0, over_max_days: 0, on_supply_rate: 0.75 },
+      });
+      await handle.executeUpdate(approveGate, { args: [{ wave: 'w', gate: 'exit', by: 'ops lead' }] });
+      expect((await handle.result()).waves[0]).toMatchObject({ state: 'completed', gates: { exit: { state: 'approved', approved_by: 'ops lead' } } });
+      expectOneOutcomeEach(ledger);
     } finally {
       await handle.executeUpdate(controlPlan, { args: [{ action: 'cancel' }] }).catch(() => {});
       await worker.stop();
