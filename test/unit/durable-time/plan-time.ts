@@ -5,6 +5,8 @@ import { planActivities } from '../../../activities/plan';
 import type { RunActivities } from '../../../activities/types';
 import { FAILURE_CONVERTER_PATH } from '../../../codec/data-converter';
 import { migrationRunInputSchema, type AccountOutcome } from '../../../domain/inputs';
+import { emptyCensusCounts, type CensusCounts } from '../../../domain/census';
+import type { RecordedCensus } from '../../../ledger/census';
 import { planStatusQuery, type PlanArgs, type PlanStatus } from '../../../domain/plan-messages';
 import { planWorkflowId, runWorkflowId } from '../../../domain/workflow-ids';
 import type { cutoverPlanWorkflow } from '../../../workflows/cutover-plan';
@@ -65,11 +67,22 @@ export class Ledger {
   readonly outcomes = new Map<string, AccountOutcome[]>();
   /** The switch's reads of the plan's exit gate (planSupplyGate), in server time. */
   readonly supplyReads: number[] = [];
+  /** The supplier censuses the plan's exit gate took (takeSupplierCensus): when, of which supplier. */
+  readonly censuses: Array<{ at: number; supplierCode: string }> = [];
   constructor(
     readonly accounts: string[],
     readonly failing: Set<string> = new Set(),
     readonly switchModel: SwitchModel = {},
+    /** What a census of the supplier finds (the counts of the tenant's lists against the ledger). */
+    readonly censusFinds: Partial<CensusCounts> = {},
   ) {}
+
+  /** A supplier census as activities/census.ts records it, with the counts this ledger was given. */
+  async census({ supplierCode, stuckAfterSeconds }: { supplierCode: string; stuckAfterSeconds: number }): Promise<RecordedCensus> {
+    const t = await env.currentTimeMs();
+    this.censuses.push({ at: t, supplierCode });
+    return { supplierCode, takenAt: iso(t), stuckAfterSeconds, counts: { ...emptyCensusCounts(), ...this.censusFinds } };
+  }
 
   /** The plan's exit-gate read of the switch (activities/plan.ts planSupplyGate), counted as the ledger's SQL counts. */
   async supplyGate({ maxDaysToSupply }: { runId: string; maxDaysToSupply: number | null }) {
@@ -167,8 +180,13 @@ export async function startWorker(ledger: Ledger): Promise<{ stop(): Promise<voi
       dataConverter: { failureConverterPath: FAILURE_CONVERTER_PATH },
       activities: {
         ...run,
-        // The switch's numbers from the test's ledger (the SQL behind them: test/unit/ledger-sql/supply-gate.test.ts).
-        ...timed({ ...plan, planSupplyGate: (input: { runId: string; maxDaysToSupply: number | null }) => ledgerNow!.supplyGate(input) }),
+        ...timed({
+          ...plan,
+          // The switch's numbers from the test's ledger (the SQL behind them: test/unit/ledger-sql/supply-gate.test.ts).
+          planSupplyGate: (input: { runId: string; maxDaysToSupply: number | null }) => ledgerNow!.supplyGate(input),
+          // The census's lists and SQL are proved by test/e2e/cli/supplier-census.test.ts; here, the counts it found.
+          takeSupplierCensus: (input: { supplierCode: string; stuckAfterSeconds: number }) => ledgerNow!.census(input),
+        }),
         recordPlanSignOff: async (s: { planId: string; wave: string; gate: 'entry' | 'exit'; signedBy: string; note: string | null }) => ({
           ...s,
           signedAt: new Date(await env.currentTimeMs()).toISOString(),
@@ -244,6 +262,7 @@ export function planArgs(o: {
   maxSameCode?: number;
   minReconciledRate?: number;
   supply?: PlanArgs['waves'][number]['supply'];
+  census?: PlanArgs['waves'][number]['census'];
   exitSignOff?: string;
   pollSeconds: number;
   continueAsNewAtEvents: number;
@@ -264,6 +283,7 @@ export function planArgs(o: {
         exitSignOff: o.exitSignOff ?? false,
         ...(o.minReconciledRate !== undefined ? { minReconciledRate: o.minReconciledRate } : {}),
         ...(o.supply ? { supply: o.supply } : {}),
+        ...(o.census ? { census: o.census } : {}),
       },
     ],
     pollSeconds: o.pollSeconds,

@@ -220,4 +220,52 @@ describe("a wave's exit gate on its numbers", () => {
       await worker.stop();
     }
   }, 180_000);
+
+  // The supplier census (domain/census.ts), taken once by the plan when the wave's run has ended.
+  it('a census over its maximum ends the wave in exit_not_met and the exit sign-off is refused with its counts; within them, the wave completes', async () => {
+    for (const [planId, finds, state] of [
+      ['plan-census-over', { platformOnly: 2, ledgerOnly: 0 }, 'exit_not_met'],
+      ['plan-census-within', { platformOnly: 0, ledgerOnly: 1 }, 'waiting_exit_sign_off'],
+    ] as const) {
+      const t0 = await env.currentTimeMs();
+      const accounts = accountsOf(planId === 'plan-census-over' ? 'CNO' : 'CNW', 3);
+      const ledger = new Ledger(accounts, new Set(), {}, finds);
+      const worker = await startWorker(ledger);
+      const handle = await startPlan({
+        planId,
+        accounts: 3,
+        concurrency: 3,
+        windows: [{ start: iso(t0), end: iso(t0 + DAY) }],
+        census: { maxPlatformOnly: 0, maxLedgerOnly: 1 },
+        exitSignOff: 'ops lead',
+        pollSeconds: 300,
+        continueAsNewAtEvents: 10_000,
+      });
+      try {
+        await skipPastActivities(t0 + 10 * MINUTE);
+        const s = await waitForStatus(planId, `the wave in ${state}`, (x) => x.waves[0].state === state);
+        expect(s.waves[0].gates.exit.census).toMatchObject({
+          platform_only: finds.platformOnly,
+          ledger_only: finds.ledgerOnly,
+          max_platform_only: 0,
+          max_ledger_only: 1,
+        });
+        // One census, of the wave's supplier, after its run had ended.
+        expect(ledger.censuses.map((c) => c.supplierCode)).toEqual(['SUPPLIER-T']);
+        expect(ledger.censuses[0].at).toBeGreaterThan(Math.max(...ledger.dispatchedAt.values()) + ACCOUNT_MS);
+        if (state === 'exit_not_met') {
+          expect(s.waves[0].gates.exit.state).toBe('not_met');
+          expect((await refusal(handle))?.message).toBe(
+            `wave w's exit gate is not met: supplier census ${s.waves[0].gates.exit.census!.taken_at}: platform only 2 (max_platform_only 0), ledger only 0 (max_ledger_only 1)`,
+          );
+        } else {
+          await handle.executeUpdate(approveGate, { args: [{ wave: 'w', gate: 'exit', by: 'ops lead' }] });
+          expect((await handle.result()).waves[0].state).toBe('completed');
+        }
+      } finally {
+        await handle.executeUpdate(controlPlan, { args: [{ action: 'cancel' }] }).catch(() => {});
+        await worker.stop();
+      }
+    }
+  }, 180_000);
 });
