@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Pool } from '../clients/db';
 import type { FlowHistory, PointOutcome } from '../domain/supply';
 
@@ -36,12 +37,28 @@ const iso = (r: SupplyPointRow): SupplyPointRow => ({
   lastFlowAt: r.lastFlowAt === null ? null : new Date(r.lastFlowAt).toISOString(),
 });
 
-export interface SupplyFunnelCounts {
-  byStatus: Record<string, number>;
+/** Refused switches listed in the funnel (the rest: `run supply RUN --json`). */
+export const REFUSALS_LISTED = 50;
+
+export const supplyFunnelSchema = z.object({
+  byStatus: z.record(z.string(), z.number()),
   /** Points still followed, by whole days since their first read. */
-  waitingByDays: Record<string, number>;
-  accounts: { onSupply: number; ended: number; waiting: number };
-}
+  waitingByDays: z.record(z.string(), z.number()),
+  accounts: z.object({ onSupply: z.number(), ended: z.number(), waiting: z.number() }),
+  /** Points whose switch ended refused (objected, rejected, unable to register, withdrawn) or whose flow was refused: how many, and the first REFUSALS_LISTED. */
+  refused: z
+    .object({
+      total: z.number(),
+      points: z.array(
+        z.object({ account: z.string(), mpxn: z.string(), status: z.string(), outcome: z.string(), since: z.string(), detail: z.string().nullable() }),
+      ),
+    })
+    .default({ total: 0, points: [] }),
+});
+export type SupplyFunnelCounts = z.infer<typeof supplyFunnelSchema>;
+
+// domain/supply.ts: the refused final classes (endedRefused) and a refused flow.
+const REFUSED_OUTCOMES = `('objected', 'rejected', 'unable_to_register', 'withdrawn', 'flow_refused')`;
 
 /** The switch's ledger: what was read from the tenant and what flows were sent, per meter point. */
 export function createSupplyLedger(pool: Pool) {
@@ -98,9 +115,9 @@ export function createSupplyLedger(pool: Pool) {
     },
 
     /**
-     * A run's switch funnel by SQL (index on run_id; no row leaves Postgres): points by status, the
+     * A run's switch funnel by SQL (index on run_id; counted in Postgres, at most REFUSALS_LISTED rows read): points by status, the
      * waiting ones by whole days since first read, accounts on supply (every point), ended short of
-     * it (every point left), or waiting. Null when the run follows no meter point.
+     * it (every point left), or waiting; the refused ones with their detail. Null when the run follows no meter point.
      */
     async runFunnel(runId: string): Promise<SupplyFunnelCounts | null> {
       const byStatus = await pool.query<{ status: string; n: number }>(
@@ -120,7 +137,17 @@ export function createSupplyLedger(pool: Pool) {
                FROM migrate.supply_meter_points WHERE run_id = $1 GROUP BY external_account_number) a`,
         [runId],
       );
+      const refused = await pool.query<{ account: string; mpxn: string; status: string; outcome: string; since: Date; detail: string | null; total: number }>(
+        `SELECT external_account_number AS account, mpxn, status, outcome, status_since AS since, flow_error_detail AS detail, count(*) OVER ()::int AS total
+         FROM migrate.supply_meter_points WHERE run_id = $1 AND outcome IN ${REFUSED_OUTCOMES}
+         ORDER BY external_account_number, mpxn LIMIT ${REFUSALS_LISTED}`,
+        [runId],
+      );
       return {
+        refused: {
+          total: refused.rows[0]?.total ?? 0,
+          points: refused.rows.map(({ total: _total, since, ...p }) => ({ ...p, since: new Date(since).toISOString() })),
+        },
         byStatus: Object.fromEntries(byStatus.rows.map((r) => [r.status, r.n])),
         waitingByDays: Object.fromEntries(waited.rows.map((r) => [String(r.days), r.n])),
         accounts: { onSupply: accounts.rows[0].on_supply, ended: accounts.rows[0].ended, waiting: accounts.rows[0].waiting },
