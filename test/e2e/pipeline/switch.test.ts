@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { workflowMetadataQuery } from '@temporalio/workflow';
+import { accountWorkflowId } from '../../../domain/workflow-ids';
 import { cliSync } from '../../support/cli';
 import { accountsFile, attempts, runToEnd, sandbox, seedAccounts, uniqueId, until, useE2E } from '../helpers';
 
@@ -89,6 +91,15 @@ describe('the switch end to end', () => {
 
     // One flow a point: the tenant was asked once for each (a second flow while in progress would count 2).
     expect(tenant.filter((p: any) => p.flow_requests !== 1).map((p: any) => key(p.external_identifier, p.mpxn))).toEqual([]);
+
+    // Each account's page in the Temporal UI (its current details, as test/e2e/pipeline/account-step-in-ui.test.ts reads
+    // them) names its meter points, as its follow first read them.
+    for (const account of accounts) {
+      const meta = await e.client.workflow.getHandle(accountWorkflowId(e.config.IMPORT_SUPPLIER_CODE, account, false, runId)).query(workflowMetadataQuery);
+      const mine = tenant.filter((p: any) => p.external_identifier === account).map((p: any) => p.mpxn as string);
+      expect(meta.currentDetails).toContain(`**Switch: waiting for `);
+      expect(mine.filter((m: string) => !meta.currentDetails!.includes(`\`${m}\``))).toEqual([]);
+    }
 
     // The report shows the same funnel: accounts, points by status, the refused ones with their detail.
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'switch-report-'));
