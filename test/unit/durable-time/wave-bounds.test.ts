@@ -14,6 +14,7 @@ import {
   MINUTE,
   skipPastActivities,
   skipPolls,
+  type SwitchModel,
   waitForStatus,
   skipTo,
   startPlan,
@@ -131,24 +132,31 @@ describe("a wave's exit gate on its numbers", () => {
     ((await handle.executeUpdate(approveGate, { args: [{ wave: 'w', gate: 'exit', by: 'ops lead' }] }).catch((e: unknown) => e)) as Error).cause as
       Error | undefined;
 
-  it('a switch wave waits for its meter points; one followed past max_days_to_supply ends it in exit_not_met, and the exit sign-off is refused', async () => {
+  /** A one-wave plan of four accounts, one meter point each (`points`), its exit gate on the switch: 75% on supply, `maxDaysToSupply`. */
+  async function switchWave(planId: string, prefix: string, points: (accounts: string[]) => SwitchModel, maxDaysToSupply: number) {
     const t0 = await env.currentTimeMs();
-    const accounts = accountsOf('SWX', 4);
-    // Three points on supply two days after their first read; the fourth never reaches a final state.
-    const on = { after: 2 * DAY, outcome: 'on_supply' as const };
-    const ledger = new Ledger(accounts, new Set(), { [accounts[0]]: on, [accounts[1]]: on, [accounts[2]]: on, [accounts[3]]: 'never' });
-    const planId = 'plan-switch-stuck';
+    const accounts = accountsOf(prefix, 4);
+    const ledger = new Ledger(accounts, new Set(), points(accounts));
     const worker = await startWorker(ledger);
     const handle = await startPlan({
       planId,
       accounts: 4,
       concurrency: 4,
       windows: [{ start: iso(t0), end: iso(t0 + DAY) }],
-      supply: { minOnSupplyRate: 0.75, maxDaysToSupply: 5 },
+      supply: { minOnSupplyRate: 0.75, maxDaysToSupply },
       exitSignOff: 'ops lead',
       pollSeconds: POLL_MS / 1000,
       continueAsNewAtEvents: 10_000,
     });
+    return { t0, ledger, worker, handle };
+  }
+  const onSupplyIn2Days = { after: 2 * DAY, outcome: 'on_supply' as const };
+
+  it('a switch wave waits for its meter points; one followed past max_days_to_supply ends it in exit_not_met, and the exit sign-off is refused', async () => {
+    const planId = 'plan-switch-stuck';
+    // Three points on supply two days after their first read; the fourth never reaches a final state.
+    const on = onSupplyIn2Days;
+    const { t0, ledger, worker, handle } = await switchWave(planId, 'SWX', (a) => ({ [a[0]]: on, [a[1]]: on, [a[2]]: on, [a[3]]: 'never' }), 5);
     try {
       await waitForStatus(planId, 'the run started', (x) => x.waves[0].state !== 'pending');
       // A day on: the run ended hours ago; every point is still followed, the exit gate waits on them.
@@ -183,27 +191,10 @@ describe("a wave's exit gate on its numbers", () => {
   }, 180_000);
 
   it('a switch wave whose points all end with enough on supply meets its gate, and the exit is signed off', async () => {
-    const t0 = await env.currentTimeMs();
-    const accounts = accountsOf('SWM', 4);
-    const on = { after: 2 * DAY, outcome: 'on_supply' as const };
-    const ledger = new Ledger(accounts, new Set(), {
-      [accounts[0]]: on,
-      [accounts[1]]: on,
-      [accounts[2]]: on,
-      [accounts[3]]: { after: 3 * DAY, outcome: 'objected' },
-    });
     const planId = 'plan-switch-met';
-    const worker = await startWorker(ledger);
-    const handle = await startPlan({
-      planId,
-      accounts: 4,
-      concurrency: 4,
-      windows: [{ start: iso(t0), end: iso(t0 + DAY) }],
-      supply: { minOnSupplyRate: 0.75, maxDaysToSupply: 10 },
-      exitSignOff: 'ops lead',
-      pollSeconds: POLL_MS / 1000,
-      continueAsNewAtEvents: 10_000,
-    });
+    const on = onSupplyIn2Days;
+    const objected = { after: 3 * DAY, outcome: 'objected' as const };
+    const { t0, ledger, worker, handle } = await switchWave(planId, 'SWM', (a) => ({ [a[0]]: on, [a[1]]: on, [a[2]]: on, [a[3]]: objected }), 10);
     try {
       await waitForStatus(planId, 'the run started', (x) => x.waves[0].state !== 'pending');
       await skipPolls(t0 + 3 * DAY + POLL_MS + 10 * MINUTE, POLL_MS);
