@@ -4,6 +4,7 @@ import { cancelRun, resumeRun, runProgressQuery, type RunProgress } from '../dom
 import { KmKind, KmRunId, KmSupplier } from '../domain/search-attributes';
 import { runWorkflowId } from '../domain/workflow-ids';
 import { recordSignOff, type SignOff } from '../ledger/plan-sign-offs';
+import { createSupplyLedger } from '../ledger/supply';
 import type { ActivityContext } from './deps';
 
 /** What the cutover plan workflow asks of the world (workflows/cutover-plan.ts). */
@@ -14,6 +15,11 @@ export interface PlanActivities {
   planRunProgress(input: { runId: string }): Promise<{ closed: boolean; status: string; progress?: RunProgress }>;
   controlPlanRun(input: { runId: string; action: 'resume' | 'cancel'; reason?: string }): Promise<void>;
   recordPlanSignOff(input: Omit<SignOff, 'signedAt'>): Promise<SignOff>;
+  /** The wave run's switch numbers for its exit gate (`min_on_supply_rate`, `max_days_to_supply`), as the ledger holds them now. */
+  planSupplyGate(input: {
+    runId: string;
+    maxDaysToSupply: number | null;
+  }): Promise<{ readAt: string; points: number; onSupply: number; waiting: number; overMaxDays: number }>;
 }
 
 export function planActivities(ctx: Pick<ActivityContext, 'temporal' | 'config' | 'pool'>): PlanActivities {
@@ -57,6 +63,11 @@ export function planActivities(ctx: Pick<ActivityContext, 'temporal' | 'config' 
 
     async recordPlanSignOff(s) {
       return recordSignOff(ctx.pool, s);
+    },
+
+    async planSupplyGate({ runId, maxDaysToSupply }) {
+      const counts = await createSupplyLedger(ctx.pool).runGateCounts(runId, maxDaysToSupply);
+      return { readAt: new Date().toISOString(), ...counts };
     },
   };
 }

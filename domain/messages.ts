@@ -1,6 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AccountOutcome, ImportEventSignal, RunTotals, StopLineSettings, SupplierStatus } from './inputs';
 import type { StopLineState } from './stop-line';
+import type { SupplyRead } from './supply';
 
 // Defined once, imported by workflows, the events router and the CLI.
 
@@ -44,3 +45,5 @@ export interface AccountProgress {
 export const accountProgressQuery = defineQuery<AccountProgress>('accountProgress');
 /** Operator → supply workflow: send flows again for points that ended in these statuses (their cause cleared). */
 export const resendRegistrationSignal = defineSignal<[{ statuses: string[] }]>('resendRegistration');
+/** Supply workflow → the account workflow that started it: its meter points as first read (the account's page names them). */
+export const supplyPointsSignal = defineSignal<[{ points: SupplyRead['points'] }]>('supplyPoints');

@@ -83,6 +83,10 @@ const waveSchema = z
             // created, and completed ones it no longer holds, each at most this many.
             max_platform_only: z.number().int().min(0).optional(),
             max_ledger_only: z.number().int().min(0).optional(),
+            // The switch (send_registration_flows): the share of the wave's meter points on supply, and how many
+            // days a point may be followed without a final state (domain/plan-gates.ts supplyGate).
+            min_on_supply_rate: rate('min_on_supply_rate').optional(),
+            max_days_to_supply: z.number().positive('days a meter point may wait for a final state: a positive number').optional(),
             sign_off: signOffSchema,
           })
           .strict()
@@ -116,6 +120,13 @@ const waveSchema = z
         path: ['gates', 'entry', 'min_dry_run_pass_rate'],
         message: 'needs dry_run_first: true (the pass rate is the trial load’s)',
       });
+    for (const k of ['min_on_supply_rate', 'max_days_to_supply'] as const)
+      if (w.gates.exit[k] !== undefined && !w.send_registration_flows)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['gates', 'exit', k],
+          message: 'needs send_registration_flows: true (meter points are followed only on a switch)',
+        });
   });
 
 export const planFileSchema = z

@@ -1,5 +1,5 @@
 import { censusGateMet } from './census';
-import type { CensusGateStatus, GateStatus, WaveState } from './plan-messages';
+import type { CensusGateStatus, GateStatus, SupplyGateStatus, WaveState } from './plan-messages';
 
 /**
  * A plan wave's gates, decided from recorded numbers (workflows/cutover-plan.ts asks). Pure: the
@@ -25,12 +25,14 @@ export function exitNumbersMet(rate: number | null, min: number | null): boolean
  */
 export function exitGate(
   accounts: { completed: number; failed: number; not_attempted: number },
-  gate: { state: GateStatus['state']; min_reconciled_rate: number | null; census?: CensusGateStatus | null },
+  gate: { state: GateStatus['state']; min_reconciled_rate: number | null; census?: CensusGateStatus | null; supply?: SupplyGateStatus | null },
 ): { reconciledRate: number | null; next: 'exit_not_met' | 'waiting_exit_sign_off' | 'completed' } {
   const rate = reconciledRate(accounts);
   if (!exitNumbersMet(rate, gate.min_reconciled_rate)) return { reconciledRate: rate, next: 'exit_not_met' };
   // The supplier census, when the gate names a maximum: taken before the gate is decided.
   if (gate.census && !censusGateStatusMet(gate.census)) return { reconciledRate: rate, next: 'exit_not_met' };
+  // The switch's numbers, when the gate names them: read until supplyGate decides (the workflow waits while pending).
+  if (gate.supply && supplyGate(gate.supply) !== 'met') return { reconciledRate: rate, next: 'exit_not_met' };
   return { reconciledRate: rate, next: gate.state === 'not_required' || gate.state === 'approved' ? 'completed' : 'waiting_exit_sign_off' };
 }
 
@@ -74,6 +76,7 @@ export function approvalRefusal(args: {
     dry_run_pass_rate?: number | null;
     min_dry_run_pass_rate?: number | null;
     census?: CensusGateStatus | null;
+    supply?: SupplyGateStatus | null;
   };
 }): string | undefined {
   const { wave, gate, by, waveState, status } = args;
@@ -82,16 +85,58 @@ export function approvalRefusal(args: {
   if (status.state === 'not_required') return `wave ${wave}'s ${gate} gate needs no sign-off`;
   if (gate === 'entry' && waveState === 'dry_run_not_met')
     return `wave ${wave}'s entry gate is not met: dry-run pass rate ${formatRate(status.dry_run_pass_rate ?? null)} < min_dry_run_pass_rate ${formatRate(status.min_dry_run_pass_rate ?? null)}`;
-  if (gate === 'exit' && waveState === 'exit_not_met' && status.census && !censusGateStatusMet(status.census))
-    return `wave ${wave}'s exit gate is not met: supplier census ${status.census.taken_at}: platform only ${status.census.platform_only} (max_platform_only ${status.census.max_platform_only ?? 'none'}), ledger only ${status.census.ledger_only} (max_ledger_only ${status.census.max_ledger_only ?? 'none'})`;
-  if (gate === 'exit' && waveState === 'exit_not_met')
-    return `wave ${wave}'s exit gate is not met: reconciled ${formatRate(status.reconciled_rate ?? null)} < min_reconciled_rate ${formatRate(status.min_reconciled_rate ?? null)}`;
+  if (gate === 'exit' && waveState === 'exit_not_met') return exitNotMet(wave, status);
   const waiting = gate === 'entry' ? 'waiting_entry_sign_off' : 'waiting_exit_sign_off';
   if (waveState !== waiting) return `wave ${wave}'s ${gate} gate does not wait for a sign-off now (the wave is ${waveState})`;
   return undefined;
 }
 
+/** Why an exit gate is not met: the supplier census over a maximum, else the switch's numbers, else the reconciled share. */
+function exitNotMet(
+  wave: string,
+  status: { reconciled_rate?: number | null; min_reconciled_rate?: number | null; census?: CensusGateStatus | null; supply?: SupplyGateStatus | null },
+): string {
+  const { census, supply } = status;
+  if (census && !censusGateStatusMet(census))
+    return `wave ${wave}'s exit gate is not met: supplier census ${census.taken_at}: platform only ${census.platform_only} (max_platform_only ${census.max_platform_only ?? 'none'}), ledger only ${census.ledger_only} (max_ledger_only ${census.max_ledger_only ?? 'none'})`;
+  if (supply && supplyGate(supply) === 'not_met') return supplyRefusal(wave, supply);
+  return `wave ${wave}'s exit gate is not met: reconciled ${formatRate(status.reconciled_rate ?? null)} < min_reconciled_rate ${formatRate(status.min_reconciled_rate ?? null)}`;
+}
+
 /** Whether the census an exit gate took is within its maximums. */
 export function censusGateStatusMet(c: CensusGateStatus): boolean {
   return censusGateMet({ platformOnly: c.platform_only, ledgerOnly: c.ledger_only }, { platformOnly: c.max_platform_only, ledgerOnly: c.max_ledger_only });
+}
+
+/** The share of the wave's meter points on supply (null before any point is read). */
+export function onSupplyRate(s: Pick<SupplyGateStatus, 'points' | 'on_supply'>): number | null {
+  return s.points > 0 ? s.on_supply / s.points : null;
+}
+
+/**
+ * The switch's part of a wave's exit gate (docs/plan.md), from the wave run's meter points:
+ * - `min_on_supply_rate`: met once at least that share of the points is on supply (exactly the
+ *   minimum is enough); not met when it can no longer be reached (points on supply and still followed
+ *   together below it) or no point was read; pending while the points still followed could reach it.
+ * - `max_days_to_supply`: not met as soon as one point has been followed for more than that many days
+ *   without a final state; met when none is followed any more; pending meanwhile.
+ * Not met when either is; pending when either is; met when both are (a rule not set is met).
+ */
+export function supplyGate(s: SupplyGateStatus): 'met' | 'not_met' | 'pending' {
+  const min = s.min_on_supply_rate;
+  const max = s.max_days_to_supply;
+  if (max !== null && s.over_max_days > 0) return 'not_met';
+  let pending = max !== null && s.waiting > 0;
+  if (min !== null) {
+    if (s.points === 0 || (s.on_supply + s.waiting) / s.points < min) return 'not_met';
+    pending ||= s.on_supply / s.points < min;
+  }
+  return pending ? 'pending' : 'met';
+}
+
+/** Why the exit sign-off is refused when the switch's numbers are not met: the days first (a point stuck), else the share. */
+function supplyRefusal(wave: string, s: SupplyGateStatus): string {
+  if (s.over_max_days > 0)
+    return `wave ${wave}'s exit gate is not met: ${s.over_max_days} of ${s.points} meter points followed more than max_days_to_supply ${s.max_days_to_supply} days without a final state`;
+  return `wave ${wave}'s exit gate is not met: on supply ${formatRate(onSupplyRate(s))} < min_on_supply_rate ${formatRate(s.min_on_supply_rate)}`;
 }

@@ -17,6 +17,8 @@ export interface PlanWaveArgs {
   minReconciledRate?: number;
   /** The exit gate's supplier census (`max_platform_only`, `max_ledger_only`); absent: no census at the gate. */
   census?: { maxPlatformOnly: number | null; maxLedgerOnly: number | null };
+  /** The exit gate's switch numbers (`min_on_supply_rate`, `max_days_to_supply`); absent: none. */
+  supply?: { minOnSupplyRate: number | null; maxDaysToSupply: number | null };
   /** Waves (by name) it starts after; absent in plans started before `after` ran side by side: the one before it. */
   after?: string[];
   /**
@@ -47,6 +49,7 @@ export type WaveState =
   | 'capped'
   | 'stopped_line'
   | 'out_of_windows'
+  | 'waiting_supply'
   | 'exit_not_met'
   | 'waiting_exit_sign_off'
   | 'completed'
@@ -60,6 +63,22 @@ export interface CensusGateStatus {
   ledger_only: number;
   max_platform_only: number | null;
   max_ledger_only: number | null;
+}
+
+/**
+ * The switch's numbers the exit gate last read (the wave run's meter points in the ledger), beside its
+ * rules: points read, on supply, still followed (no final state), and those followed for more than
+ * `max_days_to_supply` days since their first read.
+ */
+export interface SupplyGateStatus {
+  read_at: string;
+  points: number;
+  on_supply: number;
+  waiting: number;
+  over_max_days: number;
+  on_supply_rate: number | null;
+  min_on_supply_rate: number | null;
+  max_days_to_supply: number | null;
 }
 
 export interface GateStatus {
@@ -106,7 +125,12 @@ export interface WaveStatus {
   stop_line: { tripped: boolean; reason: string | null };
   gates: {
     entry: GateStatus & { dry_run_pass_rate?: number | null; min_dry_run_pass_rate?: number | null };
-    exit: GateStatus & { reconciled_rate: number | null; min_reconciled_rate: number | null; census?: CensusGateStatus | null };
+    exit: GateStatus & {
+      reconciled_rate: number | null;
+      min_reconciled_rate: number | null;
+      census?: CensusGateStatus | null;
+      supply?: SupplyGateStatus | null;
+    };
   };
 }
 

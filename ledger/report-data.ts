@@ -8,6 +8,7 @@ import { openString, SEALED } from './sealing';
 import { personalValuesByAccount, reportDetail } from './report-masking';
 import { byOutcome, failedByCode, failedByStage, finishMinutes, runSummary } from './run-summary';
 import { latestCensus, recordedCensusSchema } from './census';
+import { createSupplyLedger, supplyFunnelSchema } from './supply';
 
 export { EXAMPLES_PER_CODE };
 
@@ -49,6 +50,8 @@ export const reportSummarySchema = z.object({
   failedAccounts: z.number(),
   /** The latest `supplier census` of the run's supplier (any time, across every run), if one was taken. */
   census: recordedCensusSchema.nullable().default(null),
+  /** On a switch: the meter points' funnel (docs/supply.md), as `run status` shows it; null otherwise. */
+  supply: supplyFunnelSchema.nullable().default(null),
 });
 export type ReportSummary = z.infer<typeof reportSummarySchema>;
 
@@ -86,13 +89,14 @@ async function readSummary(pool: Pool, runId: string): Promise<{ summary: Report
   const q = async (sql: string) => (await pool.query(sql, [runId])).rows;
   // Counts from the ledger's per-run counters (ledger/run-summary.ts), not a scan of the run's
   // attempts; the reads that remain are independent, side by side on the pool's connections.
-  const [rows, sources, preflight, inbox, perMinute, census] = await Promise.all([
+  const [rows, sources, preflight, inbox, perMinute, census, supply] = await Promise.all([
     runSummary(pool, runId),
     outcomeSources(pool, runId),
     q(`select count(distinct external_account_number)::int as n from migrate.account_errors where run_id = $1 and stage = 'preflight'`),
     inboxSummary(pool, { runId, listLimit: 1 }),
     finishMinutes(pool, runId),
     latestCensus(pool, run.supplier_code),
+    createSupplyLedger(pool).runFunnel(runId),
   ]);
   const outcomes = byOutcome(rows);
   const by = (k: string) => outcomes.find((r) => r.label === k)?.count ?? 0;
@@ -122,6 +126,7 @@ async function readSummary(pool: Pool, runId: string): Promise<{ summary: Report
     inbox: { total: inbox.total, byStatus: inbox.byStatus, rejected: Object.values(inbox.rejectedByReason).reduce((a, b) => a + b, 0) },
     failedAccounts: byCode.reduce((n, r) => n + r.count, 0),
     census: census ?? null,
+    supply,
   });
   return { summary, rows };
 }

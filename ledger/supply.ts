@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Pool } from '../clients/db';
 import type { FlowHistory, PointOutcome } from '../domain/supply';
 
@@ -36,12 +37,28 @@ const iso = (r: SupplyPointRow): SupplyPointRow => ({
   lastFlowAt: r.lastFlowAt === null ? null : new Date(r.lastFlowAt).toISOString(),
 });
 
-export interface SupplyFunnelCounts {
-  byStatus: Record<string, number>;
+/** Refused switches listed in the funnel (the rest: `run supply RUN --json`). */
+export const REFUSALS_LISTED = 50;
+
+export const supplyFunnelSchema = z.object({
+  byStatus: z.record(z.string(), z.number()),
   /** Points still followed, by whole days since their first read. */
-  waitingByDays: Record<string, number>;
-  accounts: { onSupply: number; ended: number; waiting: number };
-}
+  waitingByDays: z.record(z.string(), z.number()),
+  accounts: z.object({ onSupply: z.number(), ended: z.number(), waiting: z.number() }),
+  /** Points whose switch ended refused (objected, rejected, unable to register, withdrawn) or whose flow was refused: how many, and the first REFUSALS_LISTED. */
+  refused: z
+    .object({
+      total: z.number(),
+      points: z.array(
+        z.object({ account: z.string(), mpxn: z.string(), status: z.string(), outcome: z.string(), since: z.string(), detail: z.string().nullable() }),
+      ),
+    })
+    .default({ total: 0, points: [] }),
+});
+export type SupplyFunnelCounts = z.infer<typeof supplyFunnelSchema>;
+
+// domain/supply.ts: the refused final classes (endedRefused) and a refused flow.
+const REFUSED_OUTCOMES = `('objected', 'rejected', 'unable_to_register', 'withdrawn', 'flow_refused')`;
 
 /** The switch's ledger: what was read from the tenant and what flows were sent, per meter point. */
 export function createSupplyLedger(pool: Pool) {
@@ -98,9 +115,9 @@ export function createSupplyLedger(pool: Pool) {
     },
 
     /**
-     * A run's switch funnel by SQL (index on run_id; no row leaves Postgres): points by status, the
+     * A run's switch funnel by SQL (index on run_id; counted in Postgres, at most REFUSALS_LISTED rows read): points by status, the
      * waiting ones by whole days since first read, accounts on supply (every point), ended short of
-     * it (every point left), or waiting. Null when the run follows no meter point.
+     * it (every point left), or waiting; the refused ones with their detail. Null when the run follows no meter point.
      */
     async runFunnel(runId: string): Promise<SupplyFunnelCounts | null> {
       const byStatus = await pool.query<{ status: string; n: number }>(
@@ -120,11 +137,39 @@ export function createSupplyLedger(pool: Pool) {
                FROM migrate.supply_meter_points WHERE run_id = $1 GROUP BY external_account_number) a`,
         [runId],
       );
+      const refused = await pool.query<{ account: string; mpxn: string; status: string; outcome: string; since: Date; detail: string | null; total: number }>(
+        `SELECT external_account_number AS account, mpxn, status, outcome, status_since AS since, flow_error_detail AS detail, count(*) OVER ()::int AS total
+         FROM migrate.supply_meter_points WHERE run_id = $1 AND outcome IN ${REFUSED_OUTCOMES}
+         ORDER BY external_account_number, mpxn LIMIT ${REFUSALS_LISTED}`,
+        [runId],
+      );
       return {
+        refused: {
+          total: refused.rows[0]?.total ?? 0,
+          points: refused.rows.map(({ total: _total, since, ...p }) => ({ ...p, since: new Date(since).toISOString() })),
+        },
         byStatus: Object.fromEntries(byStatus.rows.map((r) => [r.status, r.n])),
         waitingByDays: Object.fromEntries(waited.rows.map((r) => [String(r.days), r.n])),
         accounts: { onSupply: accounts.rows[0].on_supply, ended: accounts.rows[0].ended, waiting: accounts.rows[0].waiting },
       };
+    },
+
+    /**
+     * A plan wave's switch numbers (its exit gate, domain/plan-gates.ts supplyGate), by SQL: the run's
+     * points, those on supply, those still followed, and those followed longer than `maxDays` since
+     * their first read (none without a maximum).
+     */
+    async runGateCounts(runId: string, maxDays: number | null): Promise<{ points: number; onSupply: number; waiting: number; overMaxDays: number }> {
+      const r = await pool.query<{ points: number; on_supply: number; waiting: number; over: number }>(
+        `SELECT count(*)::int AS points, count(*) FILTER (WHERE outcome = 'on_supply')::int AS on_supply,
+                count(*) FILTER (WHERE outcome IS NULL)::int AS waiting,
+                count(*) FILTER (WHERE outcome IS NULL AND $2::float8 IS NOT NULL
+                                 AND clock_timestamp() - first_read_at > make_interval(secs => $2::float8 * 86400))::int AS over
+         FROM migrate.supply_meter_points WHERE run_id = $1`,
+        [runId, maxDays],
+      );
+      const x = r.rows[0];
+      return { points: x.points, onSupply: x.on_supply, waiting: x.waiting, overMaxDays: x.over };
     },
 
     /** The workflow following the switch of a platform account (the lifecycle events name the account number). */

@@ -19,6 +19,7 @@ const WAVE_STATES: readonly WaveState[] = [
   'capped',
   'stopped_line',
   'out_of_windows',
+  'waiting_supply',
   'exit_not_met',
   'waiting_exit_sign_off',
   'completed',

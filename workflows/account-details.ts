@@ -1,4 +1,5 @@
 import type { AccountOutcome, ScheduleWindow } from '../domain/inputs';
+import type { SupplyRead } from '../domain/supply';
 
 /**
  * What an account's page in the Temporal UI says it is doing (`setCurrentDetails`), and the fixed
@@ -84,6 +85,23 @@ export function accountDetails(s: AccountStep, ref: AccountRef): string {
   if (why) lines.push(why);
   lines.push(`Account ${code(ref.externalAccountNumber)} of supplier ${code(ref.supplierCode)}, run ${code(ref.runId)}.`);
   return lines.join('\n\n');
+}
+
+/**
+ * A switch account's page once its outcome is recorded: the record step, then the meter points its
+ * follow waits for (as the follow first read them) and those it has left, or, before that read, the
+ * follow that will. MPxNs are meter identifiers, not personal data (docs/supply.md).
+ */
+export function accountSwitchDetails(outcome: AccountOutcome, ref: AccountRef, followId: string, points: SupplyRead['points'] | undefined): string {
+  const lines = [accountDetails({ step: 'record', outcome }, ref)];
+  const follow = `Followed to supply by ${code(followId)}: its page shows each status as it moves; \`run supply ${ref.runId}\` lists them.`;
+  if (points === undefined) return [...lines, `**Switch: registration flows under way**`, follow].join('\n\n');
+  const waiting = points.filter((p) => p.outcome === undefined);
+  const left = points.filter((p) => p.outcome !== undefined);
+  lines.push(`**Switch: waiting for ${waiting.length} of ${points.length} meter points to reach a final state**`);
+  if (waiting.length) lines.push(waiting.map((p) => `- ${code(p.mpxn)}: ${p.status}`).join('\n'));
+  if (left.length) lines.push(`Left: ${left.map((p) => `${code(p.mpxn)} ${p.status} (${p.outcome})`).join(', ')}.`);
+  return [...lines, follow].join('\n\n');
 }
 
 /** Fixed one-line summaries for the timeline (the same on every account: no data at all). */

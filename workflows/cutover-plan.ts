@@ -30,7 +30,7 @@ import {
 } from '../domain/plan-messages';
 import { dispatchBound, dispatchGate, expandWindows, localDay, windowAt, type Interval } from '../domain/plan-windows';
 import { runWorkflowId, trialRunId } from '../domain/workflow-ids';
-import { approvalRefusal, dryRunGate, exitGate, formatRate, trialRefusal } from '../domain/plan-gates';
+import { approvalRefusal, dryRunGate, exitGate, formatRate, onSupplyRate, supplyGate, trialRefusal } from '../domain/plan-gates';
 import { DEFAULT_STUCK_PENDING_SECONDS } from '../domain/census';
 import { waveDependencies, waveReady } from '../domain/plan-waves';
 
@@ -237,6 +237,29 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
         max_ledger_only: w.census.maxLedgerOnly,
       };
     }
+    // The switch's numbers, when the gate names them: read again every poll while the wave's meter points
+    // could still meet them (the follows take days), until supplyGate decides.
+    if (w.supply) {
+      for (;;) {
+        const c = await acts.planSupplyGate({ runId: w.run.runId, maxDaysToSupply: w.supply.maxDaysToSupply });
+        exit.supply = {
+          read_at: c.readAt,
+          points: c.points,
+          on_supply: c.onSupply,
+          waiting: c.waiting,
+          over_max_days: c.overMaxDays,
+          on_supply_rate: onSupplyRate({ points: c.points, on_supply: c.onSupply }),
+          min_on_supply_rate: w.supply.minOnSupplyRate,
+          max_days_to_supply: w.supply.maxDaysToSupply,
+        };
+        if (supplyGate(exit.supply) !== 'pending') break;
+        ws.state = 'waiting_supply';
+        details();
+        await continueIfLong();
+        await nap(input.pollSeconds * 1000);
+        if (skipped(ws) || st.cancelled) return;
+      }
+    }
     const exitStep = exitGate(ws.status.accounts, exit);
     exit.reconciled_rate = exitStep.reconciledRate;
     if (exitStep.next === 'exit_not_met') {
@@ -342,6 +365,8 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
       const trial = s.dry_run?.runs.length
         ? `; trial load ${s.dry_run.runs.length} ${s.dry_run.state}${s.dry_run.pass_rate !== null ? ` (pass rate ${formatRate(s.dry_run.pass_rate)}${s.dry_run.min_pass_rate !== null ? `, min ${formatRate(s.dry_run.min_pass_rate)}` : ''})` : ''}`
         : '';
+      const sup = s.gates.exit.supply;
+      if (sup) gates.push(`switch: ${sup.on_supply} of ${sup.points} meter points on supply, ${sup.waiting} waiting, ${sup.over_max_days} over max days`);
       const live = ws.state !== 'pending' && !TERMINAL.has(ws.state);
       return `- **${s.name}** ${ws.state}${live ? ' ◀' : ''}: started ${a.started}${a.planned !== null ? `/${a.planned}` : ''}, completed ${a.completed}, failed ${a.failed}, not attempted ${a.not_attempted}${trial}${s.next_window ? `; window ${s.next_window.start} – ${s.next_window.end}` : ''}${s.stop_line.tripped ? `; ${s.stop_line.reason}` : ''}${gates.length ? `; ${gates.join(', ')}` : ''}`;
     });

@@ -1,7 +1,9 @@
 import {
   condition,
   continueAsNew,
+  getExternalWorkflowHandle,
   ParentClosePolicy,
+  patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
@@ -11,12 +13,16 @@ import {
 } from '@temporalio/workflow';
 import type { SupplyPlatformActivities } from '../activities/supply';
 import { SUPPLY_READ } from './activity-options';
-import { importEventSignal, resendRegistrationSignal } from '../domain/messages';
+import { importEventSignal, resendRegistrationSignal, supplyPointsSignal } from '../domain/messages';
 import { isLifecycleEvent } from '../domain/event-types';
 import { accountSupplyOf, followEnded, nextPollSeconds, type SupplyFollowInput, type SupplyRead } from '../domain/supply';
 import { platformTaskQueue } from '../domain/task-queues';
 import { supplyWorkflowId } from '../domain/workflow-ids';
 import type { AccountImportInput, AccountOutcome } from '../domain/inputs';
+import { accountSwitchDetails } from './account-details';
+
+/** How long a switch account waits, after its follow starts, for the follow's first read to name its points on its page. */
+const POINTS_WAIT = '1 minute';
 
 /** History length at which the follow continues as new (reads are about nine events each). */
 const CONTINUE_AT_EVENTS = 2_000;
@@ -63,6 +69,12 @@ export async function accountSupplyWorkflow(input: SupplyFollowInput): Promise<S
       resend,
     });
     st.reads += 1;
+    // The account that started this follow names its points on its page (startSupplyFollow waits for them).
+    const parent = workflowInfo().parent;
+    if (st.reads === 1 && parent && patched('supply-points-to-account'))
+      await getExternalWorkflowHandle(parent.workflowId, parent.runId)
+        .signal(supplyPointsSignal, { points: read.points })
+        .catch(() => undefined);
     const changed = nudged || read.sent > 0;
     nudged = false;
     if (followEnded(read) && st.resend.length === 0) {
@@ -93,8 +105,13 @@ export async function accountSupplyWorkflow(input: SupplyFollowInput): Promise<S
 export async function startSupplyFollow(input: AccountImportInput, outcome: AccountOutcome): Promise<void> {
   if (input.sendRegistrationFlows !== true || outcome.accountNumber === undefined) return;
   if (outcome.outcome !== 'completed' && outcome.outcome !== 'completed_with_differences') return;
+  const followId = supplyWorkflowId(input.supplierCode, input.externalAccountNumber);
+  // The account's page names the points the follow waits for: its first read, signalled back (accounts started before: none).
+  const namePoints = patched('supply-points-on-account-page');
+  let points: SupplyRead['points'] | undefined;
+  if (namePoints) setHandler(supplyPointsSignal, (s) => void (points = s.points));
   await startChild(accountSupplyWorkflow, {
-    workflowId: supplyWorkflowId(input.supplierCode, input.externalAccountNumber),
+    workflowId: followId,
     args: [
       {
         runId: input.runId,
@@ -108,6 +125,12 @@ export async function startSupplyFollow(input: AccountImportInput, outcome: Acco
     parentClosePolicy: ParentClosePolicy.ABANDON,
     staticSummary: `Switch of ${input.supplierCode}/${input.externalAccountNumber}`,
   });
+  if (!namePoints) return;
+  const ref = { supplierCode: input.supplierCode, externalAccountNumber: input.externalAccountNumber, runId: input.runId };
+  setCurrentDetails(accountSwitchDetails(outcome, ref, followId, undefined));
+  // Bounded: a follow slow to read (a busy platform queue) leaves the page naming the follow alone.
+  await condition(() => points !== undefined, POINTS_WAIT);
+  setCurrentDetails(accountSwitchDetails(outcome, ref, followId, points));
 }
 
 // Worker Versioning: a follow lasts weeks, longer than a worker version should be kept, so it moves to

@@ -117,6 +117,8 @@ export async function validatePlanAction(file: string, options: unknown): Promis
       w.gates.exit.min_reconciled_rate !== undefined ? `reconciled ≥ ${w.gates.exit.min_reconciled_rate}` : '',
       w.gates.exit.max_platform_only !== undefined ? `census platform only ≤ ${w.gates.exit.max_platform_only}` : '',
       w.gates.exit.max_ledger_only !== undefined ? `census ledger only ≤ ${w.gates.exit.max_ledger_only}` : '',
+      w.gates.exit.min_on_supply_rate !== undefined ? `on supply ≥ ${w.gates.exit.min_on_supply_rate}` : '',
+      w.gates.exit.max_days_to_supply !== undefined ? `no meter point waiting over ${w.gates.exit.max_days_to_supply} days` : '',
       w.gates.exit.sign_off ? `exit sign-off${typeof w.gates.exit.sign_off === 'string' ? ` by ${w.gates.exit.sign_off}` : ''}` : '',
     ].filter(Boolean);
     println(
@@ -192,6 +194,9 @@ export async function planArgsOf(plan: PlanFile, cfg: Config, planId: string, po
       ...(w.gates.exit.min_reconciled_rate !== undefined ? { minReconciledRate: w.gates.exit.min_reconciled_rate } : {}),
       ...(w.gates.exit.max_platform_only !== undefined || w.gates.exit.max_ledger_only !== undefined
         ? { census: { maxPlatformOnly: w.gates.exit.max_platform_only ?? null, maxLedgerOnly: w.gates.exit.max_ledger_only ?? null } }
+        : {}),
+      ...(w.gates.exit.min_on_supply_rate !== undefined || w.gates.exit.max_days_to_supply !== undefined
+        ? { supply: { minOnSupplyRate: w.gates.exit.min_on_supply_rate ?? null, maxDaysToSupply: w.gates.exit.max_days_to_supply ?? null } }
         : {}),
     });
   }

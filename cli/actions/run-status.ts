@@ -21,6 +21,7 @@ import { balanceLine, postImportLine, postImportStatus, reconciliationLine } fro
 import { paceLine, platformPace } from '../pace';
 import { stopLineLines, stopLineView } from '../stop-line';
 import { withTimeout } from '../with-timeout';
+import { supplyLine } from '../report/summary';
 import type { RunExecution } from '../run-status-temporal';
 
 /** How long `run status` waits for Temporal to describe the run before answering from the ledger alone. */
@@ -145,15 +146,7 @@ export async function runStatusAction(runId: string, options: unknown): Promise<
       for (const line of formatRetrying(st.retrying, 20)) println(`  ${line}`);
     }
     if (st.reconciliation.checked) println(reconciliationLine(st.reconciliation));
-    if (st.supply) {
-      const a = st.supply.accounts;
-      const waiting = Object.entries(st.supply.waitingByDays).map(([d, n]) => `${n} for ${d} d`);
-      println(
-        `Switch: accounts ${a.onSupply} on supply, ${a.ended} ended short of it, ${a.waiting} waiting; points ${Object.entries(st.supply.byStatus)
-          .map(([k, n]) => `${k} ${n}`)
-          .join(', ')}${waiting.length ? `; waiting ${waiting.join(', ')}` : ''} (run supply ${st.runId})`,
-      );
-    }
+    if (st.supply) println(supplyLine(st.supply, st.runId));
     const balances = balanceLine(st.reconciliation);
     if (balances) println(balances);
     const pi = postImportLine(st.postImport);

@@ -171,6 +171,7 @@ ${horizontalBarChart('outcome-sources', 'How outcomes were learned (event, poll,
 ${inboxSection(data.inbox)}
 ${retryingSection(data)}
 ${censusSection(data)}
+${supplySection(data)}
 ${afterImportHtml(data.afterImport, escapeHtml, fmt, (id) => uiLink(data, id))}
 <h2>Failed and not-attempted accounts (${fmt(data.failedAccounts)})</h2>
 <p class="meta">By error code, at most ${EXAMPLES_PER_CODE} example accounts each; failed-accounts.csv has every one.</p>
@@ -195,6 +196,38 @@ ${row('matched', n.matched, 'completed and held')}
 ${row('in flight', n.inFlight, 'a run is creating it')}
 </tbody></table>
 <p class="meta"><code>kraken-migrate supplier census ${escapeHtml(c.supplierCode)} --json</code> lists the accounts.</p>`;
+}
+
+/**
+ * On a switch (docs/supply.md): accounts on supply (every point), ended short of it, or waiting; the
+ * points by status, the ones still followed by days waited, and the refused ones with their detail.
+ */
+function supplySection(data: ReportData): string {
+  const f = data.supply;
+  if (!f) return '';
+  const rows = (id: string, head: [string, string], entries: Array<[string, number]>) =>
+    `<table id="${id}"><thead><tr><th>${head[0]}</th><th>${head[1]}</th></tr></thead><tbody>\n` +
+    entries.map(([k, n]) => `<tr><td>${escapeHtml(k)}</td><td>${fmt(n)}</td></tr>`).join('\n') +
+    `\n</tbody></table>`;
+  const waited = Object.entries(f.waitingByDays).map(([d, n]): [string, number] => [`${d} ${d === '1' ? 'day' : 'days'}`, n]);
+  const refused = f.refused.points
+    .map(
+      (p) =>
+        `<tr><td>${escapeHtml(p.account)}</td><td><code>${escapeHtml(p.mpxn)}</code></td><td>${escapeHtml(p.status)}</td><td>${escapeHtml(p.outcome)}</td><td>${escapeHtml(p.since)}</td><td>${escapeHtml(p.detail ?? '')}</td></tr>`,
+    )
+    .join('\n');
+  const more = f.refused.total - f.refused.points.length;
+  return `<h2>Switch: meter points followed to supply</h2>
+<div class="cards" id="supply-accounts">
+<div class="card ok"><b>${fmt(f.accounts.onSupply)}</b>accounts on supply</div><div class="card bad"><b>${fmt(f.accounts.ended)}</b>ended short of it</div><div class="card"><b>${fmt(f.accounts.waiting)}</b>waiting</div>
+</div>
+<div class="charts">
+${rows('supply-by-status', ['Status', 'Points'], Object.entries(f.byStatus))}
+${waited.length ? rows('supply-waiting', ['Waited (since first read)', 'Points still followed'], waited) : '<p id="supply-waiting" class="meta">No point is still followed.</p>'}
+</div>
+<h3>Refused (${fmt(f.refused.total)}): objected, rejected, unable to register, withdrawn, or the flow refused</h3>
+${f.refused.total ? `<table id="supply-refused"><thead><tr><th>Account</th><th>MPxN</th><th>Status</th><th>Outcome</th><th>Since</th><th>Detail</th></tr></thead><tbody>\n${refused}\n</tbody></table>` : '<p id="supply-refused" class="meta">None.</p>'}
+<p class="meta">${more > 0 ? `${fmt(more)} more refused. ` : ''}<code>kraken-migrate run supply ${escapeHtml(data.runId)} --json</code> lists every point; <code>run resend-registration</code> sends refused ones again once their cause is cleared.</p>`;
 }
 
 /** Accounts still retrying a platform call when the report was made: they show only "Running" in the UI. */

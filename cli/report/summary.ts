@@ -3,6 +3,7 @@
 // accounts listed by `run status`, and the summary says they were left out.
 import type { Pool } from '../../clients/db';
 import { loadReportSummary } from '../../ledger/report-data';
+import type { SupplyFunnelCounts } from '../../ledger/supply';
 import { balanceLine, postImportLine, postImportStatus, reconciliationLine } from '../after-import-status';
 import { loadCliContext, withServices } from '../context';
 import { usageError } from '../errors';
@@ -46,6 +47,16 @@ export function censusLine(c: NonNullable<ReportSummaryView['census']>): string 
   );
 }
 
+/** A switch's funnel in one line (`run status`, `report --summary`): accounts, points by status, waiting ones by days. */
+export function supplyLine(f: SupplyFunnelCounts, runId: string): string {
+  const a = f.accounts;
+  const waiting = Object.entries(f.waitingByDays).map(([d, n]) => `${n} for ${d} d`);
+  const points = Object.entries(f.byStatus)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
+  return `Switch: accounts ${a.onSupply} on supply, ${a.ended} ended short of it, ${a.waiting} waiting; points ${points}${waiting.length ? `; waiting ${waiting.join(', ')}` : ''}; refused ${f.refused.total} (run supply ${runId})`;
+}
+
 /** The summary as the report's HTML shows it, one line a part. */
 export function summaryLines(s: ReportSummaryView): string[] {
   const t = s.totals;
@@ -71,6 +82,7 @@ export function summaryLines(s: ReportSummaryView): string[] {
   const pi = postImportLine(s.postImport);
   if (pi) lines.push(pi);
   if (s.census) lines.push(censusLine(s.census));
+  if (s.supply) lines.push(supplyLine(s.supply, s.runId));
   if (s.retryingOmitted) lines.push(`Retrying accounts: not read (the run is still going; \`kraken-migrate run status ${s.runId}\` lists them from Temporal)`);
   return lines;
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCodec } from '../../codec/data-converter';
-import { accountDeltaWorkflowId, deltaRunWorkflowId, planWorkflowId, runWorkflowId } from '../../domain/workflow-ids';
+import { accountDeltaWorkflowId, deltaRunWorkflowId, planWorkflowId, runWorkflowId, supplyWorkflowId } from '../../domain/workflow-ids';
 import { awaitDelta, startDelta } from '../../cli/post-import';
 import { generateChangesForRun } from '../../harness/cli/post-import-changes';
 import { runProgressQuery, supplierStatusSignal } from '../../domain/messages';
@@ -244,5 +244,35 @@ describe('record the replay corpus', () => {
       segments[segments.length - 1],
     );
     await record('plan-trials-completed.json', 'the last segment of a plan with waves side by side, completed', workflowId, segments[0]);
+  });
+
+  it('a switch: an account that started its follow, and the follow of its meter points read to supply', async () => {
+    const supplier = e.config.IMPORT_SUPPLIER_CODE;
+    // Every point goes on supply, a step every 300 ms, no event dropped (the follow reads on its timer and on events).
+    const faults = { eventDropRate: 0, registrationRefuseRate: 0, registrationObjectRate: 0, registrationRejectRate: 0 };
+    await sandbox(e, 'PUT', '/admin/faults', { ...faults, supplyStepMs: 300 });
+    try {
+      const truth = await seedAccounts(e, { accounts: 2, seed: 48, defectRate: 0, accountNumberPrefix: `${uniqueId('RPLSW')}-` });
+      const runId = uniqueId('run-replay-switch-');
+      const handle = await startRun(e, {
+        runId,
+        supplierCode: supplier,
+        selection: listOf(e, runId, truth),
+        concurrency: 2,
+        sendRegistrationFlows: true,
+        timings: { supplyPollMinSeconds: 1, supplyPollMaxSeconds: 2 },
+      });
+      expect((await handle.result()).totals).toMatchObject({ completed: 2 });
+      const account = truth[0].external_account_number;
+      expect(await e.client.workflow.getHandle(supplyWorkflowId(supplier, account)).result()).toMatchObject({ supply: 'on_supply' });
+      await record(
+        'supply-followed-to-supply.json',
+        "an account's meter points followed to supply (reads, a flow sent, timers, events)",
+        supplyWorkflowId(supplier, account),
+      );
+      await record('account-switch-completed.json', 'an account of a switch: created, read back, its follow started', accountId(supplier, account));
+    } finally {
+      await sandbox(e, 'PUT', '/admin/faults', { ...faults, supplyStepMs: 1000 }).catch(() => {});
+    }
   });
 });

@@ -2,7 +2,8 @@
 // the action runs, so the CLI starts without this module's dependencies.
 import fs from 'node:fs';
 import path from 'node:path';
-import { createPool } from '../../../clients/db';
+import type { Client } from '@temporalio/client';
+import { createPool, type Pool } from '../../../clients/db';
 import { loadCodecKeys } from '../../../codec/keys';
 import { useLedgerKeys } from '../../../ledger/sealing';
 import { failuresByCode } from '../../../ledger';
@@ -20,6 +21,11 @@ import { startRun } from '../../../cli/runs';
 import { watchRun } from '../../../cli/watch';
 import { platformPace } from '../../../cli/pace';
 import { buildReport } from '../../../cli/report/build';
+import { supplyLine } from '../../../cli/report/summary';
+import { ledgerProgress } from '../../../ledger/run-queries';
+import { createSupplyLedger } from '../../../ledger/supply';
+import { runWorkflowId } from '../../../domain/workflow-ids';
+import { sandboxAdmin } from '../../sandbox/admin-client';
 import { provisionTemporalCli } from '../../stack/temporal-cli';
 import { endpointLines, holdStackStopSignals, startStackInterruptibly, stopStack } from './dev';
 
@@ -34,7 +40,55 @@ export function demoEnv(base: Record<string, string | undefined>, dataDir: strin
     // Fast enough to finish in minutes on 2 cores, unless the user chose otherwise.
     SANDBOX_PROCESSING_DELAY_MS: base.SANDBOX_PROCESSING_DELAY_MS ?? '200',
     OUTCOME_EVENT_WAIT_SECONDS: base.OUTCOME_EVENT_WAIT_SECONDS ?? '15',
+    // The switch cohort's follows read every 2 to 5 s, and at once on a lifecycle event (days, in production: docs/supply.md).
+    SUPPLY_POLL_MIN_SECONDS: base.SUPPLY_POLL_MIN_SECONDS ?? '2',
+    SUPPLY_POLL_MAX_SECONDS: base.SUPPLY_POLL_MAX_SECONDS ?? '5',
   };
+}
+
+/** The switch cohort: a tenth of the demo's accounts, at most this many, migrate as an on-market switch. */
+const SWITCH_COHORT = 12;
+/** The sandbox walks the cohort's meter points a status step every 400 ms; some refuse the flow, some are objected to or rejected. */
+const SWITCH_FAULTS = { supplyStepMs: 400, registrationRefuseRate: 0.05, registrationObjectRate: 0.1, registrationRejectRate: 0.05 };
+/** How long the demo waits for the cohort's meter points to reach a final state before it shows the funnel as it is. */
+const SWITCH_WAIT_MS = 30_000;
+
+/**
+ * The demo's accounts split in two: the main run, and the last few (SWITCH_COHORT) in a run of their
+ * own with registration flows sent (`run start --send-registration-flows`), as list files in the data dir.
+ */
+async function cohorts(pool: Pool, dataDir: string, accounts: number): Promise<{ main: string; switch: string; switchAccounts: number } | undefined> {
+  const n = Math.min(SWITCH_COHORT, Math.floor(accounts / 10));
+  if (n === 0) return undefined;
+  const all = (await pool.query<{ a: string }>('SELECT DISTINCT account_number AS a FROM legacy.accounts ORDER BY 1')).rows.map((r) => r.a);
+  const dir = path.join(dataDir, 'cohorts');
+  fs.mkdirSync(dir, { recursive: true });
+  const files = { main: path.join(dir, 'main.txt'), switch: path.join(dir, 'switch.txt') };
+  fs.writeFileSync(files.main, all.slice(0, -n).join('\n') + '\n');
+  fs.writeFileSync(files.switch, all.slice(-n).join('\n') + '\n');
+  return { ...files, switchAccounts: n };
+}
+
+/** The switch cohort's run once it has ended, and its funnel once every point is final (or SWITCH_WAIT_MS has passed). */
+async function switchOutcome(client: Client, pool: Pool, runId: string) {
+  const status = await client.workflow
+    .getHandle(runWorkflowId(runId))
+    .result()
+    .then(
+      () => 'COMPLETED',
+      () => 'FAILED',
+    );
+  const { outcomes } = await ledgerProgress(pool, runId);
+  const supply = createSupplyLedger(pool);
+  const deadline = Date.now() + SWITCH_WAIT_MS;
+  let funnel = await supply.runFunnel(runId);
+  // Every created account's follow has read its points and left each of them.
+  const settled = () => funnel !== null && funnel.accounts.waiting === 0 && funnel.accounts.onSupply + funnel.accounts.ended >= outcomes.completed;
+  while (!settled() && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 500));
+    funnel = await supply.runFunnel(runId);
+  }
+  return { status, outcomes, funnel };
 }
 
 async function refuseIfRunning(dataDir: string): Promise<void> {
@@ -97,10 +151,11 @@ export async function demoAction(opts: {
     });
     if (interrupted()) return;
 
+    const split = await cohorts(pool, dataDir, opts.accounts);
     const run = await startRun(client, cfg, {
       supplierCode: cfg.IMPORT_SUPPLIER_CODE,
       source: { kind: 'postgres' },
-      selection: { kind: 'all' },
+      selection: split ? { kind: 'list', path: split.main } : { kind: 'all' },
       dryRun: false,
       concurrency: opts.concurrency,
     });
@@ -114,8 +169,27 @@ export async function demoAction(opts: {
       return;
     }
 
+    // The switch cohort once the main run has ended (it would share the tenant's window with it): created, then each
+    // account's meter points sent for registration and followed to supply.
+    let switchRun: Awaited<ReturnType<typeof startRun>> | undefined;
+    if (split) {
+      await sandboxAdmin(stack.info.sandboxUrl, 'PUT', '/admin/faults', SWITCH_FAULTS);
+      switchRun = await startRun(client, cfg, {
+        supplierCode: cfg.IMPORT_SUPPLIER_CODE,
+        source: { kind: 'postgres' },
+        selection: { kind: 'list', path: split.switch },
+        dryRun: false,
+        concurrency: opts.concurrency,
+        sendRegistrationFlows: true,
+      });
+      println(
+        `Switch cohort: run ${switchRun.runId} (${split.switchAccounts} accounts, registration flows sent; waiting for its meter points to reach a final state): ${switchRun.uiUrl}`,
+      );
+    }
     const o = watched.ledger.outcomes;
-    const accounted = o.completed + o.failed + o.notAttempted;
+    const sw = switchRun && (await switchOutcome(client, pool, switchRun.runId));
+    const swAccounted = sw ? sw.outcomes.completed + sw.outcomes.failed + sw.outcomes.notAttempted : 0;
+    const accounted = o.completed + o.failed + o.notAttempted + swAccounted;
     const byCode = { rows: await failuresByCode(pool, run.runId) };
     println('');
     println(
@@ -126,7 +200,11 @@ export async function demoAction(opts: {
     for (const r of byCode.rows.filter((x) => x.outcome === 'failed')) println(`    ${r.code.padEnd(48)} ${r.n}`);
     println(`  not attempted  ${o.notAttempted}`);
     for (const r of byCode.rows.filter((x) => x.outcome === 'not_attempted')) println(`    ${r.code.padEnd(48)} ${r.n}`);
-    println(`  accounted for  ${accounted} of ${opts.accounts}`);
+    if (sw && switchRun)
+      println(
+        `  switch cohort  ${swAccounted} (run ${switchRun.runId}: completed ${sw.outcomes.completed}, failed ${sw.outcomes.failed}, not attempted ${sw.outcomes.notAttempted})`,
+      );
+    println(`  accounted for  ${accounted} of ${opts.accounts}${sw ? ' (both runs)' : ''}`);
     // Every completed account was read back from the platform and compared with what was sent.
     const reconciliation = await createReconciliationLedger(pool).summary(run.runId);
     println(reconciliationLine(reconciliation));
@@ -140,6 +218,14 @@ export async function demoAction(opts: {
     println('Report:');
     println(`  ${report.html}`);
     println(`  ${report.csv}`);
+    if (sw && switchRun) {
+      // The switch's funnel, as `run status` shows it, and its report (report.html has the funnel's section).
+      const swReport = await buildReport(pool, cfg, switchRun.runId, path.join(dataDir, 'reports', switchRun.runId));
+      println('');
+      println(`Switch cohort, run ${switchRun.runId}:`);
+      println(`  ${sw.funnel ? supplyLine(sw.funnel, switchRun.runId) : 'no meter point followed (no account created)'}`);
+      println(`  ${swReport.html}`);
+    }
     println(`Temporal UI: ${run.uiUrl}`);
     println(`Failed accounts in the Temporal UI: ${run.failedAccountsUrl}`);
     const rel = path.relative(process.cwd(), dataDir) || '.';
@@ -149,7 +235,7 @@ export async function demoAction(opts: {
     if (!opts.keep) {
       println(`  (the stack stops now; bring it back with: DATA_DIR=${rel} SOURCE_DOCUMENTS_DIR=${rel}/source-documents npm run dev)`);
     }
-    process.exitCode = watched.workflowStatus === 'COMPLETED' && accounted === opts.accounts ? EXIT.ok : EXIT.failures;
+    process.exitCode = watched.workflowStatus === 'COMPLETED' && (!sw || sw.status === 'COMPLETED') && accounted === opts.accounts ? EXIT.ok : EXIT.failures;
 
     if (opts.keep && !interrupted()) {
       println('');

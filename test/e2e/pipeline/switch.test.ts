@@ -1,4 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { workflowMetadataQuery } from '@temporalio/workflow';
+import { accountWorkflowId } from '../../../domain/workflow-ids';
 import { cliSync } from '../../support/cli';
 import { accountsFile, attempts, runToEnd, sandbox, seedAccounts, uniqueId, until, useE2E } from '../helpers';
 
@@ -86,5 +91,33 @@ describe('the switch end to end', () => {
 
     // One flow a point: the tenant was asked once for each (a second flow while in progress would count 2).
     expect(tenant.filter((p: any) => p.flow_requests !== 1).map((p: any) => key(p.external_identifier, p.mpxn))).toEqual([]);
+
+    // Each account's page in the Temporal UI (its current details, as test/e2e/pipeline/account-step-in-ui.test.ts reads
+    // them) names its meter points, as its follow first read them.
+    for (const account of accounts) {
+      const meta = await e.client.workflow.getHandle(accountWorkflowId(e.config.IMPORT_SUPPLIER_CODE, account, false, runId)).query(workflowMetadataQuery);
+      const mine = tenant.filter((p: any) => p.external_identifier === account).map((p: any) => p.mpxn as string);
+      expect(meta.currentDetails).toContain(`**Switch: waiting for `);
+      expect(mine.filter((m: string) => !meta.currentDetails!.includes(`\`${m}\``))).toEqual([]);
+    }
+
+    // The report shows the same funnel: accounts, points by status, the refused ones with their detail.
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'switch-report-'));
+    try {
+      expect(cli(['report', runId, '--out', out]).code).toBe(0);
+      const html = fs.readFileSync(path.join(out, 'report.html'), 'utf8');
+      const table = (id: string) => html.slice(html.indexOf(`id="${id}"`), html.indexOf('</table>', html.indexOf(`id="${id}"`)));
+      const rows = (id: string) =>
+        [...table(id).matchAll(/<tr><td>(.*?)<\/td>(.*?)<\/tr>/g)].map((m) => [m[1], ...[...m[2].matchAll(/<td>(.*?)<\/td>/g)].map((c) => c[1])]);
+      expect(Object.fromEntries(rows('supply-by-status').map(([status, n]) => [status, Number(n)]))).toEqual(view.funnel.byStatus);
+      expect(html).toContain(`<b>${onSupply}</b>accounts on supply`);
+      const refused = view.meterPoints.filter((p: any) => ['objected', 'rejected', 'flow_refused'].includes(p.outcome));
+      expect(refused.length).toBeGreaterThan(0);
+      expect(rows('supply-refused').map((r) => `${r[0]}/${r[1].replace(/<\/?code>/g, '')}/${r[3]}/${r[5]}`)).toEqual(
+        refused.map((p: any) => `${p.account}/${p.mpxn}/${p.outcome}/${p.detail ?? ''}`),
+      );
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
   }, 240_000);
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, horizontalBarChart, renderReportHtml, throughputChart, uiLink } from '../../../cli/report/html';
 import { HOSTILE, hostileReportData } from './fixtures/report-data';
-import { censusLine } from '../../../cli/report/summary';
+import { censusLine, supplyLine } from '../../../cli/report/summary';
 
 describe('escapeHtml', () => {
   it('escapes the five characters that matter in text and attributes', () => {
@@ -138,6 +138,62 @@ describe('the supplier census in the report', () => {
   it('one summary line', () => {
     expect(censusLine(census)).toBe(
       'Supplier census 2030-01-01T00:00:00.000Z: platform only 4 (imported elsewhere), ledger only 1, stuck pending 2 (over 3600 s); the tenant lists 12 imported, 3 pending',
+    );
+  });
+});
+
+describe('the switch funnel in the report', () => {
+  const supply = {
+    byStatus: { ON_SUPPLY: 5, REGISTRATION_OBJECTED: 1, PRE_REGISTRATION: 1, REGISTRATION_REQUESTED: 2 },
+    waitingByDays: { '0': 1, '3': 1 },
+    accounts: { onSupply: 2, ended: 2, waiting: 2 },
+    refused: {
+      total: 3,
+      points: [
+        { account: 'ACC-1', mpxn: '1012345678901', status: 'REGISTRATION_OBJECTED', outcome: 'objected', since: '2030-01-02T00:00:00.000Z', detail: null },
+        { account: 'ACC-2', mpxn: `9${HOSTILE}`, status: 'PRE_REGISTRATION', outcome: 'flow_refused', since: '2030-01-01T00:00:00.000Z', detail: HOSTILE },
+      ],
+    },
+  };
+  const cells = (html: string, id: string) =>
+    [...html.slice(html.indexOf(`id="${id}"`), html.indexOf('</table>', html.indexOf(`id="${id}"`))).matchAll(/<tr>(.*?)<\/tr>/g)]
+      .map((m) => [...m[1].matchAll(/<td>(.*?)<\/td>/g)].map((c) => c[1].replace(/<\/?code>/g, '')))
+      .filter((row) => row.length > 0);
+
+  it('shows accounts on supply, points by status and by days waited, and the refused points with their detail, escaped', () => {
+    const html = renderReportHtml({ ...hostileReportData(), supply });
+    expect(html).toContain('<h2>Switch: meter points followed to supply</h2>');
+    expect(html).toMatch(/<b>2<\/b>accounts on supply<\/div><div class="card bad"><b>2<\/b>ended short of it<\/div><div class="card"><b>2<\/b>waiting/);
+    expect(cells(html, 'supply-by-status')).toEqual([
+      ['ON_SUPPLY', '5'],
+      ['REGISTRATION_OBJECTED', '1'],
+      ['PRE_REGISTRATION', '1'],
+      ['REGISTRATION_REQUESTED', '2'],
+    ]);
+    expect(cells(html, 'supply-waiting')).toEqual([
+      ['0 days', '1'],
+      ['3 days', '1'],
+    ]);
+    const refused = cells(html, 'supply-refused');
+    expect(refused[0]).toEqual(['ACC-1', '1012345678901', 'REGISTRATION_OBJECTED', 'objected', '2030-01-02T00:00:00.000Z', '']);
+    expect(refused[1].slice(2, 4)).toEqual(['PRE_REGISTRATION', 'flow_refused']);
+    expect(refused[1][5]).toBe(escapeHtml(HOSTILE));
+    expect(html).toContain('Refused (3)');
+    expect(html).toContain('1 more refused.');
+    expect(html).not.toContain(HOSTILE);
+  });
+
+  it('says when nothing is refused or still followed; absent on a run that is not a switch', () => {
+    const settled = renderReportHtml({ ...hostileReportData(), supply: { ...supply, waitingByDays: {}, refused: { total: 0, points: [] } } });
+    expect(settled).toContain('<p id="supply-waiting" class="meta">No point is still followed.</p>');
+    expect(settled).toContain('<p id="supply-refused" class="meta">None.</p>');
+    expect(settled).not.toContain('more refused');
+    expect(renderReportHtml({ ...hostileReportData(), supply: null })).not.toContain('Switch:');
+  });
+
+  it('one summary line, as run status prints it', () => {
+    expect(supplyLine(supply, 'run-1')).toBe(
+      'Switch: accounts 2 on supply, 2 ended short of it, 2 waiting; points ON_SUPPLY 5, REGISTRATION_OBJECTED 1, PRE_REGISTRATION 1, REGISTRATION_REQUESTED 2; waiting 1 for 0 d, 1 for 3 d; refused 3 (run supply run-1)',
     );
   });
 });

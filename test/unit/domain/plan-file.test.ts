@@ -54,6 +54,20 @@ describe('the plan file', () => {
     ]);
     expect(problems({ name: 'p', waves: [wave({ gates: { exit: { max_platform_only: -1, max_ledger_only: 1.5 } } })] }).length).toBe(2);
     expect(problems({ name: 'p', waves: [wave({ gates: { exit: { max_platform_only: 0, max_ledger_only: 0 } } })] })).toEqual([]);
+    // The switch's exit numbers: a share and a positive number of days, only on a wave that sends registration flows.
+    expect(
+      problems({ name: 'p', waves: [wave({ send_registration_flows: true, gates: { exit: { min_on_supply_rate: 0.95, max_days_to_supply: 21 } } })] }),
+    ).toEqual([]);
+    expect(
+      problems({ name: 'p', waves: [wave({ send_registration_flows: true, gates: { exit: { min_on_supply_rate: 1.2, max_days_to_supply: 0 } } })] }),
+    ).toEqual([
+      'waves[0].gates.exit.min_on_supply_rate: min_on_supply_rate: a share between 0 and 1',
+      'waves[0].gates.exit.max_days_to_supply: days a meter point may wait for a final state: a positive number',
+    ]);
+    expect(problems({ name: 'p', waves: [wave({ gates: { exit: { min_on_supply_rate: 0.95, max_days_to_supply: 21 } } })] })).toEqual([
+      'waves[0].gates.exit.min_on_supply_rate: needs send_registration_flows: true (meter points are followed only on a switch)',
+      'waves[0].gates.exit.max_days_to_supply: needs send_registration_flows: true (meter points are followed only on a switch)',
+    ]);
     expect(problems({ name: 'p', waves: [wave({ gates: { exit: { min_reconciled_rate: -1 } } })] })).toEqual([
       'waves[0].gates.exit.min_reconciled_rate: min_reconciled_rate: a share between 0 and 1',
     ]);

@@ -5,6 +5,8 @@ import { planActivities } from '../../../activities/plan';
 import type { RunActivities } from '../../../activities/types';
 import { FAILURE_CONVERTER_PATH } from '../../../codec/data-converter';
 import { migrationRunInputSchema, type AccountOutcome } from '../../../domain/inputs';
+import { emptyCensusCounts, type CensusCounts } from '../../../domain/census';
+import type { RecordedCensus } from '../../../ledger/census';
 import { planStatusQuery, type PlanArgs, type PlanStatus } from '../../../domain/plan-messages';
 import { planWorkflowId, runWorkflowId } from '../../../domain/workflow-ids';
 import type { cutoverPlanWorkflow } from '../../../workflows/cutover-plan';
@@ -51,14 +53,55 @@ export function useTimeSkippingServer(): void {
   });
 }
 
+export const DAY = 24 * 60 * MINUTE;
+
+/**
+ * A switch as the ledger sees it (migrate.supply_meter_points): one meter point per completed account,
+ * first read when the account completed, reaching `outcome` that long after (never: still followed).
+ */
+export type SwitchModel = Record<string, { after: number; outcome: 'on_supply' | 'objected' } | 'never'>;
+
 /** The run's ledger, in memory: when each account was dispatched (server time) and its one outcome. */
 export class Ledger {
   readonly dispatchedAt = new Map<string, number>();
   readonly outcomes = new Map<string, AccountOutcome[]>();
+  /** The switch's reads of the plan's exit gate (planSupplyGate), in server time. */
+  readonly supplyReads: number[] = [];
+  /** The supplier censuses the plan's exit gate took (takeSupplierCensus): when, of which supplier. */
+  readonly censuses: Array<{ at: number; supplierCode: string }> = [];
   constructor(
     readonly accounts: string[],
     readonly failing: Set<string> = new Set(),
+    readonly switchModel: SwitchModel = {},
+    /** What a census of the supplier finds (the counts of the tenant's lists against the ledger). */
+    readonly censusFinds: Partial<CensusCounts> = {},
   ) {}
+
+  /** A supplier census as activities/census.ts records it, with the counts this ledger was given. */
+  async census({ supplierCode, stuckAfterSeconds }: { supplierCode: string; stuckAfterSeconds: number }): Promise<RecordedCensus> {
+    const t = await env.currentTimeMs();
+    this.censuses.push({ at: t, supplierCode });
+    return { supplierCode, takenAt: iso(t), stuckAfterSeconds, counts: { ...emptyCensusCounts(), ...this.censusFinds } };
+  }
+
+  /** The plan's exit-gate read of the switch (activities/plan.ts planSupplyGate), counted as the ledger's SQL counts. */
+  async supplyGate({ maxDaysToSupply }: { runId: string; maxDaysToSupply: number | null }) {
+    const t = await env.currentTimeMs();
+    this.supplyReads.push(t);
+    const c = { points: 0, onSupply: 0, waiting: 0, overMaxDays: 0 };
+    for (const [a, point] of Object.entries(this.switchModel)) {
+      if (this.outcomes.get(a)?.[0]?.outcome !== 'completed') continue;
+      const firstRead = this.dispatchedAt.get(a)! + ACCOUNT_MS;
+      c.points++;
+      if (point !== 'never' && t >= firstRead + point.after) {
+        if (point.outcome === 'on_supply') c.onSupply++;
+      } else {
+        c.waiting++;
+        if (maxDaysToSupply !== null && t - firstRead > maxDaysToSupply * DAY) c.overMaxDays++;
+      }
+    }
+    return { readAt: iso(t), ...c };
+  }
 
   record(o: AccountOutcome): void {
     this.outcomes.set(o.externalAccountNumber, [...(this.outcomes.get(o.externalAccountNumber) ?? []), o]);
@@ -137,7 +180,13 @@ export async function startWorker(ledger: Ledger): Promise<{ stop(): Promise<voi
       dataConverter: { failureConverterPath: FAILURE_CONVERTER_PATH },
       activities: {
         ...run,
-        ...plan,
+        ...timed({
+          ...plan,
+          // The switch's numbers from the test's ledger (the SQL behind them: test/unit/ledger-sql/supply-gate.test.ts).
+          planSupplyGate: (input: { runId: string; maxDaysToSupply: number | null }) => ledgerNow!.supplyGate(input),
+          // The census's lists and SQL are proved by test/e2e/cli/supplier-census.test.ts; here, the counts it found.
+          takeSupplierCensus: (input: { supplierCode: string; stuckAfterSeconds: number }) => ledgerNow!.census(input),
+        }),
         recordPlanSignOff: async (s: { planId: string; wave: string; gate: 'entry' | 'exit'; signedBy: string; note: string | null }) => ({
           ...s,
           signedAt: new Date(await env.currentTimeMs()).toISOString(),
@@ -148,6 +197,45 @@ export async function startWorker(ledger: Ledger): Promise<{ stop(): Promise<voi
   }
   // Stopped once, after the last test (afterAll).
   return { stop: async () => {} };
+}
+
+/** When (server time) each of the plan's remote activities ended: its next nap is timed from the last (skipPolls). */
+export const planActivityEnds: number[] = [];
+
+function timed<T extends object>(acts: T): T {
+  return Object.fromEntries(
+    Object.entries(acts).map(([name, fn]) => [
+      name,
+      async (...args: unknown[]) => {
+        const r = await (fn as (...a: unknown[]) => Promise<unknown>)(...args);
+        planActivityEnds.push(await env.currentTimeMs());
+        return r;
+      },
+    ]),
+  ) as T;
+}
+
+/**
+ * skipTo `t` across a plan that naps `pollMs` between looks: one jump to just before its next look,
+ * then skipPastActivities over it (its remote activities run while the clock moves), and so on. Days
+ * of polls in a few seconds, never skipping over an activity in flight.
+ */
+export async function skipPolls(t: number, pollMs: number): Promise<void> {
+  await until(() => planActivityEnds.length > 0);
+  for (;;) {
+    const next = planActivityEnds.at(-1)! + pollMs;
+    if (next >= t) return skipTo(t);
+    const seen = planActivityEnds.length;
+    await skipTo(next - 2000);
+    await skipPastActivities(next + 30_000);
+    await until(() => planActivityEnds.length > seen);
+  }
+}
+
+/** Waits (real time, up to 30 s) for what a worker does while the clock stands. */
+async function until(ok: () => boolean): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!ok() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
 }
 
 /** A run's input as a plan's wave (or a test) starts it. */
@@ -174,6 +262,8 @@ export function planArgs(o: {
   maxSameCode?: number;
   minReconciledRate?: number;
   entrySignOff?: string;
+  supply?: PlanArgs['waves'][number]['supply'];
+  census?: PlanArgs['waves'][number]['census'];
   exitSignOff?: string;
   /** dry_run_first: trial loads (`<planId>.w.trial-N`) with this minimum pass rate. */
   trialMinPassRate?: number;
@@ -196,6 +286,8 @@ export function planArgs(o: {
         exitSignOff: o.exitSignOff ?? false,
         ...(o.trialMinPassRate !== undefined ? { trial: { run: { ...run, runId: `${o.planId}.w.trial` }, minPassRate: o.trialMinPassRate } } : {}),
         ...(o.minReconciledRate !== undefined ? { minReconciledRate: o.minReconciledRate } : {}),
+        ...(o.supply ? { supply: o.supply } : {}),
+        ...(o.census ? { census: o.census } : {}),
       },
     ],
     pollSeconds: o.pollSeconds,

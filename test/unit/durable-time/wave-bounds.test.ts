@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { dispatchLimitSignal, resumeRun, runProgressQuery } from '../../../domain/messages';
 import { runWorkflowId } from '../../../domain/workflow-ids';
 import { approveGate, controlPlan } from '../../../domain/plan-messages';
 import {
   ACCOUNT_MS,
   accountsOf,
+  DAY,
   env,
   expectOneOutcomeEach,
   FAIL_CODE,
@@ -13,6 +14,8 @@ import {
   Ledger,
   MINUTE,
   skipPastActivities,
+  skipPolls,
+  type SwitchModel,
   waitForStatus,
   skipTo,
   startPlan,
@@ -125,6 +128,142 @@ describe("a wave's exit gate on its numbers", () => {
     } finally {
       await handle.executeUpdate(controlPlan, { args: [{ action: 'cancel' }] }).catch(() => {});
       await worker.stop();
+    }
+  }, 180_000);
+
+  // The switch's part (domain/plan-gates.ts supplyGate): the plan reads the wave run's meter points every
+  // poll after the run has ended (6 h here), for days, until the numbers decide.
+  const POLL_MS = 6 * 60 * MINUTE;
+  /** Why `plan approve --gate exit` is refused now (the update's failure). */
+  const refusal = async (handle: WorkflowHandle) =>
+    ((await handle.executeUpdate(approveGate, { args: [{ wave: 'w', gate: 'exit', by: 'ops lead' }] }).catch((e: unknown) => e)) as Error).cause as
+      Error | undefined;
+
+  /** A one-wave plan of four accounts, one meter point each (`points`), its exit gate on the switch: 75% on supply, `maxDaysToSupply`. */
+  async function switchWave(planId: string, prefix: string, points: (accounts: string[]) => SwitchModel, maxDaysToSupply: number) {
+    const t0 = await env.currentTimeMs();
+    const accounts = accountsOf(prefix, 4);
+    const ledger = new Ledger(accounts, new Set(), points(accounts));
+    const worker = await startWorker(ledger);
+    const handle = await startPlan({
+      planId,
+      accounts: 4,
+      concurrency: 4,
+      windows: [{ start: iso(t0), end: iso(t0 + DAY) }],
+      supply: { minOnSupplyRate: 0.75, maxDaysToSupply },
+      exitSignOff: 'ops lead',
+      pollSeconds: POLL_MS / 1000,
+      continueAsNewAtEvents: 10_000,
+    });
+    return { t0, ledger, worker, handle };
+  }
+  const onSupplyIn2Days = { after: 2 * DAY, outcome: 'on_supply' as const };
+
+  it('a switch wave waits for its meter points; one followed past max_days_to_supply ends it in exit_not_met, and the exit sign-off is refused', async () => {
+    const planId = 'plan-switch-stuck';
+    // Three points on supply two days after their first read; the fourth never reaches a final state.
+    const on = onSupplyIn2Days;
+    const { t0, ledger, worker, handle } = await switchWave(planId, 'SWX', (a) => ({ [a[0]]: on, [a[1]]: on, [a[2]]: on, [a[3]]: 'never' }), 5);
+    try {
+      await waitForStatus(planId, 'the run started', (x) => x.waves[0].state !== 'pending');
+      // A day on: the run ended hours ago; every point is still followed, the exit gate waits on them.
+      await skipPolls(t0 + DAY, POLL_MS);
+      let s = await waitForStatus(planId, 'the wave waiting for its switch', (x) => x.waves[0].state === 'waiting_supply');
+      expect(s.waves[0].accounts).toMatchObject({ completed: 4, failed: 0 });
+      expect(s.waves[0].gates.exit).toMatchObject({ state: 'pending', supply: { points: 4, on_supply: 0, waiting: 4, over_max_days: 0, on_supply_rate: 0 } });
+      expect((await refusal(handle))?.message).toBe("wave w's exit gate does not wait for a sign-off now (the wave is waiting_supply)");
+      // Three days on: 75% on supply meets min_on_supply_rate, but one point is still followed within max_days_to_supply.
+      await skipPolls(t0 + 3 * DAY, POLL_MS);
+      s = await waitForStatus(planId, 'three points on supply', (x) => x.waves[0].gates.exit.supply?.on_supply === 3);
+      expect(s.waves[0]).toMatchObject({ state: 'waiting_supply', gates: { exit: { supply: { waiting: 1, over_max_days: 0, on_supply_rate: 0.75 } } } });
+      // Past five days since its first read (and one poll): exit_not_met, for good.
+      await skipPolls(t0 + 5 * DAY + POLL_MS + 10 * MINUTE, POLL_MS);
+      s = await waitForStatus(planId, 'the exit gate not met', (x) => x.waves[0].state === 'exit_not_met');
+      expect(s.waves[0].gates.exit).toMatchObject({ state: 'not_met', supply: { points: 4, on_supply: 3, waiting: 1, over_max_days: 1 } });
+      expect((await refusal(handle))?.message).toBe(
+        "wave w's exit gate is not met: 1 of 4 meter points followed more than max_days_to_supply 5 days without a final state",
+      );
+      // Then the plan reads the switch no more: a day later, the same reads and the same state.
+      const reads = ledger.supplyReads.length;
+      expect(reads).toBeGreaterThan(15);
+      await skipTo(t0 + 7 * DAY);
+      expect((await waitForStatus(planId, 'the plan two days later', () => true)).waves[0].state).toBe('exit_not_met');
+      expect(ledger.supplyReads.length).toBe(reads);
+      // No read came before the run had ended: the first after its accounts' outcomes.
+      expect(ledger.supplyReads[0]).toBeGreaterThan(Math.max(...ledger.dispatchedAt.values()) + ACCOUNT_MS);
+    } finally {
+      await handle.executeUpdate(controlPlan, { args: [{ action: 'cancel' }] }).catch(() => {});
+      await worker.stop();
+    }
+  }, 180_000);
+
+  it('a switch wave whose points all end with enough on supply meets its gate, and the exit is signed off', async () => {
+    const planId = 'plan-switch-met';
+    const on = onSupplyIn2Days;
+    const objected = { after: 3 * DAY, outcome: 'objected' as const };
+    const { t0, ledger, worker, handle } = await switchWave(planId, 'SWM', (a) => ({ [a[0]]: on, [a[1]]: on, [a[2]]: on, [a[3]]: objected }), 10);
+    try {
+      await waitForStatus(planId, 'the run started', (x) => x.waves[0].state !== 'pending');
+      await skipPolls(t0 + 3 * DAY + POLL_MS + 10 * MINUTE, POLL_MS);
+      const s = await waitForStatus(planId, 'the exit sign-off asked for', (x) => x.waves[0].state === 'waiting_exit_sign_off');
+      expect(s.waves[0].gates.exit).toMatchObject({
+        state: 'waiting',
+        supply: { points: 4, on_supply: 3, waiting: 0, over_max_days: 0, on_supply_rate: 0.75 },
+      });
+      await handle.executeUpdate(approveGate, { args: [{ wave: 'w', gate: 'exit', by: 'ops lead' }] });
+      expect((await handle.result()).waves[0]).toMatchObject({ state: 'completed', gates: { exit: { state: 'approved', approved_by: 'ops lead' } } });
+      expectOneOutcomeEach(ledger);
+    } finally {
+      await handle.executeUpdate(controlPlan, { args: [{ action: 'cancel' }] }).catch(() => {});
+      await worker.stop();
+    }
+  }, 180_000);
+
+  // The supplier census (domain/census.ts), taken once by the plan when the wave's run has ended.
+  it('a census over its maximum ends the wave in exit_not_met and the exit sign-off is refused with its counts; within them, the wave completes', async () => {
+    for (const [planId, finds, state] of [
+      ['plan-census-over', { platformOnly: 2, ledgerOnly: 0 }, 'exit_not_met'],
+      ['plan-census-within', { platformOnly: 0, ledgerOnly: 1 }, 'waiting_exit_sign_off'],
+    ] as const) {
+      const t0 = await env.currentTimeMs();
+      const accounts = accountsOf(planId === 'plan-census-over' ? 'CNO' : 'CNW', 3);
+      const ledger = new Ledger(accounts, new Set(), {}, finds);
+      const worker = await startWorker(ledger);
+      const handle = await startPlan({
+        planId,
+        accounts: 3,
+        concurrency: 3,
+        windows: [{ start: iso(t0), end: iso(t0 + DAY) }],
+        census: { maxPlatformOnly: 0, maxLedgerOnly: 1 },
+        exitSignOff: 'ops lead',
+        pollSeconds: 300,
+        continueAsNewAtEvents: 10_000,
+      });
+      try {
+        await skipPastActivities(t0 + 10 * MINUTE);
+        const s = await waitForStatus(planId, `the wave in ${state}`, (x) => x.waves[0].state === state);
+        expect(s.waves[0].gates.exit.census).toMatchObject({
+          platform_only: finds.platformOnly,
+          ledger_only: finds.ledgerOnly,
+          max_platform_only: 0,
+          max_ledger_only: 1,
+        });
+        // One census, of the wave's supplier, after its run had ended.
+        expect(ledger.censuses.map((c) => c.supplierCode)).toEqual(['SUPPLIER-T']);
+        expect(ledger.censuses[0].at).toBeGreaterThan(Math.max(...ledger.dispatchedAt.values()) + ACCOUNT_MS);
+        if (state === 'exit_not_met') {
+          expect(s.waves[0].gates.exit.state).toBe('not_met');
+          expect((await refusal(handle))?.message).toBe(
+            `wave w's exit gate is not met: supplier census ${s.waves[0].gates.exit.census!.taken_at}: platform only 2 (max_platform_only 0), ledger only 0 (max_ledger_only 1)`,
+          );
+        } else {
+          await handle.executeUpdate(approveGate, { args: [{ wave: 'w', gate: 'exit', by: 'ops lead' }] });
+          expect((await handle.result()).waves[0].state).toBe('completed');
+        }
+      } finally {
+        await handle.executeUpdate(controlPlan, { args: [{ action: 'cancel' }] }).catch(() => {});
+        await worker.stop();
+      }
     }
   }, 180_000);
 });

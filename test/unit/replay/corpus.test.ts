@@ -19,9 +19,9 @@ beforeAll(async () => {
 describe('workflows already running replay with this code', () => {
   it('the corpus covers every workflow type and the states a migration leaves them in', () => {
     expect(new Set(corpus.map((c) => c.workflowType))).toEqual(
-      new Set(['migrationRunWorkflow', 'accountImportWorkflow', 'deltaRunWorkflow', 'accountDeltaWorkflow', 'cutoverPlanWorkflow']),
+      new Set(['migrationRunWorkflow', 'accountImportWorkflow', 'deltaRunWorkflow', 'accountDeltaWorkflow', 'cutoverPlanWorkflow', 'accountSupplyWorkflow']),
     );
-    expect(corpus.length).toBeGreaterThanOrEqual(12);
+    expect(corpus.length).toBeGreaterThanOrEqual(15);
   });
 
   it.each(corpus.map((c) => [c.file, c] as const))(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountDetails, SUMMARIES, type AccountStep } from '../../../workflows/account-details';
+import { accountDetails, accountSwitchDetails, SUMMARIES, type AccountStep } from '../../../workflows/account-details';
 
 const ref = { supplierCode: 'OCTO', externalAccountNumber: 'EXT-000123', runId: 'run-7' };
 const window = { hours: 24 };
@@ -68,5 +68,35 @@ describe("an account's current step in the Temporal UI", () => {
       expect(s).toMatch(/^Step [1-6]: /);
       expect(s).not.toContain('\n');
     }
+  });
+
+  it('on a switch, ends naming the meter points its follow waits for and those it has left, or the follow before its first read', () => {
+    const outcome = { externalAccountNumber: 'EXT-000123', outcome: 'completed', stage: 'record', accountNumber: 'A-1B2C3D', source: 'event' } as never;
+    const follow = 'Followed to supply by `supply/OCTO/EXT-000123`: its page shows each status as it moves; `run supply run-7` lists them.';
+    const record = ['**Step 6 of 6: recorded: completed**', 'platform account `A-1B2C3D`', tail];
+    expect(accountSwitchDetails(outcome, ref, 'supply/OCTO/EXT-000123', undefined).split('\n\n')).toEqual([
+      ...record,
+      '**Switch: registration flows under way**',
+      follow,
+    ]);
+    const points = [
+      { mpxn: '1012345678901', status: 'REGISTRATION_REQUESTED' },
+      { mpxn: '9876543210', status: 'PRE_REGISTRATION', outcome: 'flow_refused' as const },
+      { mpxn: '1098765432109', status: 'PRE_REGISTRATION' },
+    ];
+    expect(accountSwitchDetails(outcome, ref, 'supply/OCTO/EXT-000123', points).split('\n\n')).toEqual([
+      ...record,
+      '**Switch: waiting for 2 of 3 meter points to reach a final state**',
+      '- `1012345678901`: REGISTRATION_REQUESTED\n- `1098765432109`: PRE_REGISTRATION',
+      'Left: `9876543210` PRE_REGISTRATION (flow_refused).',
+      follow,
+    ]);
+    // Every point left at the first read: none waited for, none listed as waiting.
+    expect(accountSwitchDetails(outcome, ref, 'supply/OCTO/EXT-000123', [points[1]]).split('\n\n')).toEqual([
+      ...record,
+      '**Switch: waiting for 0 of 1 meter points to reach a final state**',
+      'Left: `9876543210` PRE_REGISTRATION (flow_refused).',
+      follow,
+    ]);
   });
 });

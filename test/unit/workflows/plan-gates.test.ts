@@ -6,10 +6,25 @@ import {
   exitGate,
   exitNumbersMet,
   formatRate,
+  onSupplyRate,
   reconciledRate,
+  supplyGate,
   trialRefusal,
 } from '../../../domain/plan-gates';
-import type { GateStatus } from '../../../domain/plan-messages';
+import type { GateStatus, SupplyGateStatus } from '../../../domain/plan-messages';
+
+/** Ten meter points of a wave's run, as the exit gate reads them, with both switch rules unset. */
+const points = (more: Partial<SupplyGateStatus> = {}): SupplyGateStatus => ({
+  read_at: '2030-01-01T00:00:00.000Z',
+  points: 10,
+  on_supply: 0,
+  waiting: 0,
+  over_max_days: 0,
+  on_supply_rate: null,
+  min_on_supply_rate: null,
+  max_days_to_supply: null,
+  ...more,
+});
 
 const gate = (more: Partial<GateStatus> = {}): GateStatus => ({
   state: 'waiting',
@@ -55,6 +70,41 @@ describe("a plan wave's gates", () => {
     expect(exitGate(half, { state: 'approved', min_reconciled_rate: null, census }).next).toBe('exit_not_met');
     expect(exitGate(half, { state: 'not_required', min_reconciled_rate: 0.5, census: { ...census, platform_only: 0 } }).next).toBe('completed');
     expect(exitGate(half, { state: 'waiting', min_reconciled_rate: null, census: { ...census, platform_only: 0 } }).next).toBe('waiting_exit_sign_off');
+  });
+  it('min_on_supply_rate: met at exactly the share on supply; not met once the points still followed cannot reach it, or none was read; pending while they can', () => {
+    const min = { min_on_supply_rate: 0.8 };
+    expect(supplyGate(points({ ...min, on_supply: 8, waiting: 2 }))).toBe('met');
+    expect(supplyGate(points({ ...min, on_supply: 7, waiting: 0 }))).toBe('not_met');
+    // 7 on supply and 1 still followed: 80% is still within reach; 7 and none, or 6 and 1, is not.
+    expect(supplyGate(points({ ...min, on_supply: 7, waiting: 1 }))).toBe('pending');
+    expect(supplyGate(points({ ...min, on_supply: 6, waiting: 1 }))).toBe('not_met');
+    expect(supplyGate(points({ ...min, points: 0 }))).toBe('not_met');
+    expect(supplyGate(points({ min_on_supply_rate: 0, points: 1 }))).toBe('met');
+    expect(onSupplyRate({ points: 10, on_supply: 8 })).toBe(0.8);
+    expect(onSupplyRate({ points: 0, on_supply: 0 })).toBeNull();
+  });
+  it('max_days_to_supply: not met once a point waited longer; pending while points wait within it; met when none waits', () => {
+    const max = { max_days_to_supply: 10 };
+    expect(supplyGate(points({ ...max, on_supply: 3, waiting: 2, over_max_days: 1 }))).toBe('not_met');
+    expect(supplyGate(points({ ...max, on_supply: 3, waiting: 2 }))).toBe('pending');
+    expect(supplyGate(points({ ...max, on_supply: 3 }))).toBe('met');
+    // Both: either not met is not met, either pending is pending; no rule set is met.
+    expect(supplyGate(points({ ...max, min_on_supply_rate: 0.5, on_supply: 9, waiting: 1 }))).toBe('pending');
+    expect(supplyGate(points({ ...max, min_on_supply_rate: 0.95, on_supply: 9, waiting: 0 }))).toBe('not_met');
+    expect(supplyGate(points({ ...max, min_on_supply_rate: 0.5, on_supply: 9, waiting: 1, over_max_days: 1 }))).toBe('not_met');
+    expect(supplyGate(points({ ...max, min_on_supply_rate: 0.9, on_supply: 9 }))).toBe('met');
+    expect(supplyGate(points({ waiting: 5, over_max_days: 5 }))).toBe('met');
+    // No point read: nothing waits past the maximum, but there is no share to meet a minimum with.
+    expect(supplyGate(points({ ...max, points: 0 }))).toBe('met');
+    expect(supplyGate(points({ ...max, min_on_supply_rate: 0, points: 0 }))).toBe('not_met');
+  });
+  it('the exit gate is not met while the switch is not, whatever the sign-off; met, it goes on', () => {
+    const all = { completed: 10, failed: 0, not_attempted: 0 };
+    const supply = points({ min_on_supply_rate: 0.95, on_supply: 8 });
+    expect(exitGate(all, { state: 'approved', min_reconciled_rate: null, supply }).next).toBe('exit_not_met');
+    expect(exitGate(all, { state: 'approved', min_reconciled_rate: null, supply: { ...supply, waiting: 2 } }).next).toBe('exit_not_met');
+    expect(exitGate(all, { state: 'not_required', min_reconciled_rate: null, supply: { ...supply, on_supply: 10 } }).next).toBe('completed');
+    expect(exitGate(all, { state: 'waiting', min_reconciled_rate: null, supply: null }).next).toBe('waiting_exit_sign_off');
   });
   it('rates print as percentages with one decimal', () => {
     expect(formatRate(0.98765)).toBe('98.8%');
@@ -113,11 +163,50 @@ describe('plan approve: refused with the reason, or recorded', () => {
         status: { ...gate({ state: 'not_met' }), reconciled_rate: 0.5, min_reconciled_rate: 0.99, census: within },
       }),
     ).toBe("wave alpha's exit gate is not met: reconciled 50.0% < min_reconciled_rate 99.0%");
+    // A maximum not set reads "none".
+    expect(
+      approvalRefusal({
+        ...base,
+        gate: 'exit',
+        waveState: 'exit_not_met',
+        status: {
+          ...gate({ state: 'not_met' }),
+          reconciled_rate: 1,
+          min_reconciled_rate: null,
+          census: { ...within, ledger_only: 2, max_platform_only: null, max_ledger_only: 1 },
+        },
+      }),
+    ).toBe(
+      "wave alpha's exit gate is not met: supplier census 2030-01-01T00:00:00.000Z: platform only 0 (max_platform_only none), ledger only 2 (max_ledger_only 1)",
+    );
     expect([censusGateStatusMet(census), censusGateStatusMet(within), censusGateStatusMet({ ...within, ledger_only: 2, max_ledger_only: 1 })]).toEqual([
       false,
       true,
       false,
     ]);
+  });
+  it('an exit whose switch is not met is refused with its numbers: points over max_days_to_supply first, else the share on supply', () => {
+    const exit = (supply: SupplyGateStatus, more: object = {}) =>
+      approvalRefusal({
+        ...base,
+        gate: 'exit',
+        waveState: 'exit_not_met',
+        status: { ...gate({ state: 'not_met' }), reconciled_rate: 1, min_reconciled_rate: null, supply, ...more },
+      });
+    expect(exit(points({ min_on_supply_rate: 0.95, on_supply: 8 }))).toBe("wave alpha's exit gate is not met: on supply 80.0% < min_on_supply_rate 95.0%");
+    expect(exit(points({ min_on_supply_rate: 0.5, max_days_to_supply: 10, on_supply: 8, waiting: 2, over_max_days: 2 }))).toBe(
+      "wave alpha's exit gate is not met: 2 of 10 meter points followed more than max_days_to_supply 10 days without a final state",
+    );
+    expect(exit(points({ min_on_supply_rate: 0.5, max_days_to_supply: 10, on_supply: 2, waiting: 0 }))).toBe(
+      "wave alpha's exit gate is not met: on supply 20.0% < min_on_supply_rate 50.0%",
+    );
+    // A switch that is met leaves the reason that is not.
+    expect(exit(points({ min_on_supply_rate: 0.5, on_supply: 8 }), { reconciled_rate: 0.5, min_reconciled_rate: 0.9 })).toBe(
+      "wave alpha's exit gate is not met: reconciled 50.0% < min_reconciled_rate 90.0%",
+    );
+    expect(approvalRefusal({ ...base, gate: 'exit', waveState: 'waiting_supply', status: { ...gate({ state: 'pending' }), supply: points() } })).toBe(
+      "wave alpha's exit gate does not wait for a sign-off now (the wave is waiting_supply)",
+    );
   });
   it('a gate the wave has not reached, or has passed, is refused with the wave state', () => {
     expect(approvalRefusal({ ...base, gate: 'exit', waveState: 'running', status: gate({ state: 'pending' }) })).toBe(
