@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { SAME_PRESS_MS } from '../../../process/stop-signals';
 import { canConnect, freePort } from '../../../harness/stack/child-process';
 
@@ -134,26 +134,26 @@ const WAYS: Way[] = [
 describe('a long-running command stops everything it started, however it is stopped', () => {
   // The ways at once, each its own stack on its own ports and data directory: five start-ups one
   // after another were four minutes of this suite, and a loaded machine only widens the races.
-  it.concurrent.for(WAYS)(
-    'npm run dev: $name',
-    { timeout: 400_000 },
-    async ({ send }, { expect }) => {
-      const s = await startInGroup(['dev'], 'Ctrl-C stops everything.');
-      expect((await busyPorts(s.ports)).length).toBeGreaterThan(0);
-      expect(marked(s.mark).length).toBeGreaterThan(3);
-      await send(s);
+  it.concurrent.for(WAYS)('npm run dev: $name', { timeout: 400_000 }, async ({ send }, { expect }) => {
+    const s = await startInGroup(['dev'], 'Ctrl-C stops everything.');
+    expect((await busyPorts(s.ports)).length).toBeGreaterThan(0);
+    expect(marked(s.mark).length).toBeGreaterThan(3);
+    await send(s);
+    const left = await leftAfterStop(s, 90_000);
+    expect(left, s.output()).toEqual({ processes: [], ports: [], seconds: expect.any(Number) });
+  });
+
+  it.concurrent(
+    'npm run demo -- --keep: Ctrl-C once the demo is done',
+    async ({ expect }) => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stop-signals-demo-'));
+      dirs.push(dataDir);
+      const s = await startInGroup(['demo', '--keep', '--accounts', '6', '--data-dir', dataDir], 'Ctrl-C stops everything.');
+      expect(s.output()).toMatch(/accounted for +6 of 6/);
+      toGroup(s, 'SIGINT');
       const left = await leftAfterStop(s, 90_000);
       expect(left, s.output()).toEqual({ processes: [], ports: [], seconds: expect.any(Number) });
     },
+    600_000,
   );
-
-  it.concurrent('npm run demo -- --keep: Ctrl-C once the demo is done', async ({ expect }) => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stop-signals-demo-'));
-    dirs.push(dataDir);
-    const s = await startInGroup(['demo', '--keep', '--accounts', '6', '--data-dir', dataDir], 'Ctrl-C stops everything.');
-    expect(s.output()).toMatch(/accounted for +6 of 6/);
-    toGroup(s, 'SIGINT');
-    const left = await leftAfterStop(s, 90_000);
-    expect(left, s.output()).toEqual({ processes: [], ports: [], seconds: expect.any(Number) });
-  }, 600_000);
 });
