@@ -15,6 +15,12 @@ const figureSchema = z.object({ value: z.number(), tolerance: z.number().nonnega
 export const baselineSchema = z.object({
   /** When and how the figures were taken (the command, the machine, the load). */
   measured: z.string(),
+  /**
+   * The pass the CPU and memory figures came from: a pass of another size is not compared on them
+   * (a 30-account smoke spends its warm-up over fewer accounts; RSS per account in flight falls with
+   * concurrency). Counts are compared on any pass.
+   */
+  pass: z.object({ accounts: z.number().int().positive(), concurrency: z.number().int().positive() }),
   counts: z.object({
     postgresCallsPerAccount: figureSchema,
     postgresNestedCallsPerAccount: figureSchema,
@@ -53,10 +59,8 @@ export function compareToBaseline(r: Pick<BenchResults, 'endToEnd'>, b: Baseline
     workerRssMbPerAccountInFlight: rssPerAccountInFlight(p),
   };
   const out: BaselineCheck[] = [];
-  for (const [group, loadDependent] of [
-    ['counts', false],
-    ['load', true],
-  ] as const) {
+  const samePass = p.accounts === b.pass.accounts && p.concurrency === b.pass.concurrency;
+  for (const [group, loadDependent] of [['counts', false], ...(samePass ? ([['load', true]] as const) : [])] as const) {
     for (const [figure, f] of Object.entries(b[group])) {
       const n = now[figure as keyof typeof now];
       if (n === undefined) continue;

@@ -7,6 +7,7 @@ import type { PipelineRun } from '../../bench/results';
 const f = (value: number, tolerance: number) => ({ value, tolerance });
 const baseline: Baseline = {
   measured: 'test',
+  pass: { accounts: 100, concurrency: 100 },
   counts: {
     postgresCallsPerAccount: f(20, 0.02),
     postgresNestedCallsPerAccount: f(30, 0.02),
@@ -18,6 +19,7 @@ const baseline: Baseline = {
 
 const pass = (over: Partial<PipelineRun> = {}) =>
   ({
+    accounts: 100,
     concurrency: 100,
     workerPeakRssMb: 700,
     cpuMsPerAccount: { worker: 40, postgres: 16, temporal: 30 },
@@ -55,6 +57,14 @@ describe('the bench against its baseline', () => {
     expect(compareToBaseline({ endToEnd: pass({ workerPeakRssMb: 900 }) }, baseline).find((c) => c.figure === 'workerRssMbPerAccountInFlight')?.rose).toBe(
       true,
     );
+  });
+
+  it("compares CPU and memory only for a pass of the baseline's size; counts for any pass", () => {
+    for (const other of [pass({ accounts: 30, workerPeakRssMb: 5000 }), pass({ concurrency: 10, workerPeakRssMb: 5000 })]) {
+      const checks = compareToBaseline({ endToEnd: other }, baseline);
+      expect(checks.filter((c) => c.loadDependent)).toEqual([]);
+      expect(checks.map((c) => c.figure)).toEqual(['postgresCallsPerAccount', 'postgresNestedCallsPerAccount', 'historyEventsPerAccount', 'actionsPerAccount']);
+    }
   });
 
   it('leaves out what the pass did not measure', () => {
