@@ -7,6 +7,7 @@ import {
   Ledger,
   logs,
   accountsOf,
+  skipPastActivities,
   skipTo,
   startPlan,
   startWorker,
@@ -59,10 +60,19 @@ describe('the cutover plan under durable time (time-skipping test server)', () =
         { start: Date.parse('2027-11-02T22:00:00Z'), end: Date.parse('2027-11-03T05:00:00Z') },
       ];
 
+      // What `plan status` says while nothing is dispatched: outside the windows, waiting for one; at
+      // 23:30 BST, the day's cap of 4 used inside the window, capped.
+      const between = (x: { waves: { state: string }[] }) => ['waiting_window', 'capped', 'out_of_windows', 'running'].includes(x.waves[0].state);
+      let s = await waitForStatus(planId, 'the wave before its first window', between);
+      expect(s.waves[0].state).toBe('waiting_window');
+      await skipTo(Date.parse('2027-10-30T22:30:00Z'));
+      s = await waitForStatus(planId, "the day's cap used", (x) => between(x) && x.waves[0].started_today === 4);
+      expect(s.waves[0].state).toBe('capped');
+
       // 00:30 BST: the cap of 4 was used by 22:00-midnight; at midnight a fresh allowance of the 31st
       // dispatched the 5th and 6th, which failed: the line stopped.
       await skipTo(Date.parse('2027-10-30T23:30:00Z'));
-      let s = await waitForStatus(planId, 'the line stops', (x) => x.waves[0].state === 'stopped_line');
+      s = await waitForStatus(planId, 'the line stops', (x) => x.waves[0].state === 'stopped_line');
       expect(s.waves[0].stop_line).toEqual({
         tripped: true,
         reason: `stop the line: 2 platform-side failures in a row with code ${FAIL_CODE} (max_same_code 2)`,
@@ -86,6 +96,11 @@ describe('the cutover plan under durable time (time-skipping test server)', () =
 
       // The operator fixed the cause and resumes: the 31st's remaining allowance (2), then the cap holds to the next midnight in a window.
       await handle.executeUpdate(controlPlan, { args: [{ action: 'resume', wave: 'w' }] });
+      // Once the 31st's night has ended, its cap spent: the wave waits for the next window.
+      await skipPastActivities(Date.parse('2027-10-31T04:00:00Z'));
+      await skipTo(Date.parse('2027-10-31T12:00:00Z'));
+      s = await waitForStatus(planId, 'the wave between nights', (x) => between(x) && x.waves[0].started_today === 4);
+      expect(s.waves[0].state).toBe('waiting_window');
       const result = await handle.result();
       expect(result.state).toBe('completed');
       expect(result.waves[0]).toMatchObject({ state: 'completed', accounts: { started: 14, completed: 12, failed: 2, not_attempted: 0 } });

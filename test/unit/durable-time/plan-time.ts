@@ -239,7 +239,13 @@ async function until(ok: () => boolean): Promise<void> {
 }
 
 /** A run's input as a plan's wave (or a test) starts it. */
-export function runArgs(o: { runId: string; concurrency: number; maxSameCode?: number; dispatch?: { limit: number | null; until: number | null } }) {
+export function runArgs(o: {
+  runId: string;
+  concurrency: number;
+  maxSameCode?: number;
+  dispatch?: { limit: number | null; until: number | null };
+  continueAsNewAtEvents?: number;
+}) {
   return migrationRunInputSchema.parse({
     runId: o.runId,
     supplierCode: 'SUPPLIER-T',
@@ -250,6 +256,7 @@ export function runArgs(o: { runId: string; concurrency: number; maxSameCode?: n
     timings: { supplierRecheckSeconds: 3600 },
     stopLine: { enabled: true, maxSameCode: o.maxSameCode ?? 20 },
     ...(o.dispatch ? { dispatch: o.dispatch } : {}),
+    ...(o.continueAsNewAtEvents ? { continueAsNewAtEvents: o.continueAsNewAtEvents } : {}),
   });
 }
 

@@ -91,6 +91,27 @@ describe("a wave's run on its own checks (the plan's next signal late, or never)
       await worker.stop();
     }
   }, 180_000);
+
+  it('stop the line counts failures across continue-as-new: the 10th in a row trips it, though the run continued as new meanwhile', async () => {
+    const t0 = await env.currentTimeMs();
+    const accounts = accountsOf('STOPCAN', 16);
+    // Every account fails the same way; one at a time, so "in a row" is the dispatch order.
+    const ledger = new Ledger(accounts, new Set(accounts));
+    const worker = await startWorker(ledger);
+    // The schema's least history: a few accounts' worth, so the run continues as new before the 10th failure.
+    const handle = await startRun('run-stop-line-can', { concurrency: 1, maxSameCode: 10, continueAsNewAtEvents: 50 });
+    try {
+      await skipTo(t0 + 60 * MINUTE);
+      expect((await handle.describe()).runId).not.toBe(handle.firstExecutionRunId);
+      const p = await handle.query(runProgressQuery);
+      expect(p).toMatchObject({ state: 'paused', inFlight: 0, totals: { dispatched: 10, failed: 10 } });
+      expect(p.stopLine?.state.tripped).toMatchObject({ rule: 'max_same_code', code: FAIL_CODE, count: 10 });
+      expect(ledger.dispatchedAt.size).toBe(10);
+    } finally {
+      await handle.terminate().catch(() => {});
+      await worker.stop();
+    }
+  }, 180_000);
 });
 
 describe("a wave's exit gate on its numbers", () => {
@@ -120,6 +141,13 @@ describe("a wave's exit gate on its numbers", () => {
       const refused = (await handle.executeUpdate(approveGate, { args: [{ wave: 'w', gate: 'exit', by: 'ops lead' }] }).catch((e: unknown) => e)) as Error;
       expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
       expect((refused.cause as Error | undefined)?.message).toBe("wave w's exit gate is not met: reconciled 75.0% < min_reconciled_rate 90.0%");
+      // `plan trial` is refused too, saying why: this wave has no trial load (an answer, not a plan stuck on the ask).
+      const noTrial = handle.executeUpdate(controlPlan, { args: [{ action: 'trial', wave: 'w' }] }).then(
+        () => new Error('accepted'),
+        (e: unknown) => ((e as Error).cause as Error | undefined) ?? (e as Error),
+      );
+      const silence = new Promise<Error>((r) => setTimeout(() => r(new Error('no answer in 30 s')), 30_000));
+      expect((await Promise.race([noTrial, silence])).message).toBe('wave w has no trial load (dry_run_first is not set)');
       // A day later (nothing of the plan's runs then: one skip) the wave still waits there: only `plan skip` or cancel moves it.
       await skipTo(t0 + 34 * 60 * MINUTE);
       const later = await waitForStatus(planId, 'the plan a day later', () => true);
@@ -269,6 +297,34 @@ describe("a wave's exit gate on its numbers", () => {
 });
 
 describe("a wave's entry gate", () => {
+  it('a wave skipped while its accounts are in flight ends skipped, not at its exit gate', async () => {
+    const t0 = await env.currentTimeMs();
+    // Forty minutes of accounts, two at a time: the plan's poll every 5 minutes sees them in flight.
+    const ledger = new Ledger(accountsOf('SKIP', 40));
+    const planId = 'plan-skip';
+    const worker = await startWorker(ledger);
+    const handle = await startPlan({
+      planId,
+      accounts: 40,
+      concurrency: 2,
+      windows: [{ start: iso(t0), end: iso(t0 + DAY) }],
+      exitSignOff: 'ops lead',
+      pollSeconds: 300,
+      continueAsNewAtEvents: 10_000,
+    });
+    try {
+      await skipPastActivities(t0 + 6 * MINUTE);
+      await waitForStatus(planId, 'accounts in flight', (x) => x.waves[0].accounts.in_flight > 0);
+      await handle.executeUpdate(controlPlan, { args: [{ action: 'skip', wave: 'w' }] });
+      const result = await handle.result();
+      expect(result.waves[0]).toMatchObject({ state: 'skipped', gates: { exit: { approved_by: null } } });
+      expect(ledger.dispatchedAt.size).toBeLessThan(40);
+    } finally {
+      await handle.executeUpdate(controlPlan, { args: [{ action: 'cancel' }] }).catch(() => {});
+      await worker.stop();
+    }
+  }, 180_000);
+
   it('another trial load asked for at the entry gate runs, and the real run still waits for the named sign-off', async () => {
     const t0 = await env.currentTimeMs();
     const ledger = new Ledger(accountsOf('ENTRY', 2));

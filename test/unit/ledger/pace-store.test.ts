@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PACE } from '../../../domain/platform-pace';
-import { createPaceStore, paceRows, type PermitRequest } from '../../../ledger/platform-pace';
+import { createPaceStore, paceRows, paceView, type PermitRequest } from '../../../ledger/platform-pace';
 import { startTestDb } from '../events/helpers';
 
 let db: Awaited<ReturnType<typeof startTestDb>>;
@@ -95,5 +95,21 @@ describe("the tenant's permits in the ledger", () => {
     await s.grant(T, [req('a')]);
     await db.pool.query(`update migrate.platform_pace set hold_ms = 60000`);
     expect((await s.heldPermits(T)).holdMs).toBe(60_000);
+  });
+
+  it('the window as shown (`run status`, the watch line, the run page) is the tenant’s stored window, with its permits held and its calls', async () => {
+    const view = (mode: 'fixed' | 'adaptive') => paceView(db.pool, { mode, tenant: T, ceiling: 16 });
+    // Before the tenant's first schedule call there is no window to show.
+    expect(await view('adaptive')).toEqual({ mode: 'adaptive', window: null, held: 0, ceiling: 16, calls: 0, throttledShare: 0, holdMs: null });
+    const s = createPaceStore(db.pool, { ...DEFAULT_PACE, initialWindow: 8, maxWindow: 16 }, { leaseMs: 60 * 60_000 });
+    await s.grant(T, [req('a'), req('b')]);
+    await s.answered(T, 'a', { kind: 'throttled' }, false);
+    const shown = await view('adaptive');
+    const [stored] = await paceRows(db.pool, T);
+    // A throttle shrinks the window below its start; the view shows that window, not the start or the ceiling.
+    expect(stored.window).toBeLessThan(8);
+    expect(shown).toMatchObject({ window: stored.window, held: 1, calls: 1, throttledShare: 1 });
+    // Fixed pace has no window.
+    expect(await view('fixed')).toMatchObject({ mode: 'fixed', window: null, held: 0, calls: 0 });
   });
 });
