@@ -152,7 +152,10 @@ export async function runExpiredWindowsPhase(ctx: ExpiredWindowsContext, options
   const eventWait = cfg.OUTCOME_EVENT_WAIT_SECONDS;
   // The cancelled run waits for its event past the window's end, so a delivered `cancelled` event is
   // what decides (status polling starts only after it): by-event and by-poll counts are exact.
-  const cancelledTimings = { eventWaitSeconds: o.windowSeconds + 15, pollMaxSeconds: Math.max(cfg.OUTCOME_POLL_MAX_SECONDS, 600), supplierRecheckSeconds: 10 };
+  // The cancellation's event gets 45 s past the window before the account polls: with 15 s, an event
+  // slowed by the run's worker kill, Temporal restart and outage lost the race to the poll, and an
+  // account whose event was delivered was recorded `by poll` (CI, 2026-11-28).
+  const cancelledTimings = { eventWaitSeconds: o.windowSeconds + 45, pollMaxSeconds: Math.max(cfg.OUTCOME_POLL_MAX_SECONDS, 600), supplierRecheckSeconds: 10 };
   // Polling backs off up to 300 s (workflows/account-import.ts): the last wait may overshoot pollMaxSeconds by one.
   const neverDeadline = eventWait + o.pollMaxSeconds + Math.min(300, o.pollMaxSeconds) + 120;
   const cancelledDeadline = cancelledTimings.eventWaitSeconds + 5 * 60 + 120;
