@@ -116,6 +116,33 @@ function clamp(window: number, p: PaceParams): number {
   return Math.min(p.maxWindow, Math.max(p.minWindow, window));
 }
 
+/** A full window with nothing answered for at least this long (and twice the measured hold) lets one account through. */
+export const PROBE_IDLE_MS = 30_000;
+
+/**
+ * Whether a window with no permit free lets one account through beyond it, to ask the tenant again.
+ * A refusal narrows the window to the accounts in processing (`nextPace`); when those are ones the
+ * tenant keeps for long (imports held to their window's end), no permit is freed and no call is
+ * made, so no answer could ever widen it: the tenant would be left idle for as long as they are
+ * held. Once the refusal's hold is over, no call is in flight and nothing was answered for
+ * PROBE_IDLE_MS (or twice the usual hold, for a tenant that is slow, not stuck), one permit is given:
+ * accepted, it widens the window; refused, it narrows it and holds again (one refused call per idle spell).
+ */
+export function probesBeyondWindow(s: {
+  free: number;
+  /** Permits granted whose call has no answer recorded yet. */
+  unanswered: number;
+  nowMs: number;
+  holdUntilMs: number;
+  /** When the tenant last answered a call of this window (its row's last update). */
+  lastAnswerMs: number;
+  /** How long an accepted account holds its permit (moving average), null before one was given back. */
+  holdMs: number | null;
+}): boolean {
+  if (s.free > 0 || s.unanswered > 0 || s.nowMs < s.holdUntilMs) return false;
+  return s.nowMs - s.lastAnswerMs >= Math.max(PROBE_IDLE_MS, 2 * (s.holdMs ?? 0));
+}
+
 /** Whole permits the window allows now beyond those held (never negative). */
 export function freePermits(window: number, held: number): number {
   return Math.max(0, Math.floor(window) - held);

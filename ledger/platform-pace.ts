@@ -4,6 +4,7 @@ import {
   grantRound,
   initialPace,
   nextPace,
+  probesBeyondWindow,
   throttledShare,
   type PaceParams,
   type PaceSignal,
@@ -106,7 +107,7 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
      * weight (domain/platform-pace.ts). Returns the permits this worker's waiters got.
      */
     grant(tenant: string, waiting: readonly PermitRequest[]): Promise<Map<string, Grant>> {
-      return locked(tenant, async (c, row) => {
+      return locked(tenant, async (c, row, nowMs) => {
         await c.query(`delete from migrate.platform_permits where tenant = $1 and expires_at < clock_timestamp()`, [tenant]);
         await c.query(`delete from migrate.platform_permit_waiters where tenant = $1 and seen_at < clock_timestamp() - make_interval(secs => $2)`, [
           tenant,
@@ -145,9 +146,24 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
               and not exists (select from migrate.platform_permits p where p.tenant = s.tenant and p.fairness_key = s.fairness_key)`,
           [tenant, WAITER_FORGOTTEN_MS / 1000],
         );
-        const held = await c.query<{ n: number }>(`select count(*)::int as n from migrate.platform_permits where tenant = $1`, [tenant]);
-        const free = freePermits(row.window, held.rows[0].n);
+        const held = await c.query<{ n: number; unanswered: number }>(
+          `select count(*)::int as n, count(*) filter (where accepted_at is null)::int as unanswered from migrate.platform_permits where tenant = $1`,
+          [tenant],
+        );
+        const inWindow = freePermits(row.window, held.rows[0].n);
+        const probe = probesBeyondWindow({
+          free: inWindow,
+          unanswered: held.rows[0].unanswered,
+          nowMs,
+          holdUntilMs: row.holdUntilMs,
+          lastAnswerMs: Date.parse(row.updatedAt),
+          holdMs: row.holdMs,
+        });
+        const free = probe ? 1 : inWindow;
         if (free === 0) return new Map();
+        // After a long idle the window starts probing again (as TCP restarts after idle): accepted,
+        // the probe widens it by one account, and each account accepted in a full window after it by one more.
+        if (probe) await c.query(`update migrate.platform_pace set probing = true where tenant = $1`, [tenant]);
         const w = await c.query(
           `select holder, fairness_key, priority_key, weight, extract(epoch from since) * 1000 as since_ms from migrate.platform_permit_waiters
             where tenant = $1 and seen_at >= clock_timestamp() - make_interval(secs => $2)`,

@@ -1,10 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createPlatformClient } from '../../../clients/platform';
 import { taskParams } from '../../../activities/schedule';
 import { createSourceAdapter } from '../../../source/adapter';
 import { defaultMapping } from '../../../source/mapping';
 import { transformAccount } from '../../../source/transform';
-import { accountsFile, attempts, useE2E, groundTruth, runToEnd, sandbox, seedAccounts, uniqueId } from '../helpers';
+import { accountWorkflowId } from '../../../domain/workflow-ids';
+import { accountsFile, attempts, useE2E, groundTruth, runToEnd, sandbox, seedAccounts, startRun, uniqueId, until } from '../helpers';
 
 const e = useE2E();
 
@@ -15,6 +16,11 @@ async function cleanAccounts(prefix: string, n: number) {
   const truth = await seedAccounts(e, { accounts: n, seed: 3, defectRate: 0, accountNumberPrefix: `${prefix}-` });
   return truth.map((t) => t.external_account_number);
 }
+
+// A test that times out leaves its body running: its faults are undone here, before the next test.
+afterEach(async () => {
+  await sandbox(e, 'PUT', '/admin/faults', { responseLostRate: 0, blindResendTrapMs: 0 });
+});
 
 describe('platform faults', () => {
   it('retries 5xx, and 429 after the Retry-After the platform asked for, then succeeds without a second creation', async () => {
@@ -89,5 +95,47 @@ describe('platform faults', () => {
     const row = (await attempts(e, runId)).get(ext)!;
     expect(row).toMatchObject({ outcome: 'completed', outcome_source: 'already_imported', platform_account_number: accountNumber });
     expect((await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE)).get(ext)?.created_count).toBe(1);
+  });
+
+  it('a 429 while the only accounts in processing are ones the tenant keeps for long does not stall the tenant: it is asked again once idle', async () => {
+    const [held1, held2, refused] = await cleanAccounts(uniqueId('HS'), 3);
+    // Two imports the tenant keeps pending to their window's end, holding their permits all that time.
+    await sandbox(e, 'PUT', '/admin/forced-outcomes', { [held1]: { hold: true }, [held2]: { hold: true }, [refused]: { fail_schedule_times: 1, status: 429 } });
+    const runA = uniqueId('run-held-');
+    const holding = await startRun(e, {
+      runId: runA,
+      supplierCode: e.config.IMPORT_SUPPLIER_CODE,
+      selection: { kind: 'list', path: accountsFile(e, runA, [held1, held2]) },
+    });
+    const holders = [held1, held2].map((ext) => accountWorkflowId(e.config.IMPORT_SUPPLIER_CODE, ext, false, runA));
+    try {
+      await until('both held accounts accepted by the tenant, holding their permits', async () => {
+        const r = await e.pool.query('select 1 from migrate.platform_permits where holder = any($1) and accepted_at is not null', [holders]);
+        return r.rowCount === 2;
+      });
+      // The refusal narrows the window to the two held accounts: none is free, and no call would be
+      // made to widen it again until they end (ledger/platform-pace.ts, probesBeyondWindow).
+      const runB = uniqueId('run-after-429-');
+      const handle = await startRun(e, {
+        runId: runB,
+        supplierCode: e.config.IMPORT_SUPPLIER_CODE,
+        selection: { kind: 'list', path: accountsFile(e, runB, [refused]) },
+      });
+      let done = false;
+      const result = handle.result().finally(() => (done = true));
+      await until('the refused account through, while the held ones still hold their permits', async () => done, 150_000);
+      expect((await result).totals.completed).toBe(1);
+      expect((await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE)).get(refused)).toMatchObject({ created_count: 1, schedule_accepted_count: 1 });
+    } finally {
+      await sandbox(e, 'PUT', '/admin/forced-outcomes', { [held1]: null, [held2]: null, [refused]: null }).catch(() => {});
+      for (const id of holders)
+        await e.client.workflow
+          .getHandle(id)
+          .terminate('test over')
+          .catch(() => {});
+      await holding.terminate('test over').catch(() => {});
+      // Their permits are given back now rather than when the sweep finds their workflows closed.
+      await e.pool.query('delete from migrate.platform_permits where holder = any($1)', [holders]);
+    }
   });
 });

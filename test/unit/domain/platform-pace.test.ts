@@ -11,6 +11,8 @@ import {
   paceLine,
   paceWatchPart,
   permitsToCheck,
+  PROBE_IDLE_MS,
+  probesBeyondWindow,
   sweepFrees,
   throttledShare,
   windowThroughput,
@@ -565,5 +567,30 @@ describe('the sweep of long-held permits (permits of account workflows closed wi
     }
     expect(sweepFrees({ kind: 'not-found' })).toBe(true);
     expect(sweepFrees({ kind: 'no-answer' })).toBe(false);
+  });
+});
+
+describe('a full window that nothing answers asks the tenant again (probesBeyondWindow)', () => {
+  // Full, nothing in flight, the hold over, the last answer PROBE_IDLE_MS ago: the stuck case.
+  const stuck = { free: 0, unanswered: 0, nowMs: 100_000, holdUntilMs: 50_000, lastAnswerMs: 100_000 - PROBE_IDLE_MS, holdMs: 200 };
+
+  it('lets one account through once the window has been full and unanswered for the idle time', () => {
+    expect(probesBeyondWindow(stuck)).toBe(true);
+    expect(probesBeyondWindow({ ...stuck, holdMs: null })).toBe(true);
+  });
+
+  it('not while a permit is free, a call is in flight, the refusal still holds, or an answer came within the idle time', () => {
+    expect(probesBeyondWindow({ ...stuck, free: 1 })).toBe(false);
+    expect(probesBeyondWindow({ ...stuck, unanswered: 1 })).toBe(false);
+    expect(probesBeyondWindow({ ...stuck, holdUntilMs: stuck.nowMs + 1 })).toBe(false);
+    expect(probesBeyondWindow({ ...stuck, holdUntilMs: stuck.nowMs })).toBe(true);
+    expect(probesBeyondWindow({ ...stuck, lastAnswerMs: stuck.lastAnswerMs + 1 })).toBe(false);
+  });
+
+  it('a tenant that is slow, not stuck (accounts usually held longer than the idle time), is asked after twice its usual hold', () => {
+    const slow = { ...stuck, holdMs: PROBE_IDLE_MS };
+    expect(probesBeyondWindow(slow)).toBe(false);
+    expect(probesBeyondWindow({ ...slow, lastAnswerMs: stuck.nowMs - 2 * PROBE_IDLE_MS })).toBe(true);
+    expect(probesBeyondWindow({ ...slow, lastAnswerMs: stuck.nowMs - 2 * PROBE_IDLE_MS + 1 })).toBe(false);
   });
 });

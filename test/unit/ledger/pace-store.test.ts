@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_PACE } from '../../../domain/platform-pace';
-import { createPaceStore, paceRows, paceView, type PermitRequest } from '../../../ledger/platform-pace';
+import { DEFAULT_PACE, PROBE_IDLE_MS } from '../../../domain/platform-pace';
+import { createPaceStore, freePlatformPermit, paceRows, paceView, type PermitRequest } from '../../../ledger/platform-pace';
 import { startTestDb } from '../events/helpers';
 
 let db: Awaited<ReturnType<typeof startTestDb>>;
@@ -26,6 +26,34 @@ beforeEach(async () => {
 });
 
 describe("the tenant's permits in the ledger", () => {
+  it('a refusal that narrows the window to accounts the tenant keeps for long is asked again once idle, and the window grows back from the probe', async () => {
+    // The default window (4 at first): two accounts accepted and held (imports kept to their window's end).
+    const s = createPaceStore(db.pool, DEFAULT_PACE, { leaseMs: 60 * 60_000 });
+    expect([...(await s.grant(T, [req('held1'), req('held2'), req('c')])).keys()].sort()).toEqual(['c', 'held1', 'held2']);
+    await s.answered(T, 'held1', { kind: 'accepted', latencyMs: 10, full: false }, true);
+    await s.answered(T, 'held2', { kind: 'accepted', latencyMs: 10, full: false }, true);
+    // A 429 with those two in processing: the window is narrowed to them, and nothing is free.
+    await s.answered(T, 'c', { kind: 'throttled' }, false);
+    expect((await paceRows(db.pool, T))[0]).toMatchObject({ window: 2, held: 2 });
+    expect((await s.grant(T, [req('c'), req('d')])).size).toBe(0);
+    // Still nothing before the idle time has passed since the last answer.
+    await db.pool.query(
+      `update migrate.platform_pace set hold_until = clock_timestamp() - interval '1 second', updated_at = clock_timestamp() - interval '20 seconds'`,
+    );
+    expect((await s.grant(T, [req('c'), req('d')])).size).toBe(0);
+    // Idle past it: one account goes through beyond the window, and only one while its call is unanswered.
+    await db.pool.query(`update migrate.platform_pace set updated_at = clock_timestamp() - make_interval(secs => $1)`, [PROBE_IDLE_MS / 1000 + 1]);
+    const probe = await s.grant(T, [req('c'), req('d')]);
+    expect([...probe.keys()]).toEqual(['c']);
+    expect(probe.get('c')).toEqual({ full: true });
+    expect((await s.grant(T, [req('d')])).size).toBe(0);
+    // Accepted: the window widens past the held accounts and grows by one per account from there.
+    await s.answered(T, 'c', { kind: 'accepted', latencyMs: 10, full: true }, true);
+    expect((await paceRows(db.pool, T))[0]).toMatchObject({ window: 3, probing: true });
+    await freePlatformPermit(db.pool, 'c');
+    expect([...(await s.grant(T, [req('d')])).keys()]).toEqual(['d']);
+  });
+
   it('an account asking again while it holds a permit (its attempt ended: a worker killed, a timeout) gets it back, even in a full window', async () => {
     const s = store();
     expect([...(await s.grant(T, [req('a')])).keys()]).toEqual(['a']);
