@@ -5,7 +5,7 @@ import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import type { Config } from '../../config';
 import { migrationRunInputSchema } from '../../domain/inputs';
 import { approveGate, controlPlan, planStatusQuery, type PlanAction, type PlanArgs, type PlanStatus, type WaveStatus } from '../../domain/plan-messages';
-import { formatRate } from '../../domain/plan-gates';
+import { censusGateStatusMet, exitNumbersMet, formatRate, onSupplyRate, supplyGate } from '../../domain/plan-gates';
 import { expandWindows } from '../../domain/plan-windows';
 import { waveFit, type WaveFit } from '../../domain/plan-fit';
 import { recentFinishedByRun } from '../../ledger/metrics';
@@ -290,6 +290,7 @@ export function planStatusLines(st: PlanStatus, fits: ReturnType<typeof waveFits
           w.stop_line.tripped ? `STOPPED THE LINE: ${w.stop_line.reason}` : '',
           gate('entry', w.gates.entry),
           gate('exit', w.gates.exit),
+          ...exitNumberLines(w.gates.exit),
           fits[w.name] ? statusFitLine(fits[w.name]) : '',
         ]
           .filter(Boolean)
@@ -297,6 +298,32 @@ export function planStatusLines(st: PlanStatus, fits: ReturnType<typeof waveFits
       ];
     }),
   ];
+}
+
+/**
+ * The numbers the exit gate decides on, as it last read them, beside its rules: the reconciled
+ * share (when a minimum is set), the supplier census and the switch's meter points (when taken).
+ */
+export function exitNumberLines(g: WaveStatus['gates']['exit']): string[] {
+  const vs = (rate: number | null, min: number | null, met: boolean) =>
+    `${formatRate(rate)}${min === null ? '' : ` ${met ? '≥' : '<'} min ${formatRate(min)}`}`;
+  const lines: string[] = [];
+  if (g.min_reconciled_rate !== null)
+    lines.push(`reconciled ${vs(g.reconciled_rate, g.min_reconciled_rate, exitNumbersMet(g.reconciled_rate, g.min_reconciled_rate))}`);
+  const c = g.census;
+  if (c)
+    lines.push(
+      `supplier census ${c.taken_at}: platform only ${c.platform_only} (max ${c.max_platform_only ?? 'none'}), ledger only ${c.ledger_only} (max ${c.max_ledger_only ?? 'none'})${censusGateStatusMet(c) ? '' : ': OVER'}`,
+    );
+  const x = g.supply;
+  if (x) {
+    const rate = onSupplyRate(x);
+    const days = x.max_days_to_supply === null ? '' : `, ${x.over_max_days} past max_days_to_supply ${x.max_days_to_supply}`;
+    lines.push(
+      `switch ${x.read_at}: ${x.points} meter points, on supply ${x.on_supply} (${vs(rate, x.min_on_supply_rate, exitNumbersMet(rate, x.min_on_supply_rate))}), still followed ${x.waiting}${days}: ${supplyGate(x)}`,
+    );
+  }
+  return lines;
 }
 
 /** The accounts not started yet against what is left of the wave's windows and cap, at the rate it names. */

@@ -7,7 +7,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Pool } from '../../clients/db';
 import { planStatusQuery, type PlanStatus, type WaveStatus } from '../../domain/plan-messages';
 import { planAgainstActual, plannedPerDay, type DayRow } from '../../domain/plan-report';
-import { formatRate } from '../../domain/plan-gates';
+import { formatRate, onSupplyRate, supplyGate } from '../../domain/plan-gates';
 import { planWorkflowId } from '../../domain/workflow-ids';
 import { planSignOffs, type SignOff } from '../../ledger/plan-sign-offs';
 import { startedPerDay } from '../../ledger/plan-report';
@@ -62,6 +62,13 @@ export const WAVE_CSV_HEADER = [
   'min_reconciled_rate',
   'entry_signed_by',
   'exit_signed_by',
+  'meter_points',
+  'on_supply',
+  'on_supply_rate',
+  'min_on_supply_rate',
+  'points_still_followed',
+  'points_past_max_days',
+  'max_days_to_supply',
 ] as const;
 export const DAY_CSV_HEADER = ['wave', 'day', 'planned', 'started', 'completed', 'failed'] as const;
 
@@ -83,8 +90,15 @@ export function waveCsv(d: PlanReportData): string {
       w.gates.exit.min_reconciled_rate ?? '',
       w.gates.entry.approved_by ?? '',
       w.gates.exit.approved_by ?? '',
+      ...supplyCells(w.gates.exit.supply),
     ]),
   );
+}
+
+/** The switch's numbers the exit gate last read, blank for a wave without its rules. */
+function supplyCells(x: WaveStatus['gates']['exit']['supply']): Array<number | string> {
+  if (!x) return ['', '', '', '', '', '', ''];
+  return [x.points, x.on_supply, onSupplyRate(x) ?? '', x.min_on_supply_rate ?? '', x.waiting, x.over_max_days, x.max_days_to_supply ?? ''];
 }
 
 export function dayCsv(d: PlanReportData): string {
@@ -152,6 +166,14 @@ export function waveChart(waves: PlanReportWave[]): string {
   return `<figure class="chart"><figcaption>Planned against started, per wave</figcaption><svg data-chart="waves" xmlns="http://www.w3.org/2000/svg" width="${labelW + barW + 110}" height="${waves.length * rowH + 8}" role="img" aria-label="Planned against started, per wave">${rows}</svg></figure>`;
 }
 
+/** `9 of 10 on supply (90.0%, min 95.0%), 1 still followed, 0 past 14 days: pending`; a dash without the switch's rules. */
+function switchCell(x: WaveStatus['gates']['exit']['supply']): string {
+  if (!x) return '–';
+  const min = x.min_on_supply_rate === null ? '' : `, min ${formatRate(x.min_on_supply_rate)}`;
+  const days = x.max_days_to_supply === null ? '' : `, ${x.over_max_days} past ${x.max_days_to_supply} days`;
+  return `${x.on_supply} of ${x.points} on supply (${formatRate(onSupplyRate(x))}${min}), ${x.waiting} still followed${days}: ${supplyGate(x)}`;
+}
+
 export function renderPlanReportHtml(d: PlanReportData): string {
   const p = d.plan;
   const gate = (g: WaveStatus['gates']['entry']) =>
@@ -162,7 +184,8 @@ export function renderPlanReportHtml(d: PlanReportData): string {
       return (
         `<tr data-wave="${escapeHtml(w.name)}"><td>${escapeHtml(w.name)}</td><td>${escapeHtml(w.state)}</td><td>${fmt(a.planned)}</td><td>${a.started}</td><td>${a.completed}</td><td>${a.failed}</td><td>${a.not_attempted}</td>` +
         `<td>${trials.length ? `${trials.length}; last pass rate ${escapeHtml(formatRate(w.dry_run?.pass_rate ?? null))}${w.dry_run?.min_pass_rate != null ? ` (min ${escapeHtml(formatRate(w.dry_run.min_pass_rate))})` : ''}` : '–'}</td>` +
-        `<td>${escapeHtml(formatRate(w.gates.exit.reconciled_rate))}</td><td>${gate(w.gates.entry)}</td><td>${gate(w.gates.exit)}</td></tr>`
+        `<td>${escapeHtml(formatRate(w.gates.exit.reconciled_rate))}</td><td>${gate(w.gates.entry)}</td><td>${gate(w.gates.exit)}</td>` +
+        `<td>${escapeHtml(switchCell(w.gates.exit.supply))}</td></tr>`
       );
     })
     .join('\n');
@@ -187,7 +210,7 @@ export function renderPlanReportHtml(d: PlanReportData): string {
 <h1>Cutover plan ${escapeHtml(p.id)}</h1>
 <p class="meta">${escapeHtml(p.name)} · ${escapeHtml(p.timezone)} · ${escapeHtml(p.state)} · report generated ${escapeHtml(d.generatedAt)} · days are local days of ${escapeHtml(p.timezone)}</p>
 <h2>Waves</h2>
-<table id="waves"><thead><tr><th>Wave</th><th>State</th><th>Planned</th><th>Started</th><th>Completed</th><th>Failed</th><th>Not attempted</th><th>Trial loads</th><th>Reconciled</th><th>Entry gate</th><th>Exit gate</th></tr></thead>
+<table id="waves"><thead><tr><th>Wave</th><th>State</th><th>Planned</th><th>Started</th><th>Completed</th><th>Failed</th><th>Not attempted</th><th>Trial loads</th><th>Reconciled</th><th>Entry gate</th><th>Exit gate</th><th>Switch</th></tr></thead>
 <tbody>
 ${waveRows}
 </tbody></table>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dryRunLine, planStatusLines, waveFits } from '../../../cli/actions/plan';
+import { dryRunLine, exitNumberLines, planStatusLines, waveFits } from '../../../cli/actions/plan';
 import type { DryRunStatus, PlanStatus, WaveStatus } from '../../../domain/plan-messages';
 
 const accounts = { planned: 3, started: 3, completed: 2, failed: 1, not_attempted: 0, in_flight: 0 };
@@ -98,5 +98,54 @@ describe('plan status: does what is left fit?', () => {
       rate: 'stated',
     });
     expect(waveFits(st, { now, measured: new Map() }).slow).toMatchObject({ admitted: 60, fits: true, rate: 'none', perSecond: null });
+  });
+});
+
+describe('plan status: the numbers the exit gate decides on', () => {
+  const exit = {
+    state: 'pending' as const,
+    required_by: null,
+    approved_by: null,
+    approved_at: null,
+    note: null,
+    reconciled_rate: 0.98,
+    min_reconciled_rate: null,
+  };
+  const supply = {
+    read_at: '2026-10-25T08:00:00.000Z',
+    points: 10,
+    on_supply: 9,
+    waiting: 1,
+    over_max_days: 0,
+    on_supply_rate: 0.9,
+    min_on_supply_rate: 0.95,
+    max_days_to_supply: 14,
+  };
+
+  it('none without a rule or a reading; the reconciled share against its minimum, below or met', () => {
+    expect(exitNumberLines(exit)).toEqual([]);
+    expect(exitNumberLines({ ...exit, min_reconciled_rate: 0.99 })).toEqual(['reconciled 98.0% < min 99.0%']);
+    expect(exitNumberLines({ ...exit, min_reconciled_rate: 0.98 })).toEqual(['reconciled 98.0% ≥ min 98.0%']);
+  });
+
+  it("the switch's meter points: on supply against the minimum, still followed, past the days, and what the gate makes of them", () => {
+    expect(exitNumberLines({ ...exit, supply })).toEqual([
+      'switch 2026-10-25T08:00:00.000Z: 10 meter points, on supply 9 (90.0% < min 95.0%), still followed 1, 0 past max_days_to_supply 14: pending',
+    ]);
+    expect(exitNumberLines({ ...exit, supply: { ...supply, on_supply: 10, waiting: 0 } })[0]).toMatch(
+      /on supply 10 \(100\.0% ≥ min 95\.0%\), still followed 0, 0 past .*: met$/,
+    );
+    expect(exitNumberLines({ ...exit, supply: { ...supply, over_max_days: 1 } })[0]).toMatch(/, 1 past max_days_to_supply 14: not_met$/);
+    expect(exitNumberLines({ ...exit, supply: { ...supply, min_on_supply_rate: null, max_days_to_supply: null, waiting: 0 } })).toEqual([
+      'switch 2026-10-25T08:00:00.000Z: 10 meter points, on supply 9 (90.0%), still followed 0: met',
+    ]);
+  });
+
+  it('the supplier census against its maximums, marked when over', () => {
+    const census = { taken_at: '2026-10-25T08:00:00.000Z', platform_only: 2, ledger_only: 0, max_platform_only: 1, max_ledger_only: null };
+    expect(exitNumberLines({ ...exit, census })).toEqual(['supplier census 2026-10-25T08:00:00.000Z: platform only 2 (max 1), ledger only 0 (max none): OVER']);
+    expect(exitNumberLines({ ...exit, census: { ...census, platform_only: 1 } })).toEqual([
+      'supplier census 2026-10-25T08:00:00.000Z: platform only 1 (max 1), ledger only 0 (max none)',
+    ]);
   });
 });

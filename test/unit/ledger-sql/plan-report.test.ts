@@ -158,11 +158,40 @@ describe('plan report files', () => {
       'wave,day,planned,started,completed,failed\r\nw,2026-10-19,2,2,1,1\r\nw,2026-10-20,2,1,1,0\r\nw,2026-10-21,0,0,0,0\r\n',
     );
     const waves = fs.readFileSync(files.waves, 'utf8').split('\r\n');
-    expect(waves[1]).toBe('w,completed,4,3,2,1,1,2,0.4,0.4,0.5,,Sam <Lead>,');
+    expect(waves[1]).toBe('w,completed,4,3,2,1,1,2,0.4,0.4,0.5,,Sam <Lead>,,,,,,,,');
     // The sign-off note, escaped.
     expect(html).toContain('=HYPERLINK(&quot;x&quot;)');
+    expect(html).toContain('<td>–</td></tr>');
     // Written again: the files are replaced, not appended to.
     writePlanReport(data, out);
     expect(fs.readFileSync(files.days, 'utf8').split('\r\n').length).toBe(5);
+  });
+
+  it("a switch wave's row carries the meter points its exit gate last read, against its rules", async () => {
+    const supply = {
+      read_at: '2026-10-25T08:00:00.000Z',
+      points: 10,
+      on_supply: 9,
+      waiting: 1,
+      over_max_days: 0,
+      on_supply_rate: 0.9,
+      min_on_supply_rate: 0.95,
+      max_days_to_supply: 14,
+    };
+    const w = wave();
+    const switched = { ...w, state: 'waiting_supply' as const, gates: { ...w.gates, exit: { ...w.gates.exit, supply } } };
+    const files = writePlanReport(await loadPlanReport(db.pool, { ...plan, waves: [switched] }), path.join(dir, 'plan-switch'));
+    const rows = fs.readFileSync(files.waves, 'utf8').split('\r\n');
+    expect(rows[0].split(',').slice(-7)).toEqual([
+      'meter_points',
+      'on_supply',
+      'on_supply_rate',
+      'min_on_supply_rate',
+      'points_still_followed',
+      'points_past_max_days',
+      'max_days_to_supply',
+    ]);
+    expect(rows[1].split(',').slice(-7)).toEqual(['10', '9', '0.9', '0.95', '1', '0', '14']);
+    expect(fs.readFileSync(files.html, 'utf8')).toContain('<td>9 of 10 on supply (90.0%, min 95.0%), 1 still followed, 0 past 14 days: pending</td></tr>');
   });
 });
