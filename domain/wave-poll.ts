@@ -27,6 +27,7 @@ export function waveStateAfterPoll(gate: DispatchGate, stopLineTripped: boolean)
  */
 export function nextWindowShown(gate: DispatchGate, intervals: Interval[], now: number): Interval | undefined {
   if (gate.open) return windowAt(intervals, now);
+  // Stryker disable next-line ConditionalExpression: equivalent: no `until`, windowAt finds no window at undefined either.
   if (!('until' in gate)) return undefined;
   const reopens = windowAt(intervals, gate.until);
   return reopens && { start: gate.until, end: reopens.end };
@@ -39,7 +40,8 @@ export function capDay(prev: { day: string; base: number } | undefined, day: str
 
 /** Whether the run must be told its bound again: it differs from the last one signalled (none yet: it does). */
 export function boundChanged(last: DispatchBound | undefined, next: DispatchBound): boolean {
-  return last?.limit !== next.limit || last?.until !== next.until;
+  if (last === undefined) return true;
+  return last.limit !== next.limit || last.until !== next.until;
 }
 
 /** How long the plan sleeps before its next poll: until the gate's next change, never longer than the poll interval. */
