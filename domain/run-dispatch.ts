@@ -128,3 +128,19 @@ export function runProgress(args: {
 export function runCarryOver(st: RunState, inFlight: string[], watch: RunWatch): RunState {
   return { ...st, inFlight, ...(carriesStopLine(st, watch) ? { stopLine: watch.stopLine } : {}), ...(watch.bound ? { dispatch: watch.bound } : {}) };
 }
+
+/**
+ * How long the run waits for its next look (any message wakes it sooner): the tick while accounts
+ * are in flight; paused or cancelled with none, until a message (undefined); otherwise the supplier's
+ * recheck, so a run waiting on its supplier notices the ledger's status change.
+ */
+export function runWait(inFlight: number, st: Pick<RunState, 'paused' | 'cancelled'>, tickMs: number, recheckSeconds: number): number | string | undefined {
+  if (inFlight > 0) return tickMs;
+  if (st.paused || st.cancelled) return undefined;
+  return `${recheckSeconds} seconds`;
+}
+
+/** Whether stop the line weighs the settled outcomes now: not once tripped (until resumed), nor in a cancelled run. */
+export function stopLineCheckDue(stopLine: StopLineState, cancelled: boolean): boolean {
+  return !stopLine.tripped && !cancelled;
+}

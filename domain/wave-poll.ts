@@ -64,3 +64,18 @@ export function planCarryOver(input: PlanArgs, st: PlanState): PlanArgs {
 export function trialStateAfterPoll(stopLineTripped: boolean): WaveState {
   return stopLineTripped ? 'stopped_line' : 'dry_run';
 }
+
+/** The wave `plan status` names as current: the first under way (waves may run side by side), else the first not done; -1 when all are. */
+export function currentWaveIndex(states: readonly WaveState[], done: (i: number) => boolean): number {
+  const active = states.findIndex((s, i) => !done(i) && s !== 'pending');
+  // Stryker disable next-line EqualityOperator: equivalent: wave 0 under way is also the first not done.
+  return active >= 0 ? active : states.findIndex((_, i) => !done(i));
+}
+
+/**
+ * Whether `plan cancel` reaches a wave's run: every wave not done; a done one only in a plan from
+ * before `after` (waves in file order), when it is the wave the plan is on (skipped, its run may still drain).
+ */
+export function cancelReachesWave(done: boolean, sideBySide: boolean, isCurrent: boolean): boolean {
+  return !done || (!sideBySide && isCurrent);
+}

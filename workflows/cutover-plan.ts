@@ -31,7 +31,18 @@ import {
   trialLoadDue,
   trialRefusal,
 } from '../domain/plan-gates';
-import { boundChanged, capDay, nextWindowShown, planCarryOver, planState, pollDelayMs, trialStateAfterPoll, waveStateAfterPoll } from '../domain/wave-poll';
+import {
+  boundChanged,
+  cancelReachesWave,
+  capDay,
+  currentWaveIndex,
+  nextWindowShown,
+  planCarryOver,
+  planState,
+  pollDelayMs,
+  trialStateAfterPoll,
+  waveStateAfterPoll,
+} from '../domain/wave-poll';
 import { initialWaveStatus, waveAccounts, waveStopLine, zeroAccounts } from '../domain/wave-status';
 import { DEFAULT_STUCK_PENDING_SECONDS } from '../domain/census';
 import { waveDependencies, waveReady } from '../domain/plan-waves';
@@ -77,11 +88,11 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
     current_wave: input.waves[currentWave()]?.name ?? null,
     waves: st.waves.map((w) => ({ ...w.status, state: w.state })),
   });
-  /** The first wave under way (waves may run side by side), else the first not done. */
-  function currentWave(): number {
-    const active = st.waves.findIndex((w, i) => !done(i) && w.state !== 'pending');
-    return active >= 0 ? active : st.waves.findIndex((_, i) => !done(i));
-  }
+  const currentWave = () =>
+    currentWaveIndex(
+      st.waves.map((w) => w.state),
+      done,
+    );
   const waveIndex = (name: string | undefined): number => {
     const i = input.waves.findIndex((w) => w.name === name);
     if (i < 0)
@@ -120,7 +131,7 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
         st.cancelled = true;
         for (let i = 0; i < st.waves.length; i++) {
           const ws = st.waves[i];
-          if (done(i) && (sideBySide || i !== st.current)) continue;
+          if (!cancelReachesWave(done(i), sideBySide, i === st.current)) continue;
           const reason = `plan ${input.planId} cancelled`;
           if (ws.runStarted) await acts.controlPlanRun({ runId: input.waves[i].run.runId, action: 'cancel', reason });
           else if (trialUnderWay(i)) await acts.controlPlanRun({ runId: trialRun(i), action: 'cancel', reason });

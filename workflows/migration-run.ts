@@ -29,6 +29,8 @@ import {
   runEnding,
   runFinished,
   runProgress,
+  runWait,
+  stopLineCheckDue,
   wakeParkedAccounts,
   type RunWatch,
 } from '../domain/run-dispatch';
@@ -145,7 +147,7 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
       count(st.totals, o);
       if (watchingStopLine()) stopLine = observeOutcome(stopLine, o, stopLineSettings);
     }
-    if (watchingStopLine() && !stopLine.tripped && !st.cancelled) {
+    if (watchingStopLine() && stopLineCheckDue(stopLine, st.cancelled)) {
       const trip = evaluateStopLine(stopLine, stopLineSettings);
       if (trip) stopTheLine(trip);
     }
@@ -245,9 +247,9 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
   /** The one wait: the next tick, or at once when the operator or the supplier's status changes something. */
   async function nextWake(): Promise<void> {
     woken = false;
-    if (inFlight.size > 0) await condition(() => woken, tickMs);
-    else if (st.paused || st.cancelled) await condition(() => woken);
-    else await condition(() => woken, `${input.timings.supplierRecheckSeconds} seconds`);
+    const wait = runWait(inFlight.size, st, tickMs, input.timings.supplierRecheckSeconds);
+    if (wait === undefined) await condition(() => woken);
+    else await condition(() => woken, wait);
   }
 
   async function recordNeverReached(code: string): Promise<void> {

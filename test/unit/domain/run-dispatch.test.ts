@@ -11,7 +11,9 @@ import {
   runFinished,
   runPhase,
   runProgress,
+  runWait,
   selectionExhausted,
+  stopLineCheckDue,
   wakeParkedAccounts,
   type RunWatch,
 } from '../../../domain/run-dispatch';
@@ -179,5 +181,26 @@ describe('what the run carries over at continue-as-new', () => {
     // Carried in by an earlier segment: carried on (the latest), even before this segment looked.
     expect(runCarryOver(state({ stopLine: initialStopLine() }), [], watch({ stopLine: streak })).stopLine).toEqual(streak);
     expect(runCarryOver(state(), [], watch({ stopLine: streak }))).toEqual(state());
+  });
+});
+
+describe('how long the run waits for its next look (any message wakes it sooner)', () => {
+  it('the tick while accounts are in flight, paused, cancelled or not', () => {
+    expect(runWait(2, state(), 4000, 30)).toBe(4000);
+    expect(runWait(1, state({ paused: true, cancelled: true }), 1000, 30)).toBe(1000);
+  });
+  it('none in flight: paused or cancelled, until a message; otherwise the supplier recheck', () => {
+    expect(runWait(0, state({ paused: true }), 4000, 30)).toBeUndefined();
+    expect(runWait(0, state({ cancelled: true }), 4000, 30)).toBeUndefined();
+    expect(runWait(0, state(), 4000, 30)).toBe('30 seconds');
+  });
+});
+
+describe('stop the line weighs settled outcomes', () => {
+  it('while not tripped and the run not cancelled', () => {
+    const tripped = { ...initialStopLine(), tripped: { rule: 'max_same_code' as const, code: 'x', count: 10, samples: [], message: 'm' } };
+    expect(stopLineCheckDue(initialStopLine(), false)).toBe(true);
+    expect(stopLineCheckDue(tripped, false)).toBe(false);
+    expect(stopLineCheckDue(initialStopLine(), true)).toBe(false);
   });
 });

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { dispatchGate, expandWindows, type DispatchGate } from '../../../domain/plan-windows';
 import {
   boundChanged,
+  cancelReachesWave,
   capDay,
+  currentWaveIndex,
   nextWindowShown,
   planCarryOver,
   planState,
@@ -10,7 +12,7 @@ import {
   trialStateAfterPoll,
   waveStateAfterPoll,
 } from '../../../domain/wave-poll';
-import type { PlanArgs, PlanState } from '../../../domain/plan-messages';
+import type { PlanArgs, PlanState, WaveState } from '../../../domain/plan-messages';
 
 const LON = 'Europe/London';
 const Z = (iso: string) => Date.parse(iso);
@@ -115,5 +117,29 @@ describe('what the plan carries over at continue-as-new', () => {
     const st = { current: 1, cancelled: false, waves: [] } as PlanState;
     expect(planCarryOver(input, st)).toEqual({ ...input, state: st });
     expect(planCarryOver({ ...input, state: { current: 0, cancelled: false, waves: [] } }, st).state).toBe(st);
+  });
+});
+
+describe('the wave plan status names as current', () => {
+  const doneOf = (states: string[]) => (i: number) => ['completed', 'skipped', 'cancelled'].includes(states[i]);
+  const current = (...states: WaveState[]) => currentWaveIndex(states, doneOf(states));
+  it('the first under way, waves side by side or not', () => {
+    expect(current('completed', 'pending', 'running')).toBe(2);
+    expect(current('running', 'capped')).toBe(0);
+    expect(current('skipped', 'waiting_window', 'pending')).toBe(1);
+  });
+  it('none under way: the first not done; every wave done: none', () => {
+    expect(current('completed', 'pending', 'pending')).toBe(1);
+    expect(current('completed', 'skipped')).toBe(-1);
+  });
+});
+
+describe('which waves plan cancel reaches', () => {
+  it('every wave not done; a done one only as the wave a file-order plan is on', () => {
+    expect(cancelReachesWave(false, true, false)).toBe(true);
+    expect(cancelReachesWave(false, false, false)).toBe(true);
+    expect(cancelReachesWave(true, true, true)).toBe(false);
+    expect(cancelReachesWave(true, false, false)).toBe(false);
+    expect(cancelReachesWave(true, false, true)).toBe(true);
   });
 });
