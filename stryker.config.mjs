@@ -61,6 +61,11 @@ export const DECISIONS = [
   'domain/census.ts',
   // The switch: final or not, send or not, on supply or not, the back-off (domain/supply.ts).
   'domain/supply.ts',
+  // What the run and plan workflows decide at each wake-up: may the run start another account now,
+  // has it finished, a wave's state and next window after a poll, what continue-as-new carries.
+  'domain/run-dispatch.ts',
+  'domain/wave-poll.ts',
+  'domain/wave-status.ts',
 ];
 export const DECISIONS_TESTS = [
   'test/unit/cli/worker-versions.test.ts',
@@ -68,6 +73,9 @@ export const DECISIONS_TESTS = [
   'harness/test/chaos/plan-verdict.test.ts',
   'test/unit/domain/census.test.ts',
   'test/unit/domain/supply.test.ts',
+  'test/unit/domain/run-dispatch.test.ts',
+  'test/unit/domain/wave-poll.test.ts',
+  'test/unit/domain/wave-status.test.ts',
 ];
 
 /**

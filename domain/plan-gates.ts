@@ -1,5 +1,5 @@
 import { censusGateMet } from './census';
-import type { CensusGateStatus, GateStatus, SupplyGateStatus, WaveState } from './plan-messages';
+import type { CensusGateStatus, DryRunStatus, GateStatus, SupplyGateStatus, WaveState } from './plan-messages';
 
 /**
  * A plan wave's gates, decided from recorded numbers (workflows/cutover-plan.ts asks). Pure: the
@@ -139,4 +139,35 @@ function supplyRefusal(wave: string, s: SupplyGateStatus): string {
   if (s.over_max_days > 0)
     return `wave ${wave}'s exit gate is not met: ${s.over_max_days} of ${s.points} meter points followed more than max_days_to_supply ${s.max_days_to_supply} days without a final state`;
   return `wave ${wave}'s exit gate is not met: on supply ${formatRate(onSupplyRate(s))} < min_on_supply_rate ${formatRate(s.min_on_supply_rate)}`;
+}
+
+/**
+ * Whether the wave runs a trial load now (dry_run_first), before its entry gate: never once its real
+ * run has started (a trial's workflow may be gone by retention); until one has passed, or when
+ * `plan trial` asked for another.
+ */
+export function trialLoadDue(args: {
+  dryRunFirst: boolean;
+  runStarted: boolean;
+  trialState: DryRunStatus['state'] | undefined;
+  again: boolean | undefined;
+}): boolean {
+  if (!args.dryRunFirst || args.runStarted) return false;
+  return args.trialState !== 'passed' || args.again === true;
+}
+
+/** Whether the entry gate holds the wave for a named sign-off: it names one, not yet given. */
+export function entryGateWaits(state: GateStatus['state']): boolean {
+  return state !== 'not_required' && state !== 'approved';
+}
+
+/** Whether `plan trial`, asked for at the entry gate, runs another trial load first: only while the entry is not signed off. */
+export function trialAgainAtEntry(again: boolean | undefined, entryState: GateStatus['state']): boolean {
+  return again === true && entryState !== 'approved';
+}
+
+/** The entry gate as another trial load starts: waiting or not met, it needs its sign-off again (or none, when it names none). */
+export function entryGateForTrial(state: GateStatus['state'], entrySignOff: boolean | string): GateStatus['state'] {
+  if (state !== 'waiting' && state !== 'not_met') return state;
+  return entrySignOff === false ? 'not_required' : 'pending';
 }

@@ -17,3 +17,9 @@ export function count(t: RunTotals, o: AccountOutcome): void {
   if (o.code) t.failedByCode[o.code] = (t.failedByCode[o.code] ?? 0) + 1;
   if (o.source) t.outcomeSources[o.source] = (t.outcomeSources[o.source] ?? 0) + 1;
 }
+
+/** An account the run could not start (created by an earlier run, or running elsewhere): counted by its outcome, and apart when created. */
+export function countNotStarted(t: RunTotals, o: AccountOutcome): void {
+  count(t, o);
+  if (o.outcome === 'completed' || o.outcome === 'completed_with_differences') t.alreadyCompletedElsewhere += 1;
+}

@@ -15,22 +15,35 @@ import type { PlanActivities } from '../activities/plan';
 import type { CensusActivities } from '../activities/census';
 import { CENSUS_READ, RUN_LEDGER } from './activity-options';
 import { dispatchLimitSignal, type RunProgress } from '../domain/messages';
-import {
-  approveGate,
-  controlPlan,
-  planStatusQuery,
-  type ApproveGateArgs,
-  type GateStatus,
-  type PlanArgs,
-  type PlanState,
-  type PlanStatus,
-  type PlanWaveArgs,
-  type WaveAccounts,
-  type WaveStatus,
-} from '../domain/plan-messages';
-import { dispatchBound, dispatchGate, expandWindows, localDay, windowAt, type Interval } from '../domain/plan-windows';
+import { approveGate, controlPlan, planStatusQuery, type ApproveGateArgs, type PlanArgs, type PlanState, type PlanStatus } from '../domain/plan-messages';
+import { dispatchBound, dispatchGate, expandWindows, localDay, type Interval } from '../domain/plan-windows';
 import { runWorkflowId, trialRunId } from '../domain/workflow-ids';
-import { approvalRefusal, dryRunGate, exitGate, formatRate, onSupplyRate, supplyGate, trialRefusal } from '../domain/plan-gates';
+import {
+  approvalRefusal,
+  dryRunGate,
+  entryGateForTrial,
+  entryGateWaits,
+  exitGate,
+  formatRate,
+  onSupplyRate,
+  supplyGate,
+  trialAgainAtEntry,
+  trialLoadDue,
+  trialRefusal,
+} from '../domain/plan-gates';
+import {
+  boundChanged,
+  cancelReachesWave,
+  capDay,
+  currentWaveIndex,
+  nextWindowShown,
+  planCarryOver,
+  planState,
+  pollDelayMs,
+  trialStateAfterPoll,
+  waveStateAfterPoll,
+} from '../domain/wave-poll';
+import { initialWaveStatus, waveAccounts, waveStopLine, zeroAccounts } from '../domain/wave-status';
 import { DEFAULT_STUCK_PENDING_SECONDS } from '../domain/census';
 import { waveDependencies, waveReady } from '../domain/plan-waves';
 
@@ -53,7 +66,7 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
   const st: PlanState = input.state ?? {
     current: 0,
     cancelled: false,
-    waves: input.waves.map((w) => ({ state: 'pending', runStarted: false, status: initialStatus(w) })),
+    waves: input.waves.map((w) => ({ state: 'pending', runStarted: false, status: initialWaveStatus(w) })),
   };
   const intervals: Interval[][] = input.waves.map((w) => expandWindows(w.windows, input.timezone));
   if (!input.state) st.waves.forEach((ws, i) => (ws.status.windows = intervals[i].map((x) => ({ start: iso(x.start), end: iso(x.end) }))));
@@ -68,15 +81,18 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
     id: input.planId,
     name: input.name,
     timezone: input.timezone,
-    state: st.cancelled ? 'cancelled' : st.waves.every((_, i) => done(i)) ? 'completed' : 'running',
+    state: planState(
+      st.cancelled,
+      st.waves.every((_, i) => done(i)),
+    ),
     current_wave: input.waves[currentWave()]?.name ?? null,
     waves: st.waves.map((w) => ({ ...w.status, state: w.state })),
   });
-  /** The first wave under way (waves may run side by side), else the first not done. */
-  function currentWave(): number {
-    const active = st.waves.findIndex((w, i) => !done(i) && w.state !== 'pending');
-    return active >= 0 ? active : st.waves.findIndex((_, i) => !done(i));
-  }
+  const currentWave = () =>
+    currentWaveIndex(
+      st.waves.map((w) => w.state),
+      done,
+    );
   const waveIndex = (name: string | undefined): number => {
     const i = input.waves.findIndex((w) => w.name === name);
     if (i < 0)
@@ -115,7 +131,7 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
         st.cancelled = true;
         for (let i = 0; i < st.waves.length; i++) {
           const ws = st.waves[i];
-          if (done(i) && (sideBySide || i !== st.current)) continue;
+          if (!cancelReachesWave(done(i), sideBySide, i === st.current)) continue;
           const reason = `plan ${input.planId} cancelled`;
           if (ws.runStarted) await acts.controlPlanRun({ runId: input.waves[i].run.runId, action: 'cancel', reason });
           else if (trialUnderWay(i)) await acts.controlPlanRun({ runId: trialRun(i), action: 'cancel', reason });
@@ -170,18 +186,18 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
     for (;;) {
       // dry_run_first: trial loads until one meets the entry gate's pass rate; the real run never starts before.
       // (Not again once passed or once the real run started: a trial's workflow may be gone by retention.)
-      if (w.trial && !ws.runStarted && (ws.status.dry_run?.state !== 'passed' || ws.trial?.again)) {
+      if (trialLoadDue({ dryRunFirst: w.trial !== undefined, runStarted: ws.runStarted, trialState: ws.status.dry_run?.state, again: ws.trial?.again })) {
         await trialLoads(i);
         if (skipped(ws) || st.cancelled) return;
       }
       // Entry gate: a named sign-off before anything of the wave starts.
-      if (ws.status.gates.entry.state !== 'not_required' && ws.status.gates.entry.state !== 'approved') {
+      if (entryGateWaits(ws.status.gates.entry.state)) {
         ws.state = 'waiting_entry_sign_off';
         ws.status.gates.entry.state = 'waiting';
         details();
         await condition(() => ws.status.gates.entry.state === 'approved' || ws.state === 'skipped' || st.cancelled || ws.trial?.again === true);
         if (skipped(ws) || st.cancelled) return;
-        if (ws.trial?.again && !signed(ws, 'entry')) continue;
+        if (trialAgainAtEntry(ws.trial?.again, ws.status.gates.entry.state)) continue;
       }
       break;
     }
@@ -200,27 +216,22 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
       const p = r.progress!;
       const now = Date.now();
       const day = localDay(now, input.timezone);
-      if (ws.day?.day !== day) ws.day = { day, base: p.totals.dispatched };
+      ws.day = capDay(ws.day, day, p.totals.dispatched);
       const startedToday = p.totals.dispatched - ws.day.base;
       const gate = dispatchGate({ intervals: intervals[i], now, zone: input.timezone, dailyCap: w.dailyCap, startedToday });
       const bound = dispatchBound(gate, w.dailyCap, ws.day.base);
-      if (ws.bound?.limit !== bound.limit || ws.bound?.until !== bound.until) {
+      if (boundChanged(ws.bound, bound)) {
         await getExternalWorkflowHandle(runWorkflowId(w.run.runId)).signal(dispatchLimitSignal, bound);
         ws.bound = bound;
       }
       ws.status.started_today = startedToday;
-      // Closed: the window `until` opens (none when a cap spent in the last window waits for its end).
-      const until = 'until' in gate ? gate.until : undefined;
-      const reopens = gate.open || until === undefined ? undefined : windowAt(intervals[i], until);
-      const next = gate.open ? windowAt(intervals[i], now) : reopens && { start: until!, end: reopens.end };
+      const next = nextWindowShown(gate, intervals[i], now);
       ws.status.next_window = next ? { start: iso(next.start), end: iso(next.end) } : null;
-      if (p.stopLine?.state.tripped) ws.state = 'stopped_line';
-      else if (gate.open) ws.state = 'running';
-      else ws.state = gate.reason === 'daily_cap' ? 'capped' : gate.reason === 'outside_window' ? 'waiting_window' : 'out_of_windows';
+      ws.state = waveStateAfterPoll(gate, Boolean(p.stopLine?.state.tripped));
       details();
 
       await continueIfLong();
-      await nap(Math.min('until' in gate ? gate.until - now : Number.POSITIVE_INFINITY, input.pollSeconds * 1000));
+      await nap(pollDelayMs(gate, now, input.pollSeconds));
     }
     if (st.cancelled || ws.state === 'skipped') return;
 
@@ -301,7 +312,7 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
         Object.assign(d, { state: 'running', pass_rate: null, accounts: zeroAccounts(w.planned) });
         if (!d.runs.includes(runId)) d.runs.push(runId);
         ws.status.runs = [...d.runs, w.run.runId];
-        if (entry.state === 'waiting' || entry.state === 'not_met') entry.state = w.entrySignOff === false ? 'not_required' : 'pending';
+        entry.state = entryGateForTrial(entry.state, w.entrySignOff);
         details();
         await acts.startPlanRun({ planId: input.planId, wave: w.name, run: { ...trial.run, runId, dryRun: true } });
         t.started = true;
@@ -310,12 +321,12 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
       for (;;) {
         const r = await acts.planRunProgress({ runId });
         if (r.progress) {
-          d.accounts = accountsOf(r.progress, d.accounts.planned);
-          ws.status.stop_line = stopLineOf(r.progress);
+          d.accounts = waveAccounts(r.progress, d.accounts.planned);
+          ws.status.stop_line = waveStopLine(r.progress);
         }
         if (r.closed) closed = r.status;
         if (r.closed || skipped(ws) || st.cancelled) break;
-        ws.state = ws.status.stop_line.tripped ? 'stopped_line' : 'dry_run';
+        ws.state = trialStateAfterPoll(ws.status.stop_line.tripped);
         details();
         await continueIfLong();
         await nap(input.pollSeconds * 1000);
@@ -344,7 +355,7 @@ export async function cutoverPlanWorkflow(input: PlanArgs): Promise<PlanStatus> 
   async function continueIfLong(): Promise<void> {
     if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > input.continueAsNewAtEvents) {
       await condition(allHandlersFinished);
-      await continueAsNew<typeof cutoverPlanWorkflow>({ ...input, state: st });
+      await continueAsNew<typeof cutoverPlanWorkflow>(planCarryOver(input, st));
     }
   }
 
@@ -379,64 +390,7 @@ function skipped(ws: PlanState['waves'][number]): boolean {
   return ws.state === 'skipped';
 }
 
-function signed(ws: PlanState['waves'][number], gate: 'entry' | 'exit'): boolean {
-  return ws.status.gates[gate].state === 'approved';
-}
-
 function book(ws: PlanState['waves'][number], p: RunProgress): void {
-  ws.status.accounts = accountsOf(p, ws.status.accounts.planned);
-  ws.status.stop_line = stopLineOf(p);
-}
-
-function accountsOf(p: RunProgress, planned: number | null): WaveAccounts {
-  return {
-    planned: planned === null && p.exhausted ? p.totals.enumerated : planned,
-    started: p.totals.dispatched,
-    completed: p.totals.completed,
-    failed: p.totals.failed,
-    not_attempted: p.totals.notAttempted,
-    in_flight: p.inFlight,
-  };
-}
-
-function stopLineOf(p: RunProgress): WaveStatus['stop_line'] {
-  const t = p.stopLine?.state.tripped;
-  return { tripped: t !== undefined, reason: t?.message ?? null };
-}
-
-function zeroAccounts(planned: number | undefined): WaveAccounts {
-  return { planned: planned ?? null, started: 0, completed: 0, failed: 0, not_attempted: 0, in_flight: 0 };
-}
-
-function gateOf(signOff: boolean | string): GateStatus {
-  return {
-    state: signOff === false ? 'not_required' : 'pending',
-    required_by: typeof signOff === 'string' ? signOff : null,
-    approved_by: null,
-    approved_at: null,
-    note: null,
-  };
-}
-
-function initialStatus(w: PlanWaveArgs): WaveStatus {
-  const trial = w.trial ? { min_dry_run_pass_rate: w.trial.minPassRate ?? null, dry_run_pass_rate: null } : {};
-  return {
-    name: w.name,
-    state: 'pending',
-    runs: [w.run.runId],
-    ...(w.after ? { after: w.after } : {}),
-    ...(w.trial
-      ? { dry_run: { state: 'pending', runs: [], accounts: zeroAccounts(w.planned), pass_rate: null, min_pass_rate: w.trial.minPassRate ?? null } }
-      : {}),
-    accounts: zeroAccounts(w.planned),
-    windows: [],
-    next_window: null,
-    daily_cap: w.dailyCap ?? null,
-    started_today: 0,
-    stop_line: { tripped: false, reason: null },
-    gates: {
-      entry: { ...gateOf(w.entrySignOff), ...trial },
-      exit: { ...gateOf(w.exitSignOff), reconciled_rate: null, min_reconciled_rate: w.minReconciledRate ?? null },
-    },
-  };
+  ws.status.accounts = waveAccounts(p, ws.status.accounts.planned);
+  ws.status.stop_line = waveStopLine(p);
 }

@@ -19,7 +19,21 @@ import { dispatchAllowance } from '../domain/plan-windows';
 import { runPriority } from '../domain/priority';
 import { paceLine } from '../domain/platform-pace';
 import type { MigrationRunArgs, RunState, SupplierStatus } from '../domain/inputs';
-import { count, emptyTotals } from '../domain/run-totals';
+import { count, countNotStarted, emptyTotals } from '../domain/run-totals';
+import {
+  TICK_MIN_MS,
+  dispatchOpen,
+  dispatchStep,
+  nextTickMs,
+  runCarryOver,
+  runEnding,
+  runFinished,
+  runProgress,
+  runWait,
+  stopLineCheckDue,
+  wakeParkedAccounts,
+  type RunWatch,
+} from '../domain/run-dispatch';
 import { KmKind, KmRunId, KmSupplier } from '../domain/search-attributes';
 import { STOP_LINE_DEFAULTS, evaluateStopLine, initialStopLine, observeOutcome, resetStopLine } from '../domain/stop-line';
 import { cancelRun, dispatchLimitSignal, pauseRun, resumeRun, runProgressQuery, supplierStatusSignal, type RunProgress } from '../domain/messages';
@@ -31,10 +45,6 @@ const sweep = proxyActivities<RunActivities>(RUN_SWEEP);
 
 /** Stop the line (domain/stop-line.ts): runs started before it replay without it. */
 export const STOP_LINE_PATCH = 'stop-line';
-
-/** How often the run looks at the ledger for finished accounts: fast while they finish, slower while none do. */
-const TICK_MIN_MS = 1000;
-const TICK_MAX_MS = 10_000;
 
 /**
  * A migration run: enumerates the selection page by page and keeps at most `concurrency` account
@@ -65,25 +75,9 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
   // Only a plan's runs have one; a plain run dispatches without bound, as before.
   let bound = st.dispatch ?? input.dispatch;
 
-  const finished = () => inFlight.size === 0 && (st.cancelled || st.completeSupplier || (st.exhausted && st.buffer.length === 0));
-  const progress = (): RunProgress => ({
-    runId: input.runId,
-    supplierCode: input.supplierCode,
-    dryRun: input.dryRun,
-    state: phase(),
-    inFlight: inFlight.size,
-    totals: st.totals,
-    exhausted: st.exhausted && st.buffer.length === 0,
-    ...(stopLineWatched || st.stopLine ? { stopLine: { settings: stopLineSettings, state: stopLine } } : {}),
-    ...(bound ? { dispatch: bound } : {}),
-  });
-  function phase(): RunProgress['state'] {
-    if (st.cancelled) return inFlight.size > 0 ? 'draining' : 'cancelled';
-    if (st.paused) return 'paused';
-    if (supplier === 'PAUSED') return 'waiting_on_supplier';
-    if (finished()) return 'completed';
-    return 'running';
-  }
+  const finished = () => runFinished(st, inFlight.size);
+  const watch = (): RunWatch => ({ stopLineWatched, stopLineSettings, stopLine, bound });
+  const progress = (): RunProgress => runProgress({ run: input, st, inFlight: inFlight.size, supplier, watch: watch() });
   // Every message wakes the loop at once.
   setHandler(supplierStatusSignal, ({ status }) => {
     supplierSignal = status;
@@ -134,15 +128,16 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
       await condition(allHandlersFinished);
       await continueAsNew<typeof migrationRunWorkflow>({
         ...input,
-        state: { ...st, inFlight: [...inFlight], ...(stopLineWatched || st.stopLine ? { stopLine } : {}), ...(bound ? { dispatch: bound } : {}) },
+        state: runCarryOver(st, [...inFlight], watch()),
       });
     }
     if (!finished()) await nextWake();
   }
 
-  if (st.cancelled || st.completeSupplier) await recordNeverReached(st.cancelled ? 'run_cancelled' : 'import_supplier_migration_not_ongoing');
-  await local.finishRun({ runId: input.runId, status: st.cancelled ? 'cancelled' : 'completed', totals: st.totals });
-  return { ...progress(), state: st.cancelled ? 'cancelled' : 'completed' };
+  const ending = runEnding(st);
+  if (ending.neverReached) await recordNeverReached(ending.neverReached);
+  await local.finishRun({ runId: input.runId, status: ending.status, totals: st.totals });
+  return { ...progress(), state: ending.status };
 
   /** Which in-flight accounts have recorded their outcome, and what the supplier's status is now. */
   async function settle(): Promise<void> {
@@ -152,18 +147,18 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
       count(st.totals, o);
       if (watchingStopLine()) stopLine = observeOutcome(stopLine, o, stopLineSettings);
     }
-    if (watchingStopLine() && !stopLine.tripped && !st.cancelled) {
+    if (watchingStopLine() && stopLineCheckDue(stopLine, st.cancelled)) {
       const trip = evaluateStopLine(stopLine, stopLineSettings);
       if (trip) stopTheLine(trip);
     }
-    tickMs = r.outcomes.length > 0 ? TICK_MIN_MS : Math.min(tickMs * 2, TICK_MAX_MS);
+    tickMs = nextTickMs(tickMs, r.outcomes.length);
     // The tenant's window on the run's UI page (current details: a metadata query, no history
     // event, nothing to replay); a tripped stop-the-line keeps the page for itself.
     if (r.platform && !stopLine.tripped) setCurrentDetails(`**${paceLine(r.platform)}**`);
     supplier = r.supplierStatus;
     if (supplier === 'COMPLETE') st.completeSupplier = true;
     // The operator resumed the supplier: accounts parked on it recheck now, not at their next timer.
-    if (supplierSignal === 'ONGOING' && supplier === 'ONGOING' && inFlight.size > 0) {
+    if (wakeParkedAccounts(supplierSignal, supplier, inFlight.size)) {
       await local.wakeAccounts({
         supplierCode: input.supplierCode,
         runId: input.runId,
@@ -196,9 +191,11 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
 
   /** Fills the free slots from the buffer, paging the selection as it empties. */
   async function dispatch(): Promise<void> {
-    if (st.cancelled || st.paused || st.completeSupplier || supplier !== 'ONGOING') return;
-    while (inFlight.size < input.concurrency && allowance() > 0 && !(st.exhausted && st.buffer.length === 0)) {
-      if (st.buffer.length === 0) {
+    if (!dispatchOpen(st, supplier)) return;
+    for (;;) {
+      const step = dispatchStep({ inFlight: inFlight.size, concurrency: input.concurrency, allowance: allowance(), st });
+      if (step.next === 'stop') return;
+      if (step.next === 'page') {
         const page = await local.listAccounts({
           runId: input.runId,
           selection: input.selection,
@@ -212,7 +209,7 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
         st.totals.enumerated += page.accounts.length;
         continue;
       }
-      const batch = st.buffer.splice(0, Math.min(input.concurrency - inFlight.size, allowance()));
+      const batch = st.buffer.splice(0, step.count);
       const started = await local.startAccounts({
         taskQueue: workflowInfo().taskQueue,
         account: {
@@ -236,8 +233,7 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
           st.totals.dispatched += 1;
         } else {
           // Completed in an earlier run (the ID reuse policy refuses a second import) or running elsewhere.
-          count(st.totals, r.outcome);
-          if (r.outcome.outcome === 'completed' || r.outcome.outcome === 'completed_with_differences') st.totals.alreadyCompletedElsewhere += 1;
+          countNotStarted(st.totals, r.outcome);
         }
       }
     }
@@ -251,9 +247,9 @@ export async function migrationRunWorkflow(input: MigrationRunArgs): Promise<Run
   /** The one wait: the next tick, or at once when the operator or the supplier's status changes something. */
   async function nextWake(): Promise<void> {
     woken = false;
-    if (inFlight.size > 0) await condition(() => woken, tickMs);
-    else if (st.paused || st.cancelled) await condition(() => woken);
-    else await condition(() => woken, `${input.timings.supplierRecheckSeconds} seconds`);
+    const wait = runWait(inFlight.size, st, tickMs, input.timings.supplierRecheckSeconds);
+    if (wait === undefined) await condition(() => woken);
+    else await condition(() => woken, wait);
   }
 
   async function recordNeverReached(code: string): Promise<void> {

@@ -3,6 +3,7 @@ import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/clie
 import { dispatchLimitSignal, resumeRun, runProgressQuery } from '../../../domain/messages';
 import { runWorkflowId } from '../../../domain/workflow-ids';
 import { approveGate, controlPlan } from '../../../domain/plan-messages';
+import type { migrationRunWorkflow } from '../../../workflows/migration-run';
 import {
   ACCOUNT_MS,
   accountsOf,
@@ -298,29 +299,28 @@ describe("a wave's exit gate on its numbers", () => {
 
 describe("a wave's entry gate", () => {
   it('a wave skipped while its accounts are in flight ends skipped, not at its exit gate', async () => {
-    const t0 = await env.currentTimeMs();
-    // Forty minutes of accounts, two at a time: the plan's poll every 5 minutes sees them in flight.
-    const ledger = new Ledger(accountsOf('SKIP', 40));
-    const planId = 'plan-skip';
-    const worker = await startWorker(ledger);
-    const handle = await startPlan({
-      planId,
-      accounts: 40,
-      concurrency: 2,
-      windows: [{ start: iso(t0), end: iso(t0 + DAY) }],
-      exitSignOff: 'ops lead',
-      pollSeconds: 300,
-      continueAsNewAtEvents: 10_000,
-    });
+    const { planId, ledger, worker, handle } = await fortyInFlight('plan-skip', 'SKIP');
     try {
-      await skipPastActivities(t0 + 6 * MINUTE);
-      await waitForStatus(planId, 'accounts in flight', (x) => x.waves[0].accounts.in_flight > 0);
       await handle.executeUpdate(controlPlan, { args: [{ action: 'skip', wave: 'w' }] });
       const result = await handle.result();
       expect(result.waves[0]).toMatchObject({ state: 'skipped', gates: { exit: { approved_by: null } } });
       expect(ledger.dispatchedAt.size).toBeLessThan(40);
+      // `plan skip` cancels the wave's run (docs/plan.md): it drains and ends cancelled, the accounts
+      // it had not started recorded not attempted, however long the window stays open.
+      await expectRunCancelled(`${planId}.w`, ledger);
     } finally {
       await handle.executeUpdate(controlPlan, { args: [{ action: 'cancel' }] }).catch(() => {});
+      await worker.stop();
+    }
+  }, 180_000);
+
+  it("plan cancel cancels the wave's run under way: it ends cancelled, the accounts it had not started never are", async () => {
+    const { planId, ledger, worker, handle } = await fortyInFlight('plan-cancel', 'CANCEL');
+    try {
+      await handle.executeUpdate(controlPlan, { args: [{ action: 'cancel' }] });
+      expect((await handle.result()).waves[0].state).toBe('cancelled');
+      await expectRunCancelled(`${planId}.w`, ledger);
+    } finally {
       await worker.stop();
     }
   }, 180_000);
@@ -375,3 +375,34 @@ describe("a wave's entry gate", () => {
     }
   }, 180_000);
 });
+
+/** The run ends cancelled (awaiting it skips time: a run left going would dispatch them all), every account with one outcome. */
+async function expectRunCancelled(runId: string, ledger: Ledger): Promise<void> {
+  const run = await env.client.workflow.getHandle<typeof migrationRunWorkflow>(runWorkflowId(runId)).result();
+  expect(run.state).toBe('cancelled');
+  expect(run.totals.dispatched).toBeLessThan(ledger.accounts.length);
+  expect(run.totals.notAttempted).toBe(ledger.accounts.length - run.totals.dispatched);
+  expectOneOutcomeEach(ledger);
+}
+
+/**
+ * A one-wave plan of forty minutes of accounts, two at a time, its exit signed off by the ops lead,
+ * once its accounts are in flight (the plan's poll every 5 minutes sees them).
+ */
+async function fortyInFlight(planId: string, prefix: string) {
+  const t0 = await env.currentTimeMs();
+  const ledger = new Ledger(accountsOf(prefix, 40));
+  const worker = await startWorker(ledger);
+  const handle = await startPlan({
+    planId,
+    accounts: 40,
+    concurrency: 2,
+    windows: [{ start: iso(t0), end: iso(t0 + DAY) }],
+    exitSignOff: 'ops lead',
+    pollSeconds: 300,
+    continueAsNewAtEvents: 10_000,
+  });
+  await skipPastActivities(t0 + 6 * MINUTE);
+  await waitForStatus(planId, 'accounts in flight', (x) => x.waves[0].accounts.in_flight > 0);
+  return { planId, ledger, worker, handle };
+}

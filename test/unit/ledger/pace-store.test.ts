@@ -100,6 +100,27 @@ describe("the tenant's permits in the ledger", () => {
     expect((await paceRows(db.pool, other))[0]).toMatchObject({ window: before.window, throttled: 0, accepted: 0, serverErrors: 0 });
   });
 
+  it("a fairness key's count of permits granted: kept while it holds one, however long since its last grant; forgotten once it has held and asked for nothing for ten minutes", async () => {
+    await db.pool.query('delete from migrate.platform_fair_shares');
+    const s = store();
+    const shares = async () =>
+      (await db.pool.query<{ fairness_key: string; granted: number }>('select fairness_key, granted from migrate.platform_fair_shares order by 1')).rows;
+    // A run (key GONE) had one account through and left; another (key OCTO) holds the window of one.
+    expect([...(await s.grant(T, [{ ...req('g'), fairnessKey: 'GONE' }])).keys()]).toEqual(['g']);
+    await s.answered(T, 'g', { kind: 'accepted', latencyMs: 10, full: false }, true);
+    await freePlatformPermit(db.pool, 'g');
+    expect([...(await s.grant(T, [req('a')])).keys()]).toEqual(['a']);
+    expect(await shares()).toEqual([
+      { fairness_key: 'GONE', granted: 1 },
+      { fairness_key: 'OCTO', granted: 1 },
+    ]);
+    // Eleven minutes on, a third run's round (the window full: nothing given): the key that left starts afresh;
+    // the one still holding keeps its count, or it would be owed a share it already has.
+    await db.pool.query(`update migrate.platform_fair_shares set updated_at = clock_timestamp() - interval '11 minutes'`);
+    expect((await s.grant(T, [{ ...req('n'), fairnessKey: 'NEW' }])).size).toBe(0);
+    expect(await shares()).toEqual([{ fairness_key: 'OCTO', granted: 1 }]);
+  });
+
   it('a permit whose lease has passed is freed: a worker that died holding it does not shrink the window for good', async () => {
     const s = store();
     // Account a's worker took the window's one permit and died: no answer, no outcome, no release.

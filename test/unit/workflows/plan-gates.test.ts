@@ -3,12 +3,16 @@ import {
   approvalRefusal,
   censusGateStatusMet,
   dryRunGate,
+  entryGateForTrial,
+  entryGateWaits,
   exitGate,
   exitNumbersMet,
   formatRate,
   onSupplyRate,
   reconciledRate,
   supplyGate,
+  trialAgainAtEntry,
+  trialLoadDue,
   trialRefusal,
 } from '../../../domain/plan-gates';
 import type { GateStatus, SupplyGateStatus } from '../../../domain/plan-messages';
@@ -265,5 +269,41 @@ describe('dry_run_first: the trial load and the entry gate', () => {
       expect(trialRefusal({ wave: 'alpha', waveState: s, dryRunFirst: true })).toBe(
         `wave alpha's trial load runs again only at its entry gate, before the real run (the wave is ${s})`,
       );
+  });
+});
+
+describe('dry_run_first: when the wave runs a trial load, and what its entry gate waits for', () => {
+  const due = (more: Partial<Parameters<typeof trialLoadDue>[0]> = {}) =>
+    trialLoadDue({ dryRunFirst: true, runStarted: false, trialState: 'pending', again: false, ...more });
+  it('a wave with dry_run_first runs trial loads until one passes, before its real run', () => {
+    expect(due()).toBe(true);
+    expect(due({ trialState: 'running', again: undefined })).toBe(true);
+    expect(due({ trialState: 'not_met' })).toBe(true);
+    expect(due({ trialState: 'passed' })).toBe(false);
+  });
+  it('passed, another only when plan trial asks for one; never once the real run started, nor without dry_run_first', () => {
+    expect(due({ trialState: 'passed', again: true })).toBe(true);
+    expect(due({ runStarted: true, trialState: 'not_met', again: true })).toBe(false);
+    expect(due({ dryRunFirst: false, trialState: undefined, again: true })).toBe(false);
+  });
+  it('the entry gate holds the wave while it names a sign-off not yet given', () => {
+    expect(entryGateWaits('pending')).toBe(true);
+    expect(entryGateWaits('waiting')).toBe(true);
+    expect(entryGateWaits('not_met')).toBe(true);
+    expect(entryGateWaits('approved')).toBe(false);
+    expect(entryGateWaits('not_required')).toBe(false);
+  });
+  it('plan trial at the entry gate runs another trial load first, unless the entry is signed off already', () => {
+    expect(trialAgainAtEntry(true, 'waiting')).toBe(true);
+    expect(trialAgainAtEntry(true, 'approved')).toBe(false);
+    expect(trialAgainAtEntry(false, 'waiting')).toBe(false);
+    expect(trialAgainAtEntry(undefined, 'waiting')).toBe(false);
+  });
+  it('another trial load sets a waiting or not-met entry gate back to needing its sign-off (none when it names none)', () => {
+    expect(entryGateForTrial('waiting', 'Sam')).toBe('pending');
+    expect(entryGateForTrial('not_met', true)).toBe('pending');
+    expect(entryGateForTrial('not_met', false)).toBe('not_required');
+    expect(entryGateForTrial('waiting', false)).toBe('not_required');
+    for (const s of ['pending', 'approved', 'not_required'] as const) expect(entryGateForTrial(s, 'Sam')).toBe(s);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { count, emptyTotals } from '../../../domain/run-totals';
+import { count, countNotStarted, emptyTotals } from '../../../domain/run-totals';
 import type { AccountOutcome } from '../../../domain/inputs';
 
 const o = (ext: string, outcome: AccountOutcome['outcome'], more: Partial<AccountOutcome> = {}): AccountOutcome => ({
@@ -39,5 +39,25 @@ describe("the run's totals (what run status, the summary and the report show)", 
     const t = emptyTotals();
     count(t, o('E', 'not_attempted', { stage: 'guard', code: 'import_supplier_migration_not_ongoing' }));
     expect(t).toMatchObject({ failed: 0, notAttempted: 1, completed: 0 });
+  });
+});
+
+describe('an account the run could not start (created by an earlier run, or running elsewhere)', () => {
+  it('is counted by its outcome, and a created one also as already completed elsewhere', () => {
+    const t = emptyTotals();
+    countNotStarted(t, o('A', 'completed', { source: 'already_imported', accountNumber: 'A-1' }));
+    countNotStarted(t, o('B', 'completed_with_differences', { source: 'already_imported', accountNumber: 'A-2' }));
+    countNotStarted(t, o('C', 'failed', { code: 'tariff_code_not_found' }));
+    countNotStarted(t, o('D', 'not_attempted', { code: 'run_cancelled' }));
+    expect(t).toEqual({
+      ...emptyTotals(),
+      completed: 2,
+      completedWithDifferences: 1,
+      failed: 1,
+      notAttempted: 1,
+      alreadyCompletedElsewhere: 2,
+      failedByCode: { tariff_code_not_found: 1, run_cancelled: 1 },
+      outcomeSources: { already_imported: 2 },
+    });
   });
 });
