@@ -13,6 +13,7 @@ import { platformTaskQueue } from '../domain/task-queues';
 import { workerDeploymentVersion } from './deployment-version';
 import { workflowCacheOptions } from './workflow-cache';
 import { workflowBundle } from './workflow-bundle';
+import { missingWorkerNodeFlags } from './node-flags';
 import { loadCodecKeys } from '../codec/keys';
 import { useLedgerKeys } from '../ledger/sealing';
 import { fetchText, freeLoopbackPort, processRegistry, startMetricsServer, type MetricsServer } from '../metrics/server';
@@ -40,6 +41,8 @@ async function sdkTelemetry(cfg: Config) {
  */
 export async function createWorkers(cfg: Config, opts: { identity?: string; workflowInterceptorModules?: readonly string[] } = {}) {
   const logger = createLogger('worker', { level: cfg.LOG_LEVEL });
+  const missingFlags = missingWorkerNodeFlags(process.execArgv, process.env.NODE_OPTIONS);
+  if (missingFlags.length) logger.warn({ missingFlags }, 'worker started without its node flags (workers/node-flags.ts): it holds more memory than it needs');
   if (!runtimeInstalled) {
     const telemetryOptions = await sdkTelemetry(cfg);
     // Temporal's defaults plus SIGHUP: a worker run in a terminal that is closed stops gracefully too.
