@@ -1,5 +1,4 @@
-import path from 'node:path';
-import { bundleWorkflowCode, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { Runtime, Worker } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
 import { createS3Client } from '../clients/aws';
 import { createPool } from '../clients/db';
@@ -7,45 +6,18 @@ import { createTemporalLogger, createLogger } from '../logging/logger';
 import { createPlatformClient } from '../clients/platform';
 import { connectClient } from '../clients/temporal';
 import { connectWorker } from '../clients/temporal-worker';
-import { createDataConverter, FAILURE_CONVERTER_PATH } from '../codec/data-converter';
+import { createDataConverter } from '../codec/data-converter';
 import type { Config } from '../config';
 import { createActivities } from '../activities';
 import { platformTaskQueue } from '../domain/task-queues';
 import { workerDeploymentVersion } from './deployment-version';
 import { workflowCacheOptions } from './workflow-cache';
+import { workflowBundle } from './workflow-bundle';
+import { missingWorkerNodeFlags } from './node-flags';
 import { loadCodecKeys } from '../codec/keys';
 import { useLedgerKeys } from '../ledger/sealing';
 import { fetchText, freeLoopbackPort, processRegistry, startMetricsServer, type MetricsServer } from '../metrics/server';
 import { registerMigrationMetrics } from './migration-metrics';
-
-/**
- * The reusable V8 context evaluates the bundle's modules again for every workflow. These domain
- * modules hold no state (constants and pure functions) but import zod, whose evaluation per workflow
- * was a fifth of the workflow thread's CPU: they (and zod with them) are evaluated once and shared
- * (docs/throughput.md, "Where the cost goes"). test/unit/workers/preload-modules.test.ts keeps the list whole.
- */
-export const WORKFLOW_PRELOAD_MODULES: readonly string[] = ['../domain/supply.ts', '../domain/census.ts'].map((m) => path.resolve(__dirname, m));
-
-const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
-/**
- * Workflow code bundled once per process (webpack is slow); the failure converter goes in with it.
- * `interceptorModules`: workflow interceptors bundled in too (the upgrade test's version B).
- */
-export function workflowBundle(interceptorModules: readonly string[] = []): Promise<WorkflowBundleWithSourceMap> {
-  const key = interceptorModules.join('\n');
-  let bundle = bundles.get(key);
-  if (!bundle) {
-    bundle = bundleWorkflowCode({
-      workflowsPath: path.resolve(__dirname, '../workflows/index.ts'),
-      workflowInterceptorModules: [...interceptorModules],
-      failureConverterPath: FAILURE_CONVERTER_PATH,
-      preloadModules: [...WORKFLOW_PRELOAD_MODULES],
-      logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => process.stderr.write(m + '\n'), log() {} },
-    });
-    bundles.set(key, bundle);
-  }
-  return bundle;
-}
 
 let runtimeInstalled = false;
 /** Where this process's Temporal runtime serves its own metrics (loopback), once installed with them. */
@@ -69,6 +41,8 @@ async function sdkTelemetry(cfg: Config) {
  */
 export async function createWorkers(cfg: Config, opts: { identity?: string; workflowInterceptorModules?: readonly string[] } = {}) {
   const logger = createLogger('worker', { level: cfg.LOG_LEVEL });
+  const missingFlags = missingWorkerNodeFlags(process.execArgv, process.env.NODE_OPTIONS);
+  if (missingFlags.length) logger.warn({ missingFlags }, 'worker started without its node flags (workers/node-flags.ts): it holds more memory than it needs');
   if (!runtimeInstalled) {
     const telemetryOptions = await sdkTelemetry(cfg);
     // Temporal's defaults plus SIGHUP: a worker run in a terminal that is closed stops gracefully too.

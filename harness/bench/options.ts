@@ -2,43 +2,58 @@ import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { z } from 'zod';
 
-export const benchOptionsSchema = z.object({
-  mode: z.enum(['smoke', 'default']),
-  /** KRAKEN_TEMPORAL_ENGINE of the bench's stack: the CLI dev server or the Temporal server on Postgres. */
-  engine: z.enum(['dev', 'server']),
-  accounts: z.number().int().min(1),
-  /** The pipeline's concurrency sweep: one pass each; the table's pipeline figure is the best. */
-  concurrency: z.array(z.number().int().min(1).max(500)).min(1),
-  /** The floor's concurrency sweep: the floor's peak is what the pipeline is compared with. */
-  floorConcurrency: z.array(z.number().int().min(1).max(1000)).min(1),
-  /** 2-worker passes, each on a fresh stack (fresh Temporal database); reported with their spread. */
-  scalingRepeats: z.number().int().min(1),
-  floor: z.boolean(),
-  script: z.boolean(),
-  scaling: z.boolean(),
-  /** Accounts of the memory-growth run; 0 = not run. */
-  memoryAccounts: z.number().int().min(0),
-  /** Two passes more: a fresh worker with metrics on (scraped every 5 s) and one with metrics off (docs/observability.md). */
-  metricsCost: z.boolean(),
-  validationSeconds: z.number().positive(),
-  repeats: z.number().int().min(1),
-  sandboxRequests: z.number().int().min(1),
-  sandboxConcurrency: z.number().int().min(1),
-  /** OUTCOME_EVENT_WAIT_SECONDS of the stack: how long an account waits for its event before polling. */
-  eventWaitSeconds: z.number().positive(),
-  /**
-   * Which route the sandbox's events take to the receiver: one route, SQS (docker-compose.yml's
-   * route 1) by default, as a deployment runs; `both` is the dev stack's (each event arrives twice).
-   */
-  eventsRoute: z.enum(['sqs', 'webhook', 'both']),
-  out: z.string().min(1),
-  /**
-   * Where each pipeline worker process writes V8 CPU profiles of all its threads when it stops
-   * (an absolute path); unset: no profiling. Profiling slows the worker: such a run's figures
-   * say where an account's CPU goes, not how fast the pipeline is.
-   */
-  cpuProfileDir: z.string().min(1).optional(),
-});
+export const benchOptionsSchema = z
+  .object({
+    mode: z.enum(['smoke', 'default']),
+    /** KRAKEN_TEMPORAL_ENGINE of the bench's stack: the CLI dev server or the Temporal server on Postgres. */
+    engine: z.enum(['dev', 'server']),
+    accounts: z.number().int().min(1),
+    /** The pipeline's concurrency sweep: one pass each; the table's pipeline figure is the best. */
+    concurrency: z.array(z.number().int().min(1).max(500)).min(1),
+    /** The floor's concurrency sweep: the floor's peak is what the pipeline is compared with. */
+    floorConcurrency: z.array(z.number().int().min(1).max(1000)).min(1),
+    /** 2-worker passes, each on a fresh stack (fresh Temporal database); reported with their spread. */
+    scalingRepeats: z.number().int().min(1),
+    floor: z.boolean(),
+    script: z.boolean(),
+    scaling: z.boolean(),
+    /** Accounts of the memory-growth run; 0 = not run. */
+    memoryAccounts: z.number().int().min(0),
+    /** Two passes more: a fresh worker with metrics on (scraped every 5 s) and one with metrics off (docs/observability.md). */
+    metricsCost: z.boolean(),
+    validationSeconds: z.number().positive(),
+    repeats: z.number().int().min(1),
+    sandboxRequests: z.number().int().min(1),
+    sandboxConcurrency: z.number().int().min(1),
+    /** OUTCOME_EVENT_WAIT_SECONDS of the stack: how long an account waits for its event before polling. */
+    eventWaitSeconds: z.number().positive(),
+    /**
+     * Which route the sandbox's events take to the receiver: one route, SQS (docker-compose.yml's
+     * route 1) by default, as a deployment runs; `both` is the dev stack's (each event arrives twice).
+     */
+    eventsRoute: z.enum(['sqs', 'webhook', 'both']),
+    out: z.string().min(1),
+    /**
+     * Where each pipeline worker process writes V8 CPU profiles of all its threads when it stops
+     * (an absolute path); unset: no profiling. Profiling slows the worker: such a run's figures
+     * say where an account's CPU goes, not how fast the pipeline is.
+     */
+    cpuProfileDir: z.string().min(1).optional(),
+    /**
+     * Where each pipeline worker's memory probe (`harness/measure/heap-probe.cjs`) writes, one folder a
+     * worker process: its memory split (RSS, each thread's V8 heap, external) every second.
+     */
+    heapProbeDir: z.string().min(1).optional(),
+    /**
+     * With the probe: heap snapshots of all the first worker's threads at rest after the warm-up and with
+     * the first pass's accounts in flight. Writing one stops the threads for seconds and leaves the
+     * snapshot's own native memory in the RSS: such a run says what the heaps hold, not the RSS or speed.
+     */
+    heapSnapshots: z.boolean(),
+    /** More node flags for the pipeline workers (an A/B of V8's or the allocator's settings). */
+    workerNodeFlags: z.array(z.string().regex(/^--/, 'a node flag')),
+  })
+  .refine((o) => !o.heapSnapshots || o.heapProbeDir, { message: '--heap-snapshots needs --heap-probe <dir>', path: ['heapSnapshots'] });
 export type BenchOptions = z.infer<typeof benchOptionsSchema>;
 
 const DEFAULTS = {
@@ -95,6 +110,9 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     )
     .option('--out <file>', 'results file', 'harness/bench/results.json')
     .option('--cpu-prof <dir>', 'write V8 CPU profiles of the pipeline workers (every thread) into <dir>; slows them, so the figures are not comparable')
+    .option('--heap-probe <dir>', "write the workers' memory split (RSS, V8 heap by thread, external) every second into <dir>")
+    .option('--worker-node-flags <flags>', 'more node flags for the pipeline workers, space-separated (e.g. "--max-semi-space-size=8")')
+    .option('--heap-snapshots', 'with --heap-probe: heap snapshots of the first worker at rest and with accounts in flight; stalls it and swells its RSS')
     .allowExcessArguments(false);
   program.parse([...argv], { from: 'user' });
   const o = program.opts<{
@@ -117,6 +135,9 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     events: 'sqs' | 'webhook' | 'both';
     out: string;
     cpuProf?: string;
+    heapProbe?: string;
+    heapSnapshots?: boolean;
+    workerNodeFlags?: string;
   }>();
   const mode = o.smoke ? 'smoke' : 'default';
   const d = DEFAULTS[mode];
@@ -140,5 +161,8 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     eventsRoute: o.events,
     out: o.out,
     cpuProfileDir: o.cpuProf === undefined ? undefined : path.resolve(o.cpuProf),
+    heapProbeDir: o.heapProbe === undefined ? undefined : path.resolve(o.heapProbe),
+    heapSnapshots: Boolean(o.heapSnapshots),
+    workerNodeFlags: o.workerNodeFlags?.split(/\s+/).filter(Boolean) ?? [],
   });
 }

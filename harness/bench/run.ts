@@ -21,7 +21,8 @@ import { runHistoryCost } from './history-cost';
 import { benchResultsSchema, scriptRunSchema, type BenchResults, type MemoryGrowth, type PipelineRun, type ScriptRun } from './results';
 import { benchSandbox } from './sandbox';
 import { BASELINE_FILE, compareToBaseline, readBaseline } from './baseline';
-import { WORKER_ENV, benchEnv, findTemporalPid, routeEvents, workerNodeArgs } from './stack-env';
+import { benchEnv, findTemporalPid, routeEvents, workerEnv, workerNodeArgs } from './stack-env';
+import { takeHeapSnapshots } from '../measure/heap-snapshots';
 import { median, ratio, round } from './stats';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -126,7 +127,7 @@ async function main(opts: BenchOptions): Promise<BenchResults> {
   process.once('SIGTERM', stopOnSignal);
   // The stack waits for the worker ready file; info level keeps one log line per account for diagnosis:
   // workers log at info (about one line per account), everything else at warn.
-  const startWorker = async () => (await stack.startWorker(WORKER_ENV, workerNodeArgs(opts))).pid;
+  const startWorker = async () => (await stack.startWorker(workerEnv(opts), workerNodeArgs(opts))).pid;
   let client: Client | undefined;
   let pool: Pool | undefined;
   try {
@@ -180,12 +181,16 @@ async function measure(
     say('warm-up run (20 accounts, not reported)');
     await runPipeline({ ...ctx.common, concurrency: 50, set: sets.warmup, workerPids: ctx.workerPids });
   }
+  const probe = opts.heapProbeDir && opts.heapSnapshots ? heapSnapshotsAt(opts.heapProbeDir, firstWorker, notes) : undefined;
+  await probe?.atRest();
 
   // The pipeline at each concurrency of its sweep; the best pass is the table's pipeline figure.
   const pipelineSweep: PipelineRun[] = [];
   for (const [i, concurrency] of opts.concurrency.entries()) {
     say(`end-to-end: ${opts.accounts} accounts, 1 worker, concurrency ${concurrency}`);
-    const r = await withPassCost(ctx.stats, () => runPipeline({ ...ctx.common, concurrency, set: sets.sweep[i], workerPids: ctx.workerPids }));
+    const onTick = i === 0 ? probe?.inFlight(opts.accounts, concurrency) : undefined;
+    const r = await withPassCost(ctx.stats, () => runPipeline({ ...ctx.common, concurrency, set: sets.sweep[i], workerPids: ctx.workerPids, onTick }));
+    await probe?.settled();
     say(`end-to-end @${concurrency}: ${r.accountsPerSecond} acc/s, ${r.completed}/${r.accounts} completed`);
     pipelineSweep.push(r);
   }
@@ -349,7 +354,7 @@ async function metricsCostPasses(opts: BenchOptions, ctx: Ctx, seed: ReturnType<
   const pass = async (label: 'on' | 'off') => {
     for (const w of ctx.stack.workers()) await w.stop('SIGTERM', 15_000);
     const name = `worker-${ctx.stack.workers().length + 1}`;
-    const pid = (await ctx.stack.startWorker({ ...WORKER_ENV, ...(label === 'off' ? { METRICS_ADDRESS: '' } : {}) })).pid;
+    const pid = (await ctx.stack.startWorker({ ...workerEnv(opts), ...(label === 'off' ? { METRICS_ADDRESS: '' } : {}) })).pid;
     ctx.workerPids = [pid];
     const url = ctx.stack.info.metrics[name];
     if ((label === 'on') !== (url !== undefined)) throw new Error(`metrics ${label}: ${name} serves ${url ?? 'no metrics'}`);
@@ -388,6 +393,36 @@ async function metricsCostPasses(opts: BenchOptions, ctx: Ctx, seed: ReturnType<
   };
 }
 
+/**
+ * `--heap-probe`: heap snapshots of the first worker at rest (after the warm-up, its workflows gone)
+ * and once in the first pass, when the run holds its full window of accounts in flight (half-way
+ * through the accounts beyond the first window). `heap-compare.ts` compares the two.
+ */
+function heapSnapshotsAt(dir: string, pid: number, notes: string[]) {
+  let pending: Promise<unknown> | undefined;
+  return {
+    async atRest() {
+      const s = await takeHeapSnapshots(dir, pid);
+      say(`heap snapshots at rest: ${s.dir}/${s.n}-*.heapsnapshot`);
+    },
+    inFlight(accounts: number, concurrency: number): ((t: PipelineTick) => void) | undefined {
+      const at = Math.max(1, Math.ceil((accounts - concurrency) / 2));
+      if (accounts - at < concurrency) {
+        notes.push(`heap probe: ${accounts} accounts never hold ${concurrency} in flight past the first outcome: no snapshot in flight (use more accounts)`);
+        return undefined;
+      }
+      return (t) => {
+        if (pending || t.finished < at || accounts - t.finished < concurrency) return;
+        pending = takeHeapSnapshots(dir, pid).then((s) => {
+          say(`heap snapshots with ${concurrency} accounts in flight (${t.finished} finished): ${s.dir}/${s.n}-*.heapsnapshot`);
+          notes.push(`heap probe: snapshots ${s.dir}/${s.n}-* with ${concurrency} accounts in flight; the pass stalled while they were written`);
+        });
+      };
+    },
+    settled: () => pending,
+  };
+}
+
 /** Seeds sets into one stack's database with disjoint legacy ids. */
 function seeder(pool: Pool, stack: RunningStack) {
   let nextAccountId = 0;
@@ -415,7 +450,10 @@ async function freshStackPass(opts: BenchOptions, i: number, concurrency: number
   let client: Client | undefined;
   let pool: Pool | undefined;
   try {
-    const workerPids = [(await stack.startWorker(WORKER_ENV, workerNodeArgs(opts))).pid, (await stack.startWorker(WORKER_ENV, workerNodeArgs(opts))).pid];
+    const workerPids = [
+      (await stack.startWorker(workerEnv(opts), workerNodeArgs(opts))).pid,
+      (await stack.startWorker(workerEnv(opts), workerNodeArgs(opts))).pid,
+    ];
     const c = (client = await connectClient(stack.config));
     const p = (pool = createPool(stack.config.DATABASE_URL!, 5));
     const seed = seeder(p, stack);

@@ -14,8 +14,20 @@ import { findDescendant } from '../measure/proc-tree';
 const ROOT = path.resolve(__dirname, '../..');
 
 export const WORKER_ENV = { LOG_LEVEL: 'info' };
-/** `--cpu-prof`: node writes each worker's profiles (one file a thread) when the worker stops. */
-export const workerNodeArgs = (opts: BenchOptions): string[] => (opts.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfileDir}`] : []);
+const HEAP_PROBE = path.join(__dirname, '../measure/heap-probe.cjs');
+/**
+ * `--cpu-prof`: node writes each worker's profiles (one file a thread) when the worker stops.
+ * `--heap-probe`: the probe is loaded before the worker (`--require`) and writes where `workerEnv` says.
+ */
+export const workerNodeArgs = (opts: BenchOptions): string[] => [
+  ...(opts.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfileDir}`] : []),
+  ...(opts.heapProbeDir ? ['--require', HEAP_PROBE] : []),
+  ...opts.workerNodeFlags,
+];
+export const workerEnv = (opts: BenchOptions): Record<string, string> => ({
+  ...WORKER_ENV,
+  ...(opts.heapProbeDir ? { HEAP_PROBE_DIR: opts.heapProbeDir } : {}),
+});
 
 /** The stack's environment for the bench: no artificial latency, no faults, no client-side throttling. */
 export function benchEnv(dataDir: string, eventWaitSeconds: number, engine: BenchOptions['engine']): Record<string, string | undefined> {

@@ -17,6 +17,7 @@ import { startTemporalFullServer } from './temporal-full-server';
 import { provisionTemporalServer, type ServerToolPaths } from './temporal-server-build';
 import { startTemporalDevServer, type TemporalDevServer } from './temporal-server';
 import { readStackInfo, stackInfoSchema, type StackInfo } from '../../config/dev-stack-info';
+import { WORKER_NODE_FLAGS } from '../../workers/node-flags';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -195,7 +196,7 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
       const proc = startProcess({
         name: `worker ${n}`,
         command: process.execPath,
-        args: [...nodeArgs, '--import', 'tsx', path.join(ROOT, 'workers', 'main.ts')],
+        args: [...WORKER_NODE_FLAGS, ...nodeArgs, '--import', 'tsx', path.join(ROOT, 'workers', 'main.ts')],
         // METRICS_ADDRESS '' in extraEnv: a worker without metrics (the bench's metrics-off pass).
         env: {
           ...process.env,

@@ -19,6 +19,7 @@ import type { RunProgress } from '../../domain/messages';
 import type { migrationRunWorkflow } from '../../workflows/migration-run';
 import { sandboxAdmin } from '../../harness/sandbox/admin-client';
 import { finishMinutes, runSummary } from '../../ledger/run-summary';
+import { WORKER_NODE_FLAGS } from '../../workers/node-flags';
 
 /** What an end-to-end test needs of the stack the global setup started. */
 export interface E2E {
@@ -245,7 +246,7 @@ function spawnOwnWorker(e: E2E, opts: { taskQueue: string; name: string; env?: R
   const readyFile = path.join(e.config.DATA_DIR, `${opts.name}.ready`);
   fs.rmSync(readyFile, { force: true });
   const out = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', opts.script ?? 'workers/main.ts'], {
+  const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, '--import', 'tsx', opts.script ?? 'workers/main.ts'], {
     env: { ...process.env, ...e.env, ...opts.env, TEMPORAL_TASK_QUEUE: opts.taskQueue, WORKER_READY_FILE: readyFile },
     stdio: ['ignore', out, out],
   });

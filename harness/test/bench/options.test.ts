@@ -69,6 +69,19 @@ describe('parseBenchArgs', () => {
     expect(() => parseBenchArgs(['--cpu-prof'])).toThrow();
   });
 
+  it('--heap-probe samples the workers into a directory; --heap-snapshots only with it', () => {
+    expect(parseBenchArgs([])).toMatchObject({ heapProbeDir: undefined, heapSnapshots: false });
+    expect(parseBenchArgs(['--heap-probe', 'heap'])).toMatchObject({ heapProbeDir: path.resolve('heap'), heapSnapshots: false });
+    expect(parseBenchArgs(['--heap-probe', 'heap', '--heap-snapshots']).heapSnapshots).toBe(true);
+    expect(() => parseBenchArgs(['--heap-snapshots'])).toThrow(/needs --heap-probe/);
+  });
+
+  it('--worker-node-flags passes node flags to the workers, and nothing that is not a flag', () => {
+    expect(parseBenchArgs([]).workerNodeFlags).toEqual([]);
+    expect(parseBenchArgs(['--worker-node-flags', ' --max-semi-space-size=8  --trace-gc ']).workerNodeFlags).toEqual(['--max-semi-space-size=8', '--trace-gc']);
+    expect(() => parseBenchArgs(['--worker-node-flags', 'rm -rf'])).toThrow();
+  });
+
   it('rejects nonsense instead of benchmarking it', () => {
     expect(() => parseBenchArgs(['--accounts', 'lots'])).toThrow();
     expect(() => parseBenchArgs(['--accounts', '0'])).toThrow();

@@ -2,7 +2,7 @@ import { Worker } from '@temporalio/worker';
 import { codecWarnings } from '../../../clients/temporal';
 import { describe, expect, it } from 'vitest';
 import { createDataConverter } from '../../../codec/data-converter';
-import { workflowBundle } from '../../../workers/worker';
+import { workflowBundle } from '../../../workers/workflow-bundle';
 import { runWorkflowId } from '../../../domain/workflow-ids';
 import { useE2E, expectOutcomesMatchGroundTruth, listOf, runToEnd, seedAccounts, uniqueId } from '../helpers';
 

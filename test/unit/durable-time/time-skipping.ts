@@ -4,7 +4,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { ALL_SEARCH_ATTRIBUTES } from '../../../domain/search-attributes';
 import { startTestServer, type RunningTestServer } from '../../../harness/stack/temporal-test-server';
-import { workflowBundle } from '../../../workers/worker';
+import { workflowBundle } from '../../../workers/workflow-bundle';
 
 export interface TimeSkipping {
   server: RunningTestServer;

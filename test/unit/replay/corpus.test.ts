@@ -2,7 +2,7 @@ import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FAILURE_CONVERTER_PATH } from '../../../codec/data-converter';
-import { workflowBundle } from '../../../workers/worker';
+import { workflowBundle } from '../../../workers/workflow-bundle';
 import { readCorpus } from '../../replay/corpus';
 
 // Histories written by the last released workflow code (test/replay/histories, recorded by

@@ -11,6 +11,7 @@ import { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_SERVER_VERSION } from '../../../ha
 import { ALL_SEARCH_ATTRIBUTES } from '../../../domain/search-attributes';
 import { spawnSync } from 'node:child_process';
 import { findTool, requireTool } from '../../support/prometheus';
+import { missingWorkerNodeFlags, WORKER_NODE_FLAGS } from '../../../workers/node-flags';
 
 // No Docker engine runs on the development machines, so the deployment files are checked here:
 // what they run must be what the code and the embedded server engine (stack/temporal-full-server.ts)
@@ -84,7 +85,8 @@ describe('docker-compose.yml: the kraken-migrate services', () => {
   });
 
   it.each(ours.map(([n]) => n))('service %s only uses variables config/ declares, and they parse in production mode with the env file', (name) => {
-    const known = new Set(Object.keys(configSchema.shape));
+    // NODE_OPTIONS is Node's own, read before any of ours (the worker's flags: workers/node-flags.ts).
+    const known = new Set([...Object.keys(configSchema.shape), 'NODE_OPTIONS']);
     expect(Object.keys(env(name)).filter((k) => !known.has(k))).toEqual([]);
     const example = parseDotenv(fs.readFileSync('kraken-migrate.env.example'));
     expect(Object.keys(example).filter((k) => !known.has(k))).toEqual([]);
@@ -127,6 +129,11 @@ describe('docker-compose.yml: the kraken-migrate services', () => {
     expect(services.worker.container_name).toBeUndefined();
     expect(services.worker.ports).toBeUndefined();
     expect(services.worker.healthcheck!.test.join(' ')).toContain(env('worker').WORKER_READY_FILE);
+  });
+
+  it('starts the worker with its node flags, as the embedded stack does (workers/node-flags.ts)', () => {
+    expect(missingWorkerNodeFlags([], env('worker').NODE_OPTIONS)).toEqual([]);
+    expect(env('worker').NODE_OPTIONS.split(' ')).toEqual(expect.arrayContaining([...WORKER_NODE_FLAGS]));
   });
 
   it('points every client at the services that exist, on their ports', () => {

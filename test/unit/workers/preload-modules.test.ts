@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { WORKFLOW_PRELOAD_MODULES } from '../../../workers/worker';
+import { WORKFLOW_PRELOAD_MODULES } from '../../../workers/workflow-bundle';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
