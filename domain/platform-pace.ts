@@ -125,11 +125,15 @@ export const PROBE_IDLE_MS = 30_000;
  * tenant keeps for long (imports held to their window's end), no permit is freed and no call is
  * made, so no answer could ever widen it: the tenant would be left idle for as long as they are
  * held. Once the refusal's hold is over, no call is in flight and nothing was answered for
- * PROBE_IDLE_MS (or twice the usual hold, for a tenant that is slow, not stuck), one permit is given:
+ * PROBE_IDLE_MS (or twice the usual hold, for a tenant that is slow, not stuck), one permit is given
+ * (never past the ceiling the operator set):
  * accepted, it widens the window; refused, it narrows it and holds again (one refused call per idle spell).
  */
 export function probesBeyondWindow(s: {
   free: number;
+  /** Permits held now, and the ceiling (PLATFORM_MAX_IN_PROCESSING): the operator's bound, never passed by a probe. */
+  held: number;
+  ceiling: number;
   /** Permits granted whose call has no answer recorded yet. */
   unanswered: number;
   nowMs: number;
@@ -139,7 +143,7 @@ export function probesBeyondWindow(s: {
   /** How long an accepted account holds its permit (moving average), null before one was given back. */
   holdMs: number | null;
 }): boolean {
-  if (s.free > 0 || s.unanswered > 0 || s.nowMs < s.holdUntilMs) return false;
+  if (s.free > 0 || s.unanswered > 0 || s.held >= s.ceiling || s.nowMs < s.holdUntilMs) return false;
   return s.nowMs - s.lastAnswerMs >= Math.max(PROBE_IDLE_MS, 2 * (s.holdMs ?? 0));
 }
 

@@ -153,6 +153,8 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
         const inWindow = freePermits(row.window, held.rows[0].n);
         const probe = probesBeyondWindow({
           free: inWindow,
+          held: held.rows[0].n,
+          ceiling: params.maxWindow,
           unanswered: held.rows[0].unanswered,
           nowMs,
           holdUntilMs: row.holdUntilMs,

@@ -572,15 +572,18 @@ describe('the sweep of long-held permits (permits of account workflows closed wi
 
 describe('a full window that nothing answers asks the tenant again (probesBeyondWindow)', () => {
   // Full, nothing in flight, the hold over, the last answer PROBE_IDLE_MS ago: the stuck case.
-  const stuck = { free: 0, unanswered: 0, nowMs: 100_000, holdUntilMs: 50_000, lastAnswerMs: 100_000 - PROBE_IDLE_MS, holdMs: 200 };
+  const stuck = { free: 0, held: 2, ceiling: 500, unanswered: 0, nowMs: 100_000, holdUntilMs: 50_000, lastAnswerMs: 100_000 - PROBE_IDLE_MS, holdMs: 200 };
 
   it('lets one account through once the window has been full and unanswered for the idle time', () => {
     expect(probesBeyondWindow(stuck)).toBe(true);
     expect(probesBeyondWindow({ ...stuck, holdMs: null })).toBe(true);
   });
 
-  it('not while a permit is free, a call is in flight, the refusal still holds, or an answer came within the idle time', () => {
+  it('not while a permit is free, the ceiling is reached, a call is in flight, the refusal still holds, or an answer came within the idle time', () => {
     expect(probesBeyondWindow({ ...stuck, free: 1 })).toBe(false);
+    // The ceiling (PLATFORM_MAX_IN_PROCESSING) is the operator's: a probe never passes it.
+    expect(probesBeyondWindow({ ...stuck, held: 500 })).toBe(false);
+    expect(probesBeyondWindow({ ...stuck, held: 499 })).toBe(true);
     expect(probesBeyondWindow({ ...stuck, unanswered: 1 })).toBe(false);
     expect(probesBeyondWindow({ ...stuck, holdUntilMs: stuck.nowMs + 1 })).toBe(false);
     expect(probesBeyondWindow({ ...stuck, holdUntilMs: stuck.nowMs })).toBe(true);

@@ -54,6 +54,14 @@ describe("the tenant's permits in the ledger", () => {
     expect([...(await s.grant(T, [req('d')])).keys()]).toEqual(['d']);
   });
 
+  it('a window at its ceiling (PLATFORM_MAX_IN_PROCESSING) is never probed past it, however long it is idle', async () => {
+    const s = store();
+    expect([...(await s.grant(T, [req('a')])).keys()]).toEqual(['a']);
+    await s.answered(T, 'a', { kind: 'accepted', latencyMs: 10, full: true }, true);
+    await db.pool.query(`update migrate.platform_pace set hold_until = '-infinity', updated_at = clock_timestamp() - interval '1 hour'`);
+    expect((await s.grant(T, [req('b')])).size).toBe(0);
+  });
+
   it('an account asking again while it holds a permit (its attempt ended: a worker killed, a timeout) gets it back, even in a full window', async () => {
     const s = store();
     expect([...(await s.grant(T, [req('a')])).keys()]).toEqual(['a']);
