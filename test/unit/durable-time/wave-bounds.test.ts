@@ -314,6 +314,44 @@ describe("a wave's entry gate", () => {
     }
   }, 180_000);
 
+  it('a wave skipped during its trial load ends skipped: the trial run is cancelled and the real run never starts', async () => {
+    const t0 = await env.currentTimeMs();
+    const ledger = new Ledger(accountsOf('TSKIP', 40));
+    const planId = 'plan-trial-skip';
+    const worker = await startWorker(ledger);
+    const handle = await startPlan({
+      planId,
+      accounts: 40,
+      concurrency: 2,
+      windows: [{ start: iso(t0), end: iso(t0 + DAY) }],
+      trialMinPassRate: 1,
+      pollSeconds: 300,
+      continueAsNewAtEvents: 10_000,
+    });
+    try {
+      await skipPastActivities(t0 + 6 * MINUTE);
+      await waitForStatus(planId, 'the trial load in flight', (x) => x.waves[0].state === 'dry_run' && (x.waves[0].dry_run?.accounts.in_flight ?? 0) > 0);
+      await handle.executeUpdate(controlPlan, { args: [{ action: 'skip', wave: 'w' }] });
+      expect((await handle.result()).waves[0].state).toBe('skipped');
+      // `plan skip` cancels the run under way (docs/plan.md), a trial load's too: it ends cancelled
+      // (awaiting it skips time: a trial left going would run every account).
+      const trial = await env.client.workflow.getHandle<typeof migrationRunWorkflow>(runWorkflowId(`${planId}.w.trial-1`)).result();
+      expect(trial.state).toBe('cancelled');
+      expect(trial.totals.dispatched).toBeLessThan(40);
+      const real = await env.client.workflow
+        .getHandle(runWorkflowId(`${planId}.w`))
+        .describe()
+        .then(
+          () => 'started',
+          () => 'never started',
+        );
+      expect(real).toBe('never started');
+    } finally {
+      await handle.executeUpdate(controlPlan, { args: [{ action: 'cancel' }] }).catch(() => {});
+      await worker.stop();
+    }
+  }, 180_000);
+
   it("plan cancel cancels the wave's run under way: it ends cancelled, the accounts it had not started never are", async () => {
     const { planId, ledger, worker, handle } = await fortyInFlight('plan-cancel', 'CANCEL');
     try {
