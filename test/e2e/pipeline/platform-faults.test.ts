@@ -4,6 +4,7 @@ import { taskParams } from '../../../activities/schedule';
 import { createSourceAdapter } from '../../../source/adapter';
 import { defaultMapping } from '../../../source/mapping';
 import { transformAccount } from '../../../source/transform';
+import { KmKind, KmRunId, KmSupplier } from '../../../domain/search-attributes';
 import { accountWorkflowId } from '../../../domain/workflow-ids';
 import { accountsFile, attempts, useE2E, groundTruth, runToEnd, sandbox, seedAccounts, startRun, uniqueId, until } from '../helpers';
 
@@ -126,6 +127,9 @@ describe('platform faults', () => {
       await until('the refused account through, while the held ones still hold their permits', async () => done, 150_000);
       expect((await result).totals.completed).toBe(1);
       expect((await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE)).get(refused)).toMatchObject({ created_count: 1, schedule_accepted_count: 1 });
+      // Started without search attributes (as from the Temporal CLI or UI), the run sets its own: the UI finds it (docs/operator-guide.md).
+      const attrs = (await handle.describe()).typedSearchAttributes;
+      expect([attrs.get(KmKind), attrs.get(KmRunId), attrs.get(KmSupplier)]).toEqual(['run', runB, e.config.IMPORT_SUPPLIER_CODE]);
     } finally {
       await sandbox(e, 'PUT', '/admin/forced-outcomes', { [held1]: null, [held2]: null, [refused]: null }).catch(() => {});
       for (const id of holders)
