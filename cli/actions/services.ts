@@ -1,7 +1,6 @@
 // What `kraken-migrate worker`, `events serve`, `codec serve` and `config print` does. cli/commands/services.ts declares the command (options, help) and loads this module only when
 // the action runs, so the CLI starts without this module's dependencies.
 import path from 'node:path';
-import { workerIdentity } from '../../clients/temporal';
 import { maskedConfig } from '../../config';
 import { loadCliContext, ROOT } from '../context';
 import { printJson, println } from '../output';
@@ -12,16 +11,9 @@ export async function workerAction(): Promise<void> {
   const ctx = loadCliContext();
   // Imported here: the worker pulls in Temporal's native bridge, which other commands do not need.
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only by the command that needs it (see the comment above)
-  const { createWorkers } = require('../../workers/worker') as typeof import('../../workers/worker');
-  const w = await createWorkers(ctx.cfg, { identity: workerIdentity() });
-  w.logger.info(
-    { taskQueue: ctx.cfg.TEMPORAL_TASK_QUEUE, pid: process.pid, deploymentName: w.version.deploymentName, buildId: w.version.buildId },
-    'worker ready',
-  );
-  // Temporal's runtime shuts the workers down gracefully on SIGINT / SIGTERM.
-  await w.run();
-  await w.close();
-  w.logger.info('worker stopped');
+  const { runWorker } = require('../../workers/run-worker') as typeof import('../../workers/run-worker');
+  // The same life as the embedded stack's workers, ready file included (the compose health check reads it).
+  await runWorker(ctx.cfg);
 }
 
 export function eventsServeAction(): void {
