@@ -85,6 +85,8 @@ export const SAFE_LOG_FIELDS = new Set([
   'matchStatus',
   'messageId',
   'messages',
+  // The node flags a worker was started without (workers/node-flags.ts): flag names, no data.
+  'missingFlags',
   'namespace',
   'note',
   'op',
