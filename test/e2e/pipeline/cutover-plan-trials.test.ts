@@ -159,7 +159,7 @@ waves:
       expect(days).toContain(`beta,${today},1,1,1,0\r\n`);
       expect(days).toContain(`gamma,${today},2,2,2,0\r\n`);
       const wavesCsv = fs.readFileSync(r.wavesCsv, 'utf8');
-      expect(wavesCsv).toContain('alpha,completed,3,3,3,0,0,2,1,1,1,,Sam Lead,\r\n');
+      expect(wavesCsv).toContain('alpha,completed,3,3,3,0,0,2,1,1,1,,Sam Lead,,,,,,,,\r\n');
       const html = fs.readFileSync(r.html, 'utf8');
       expect(html).toContain(`<tr data-run="${planId}.alpha.trial-1">`);
       expect(html).toMatch(new RegExp(`<g data-day="${today}"><title>${today}: planned 1, started 1, completed 1, failed 0</title>`));
