@@ -205,6 +205,9 @@ describe("a wave's exit gate on its numbers", () => {
       await skipPolls(t0 + 3 * DAY, POLL_MS);
       s = await waitForStatus(planId, 'three points on supply', (x) => x.waves[0].gates.exit.supply?.on_supply === 3);
       expect(s.waves[0]).toMatchObject({ state: 'waiting_supply', gates: { exit: { supply: { waiting: 1, over_max_days: 0, on_supply_rate: 0.75 } } } });
+      // The plan's page in the Temporal UI says the same under Current details.
+      const page = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+      expect(page.currentDetails).toContain('switch: 3 of 4 meter points on supply, 1 waiting, 0 over max days');
       // Past five days since its first read (and one poll): exit_not_met, for good.
       await skipPolls(t0 + 5 * DAY + POLL_MS + 10 * MINUTE, POLL_MS);
       s = await waitForStatus(planId, 'the exit gate not met', (x) => x.waves[0].state === 'exit_not_met');
