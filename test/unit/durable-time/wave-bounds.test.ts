@@ -341,14 +341,7 @@ describe("a wave's entry gate", () => {
       const trial = await env.client.workflow.getHandle<typeof migrationRunWorkflow>(runWorkflowId(`${planId}.w.trial-1`)).result();
       expect(trial.state).toBe('cancelled');
       expect(trial.totals.dispatched).toBeLessThan(40);
-      const real = await env.client.workflow
-        .getHandle(runWorkflowId(`${planId}.w`))
-        .describe()
-        .then(
-          () => 'started',
-          () => 'never started',
-        );
-      expect(real).toBe('never started');
+      expect(await realRunStarted(planId)).toBe(false);
     } finally {
       await handle.executeUpdate(controlPlan, { args: [{ action: 'cancel' }] }).catch(() => {});
       await worker.stop();
@@ -381,14 +374,6 @@ describe("a wave's entry gate", () => {
       pollSeconds: 300,
       continueAsNewAtEvents: 10_000,
     });
-    const realRunStarted = () =>
-      env.client.workflow
-        .getHandle(runWorkflowId(`${planId}.w`))
-        .describe()
-        .then(
-          () => true,
-          () => false,
-        );
     try {
       await skipPastActivities(t0 + 10 * MINUTE);
       const first = await waitForStatus(planId, 'trial load 1 passed, the entry gate waiting', (x) => x.waves[0].state === 'waiting_entry_sign_off');
@@ -404,18 +389,29 @@ describe("a wave's entry gate", () => {
           (x.waves[0].dry_run?.runs.length === 2 && x.waves[0].dry_run.state === 'passed') || !['waiting_entry_sign_off', 'dry_run'].includes(x.waves[0].state),
       );
       expect(second.waves[0]).toMatchObject({ state: 'waiting_entry_sign_off', gates: { entry: { state: 'waiting', approved_by: null } } });
-      expect(await realRunStarted()).toBe(false);
+      expect(await realRunStarted(planId)).toBe(false);
       // Signed off: now the real run starts, and the wave ends.
       await handle.executeUpdate(approveGate, { args: [{ wave: 'w', gate: 'entry', by: 'ops lead' }] });
       await skipPastActivities(t0 + 30 * MINUTE);
       await waitForStatus(planId, 'the wave completed', (x) => x.waves[0].state === 'completed');
-      expect(await realRunStarted()).toBe(true);
+      expect(await realRunStarted(planId)).toBe(true);
     } finally {
       await handle.executeUpdate(controlPlan, { args: [{ action: 'cancel' }] }).catch(() => {});
       await worker.stop();
     }
   }, 180_000);
 });
+
+/** Whether the plan's wave `w` started its real run (not a trial load). */
+function realRunStarted(planId: string): Promise<boolean> {
+  return env.client.workflow
+    .getHandle(runWorkflowId(`${planId}.w`))
+    .describe()
+    .then(
+      () => true,
+      () => false,
+    );
+}
 
 /** The run ends cancelled (awaiting it skips time: a run left going would dispatch them all), every account with one outcome. */
 async function expectRunCancelled(runId: string, ledger: Ledger): Promise<void> {
