@@ -9,8 +9,8 @@ import { createWorkers } from './worker';
  * and the compose health check), then run until Temporal's runtime stops it gracefully on SIGINT /
  * SIGTERM; in-flight activities finish or time out.
  */
-export async function runWorker(cfg: Config): Promise<void> {
-  const w = await createWorkers(cfg, { identity: workerIdentity() });
+export async function runWorker(cfg: Config, opts: { workflowInterceptorModules?: readonly string[] } = {}): Promise<void> {
+  const w = await createWorkers(cfg, { identity: workerIdentity(), ...opts });
   w.logger.info({ taskQueue: cfg.TEMPORAL_TASK_QUEUE, pid: process.pid, deploymentName: w.version.deploymentName, buildId: w.version.buildId }, 'worker ready');
   if (cfg.WORKER_READY_FILE) fs.writeFileSync(cfg.WORKER_READY_FILE, String(process.pid));
   await w.run();
