@@ -3,14 +3,14 @@ import { defineConfig } from 'vitest/config';
 // Temporal's native bridge is not worker-thread safe: forks only. Stack start-up (Temporal,
 // Postgres, S3) takes tens of seconds on 2 cores, hence the long hook timeout. Unit tests need
 // no services; the global setup brings up one end-to-end stack per fork, and each e2e file uses its
-// worker's (test/e2e/helpers.ts `stackEnv`). Three forks on the developers' 2 cores (vitest's default
-// there is one, cores - 1): the tests wait on services more than they compute (a serial e2e run
-// keeps about two thirds of one core busy), so a third stack overlaps waits rather than queueing
-// for CPU. VITEST_MAX_FORKS overrides the count.
+// worker's (test/e2e/helpers.ts `stackEnv`). Three forks by default on the developers' 2 cores
+// (vitest's default there is one, cores - 1); `npm test` runs e2e on four: most e2e time is waiting
+// on timers (activity timeouts after a kill, plan windows, held imports), which a fourth stack
+// overlaps rather than queueing for CPU. VITEST_MAX_FORKS sets the count.
 export default defineConfig({
   test: {
     pool: 'forks',
-    poolOptions: { forks: { maxForks: 3, minForks: 1 } },
+    poolOptions: { forks: { maxForks: Number(process.env.VITEST_MAX_FORKS ?? 3), minForks: 1 } },
     projects: [
       {
         extends: true,
