@@ -8,7 +8,14 @@ import { cmdline, descendants, processTable } from './proc-tree';
  * in for the platform (the sandbox, S3/SQS), which a deployment does not run on its own cores.
  */
 
-export type CpuGroup = 'worker' | 'temporal' | 'sandbox' | 'postgres' | 's3sqs' | 'codec' | 'script' | 'bench' | 'other';
+export type CpuGroup = 'worker' | 'temporal' | 'sandbox' | 'postgres' | 'sandbox-postgres' | 's3sqs' | 'codec' | 'script' | 'bench' | 'other';
+
+/**
+ * The Postgres backends that serve the platform sandbox (its pool's application_name, read from
+ * pg_stat_activity): their CPU is the stand-in tenant's database work, not the pipeline's, and is
+ * counted as `sandbox-postgres`. Background processes and other backends stay `postgres`.
+ */
+export type SandboxBackends = ReadonlySet<number>;
 
 /** Clock ticks per second of /proc's utime/stime (USER_HZ: 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -41,7 +48,7 @@ export interface CpuSnapshot {
 }
 
 /** Every process of the tree under `root` (the bench process: the stack's services are its children). */
-export function cpuSnapshot(root = process.pid): CpuSnapshot {
+export function cpuSnapshot(root = process.pid, sandboxBackends: SandboxBackends = new Set()): CpuSnapshot {
   const procs: CpuSnapshot['procs'] = new Map();
   const table = processTable();
   for (const pid of descendants(root, table)) {
@@ -53,7 +60,8 @@ export function cpuSnapshot(root = process.pid): CpuSnapshot {
     }
     const t = ticksFromStat(stat);
     if (!t) continue;
-    procs.set(pid, { group: pid === root ? 'bench' : cpuGroupOf(cmdline(pid)), ppid: table.get(pid), ...t });
+    const group = pid === root ? 'bench' : cpuGroupOf(cmdline(pid));
+    procs.set(pid, { group: group === 'postgres' && sandboxBackends.has(pid) ? 'sandbox-postgres' : group, ppid: table.get(pid), ...t });
   }
   return { procs };
 }
@@ -83,12 +91,21 @@ export function cpuMsPerAccount(before: CpuSnapshot, after: CpuSnapshot, account
   return out;
 }
 
-/** Runs `pass` and adds what it cost per account, by process group. */
+/**
+ * Runs `pass` and adds what it cost per account, by process group. `sandboxBackends` is asked before
+ * and after (a backend the sandbox opened during the pass is known by its end); a backend that was the
+ * sandbox's at either end keeps that group in both snapshots.
+ */
 export async function withCpu<T extends { completed: number }>(
   pass: () => Promise<T>,
   reapedAs?: CpuGroup,
+  sandboxBackends: () => Promise<SandboxBackends> = async () => new Set(),
 ): Promise<T & { cpuMsPerAccount: Partial<Record<CpuGroup, number>> }> {
-  const before = cpuSnapshot();
+  const early = await sandboxBackends();
+  const before = cpuSnapshot(process.pid, early);
   const r = await pass();
-  return { ...r, cpuMsPerAccount: cpuMsPerAccount(before, cpuSnapshot(), r.completed, reapedAs) };
+  const late = await sandboxBackends();
+  const all = new Set([...early, ...late]);
+  for (const [pid, p] of before.procs) if (p.group === 'postgres' && all.has(pid)) p.group = 'sandbox-postgres';
+  return { ...r, cpuMsPerAccount: cpuMsPerAccount(before, cpuSnapshot(process.pid, all), r.completed, reapedAs) };
 }

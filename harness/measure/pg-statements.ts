@@ -74,6 +74,17 @@ export async function enableStatementStats(pool: Pool): Promise<boolean> {
   }
 }
 
+/** The application_name the stack's sandbox pool gives its connections (harness/stack/services.ts). */
+export const SANDBOX_APPLICATION_NAME = 'platform-sandbox';
+
+/** The pids of the Postgres backends serving the sandbox now (pg_stat_activity). */
+export async function sandboxBackendPids(pool: Pool): Promise<Set<number>> {
+  const r = await pool
+    .query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [SANDBOX_APPLICATION_NAME])
+    .catch(() => ({ rows: [] }));
+  return new Set(r.rows.map((x) => Number(x.pid)));
+}
+
 export async function pgSnapshot(pool: Pool): Promise<PgSnapshot> {
   const s = await pool.query<{ key: string; toplevel: boolean; calls: number; ms: number; rows: number; query: string }>(
     `select queryid::text || ':' || toplevel::text as key, toplevel, calls::float8 as calls, total_exec_time::float8 as ms, rows::float8 as rows,

@@ -12,17 +12,21 @@ import { createLedger } from '../../ledger';
 import { loadCodecKeys } from '../../codec/keys';
 import { useLedgerKeys } from '../../ledger/sealing';
 import { serveProcessMetrics } from '../../metrics/server';
+import { SANDBOX_APPLICATION_NAME } from '../measure/pg-statements';
 
 /**
  * The platform sandbox and the events receiver run in the stack's own process. The ledger's
  * supplier mirror is seeded with the configured supplier (the operator changes it with the CLI).
  */
 export async function startPlatformServices(config: Config, s3: S3Client) {
-  const pool = useLedgerKeys(createPool(config.DATABASE_URL!, 20), loadCodecKeys(config));
+  // Two pools, named to Postgres: the sandbox stands in for the tenant, the events receiver is the
+  // pipeline's, and the bench counts their backends' CPU apart (harness/measure/cpu-groups.ts).
+  const pool = useLedgerKeys(createPool(config.DATABASE_URL!, 10, { applicationName: 'events-receiver' }), loadCodecKeys(config));
+  const sandboxPool = createPool(config.DATABASE_URL!, 10, { applicationName: SANDBOX_APPLICATION_NAME });
   await createLedger(pool).setSupplierIfAbsent(config.IMPORT_SUPPLIER_CODE, config.IMPORT_SUPPLIER_DOCUMENT_ROOT);
   const sqs = createSqsClient(config);
   const sandbox = await createSandbox({
-    pool,
+    pool: sandboxPool,
     s3,
     sqs,
     options: sandboxOptionsFromConfig(config),
@@ -48,6 +52,7 @@ export async function startPlatformServices(config: Config, s3: S3Client) {
       await sandbox.close();
       if (client) await (await client).connection.close();
       await pool.end();
+      await sandboxPool.end();
     },
   };
 }

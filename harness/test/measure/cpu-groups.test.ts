@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { cpuGroupOf, cpuMsPerAccount, cpuSnapshot, ticksFromStat, type CpuSnapshot } from '../../measure/cpu-groups';
 
@@ -51,6 +52,21 @@ describe('bench CPU accounting', () => {
       [3, { group: 'postgres', ppid: 1, self: 110, reaped: 3020 }], // it closed during this pass, 20 ticks after `before`
     ]);
     expect(cpuMsPerAccount(before, after, 10)).toEqual({ postgres: 30 });
+  });
+
+  it('counts the sandbox’s Postgres backends apart from the pipeline’s', async () => {
+    // Two processes named like Postgres backends (bash's exec -a sets the command line), one of them the sandbox's.
+    const backend = () => spawn('bash', ['-c', 'exec -a "postgres: postgres kraken_migrate 127.0.0.1(5) idle" sleep 30'], { stdio: 'ignore' });
+    const [ours, theirs] = [backend(), backend()];
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      const s = cpuSnapshot(process.pid, new Set([theirs.pid!]));
+      expect(s.procs.get(ours.pid!)?.group).toBe('postgres');
+      expect(s.procs.get(theirs.pid!)?.group).toBe('sandbox-postgres');
+    } finally {
+      ours.kill();
+      theirs.kill();
+    }
   });
 
   it('finds this process and its children on this machine', () => {
