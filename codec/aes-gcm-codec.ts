@@ -3,6 +3,7 @@ import type { Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { CodecError } from './codec-error';
 import type { CodecKeyring } from './keys';
+import { secretKey } from './secret-key';
 
 export const ENCODING_ENCRYPTED = 'binary/encrypted';
 export const METADATA_ENCODING = 'encoding';
@@ -46,7 +47,7 @@ export class AesGcmCodec implements PayloadCodec {
     const { id, key } = this.keyring.current;
     const plain = temporal.api.common.v1.Payload.encode(payload).finish();
     const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv(ALGORITHM, key, iv, { authTagLength: TAG_BYTES });
+    const cipher = createCipheriv(ALGORITHM, secretKey(key), iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(aad(id));
     const body = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
     return {
@@ -69,7 +70,7 @@ export class AesGcmCodec implements PayloadCodec {
     }
     let plain: Buffer;
     try {
-      const decipher = createDecipheriv(ALGORITHM, key, data.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
+      const decipher = createDecipheriv(ALGORITHM, secretKey(key), data.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
       decipher.setAAD(aad(keyId));
       decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
       plain = Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]);

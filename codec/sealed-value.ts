@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { CodecError } from './codec-error';
 import type { CodecKeyring } from './keys';
+import { secretKey } from './secret-key';
 
 /**
  * Values sealed at rest with the payload codec's keyring (AES-256-GCM, the key id kept with each
@@ -25,7 +26,7 @@ export function isSealed(text: string): boolean {
 export function sealText(keyring: CodecKeyring, where: string, plain: string): string {
   const { id, key } = keyring.current;
   const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv(ALGORITHM, key, iv, { authTagLength: TAG_BYTES });
+  const cipher = createCipheriv(ALGORITHM, secretKey(key), iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(aad(id, where));
   const body = Buffer.concat([iv, cipher.update(plain, 'utf8'), cipher.final(), cipher.getAuthTag()]);
   return `${PREFIX}${id}:${body.toString('base64')}`;
@@ -43,7 +44,7 @@ export function openText(keyring: CodecKeyring, where: string, stored: string): 
   const data = Buffer.from(rest.slice(colon + 1), 'base64');
   if (data.length < IV_BYTES + TAG_BYTES) throw new CodecError('codec_decrypt_failed', `${where}: sealed value (key "${keyId}") is truncated`, keyId);
   try {
-    const decipher = createDecipheriv(ALGORITHM, key, data.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
+    const decipher = createDecipheriv(ALGORITHM, secretKey(key), data.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
     decipher.setAAD(aad(keyId, where));
     decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
     return Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]).toString('utf8');

@@ -173,10 +173,12 @@ function pair(name: string, exp: unknown[], got: unknown[]): Array<[number, numb
   const taken = new Set<number>();
   const of = new Map<number, number>();
   if (key) {
+    // Each found item's key once: an agreement's key is a London date's instant (Intl, not cheap).
+    const gotKeys = got.map(key);
     exp.forEach((e, i) => {
       const k = key(e);
       if (k === undefined) return;
-      const j = got.findIndex((g, jj) => !taken.has(jj) && key(g) === k);
+      const j = gotKeys.findIndex((g, jj) => !taken.has(jj) && g === k);
       if (j >= 0) {
         taken.add(j);
         of.set(i, j);
