@@ -62,7 +62,8 @@ function toRow(r: any): PaceRow {
     throttled: Number(r.throttled),
     serverErrors: Number(r.server_errors),
     held: Number(r.held ?? 0),
-    holdMs: r.hold_ms === null || r.hold_ms === undefined ? null : Number(r.hold_ms),
+    // The stored average with the holds not yet folded into it (migrate.platform_hold_ms).
+    holdMs: r.measured_hold_ms === null || r.measured_hold_ms === undefined ? null : Number(r.measured_hold_ms),
     updatedAt: new Date(r.updated_at).toISOString(),
   };
 }
@@ -77,7 +78,11 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
     const client = await pool.connect();
     try {
       await client.query('begin');
-      const lock = () => client.query(`select *, clock_timestamp() as now from migrate.platform_pace where tenant = $1 for update`, [tenant]);
+      const lock = () =>
+        client.query(
+          `select p.*, migrate.platform_hold_ms(p) as measured_hold_ms, clock_timestamp() as now from migrate.platform_pace p where tenant = $1 for update`,
+          [tenant],
+        );
       let r = await lock();
       // The tenant's row is made once, by the first round that finds none (not one upsert a round).
       if (r.rows.length === 0) {
@@ -233,24 +238,29 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
           );
           signal = { ...signal, inProcessing: n.rows[0].n, unanswered: n.rows[0].unanswered };
         }
-        if (keep) await c.query(`update migrate.platform_permits set accepted_at = clock_timestamp() where tenant = $1 and holder = $2`, [tenant, holder]);
-        else {
-          // Given back without the tenant taking the account: not a share of the window it had.
-          await c.query(
-            `with gone as (delete from migrate.platform_permits where tenant = $1 and holder = $2 returning fairness_key)
-             update migrate.platform_fair_shares s set granted = greatest(0, s.granted - 1) from gone
-              where s.tenant = $1 and s.fairness_key = gone.fairness_key`,
-            [tenant, holder],
-          );
+        // The permit kept (in processing) or given back (without the tenant taking the account: not a
+        // share of the window it had), as CTEs of the window's update when there is one: one round trip.
+        const permit = keep
+          ? `kept as (update migrate.platform_permits set accepted_at = clock_timestamp() where tenant = $1 and holder = $2)`
+          : `gone as (delete from migrate.platform_permits where tenant = $1 and holder = $2 returning fairness_key),
+             shares as (update migrate.platform_fair_shares s set granted = greatest(0, s.granted - 1) from gone
+              where s.tenant = $1 and s.fairness_key = gone.fairness_key)`;
+        if (!signal) {
+          await c.query(`with ${permit} select 1`, [tenant, holder]);
+          return;
         }
-        if (!signal) return;
         const next = nextPace(row, signal, params, now);
         const counts = signal.kind === 'accepted' ? [1, 0, 0] : signal.kind === 'throttled' ? [0, 1, 0] : [0, 0, 1];
+        // The holds of permits freed since the last answer folded into the moving average under this
+        // lock (1798100000000_platform_hold_samples.sql: freeing a permit does not wait on the row).
         await c.query(
-          `update migrate.platform_pace set window_size = $2, probing = $3, hold_until = to_timestamp($4::float8 / 1000),
-                  accepted = accepted + $5, throttled = throttled + $6, server_errors = server_errors + $7, updated_at = now()
+          `with ${permit},
+             folded as (delete from migrate.platform_permit_holds where tenant = $1 returning id, held_ms)
+           update migrate.platform_pace set window_size = $3, probing = $4, hold_until = to_timestamp($5::float8 / 1000),
+                  accepted = accepted + $6, throttled = throttled + $7, server_errors = server_errors + $8, updated_at = now(),
+                  hold_ms = migrate.platform_hold_fold(hold_ms, (select array_agg(held_ms order by id) from folded))
             where tenant = $1`,
-          [tenant, next.window, next.probing, next.holdUntilMs, ...counts],
+          [tenant, holder, next.window, next.probing, next.holdUntilMs, ...counts],
         );
       });
     },
@@ -262,7 +272,7 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
     async heldPermits(tenant: string): Promise<{ holdMs: number | null; permits: HeldPermit[] }> {
       // As text: a JS Date would drop the microseconds the release matches on.
       const [pace, held] = await Promise.all([
-        pool.query<{ hold_ms: number | null }>('select hold_ms from migrate.platform_pace where tenant = $1', [tenant]),
+        pool.query<{ hold_ms: number | null }>('select migrate.platform_hold_ms(p) as hold_ms from migrate.platform_pace p where tenant = $1', [tenant]),
         pool.query<{ holder: string; granted_at: string; held_ms: number }>(
           `select holder, granted_at::text as granted_at, (extract(epoch from clock_timestamp() - granted_at) * 1000)::float8 as held_ms
              from migrate.platform_permits where tenant = $1`,
@@ -298,7 +308,7 @@ export type PaceStore = ReturnType<typeof createPaceStore>;
 /** Every tenant's window as stored (`run status`, the watch line), or one tenant's, with the permits held now. */
 export async function paceRows(pool: Pool, tenant?: string): Promise<PaceRow[]> {
   const r = await pool.query(
-    `select p.*, (select count(*) from migrate.platform_permits q where q.tenant = p.tenant and q.expires_at >= now()) as held
+    `select p.*, migrate.platform_hold_ms(p) as measured_hold_ms, (select count(*) from migrate.platform_permits q where q.tenant = p.tenant and q.expires_at >= now()) as held
        from migrate.platform_pace p where $1::text is null or p.tenant = $1 order by p.tenant`,
     [tenant ?? null],
   );
