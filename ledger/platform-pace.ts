@@ -74,15 +74,17 @@ function toRow(r: any): PaceRow {
  * the row's lock (a read, the control law in TypeScript, a write: one short transaction).
  */
 export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs: number }) {
-  async function locked<T>(tenant: string, fn: (c: PoolClient, row: PaceRow, nowMs: number) => Promise<T>): Promise<T> {
+  /**
+   * `fn` under the tenant's row lock. `hold`: the measured hold time with the samples not yet folded
+   * (a round's probe reads it), or the stored average (an answer does not read it, and folds them).
+   */
+  async function locked<T>(tenant: string, hold: 'measured' | 'stored', fn: (c: PoolClient, row: PaceRow, nowMs: number) => Promise<T>): Promise<T> {
     const client = await pool.connect();
     try {
       await client.query('begin');
+      const holdMs = hold === 'measured' ? 'migrate.platform_hold_ms(p)' : 'p.hold_ms';
       const lock = () =>
-        client.query(
-          `select p.*, migrate.platform_hold_ms(p) as measured_hold_ms, clock_timestamp() as now from migrate.platform_pace p where tenant = $1 for update`,
-          [tenant],
-        );
+        client.query(`select p.*, ${holdMs} as measured_hold_ms, clock_timestamp() as now from migrate.platform_pace p where tenant = $1 for update`, [tenant]);
       let r = await lock();
       // The tenant's row is made once, by the first round that finds none (not one upsert a round).
       if (r.rows.length === 0) {
@@ -112,7 +114,7 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
      * weight (domain/platform-pace.ts). Returns the permits this worker's waiters got.
      */
     grant(tenant: string, waiting: readonly PermitRequest[]): Promise<Map<string, Grant>> {
-      return locked(tenant, async (c, row, nowMs) => {
+      return locked(tenant, 'measured', async (c, row, nowMs) => {
         await c.query(`delete from migrate.platform_permits where tenant = $1 and expires_at < clock_timestamp()`, [tenant]);
         await c.query(`delete from migrate.platform_permit_waiters where tenant = $1 and seen_at < clock_timestamp() - make_interval(secs => $2)`, [
           tenant,
@@ -228,7 +230,7 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
      * given back at once.
      */
     answered(tenant: string, holder: string, signal: PaceSignal | undefined, keep: boolean): Promise<void> {
-      return locked(tenant, async (c, row, now) => {
+      return locked(tenant, 'stored', async (c, row, now) => {
         if (signal?.kind === 'throttled') {
           const n = await c.query<{ n: number; unanswered: number }>(
             `select count(*) filter (where accepted_at is not null)::int as n,
