@@ -189,6 +189,27 @@ describe("the tenant's permits in the ledger", () => {
     near((await s.heldPermits(T)).holdMs, threeFreed);
   });
 
+  it('a round waits out twice the measured hold before probing, the holds freed since the last answer included', async () => {
+    const s = createPaceStore(db.pool, { ...DEFAULT_PACE, initialWindow: 1, maxWindow: 16 }, { leaseMs: 60 * 60_000 });
+    expect([...(await s.grant(T, [req('a')])).keys()]).toEqual(['a']);
+    await s.answered(T, 'a', { kind: 'accepted', latencyMs: 10, full: false }, true);
+    expect((await paceRows(db.pool, T))[0]).toMatchObject({ window: 1, held: 1 });
+    // After that answer, another worker's account freed a permit it held for a minute: not yet folded in.
+    await db.pool.query(
+      `insert into migrate.platform_permits (tenant, holder, fairness_key, priority_key, weight, accepted_at, expires_at)
+       values ($1, 'gone', 'OCTO', 3, 1, clock_timestamp() - interval '60 seconds', clock_timestamp() + interval '1 hour')`,
+      [T],
+    );
+    await freePlatformPermit(db.pool, 'gone');
+    // Idle past the probe's 30 s but not twice that minute: the full window is not probed.
+    const idle = (s: number) =>
+      db.pool.query(`update migrate.platform_pace set hold_until = '-infinity', updated_at = clock_timestamp() - make_interval(secs => $1)`, [s]);
+    await idle(PROBE_IDLE_MS / 1000 + 1);
+    expect((await s.grant(T, [req('b')])).size).toBe(0);
+    await idle(121);
+    expect([...(await s.grant(T, [req('b')])).keys()]).toEqual(['b']);
+  });
+
   it('the window as shown (`run status`, the watch line, the run page) is the tenant’s stored window, with its permits held and its calls', async () => {
     const view = (mode: 'fixed' | 'adaptive') => paceView(db.pool, { mode, tenant: T, ceiling: 16 });
     // Before the tenant's first schedule call there is no window to show.
