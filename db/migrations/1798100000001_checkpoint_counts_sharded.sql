@@ -4,13 +4,19 @@
 -- accounts queued on that row's lock, one after another (docs/throughput.md, "Where the cost goes").
 -- An account's shard is a hash of its number, so an account's changes always land on the same row;
 -- the checkpoint sums a run's rows (ledger/reconciliation.ts already reads sum()).
-alter table migrate.run_checkpoint_counts add column shard smallint not null default 0;
-alter table migrate.run_checkpoint_counts drop constraint run_checkpoint_counts_pkey, add primary key (run_id, shard);
-
 -- Which of its run's 16 rows an account's counts go to.
 create function migrate.counter_shard(external_account_number text) returns smallint language sql immutable parallel safe as $$
   select (hashtext(external_account_number) & 15)::smallint
 $$;
+
+-- The counts so far recounted into their shards (a full count, as 1797700000000 made them).
+delete from migrate.run_checkpoint_counts;
+alter table migrate.run_checkpoint_counts add column shard smallint not null default 0;
+alter table migrate.run_checkpoint_counts drop constraint run_checkpoint_counts_pkey, add primary key (run_id, shard);
+insert into migrate.run_checkpoint_counts (run_id, shard, attempts, sent, created)
+select run_id, migrate.counter_shard(external_account_number), count(*), count(scheduled_at),
+       count(*) filter (where outcome in ('completed', 'completed_with_differences') and platform_account_number is not null)
+  from migrate.account_attempts where not dry_run group by 1, 2;
 
 create or replace function migrate.run_checkpoint_counts_insert() returns trigger language plpgsql as $$
 begin
