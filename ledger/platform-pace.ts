@@ -115,11 +115,12 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
      */
     grant(tenant: string, waiting: readonly PermitRequest[]): Promise<Map<string, Grant>> {
       return locked(tenant, 'measured', async (c, row, nowMs) => {
-        await c.query(`delete from migrate.platform_permits where tenant = $1 and expires_at < clock_timestamp()`, [tenant]);
-        await c.query(`delete from migrate.platform_permit_waiters where tenant = $1 and seen_at < clock_timestamp() - make_interval(secs => $2)`, [
-          tenant,
-          WAITER_FORGOTTEN_MS / 1000,
-        ]);
+        // Permits whose lease has passed and waiters long gone, in one statement (two tables, no row in both).
+        await c.query(
+          `with expired as (delete from migrate.platform_permits where tenant = $1 and expires_at < clock_timestamp())
+           delete from migrate.platform_permit_waiters where tenant = $1 and seen_at < clock_timestamp() - make_interval(secs => $2)`,
+          [tenant, WAITER_FORGOTTEN_MS / 1000],
+        );
         if (waiting.length > 0) {
           await c.query(
             `insert into migrate.platform_permit_waiters (tenant, holder, fairness_key, priority_key, weight)
@@ -153,16 +154,24 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
               and not exists (select from migrate.platform_permits p where p.tenant = s.tenant and p.fairness_key = s.fairness_key)`,
           [tenant, WAITER_FORGOTTEN_MS / 1000],
         );
-        const held = await c.query<{ n: number; unanswered: number }>(
-          `select count(*)::int as n, count(*) filter (where accepted_at is null)::int as unanswered from migrate.platform_permits where tenant = $1`,
-          [tenant],
+        // What the round decides on, read in one statement: the permits held, the fresh waiters (every
+        // worker's) and each fairness key's count granted. Waiters and counts go unused when nothing is free.
+        const read = await c.query<{ n: number; unanswered: number; waiters: Waiter[]; shares: Record<string, number> }>(
+          `select (select count(*)::int from migrate.platform_permits where tenant = $1) as n,
+                  (select count(*)::int from migrate.platform_permits where tenant = $1 and accepted_at is null) as unanswered,
+                  (select coalesce(json_agg(json_build_object('holder', holder, 'fairnessKey', fairness_key, 'priorityKey', priority_key,
+                            'weight', weight, 'sinceMs', extract(epoch from since) * 1000)), '[]')
+                     from migrate.platform_permit_waiters where tenant = $1 and seen_at >= clock_timestamp() - make_interval(secs => $2)) as waiters,
+                  (select coalesce(json_object_agg(fairness_key, granted), '{}') from migrate.platform_fair_shares where tenant = $1) as shares`,
+          [tenant, WAITER_FRESH_MS / 1000],
         );
-        const inWindow = freePermits(row.window, held.rows[0].n);
+        const held = read.rows[0];
+        const inWindow = freePermits(row.window, held.n);
         const probe = probesBeyondWindow({
           free: inWindow,
-          held: held.rows[0].n,
+          held: held.n,
           ceiling: params.maxWindow,
-          unanswered: held.rows[0].unanswered,
+          unanswered: held.unanswered,
           nowMs,
           holdUntilMs: row.holdUntilMs,
           lastAnswerMs: Date.parse(row.updatedAt),
@@ -173,23 +182,8 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
         // After a long idle the window starts probing again (as TCP restarts after idle): accepted,
         // the probe widens it by one account, and each account accepted in a full window after it by one more.
         if (probe) await c.query(`update migrate.platform_pace set probing = true where tenant = $1`, [tenant]);
-        const w = await c.query(
-          `select holder, fairness_key, priority_key, weight, extract(epoch from since) * 1000 as since_ms from migrate.platform_permit_waiters
-            where tenant = $1 and seen_at >= clock_timestamp() - make_interval(secs => $2)`,
-          [tenant, WAITER_FRESH_MS / 1000],
-        );
-        const waiters: Waiter[] = w.rows.map((r) => ({
-          holder: r.holder,
-          fairnessKey: r.fairness_key,
-          priorityKey: r.priority_key,
-          weight: Number(r.weight),
-          sinceMs: Number(r.since_ms),
-        }));
-        const shares = await c.query<{ fairness_key: string; granted: number }>(
-          `select fairness_key, granted from migrate.platform_fair_shares where tenant = $1`,
-          [tenant],
-        );
-        const stored = new Map(shares.rows.map((r) => [r.fairness_key, Number(r.granted)]));
+        const waiters: Waiter[] = held.waiters.map((r) => ({ ...r, weight: Number(r.weight), sinceMs: Number(r.sinceMs) }));
+        const stored = new Map(Object.entries(held.shares).map(([k, n]) => [k, Number(n)]));
         const mine = new Map(waiting.map((x) => [x.holder, x]));
         const { given, changed, full } = grantRound({
           free,
