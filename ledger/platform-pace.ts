@@ -62,7 +62,8 @@ function toRow(r: any): PaceRow {
     throttled: Number(r.throttled),
     serverErrors: Number(r.server_errors),
     held: Number(r.held ?? 0),
-    holdMs: r.hold_ms === null || r.hold_ms === undefined ? null : Number(r.hold_ms),
+    // The stored average with the holds not yet folded into it (migrate.platform_hold_ms).
+    holdMs: r.measured_hold_ms === null || r.measured_hold_ms === undefined ? null : Number(r.measured_hold_ms),
     updatedAt: new Date(r.updated_at).toISOString(),
   };
 }
@@ -73,11 +74,17 @@ function toRow(r: any): PaceRow {
  * the row's lock (a read, the control law in TypeScript, a write: one short transaction).
  */
 export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs: number }) {
-  async function locked<T>(tenant: string, fn: (c: PoolClient, row: PaceRow, nowMs: number) => Promise<T>): Promise<T> {
+  /**
+   * `fn` under the tenant's row lock. `hold`: the measured hold time with the samples not yet folded
+   * (a round's probe reads it), or the stored average (an answer does not read it, and folds them).
+   */
+  async function locked<T>(tenant: string, hold: 'measured' | 'stored', fn: (c: PoolClient, row: PaceRow, nowMs: number) => Promise<T>): Promise<T> {
     const client = await pool.connect();
     try {
       await client.query('begin');
-      const lock = () => client.query(`select *, clock_timestamp() as now from migrate.platform_pace where tenant = $1 for update`, [tenant]);
+      const holdMs = hold === 'measured' ? 'migrate.platform_hold_ms(p)' : 'p.hold_ms';
+      const lock = () =>
+        client.query(`select p.*, ${holdMs} as measured_hold_ms, clock_timestamp() as now from migrate.platform_pace p where tenant = $1 for update`, [tenant]);
       let r = await lock();
       // The tenant's row is made once, by the first round that finds none (not one upsert a round).
       if (r.rows.length === 0) {
@@ -107,12 +114,13 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
      * weight (domain/platform-pace.ts). Returns the permits this worker's waiters got.
      */
     grant(tenant: string, waiting: readonly PermitRequest[]): Promise<Map<string, Grant>> {
-      return locked(tenant, async (c, row, nowMs) => {
-        await c.query(`delete from migrate.platform_permits where tenant = $1 and expires_at < clock_timestamp()`, [tenant]);
-        await c.query(`delete from migrate.platform_permit_waiters where tenant = $1 and seen_at < clock_timestamp() - make_interval(secs => $2)`, [
-          tenant,
-          WAITER_FORGOTTEN_MS / 1000,
-        ]);
+      return locked(tenant, 'measured', async (c, row, nowMs) => {
+        // Permits whose lease has passed and waiters long gone, in one statement (two tables, no row in both).
+        await c.query(
+          `with expired as (delete from migrate.platform_permits where tenant = $1 and expires_at < clock_timestamp())
+           delete from migrate.platform_permit_waiters where tenant = $1 and seen_at < clock_timestamp() - make_interval(secs => $2)`,
+          [tenant, WAITER_FORGOTTEN_MS / 1000],
+        );
         if (waiting.length > 0) {
           await c.query(
             `insert into migrate.platform_permit_waiters (tenant, holder, fairness_key, priority_key, weight)
@@ -146,16 +154,24 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
               and not exists (select from migrate.platform_permits p where p.tenant = s.tenant and p.fairness_key = s.fairness_key)`,
           [tenant, WAITER_FORGOTTEN_MS / 1000],
         );
-        const held = await c.query<{ n: number; unanswered: number }>(
-          `select count(*)::int as n, count(*) filter (where accepted_at is null)::int as unanswered from migrate.platform_permits where tenant = $1`,
-          [tenant],
+        // What the round decides on, read in one statement: the permits held, the fresh waiters (every
+        // worker's) and each fairness key's count granted. Waiters and counts go unused when nothing is free.
+        const read = await c.query<{ n: number; unanswered: number; waiters: Waiter[]; shares: Record<string, number> }>(
+          `select (select count(*)::int from migrate.platform_permits where tenant = $1) as n,
+                  (select count(*)::int from migrate.platform_permits where tenant = $1 and accepted_at is null) as unanswered,
+                  (select coalesce(json_agg(json_build_object('holder', holder, 'fairnessKey', fairness_key, 'priorityKey', priority_key,
+                            'weight', weight, 'sinceMs', extract(epoch from since) * 1000)), '[]')
+                     from migrate.platform_permit_waiters where tenant = $1 and seen_at >= clock_timestamp() - make_interval(secs => $2)) as waiters,
+                  (select coalesce(json_object_agg(fairness_key, granted), '{}') from migrate.platform_fair_shares where tenant = $1) as shares`,
+          [tenant, WAITER_FRESH_MS / 1000],
         );
-        const inWindow = freePermits(row.window, held.rows[0].n);
+        const held = read.rows[0];
+        const inWindow = freePermits(row.window, held.n);
         const probe = probesBeyondWindow({
           free: inWindow,
-          held: held.rows[0].n,
+          held: held.n,
           ceiling: params.maxWindow,
-          unanswered: held.rows[0].unanswered,
+          unanswered: held.unanswered,
           nowMs,
           holdUntilMs: row.holdUntilMs,
           lastAnswerMs: Date.parse(row.updatedAt),
@@ -166,23 +182,8 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
         // After a long idle the window starts probing again (as TCP restarts after idle): accepted,
         // the probe widens it by one account, and each account accepted in a full window after it by one more.
         if (probe) await c.query(`update migrate.platform_pace set probing = true where tenant = $1`, [tenant]);
-        const w = await c.query(
-          `select holder, fairness_key, priority_key, weight, extract(epoch from since) * 1000 as since_ms from migrate.platform_permit_waiters
-            where tenant = $1 and seen_at >= clock_timestamp() - make_interval(secs => $2)`,
-          [tenant, WAITER_FRESH_MS / 1000],
-        );
-        const waiters: Waiter[] = w.rows.map((r) => ({
-          holder: r.holder,
-          fairnessKey: r.fairness_key,
-          priorityKey: r.priority_key,
-          weight: Number(r.weight),
-          sinceMs: Number(r.since_ms),
-        }));
-        const shares = await c.query<{ fairness_key: string; granted: number }>(
-          `select fairness_key, granted from migrate.platform_fair_shares where tenant = $1`,
-          [tenant],
-        );
-        const stored = new Map(shares.rows.map((r) => [r.fairness_key, Number(r.granted)]));
+        const waiters: Waiter[] = held.waiters.map((r) => ({ ...r, weight: Number(r.weight), sinceMs: Number(r.sinceMs) }));
+        const stored = new Map(Object.entries(held.shares).map(([k, n]) => [k, Number(n)]));
         const mine = new Map(waiting.map((x) => [x.holder, x]));
         const { given, changed, full } = grantRound({
           free,
@@ -223,7 +224,7 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
      * given back at once.
      */
     answered(tenant: string, holder: string, signal: PaceSignal | undefined, keep: boolean): Promise<void> {
-      return locked(tenant, async (c, row, now) => {
+      return locked(tenant, 'stored', async (c, row, now) => {
         if (signal?.kind === 'throttled') {
           const n = await c.query<{ n: number; unanswered: number }>(
             `select count(*) filter (where accepted_at is not null)::int as n,
@@ -233,24 +234,29 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
           );
           signal = { ...signal, inProcessing: n.rows[0].n, unanswered: n.rows[0].unanswered };
         }
-        if (keep) await c.query(`update migrate.platform_permits set accepted_at = clock_timestamp() where tenant = $1 and holder = $2`, [tenant, holder]);
-        else {
-          // Given back without the tenant taking the account: not a share of the window it had.
-          await c.query(
-            `with gone as (delete from migrate.platform_permits where tenant = $1 and holder = $2 returning fairness_key)
-             update migrate.platform_fair_shares s set granted = greatest(0, s.granted - 1) from gone
-              where s.tenant = $1 and s.fairness_key = gone.fairness_key`,
-            [tenant, holder],
-          );
+        // The permit kept (in processing) or given back (without the tenant taking the account: not a
+        // share of the window it had), as CTEs of the window's update when there is one: one round trip.
+        const permit = keep
+          ? `kept as (update migrate.platform_permits set accepted_at = clock_timestamp() where tenant = $1 and holder = $2)`
+          : `gone as (delete from migrate.platform_permits where tenant = $1 and holder = $2 returning fairness_key),
+             shares as (update migrate.platform_fair_shares s set granted = greatest(0, s.granted - 1) from gone
+              where s.tenant = $1 and s.fairness_key = gone.fairness_key)`;
+        if (!signal) {
+          await c.query(`with ${permit} select 1`, [tenant, holder]);
+          return;
         }
-        if (!signal) return;
         const next = nextPace(row, signal, params, now);
         const counts = signal.kind === 'accepted' ? [1, 0, 0] : signal.kind === 'throttled' ? [0, 1, 0] : [0, 0, 1];
+        // The holds of permits freed since the last answer folded into the moving average under this
+        // lock (1798100000000_platform_hold_samples.sql: freeing a permit does not wait on the row).
         await c.query(
-          `update migrate.platform_pace set window_size = $2, probing = $3, hold_until = to_timestamp($4::float8 / 1000),
-                  accepted = accepted + $5, throttled = throttled + $6, server_errors = server_errors + $7, updated_at = now()
+          `with ${permit},
+             folded as (delete from migrate.platform_permit_holds where tenant = $1 returning id, held_ms)
+           update migrate.platform_pace set window_size = $3, probing = $4, hold_until = to_timestamp($5::float8 / 1000),
+                  accepted = accepted + $6, throttled = throttled + $7, server_errors = server_errors + $8, updated_at = now(),
+                  hold_ms = migrate.platform_hold_fold(hold_ms, (select array_agg(held_ms order by id) from folded))
             where tenant = $1`,
-          [tenant, next.window, next.probing, next.holdUntilMs, ...counts],
+          [tenant, holder, next.window, next.probing, next.holdUntilMs, ...counts],
         );
       });
     },
@@ -262,7 +268,7 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
     async heldPermits(tenant: string): Promise<{ holdMs: number | null; permits: HeldPermit[] }> {
       // As text: a JS Date would drop the microseconds the release matches on.
       const [pace, held] = await Promise.all([
-        pool.query<{ hold_ms: number | null }>('select hold_ms from migrate.platform_pace where tenant = $1', [tenant]),
+        pool.query<{ hold_ms: number | null }>('select migrate.platform_hold_ms(p) as hold_ms from migrate.platform_pace p where tenant = $1', [tenant]),
         pool.query<{ holder: string; granted_at: string; held_ms: number }>(
           `select holder, granted_at::text as granted_at, (extract(epoch from clock_timestamp() - granted_at) * 1000)::float8 as held_ms
              from migrate.platform_permits where tenant = $1`,
@@ -298,7 +304,7 @@ export type PaceStore = ReturnType<typeof createPaceStore>;
 /** Every tenant's window as stored (`run status`, the watch line), or one tenant's, with the permits held now. */
 export async function paceRows(pool: Pool, tenant?: string): Promise<PaceRow[]> {
   const r = await pool.query(
-    `select p.*, (select count(*) from migrate.platform_permits q where q.tenant = p.tenant and q.expires_at >= now()) as held
+    `select p.*, migrate.platform_hold_ms(p) as measured_hold_ms, (select count(*) from migrate.platform_permits q where q.tenant = p.tenant and q.expires_at >= now()) as held
        from migrate.platform_pace p where $1::text is null or p.tenant = $1 order by p.tenant`,
     [tenant ?? null],
   );

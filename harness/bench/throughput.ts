@@ -243,7 +243,7 @@ async function usedOnceReached(pool: Pool, accounts: string[], limit: number, la
 
 async function resetWindow(pool: Pool): Promise<void> {
   await pool.query(
-    'delete from migrate.platform_permit_waiters; delete from migrate.platform_permits; delete from migrate.platform_fair_shares; delete from migrate.platform_pace',
+    'delete from migrate.platform_permit_waiters; delete from migrate.platform_permits; delete from migrate.platform_fair_shares; delete from migrate.platform_permit_holds; delete from migrate.platform_pace',
   );
 }
 

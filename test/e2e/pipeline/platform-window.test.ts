@@ -37,7 +37,7 @@ describe("the tenant's window of accounts in processing (PLATFORM_PACE=adaptive)
       ).rows[0].n;
       await sandbox(e, 'PUT', '/admin/faults', { concurrencyLimit: 3 + elsewhere, processingDelayMs: 1_500, concurrencyRetryAfterSeconds: null });
       await e.pool.query(
-        'delete from migrate.platform_permit_waiters; delete from migrate.platform_permits; delete from migrate.platform_fair_shares; delete from migrate.platform_pace',
+        'delete from migrate.platform_permit_waiters; delete from migrate.platform_permits; delete from migrate.platform_fair_shares; delete from migrate.platform_permit_holds; delete from migrate.platform_pace',
       );
       const truth = await seedAccounts(e, { accounts: 10, seed: 7, defectRate: 0, accountNumberPrefix: `${uniqueId('PW')}-` });
       const accounts = truth.map((t) => t.external_account_number);
@@ -101,7 +101,9 @@ describe("the tenant's window of accounts in processing (PLATFORM_PACE=adaptive)
     const taskQueue = uniqueId('window-sweep-');
     // A window of one account in processing: the terminated account's permit is the only one.
     await workers.start(taskQueue, taskQueue, { PLATFORM_PACE: 'adaptive', PLATFORM_MAX_IN_PROCESSING: '1' });
-    await e.pool.query('delete from migrate.platform_permit_waiters; delete from migrate.platform_permits; delete from migrate.platform_pace');
+    await e.pool.query(
+      'delete from migrate.platform_permit_waiters; delete from migrate.platform_permits; delete from migrate.platform_permit_holds; delete from migrate.platform_pace',
+    );
     // The first account stays in processing at the tenant for 10 minutes: its terminal event would free its permit only then.
     await sandbox(e, 'PUT', '/admin/faults', { concurrencyLimit: 0, processingDelayMs: 600_000, concurrencyRetryAfterSeconds: null });
     const truth = await seedAccounts(e, { accounts: 2, seed: 11, defectRate: 0, accountNumberPrefix: `${uniqueId('PS')}-` });

@@ -25,7 +25,11 @@ async function openRun(dryRun: boolean): Promise<string> {
 }
 
 async function counts(runId: string) {
-  const kept = await db.pool.query(`select attempts::int, sent::int, created::int from migrate.run_checkpoint_counts where run_id = $1`, [runId]);
+  // A run's counts are kept in several rows (its accounts' shards: no row every account waits on).
+  const kept = await db.pool.query(
+    `select sum(attempts)::int as attempts, sum(sent)::int as sent, sum(created)::int as created from migrate.run_checkpoint_counts where run_id = $1 having count(*) > 0`,
+    [runId],
+  );
   const full = await db.pool.query(
     `select count(*)::int as attempts, count(scheduled_at)::int as sent,
             count(*) filter (where outcome in ('completed', 'completed_with_differences') and platform_account_number is not null)::int as created
@@ -33,6 +37,22 @@ async function counts(runId: string) {
     [runId],
   );
   return { kept: kept.rows[0] ?? { attempts: 0, sent: 0, created: 0 }, full: full.rows[0] };
+}
+
+/** The run's rows, each its accounts' counts (an account always counted on its own shard's row), against a full count per shard. */
+async function shards(runId: string) {
+  const kept = await db.pool.query(
+    `select shard::int, attempts::int, sent::int, created::int from migrate.run_checkpoint_counts
+      where run_id = $1 and (attempts, sent, created) <> (0, 0, 0) order by shard`,
+    [runId],
+  );
+  const full = await db.pool.query(
+    `select migrate.counter_shard(external_account_number)::int as shard, count(*)::int as attempts, count(scheduled_at)::int as sent,
+            count(*) filter (where outcome in ('completed', 'completed_with_differences') and platform_account_number is not null)::int as created
+       from migrate.account_attempts where run_id = $1 and not dry_run group by 1 order by 1`,
+    [runId],
+  );
+  return { kept: kept.rows, full: full.rows };
 }
 
 describe('the checkpoint counts, kept by one upsert an account change', () => {
@@ -71,6 +91,8 @@ describe('the checkpoint counts, kept by one upsert an account change', () => {
     const { kept, full } = await counts(runId);
     expect(full).toEqual({ attempts: 3, sent: 2, created: 1 });
     expect(kept).toEqual(full);
+    const rows = await shards(runId);
+    expect(rows.kept).toEqual(rows.full);
 
     // A correction by hand (the triggers count whoever writes): the created account no longer is.
     await db.pool.query(`update migrate.account_attempts set platform_account_number = null where run_id = $1 and external_account_number = $2`, [
@@ -80,6 +102,8 @@ describe('the checkpoint counts, kept by one upsert an account change', () => {
     const after = await counts(runId);
     expect(after.full).toEqual({ attempts: 3, sent: 2, created: 0 });
     expect(after.kept).toEqual(after.full);
+    const corrected = await shards(runId);
+    expect(corrected.kept).toEqual(corrected.full);
   });
 
   it('leave a dry run uncounted', async () => {

@@ -22,7 +22,9 @@ afterAll(async () => {
   await db?.stop();
 });
 beforeEach(async () => {
-  await db.pool.query('delete from migrate.platform_permit_waiters; delete from migrate.platform_permits; delete from migrate.platform_pace');
+  await db.pool.query(
+    'delete from migrate.platform_permit_waiters; delete from migrate.platform_permits; delete from migrate.platform_permit_holds; delete from migrate.platform_pace',
+  );
 });
 
 describe("the tenant's permits in the ledger", () => {
@@ -152,6 +154,60 @@ describe("the tenant's permits in the ledger", () => {
     await s.grant(T, [req('a')]);
     await db.pool.query(`update migrate.platform_pace set hold_ms = 60000`);
     expect((await s.heldPermits(T)).holdMs).toBe(60_000);
+  });
+
+  it('the measured hold time is the moving average of the holds freed, in order, before and after the next answer folds them into the window', async () => {
+    const s = createPaceStore(db.pool, { ...DEFAULT_PACE, initialWindow: 8, maxWindow: 16 }, { leaseMs: 60 * 60_000 });
+    await s.grant(T, [req('a'), req('b'), req('c'), req('d'), req('e')]);
+    for (const h of ['a', 'b', 'c', 'd']) await s.answered(T, h, { kind: 'accepted', latencyMs: 10, full: false }, true);
+    // Held 1, 11 and 21 seconds (by their acceptance): the first taken as it is, each after it weighing 0.1.
+    // A few ms more each on a loaded machine: the figures are lower bounds within 250 ms.
+    const near = (ms: number | null, expected: number) => {
+      expect(ms).toBeGreaterThanOrEqual(expected);
+      expect(ms).toBeLessThan(expected + 250);
+    };
+    const free = async (holder: string, heldS: number) => {
+      await db.pool.query(`update migrate.platform_permits set accepted_at = clock_timestamp() - make_interval(secs => $2) where holder = $1`, [holder, heldS]);
+      await freePlatformPermit(db.pool, holder);
+    };
+    await free('a', 1);
+    await free('b', 11);
+    const twoFreed = 1000 * 0.9 + 11_000 * 0.1;
+    near((await s.heldPermits(T)).holdMs, twoFreed);
+    // An answer folds them into the stored average; the reads show the same figure after it.
+    await s.answered(T, 'd', { kind: 'accepted', latencyMs: 10, full: false }, true);
+    expect((await db.pool.query('select count(*)::int as n from migrate.platform_permit_holds')).rows[0].n).toBe(0);
+    near((await paceRows(db.pool, T))[0].holdMs, twoFreed);
+    await free('c', 21);
+    const threeFreed = twoFreed * 0.9 + 21_000 * 0.1;
+    near((await s.heldPermits(T)).holdMs, threeFreed);
+    near((await paceView(db.pool, { mode: 'adaptive', tenant: T, ceiling: 16 })).holdMs, threeFreed);
+    // A permit given back before the tenant took its account measures nothing.
+    await db.pool.query(`update migrate.platform_permits set granted_at = clock_timestamp() - interval '1 minute' where holder = 'e'`);
+    await freePlatformPermit(db.pool, 'e');
+    expect((await permits()).map((p) => p.holder)).toEqual(['d']);
+    near((await s.heldPermits(T)).holdMs, threeFreed);
+  });
+
+  it('a round waits out twice the measured hold before probing, the holds freed since the last answer included', async () => {
+    const s = createPaceStore(db.pool, { ...DEFAULT_PACE, initialWindow: 1, maxWindow: 16 }, { leaseMs: 60 * 60_000 });
+    expect([...(await s.grant(T, [req('a')])).keys()]).toEqual(['a']);
+    await s.answered(T, 'a', { kind: 'accepted', latencyMs: 10, full: false }, true);
+    expect((await paceRows(db.pool, T))[0]).toMatchObject({ window: 1, held: 1 });
+    // After that answer, another worker's account freed a permit it held for a minute: not yet folded in.
+    await db.pool.query(
+      `insert into migrate.platform_permits (tenant, holder, fairness_key, priority_key, weight, accepted_at, expires_at)
+       values ($1, 'gone', 'OCTO', 3, 1, clock_timestamp() - interval '60 seconds', clock_timestamp() + interval '1 hour')`,
+      [T],
+    );
+    await freePlatformPermit(db.pool, 'gone');
+    // Idle past the probe's 30 s but not twice that minute: the full window is not probed.
+    const idle = (s: number) =>
+      db.pool.query(`update migrate.platform_pace set hold_until = '-infinity', updated_at = clock_timestamp() - make_interval(secs => $1)`, [s]);
+    await idle(PROBE_IDLE_MS / 1000 + 1);
+    expect((await s.grant(T, [req('b')])).size).toBe(0);
+    await idle(121);
+    expect([...(await s.grant(T, [req('b')])).keys()]).toEqual(['b']);
   });
 
   it('the window as shown (`run status`, the watch line, the run page) is the tenant’s stored window, with its permits held and its calls', async () => {
