@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ingestEvent } from '../../../events/ingest';
+import { endOverdueWaits } from '../../../events/router';
+import { createLedger } from '../../../ledger';
+import type { EventsDeps } from '../../../events/types';
+import { envelope, fakeSignaller, inboxRow, insertAttempt, insertRun, quietLogger, startTestDb, uniq } from './helpers';
+
+/**
+ * The schedule activity waiting for its account's event (domain/event-wait.ts), on the real
+ * Postgres: the ledger's wait written with the stage, the router completing the activity instead of
+ * signalling, its fallback to the signal, and the sweep of waits that ran out.
+ */
+
+const COMPLETE = 'data_import.import_process.complete';
+
+let db: Awaited<ReturnType<typeof startTestDb>>;
+let fake: ReturnType<typeof fakeSignaller>;
+let deps: EventsDeps;
+
+beforeAll(async () => {
+  db = await startTestDb('event-wait');
+}, 120_000);
+afterAll(async () => {
+  await db?.stop();
+}, 60_000);
+beforeEach(() => {
+  fake = fakeSignaller();
+  deps = { pool: db.pool, ...fake.deliver, logger: quietLogger() };
+});
+
+/** A scheduled attempt whose schedule activity `7` waits (for `seconds`, as the activity writes it). */
+async function waitingAttempt(seconds = 60) {
+  const runId = uniq('run');
+  const ext = uniq('ACC');
+  await insertRun(db.pool, runId);
+  const workflowId = `wf-${runId}-${ext}`;
+  await insertAttempt(db.pool, { runId, ext, workflowId });
+  const ref = { runId, externalAccountNumber: ext, supplierCode: 'SUP-A', dryRun: false };
+  expect(await createLedger(db.pool).awaitEvent(ref, { activityId: '7', seconds })).toBe(true);
+  return { runId, ext, workflowId, ref };
+}
+
+const waitOf = async (runId: string, ext: string) =>
+  (
+    await db.pool.query(
+      `select stage, event_wait_activity_id, event_wait_until > now() as ahead from migrate.account_attempts where run_id = $1 and external_account_number = $2`,
+      [runId, ext],
+    )
+  ).rows[0];
+
+describe('the ledger: a wait written with the stage', () => {
+  it('is written once; a later attempt of the activity clears it and answers at once', async () => {
+    const a = await waitingAttempt();
+    expect(await waitOf(a.runId, a.ext)).toEqual({ stage: 'await', event_wait_activity_id: '7', ahead: true });
+    expect(await createLedger(db.pool).awaitEvent(a.ref, { activityId: '7', seconds: 60 })).toBe(false);
+    expect(await waitOf(a.runId, a.ext)).toEqual({ stage: 'await', event_wait_activity_id: null, ahead: null });
+  });
+});
+
+describe('the router and a waiting schedule activity', () => {
+  it('completes the activity with the event instead of signalling the workflow', async () => {
+    const a = await waitingAttempt();
+    const id = uniq('evt');
+    const r = await ingestEvent(
+      deps,
+      JSON.stringify(envelope(COMPLETE, { resource_type: 'account', external_identifier: a.ext, identifier: 'A-7' }, id)),
+      'test',
+    );
+    expect(r).toMatchObject({ status: 'recorded', matchStatus: 'matched', workflowId: a.workflowId });
+    expect(fake.completions).toEqual([
+      { workflowId: a.workflowId, activityId: '7', result: { kind: 'accepted', event: { eventId: id, type: COMPLETE, identifier: 'A-7' } } },
+    ]);
+    expect(fake.calls).toEqual([]);
+  });
+
+  it('signals the workflow when the activity is no longer there (timed out, retried)', async () => {
+    const a = await waitingAttempt();
+    fake.state.completeFailsWith = 'workflow_gone';
+    const id = uniq('evt');
+    const r = await ingestEvent(
+      deps,
+      JSON.stringify(envelope(COMPLETE, { resource_type: 'account', external_identifier: a.ext, identifier: 'A-8' }, id)),
+      'test',
+    );
+    expect(r).toMatchObject({ matchStatus: 'matched', workflowId: a.workflowId });
+    expect(fake.calls).toEqual([{ workflowId: a.workflowId, signal: { eventId: id, type: COMPLETE, identifier: 'A-8' } }]);
+  });
+
+  it('keeps the event pending for the rematch when Temporal cannot be reached', async () => {
+    const a = await waitingAttempt();
+    fake.state.completeFailsWith = 'signal_failed';
+    const id = uniq('evt');
+    const r = await ingestEvent(
+      deps,
+      JSON.stringify(envelope(COMPLETE, { resource_type: 'account', external_identifier: a.ext, identifier: 'A-9' }, id)),
+      'test',
+    );
+    expect(r).toMatchObject({ matchStatus: 'pending' });
+    expect(fake.calls).toEqual([]);
+    expect((await inboxRow(db.pool, id)).match_status).toBe('pending');
+  });
+});
+
+describe('the sweep of waits that ran out', () => {
+  it('completes an overdue wait without an event and clears it; a wait still running is left alone', async () => {
+    const overdue = await waitingAttempt(0);
+    const running = await waitingAttempt(600);
+    expect(await endOverdueWaits(deps)).toBeGreaterThanOrEqual(1);
+    expect(fake.completions).toContainEqual({ workflowId: overdue.workflowId, activityId: '7', result: { kind: 'accepted', waited: true } });
+    expect(fake.completions.map((c) => c.workflowId)).not.toContain(running.workflowId);
+    expect((await waitOf(overdue.runId, overdue.ext)).event_wait_activity_id).toBeNull();
+    expect((await waitOf(running.runId, running.ext)).event_wait_activity_id).toBe('7');
+    // Cleared: the next sweep does not visit it again.
+    fake.completions.length = 0;
+    await endOverdueWaits(deps);
+    expect(fake.completions.map((c) => c.workflowId)).not.toContain(overdue.workflowId);
+  });
+
+  it('clears a wait whose activity is gone, without counting it; keeps it when Temporal cannot be reached', async () => {
+    fake.state.completeFailsWith = 'signal_failed';
+    const kept = await waitingAttempt(0);
+    await endOverdueWaits(deps);
+    expect((await waitOf(kept.runId, kept.ext)).event_wait_activity_id).toBe('7');
+    fake.state.completeFailsWith = 'workflow_gone';
+    await endOverdueWaits(deps);
+    expect((await waitOf(kept.runId, kept.ext)).event_wait_activity_id).toBeNull();
+  });
+
+  it('leaves an attempt with a recorded outcome alone', async () => {
+    const a = await waitingAttempt(0);
+    await db.pool.query(`update migrate.account_attempts set outcome = 'completed' where run_id = $1`, [a.runId]);
+    await endOverdueWaits(deps);
+    expect(fake.completions.map((c) => c.workflowId)).not.toContain(a.workflowId);
+  });
+});
