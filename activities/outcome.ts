@@ -1,8 +1,7 @@
 import { PREFLIGHT_STAGE, tariffAttrFor } from '../source/catalogue-check';
-import { platformErrorDetail } from '../ledger';
+import { claimInboxEvent, platformErrorDetail } from '../ledger';
 import { Context } from '@temporalio/activity';
-import { importEventSignalOf, type ImportEventSignal } from '../domain/inputs';
-import type { AttemptRef, Ledger } from '../ledger';
+import { importEventSignalOf } from '../domain/inputs';
 import type { ReconcileResult } from '../domain/post-import-inputs';
 import { PlatformClientError } from '../clients/platform';
 import { finalOutcome, readsBack } from '../domain/final-outcome';
@@ -18,13 +17,6 @@ function firstAttempt(): boolean {
   }
 }
 
-/** The inbox's event for this attempt, claimed, as the router would have delivered it (events/router.ts). */
-export async function claimAccountEvent(ledger: Pick<Ledger, 'claimInboxEvent'>, ref: AttemptRef): Promise<ImportEventSignal | undefined> {
-  const e = await ledger.claimInboxEvent(ref);
-  // An account's terminal event: the item kind is not part of its signal.
-  return e ? importEventSignalOf({ ...e, resourceType: null }) : undefined;
-}
-
 /** Await-the-outcome and record: the inbox read of the fallback path and the one recorded outcome. */
 export function outcomeActivities(
   ctx: Pick<ActivityContext, 'ledger' | 'pool' | 'logger' | 'reconciliations' | 'platform'>,
@@ -32,7 +24,10 @@ export function outcomeActivities(
   const { ledger, pool } = ctx;
   return {
     async claimInboxEvent(input) {
-      return claimAccountEvent(ledger, attemptRef(input));
+      const e = await claimInboxEvent(pool, attemptRef(input));
+      if (!e) return undefined;
+      // An account's terminal event, as the router would have signalled it (events/router.ts).
+      return importEventSignalOf({ ...e, resourceType: null });
     },
 
     async recordOutcome(input) {

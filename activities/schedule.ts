@@ -1,12 +1,11 @@
 import { CompleteAsyncError, Context } from '@temporalio/activity';
 import { acceptedAnswer } from '../domain/event-wait';
-import { claimAccountEvent } from './outcome';
 import { explainFailedValidation, firstFieldAttr, PlatformTransientError, toActivityFailure } from '../clients/platform';
 import { retryAfterFailure } from '../domain/platform-failure';
 import { scheduleOnce } from '../clients/platform/schedule';
 import type { EnergyAccount, ScheduleAccountCreation } from '../schemas/account';
 import { PREFLIGHT_STAGE, preflightNotes, tariffsOf } from '../source/catalogue-check';
-import type { ScheduleWindow } from '../domain/inputs';
+import { importEventSignalOf, type ScheduleWindow } from '../domain/inputs';
 import type { AttemptRef, LedgerError } from '../ledger';
 import type { ActivityContext } from './deps';
 import type { PaceSignal } from '../domain/platform-pace';
@@ -59,8 +58,8 @@ export function platformActivities(
 
   /**
    * In processing at the tenant. When the workflow asked for it (domain/event-wait.ts), the activity
-   * waits for the event: its wait is written with the stage (one statement), the inbox is read once
-   * for an event that beat it, and the activity completes asynchronously: the events router
+   * waits for the event: its wait is written with the stage and the inbox read for an event that
+   * beat it, in one statement; then the activity completes asynchronously: the events router
    * completes it with the event, or its sweep without one when the wait runs out.
    */
   async function accepted(ref: AttemptRef, awaitEventSeconds: number | undefined): Promise<ScheduleOutcome> {
@@ -69,8 +68,8 @@ export function platformActivities(
       await ledger.setStage(ref, 'await');
       return { kind: 'accepted' };
     }
-    const waits = await ledger.awaitEvent(ref, { activityId: info.activityId, seconds: awaitEventSeconds });
-    const answer = acceptedAnswer({ waits, kept: waits ? await claimAccountEvent(ledger, ref) : undefined, dryRun: ref.dryRun });
+    const { waits, kept } = await ledger.awaitEvent(ref, { activityId: info.activityId, seconds: awaitEventSeconds });
+    const answer = acceptedAnswer({ waits, kept: kept && importEventSignalOf(kept), dryRun: ref.dryRun });
     if (answer) return answer;
     throw new CompleteAsyncError();
   }

@@ -2,7 +2,7 @@ import type { Pool } from '../clients/db';
 import type { AccountOutcome, MigrationRunArgs, RunTotals, SupplierStatus } from '../domain/inputs';
 import { openJson, openString, SEALED, sealJson, sealString } from './sealing';
 import type { AttemptRef } from './types';
-import { claimInboxEvent } from './inbox';
+import { beginEventWait } from './event-waits';
 import { accountLines, type AccountLines } from './account-lines';
 import { OUTCOME_SELECT, outcomeArrays, outcomeAssignments, rowToOutcome } from './outcome-columns';
 
@@ -183,27 +183,11 @@ export function createLedger(pool: Pool) {
       );
     },
 
-    /** The inbox's event for this attempt, claimed (the matching rule: ledger/inbox.ts). */
-    claimInboxEvent: (ref: AttemptRef) => claimInboxEvent(pool, ref),
-
     /**
-     * An accepted schedule whose activity waits for the event (domain/event-wait.ts): the stage
-     * `await`, the activity to complete and when its wait runs out, in the one statement that sets
-     * the stage. A wait already written by an earlier attempt of the activity (it timed out) is
-     * cleared instead: false, this attempt answers at once.
+     * An accepted schedule whose activity waits for the event: the stage, the wait and the inbox
+     * read in one statement (ledger/event-waits.ts).
      */
-    async awaitEvent(ref: AttemptRef, wait: { activityId: string; seconds: number }): Promise<boolean> {
-      const r = await pool.query<{ waits: boolean }>(
-        `update migrate.account_attempts
-            set stage = 'await', updated_at = now(),
-                event_wait_activity_id = case when event_wait_activity_id is null then $3 end,
-                event_wait_until = case when event_wait_activity_id is null then now() + make_interval(secs => $4) end
-          where run_id = $1 and external_account_number = $2 and outcome is null
-          returning event_wait_activity_id is not null as waits`,
-        [ref.runId, ref.externalAccountNumber, wait.activityId, wait.seconds],
-      );
-      return r.rows[0]?.waits ?? false;
-    },
+    awaitEvent: (ref: AttemptRef, wait: { activityId: string; seconds: number }) => beginEventWait(pool, ref, wait),
 
     /**
      * Just before the schedule call: the stage's notes (the tariff pre-flight's) replaced and the

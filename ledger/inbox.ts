@@ -23,9 +23,9 @@ export interface MatchableAttempt {
   eventWaitActivityId: string | null;
 }
 
-const MATCHABLE_COLUMNS = 'run_id, workflow_id, supplier_code, dry_run, outcome, outcome_source, scheduled_at, event_wait_activity_id';
+export const MATCHABLE_COLUMNS = 'run_id, workflow_id, supplier_code, dry_run, outcome, outcome_source, scheduled_at, event_wait_activity_id';
 
-function matchableOf(a: Record<string, unknown>): MatchableAttempt {
+export function matchableOf(a: Record<string, unknown>): MatchableAttempt {
   return {
     runId: a.run_id as string,
     workflowId: a.workflow_id as string,

@@ -12,6 +12,7 @@ import { envelope, fakeSignaller, inboxRow, insertAttempt, insertRun, quietLogge
  */
 
 const COMPLETE = 'data_import.import_process.complete';
+const DRY_COMPLETE = 'data_import.import_process.dry_run_complete';
 
 let db: Awaited<ReturnType<typeof startTestDb>>;
 let fake: ReturnType<typeof fakeSignaller>;
@@ -36,7 +37,7 @@ async function waitingAttempt(seconds = 60) {
   const workflowId = `wf-${runId}-${ext}`;
   await insertAttempt(db.pool, { runId, ext, workflowId });
   const ref = { runId, externalAccountNumber: ext, supplierCode: 'SUP-A', dryRun: false };
-  expect(await createLedger(db.pool).awaitEvent(ref, { activityId: '7', seconds })).toBe(true);
+  expect(await createLedger(db.pool).awaitEvent(ref, { activityId: '7', seconds })).toEqual({ waits: true });
   return { runId, ext, workflowId, ref };
 }
 
@@ -52,8 +53,36 @@ describe('the ledger: a wait written with the stage', () => {
   it('is written once; a later attempt of the activity clears it and answers at once', async () => {
     const a = await waitingAttempt();
     expect(await waitOf(a.runId, a.ext)).toEqual({ stage: 'await', event_wait_activity_id: '7', ahead: true });
-    expect(await createLedger(db.pool).awaitEvent(a.ref, { activityId: '7', seconds: 60 })).toBe(false);
+    expect(await createLedger(db.pool).awaitEvent(a.ref, { activityId: '7', seconds: 60 })).toEqual({ waits: false });
     expect(await waitOf(a.runId, a.ext)).toEqual({ stage: 'await', event_wait_activity_id: null, ahead: null });
+  });
+});
+
+describe('the ledger: the inbox read with the wait', () => {
+  it('claims an event that beat the wait (received after the schedule), not an older one nor one of another kind', async () => {
+    const runId = uniq('run');
+    const ext = uniq('ACC');
+    await insertRun(db.pool, runId);
+    const workflowId = `wf-${runId}-${ext}`;
+    const old = uniq('evt');
+    // An earlier schedule's event, kept before this attempt was scheduled: not this attempt's.
+    await ingestEvent(deps, JSON.stringify(envelope(COMPLETE, { resource_type: 'account', external_identifier: ext, identifier: 'A-OLD' }, old)), 'test');
+    await insertAttempt(db.pool, { runId, ext, workflowId });
+    const dry = uniq('evt');
+    await ingestEvent(deps, JSON.stringify(envelope(DRY_COMPLETE, { resource_type: 'account', external_identifier: ext, identifier: 'A-DRY' }, dry)), 'test');
+    const ref = { runId, externalAccountNumber: ext, supplierCode: 'SUP-A', dryRun: false };
+    expect(await createLedger(db.pool).awaitEvent(ref, { activityId: '7', seconds: 60 })).toEqual({ waits: true });
+
+    const id = uniq('evt');
+    // Routed before the wait was written: signalled (the fake) and kept in the inbox.
+    await ingestEvent(deps, JSON.stringify(envelope(COMPLETE, { resource_type: 'account', external_identifier: ext, identifier: 'A-NEW' }, id)), 'test');
+    await db.pool.query(`update migrate.account_attempts set event_wait_activity_id = null where run_id = $1`, [runId]);
+    await db.pool.query(`update migrate.inbox set match_status = 'pending' where event_id = $1`, [id]);
+    expect(await createLedger(db.pool).awaitEvent(ref, { activityId: '7', seconds: 60 })).toEqual({
+      waits: true,
+      kept: { eventId: id, eventType: COMPLETE, externalIdentifier: ext, identifier: 'A-NEW', errorCode: null },
+    });
+    expect(await inboxRow(db.pool, id)).toMatchObject({ match_status: 'matched', matched_workflow_id: workflowId, note: 'read by the schedule activity' });
   });
 });
 
