@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import path from 'node:path';
 import { createPool, type Pool } from '../../../clients/db';
 import { createLogger } from '../../../logging/logger';
@@ -111,4 +112,20 @@ export async function signedPost(url: string, secret: string, body: string, tSec
     headers: { 'content-type': 'application/json', 'x-kraken-signature': signWebhookBody(secret, body, tSeconds) },
     body,
   });
+}
+
+/** One embedded Postgres for a test file, and fresh fake deliveries (signals, completions) before each test. */
+export function eventsTestBed(name: string) {
+  const bed = {} as { db: Awaited<ReturnType<typeof startTestDb>>; fake: ReturnType<typeof fakeSignaller>; deps: EventsDeps };
+  beforeAll(async () => {
+    bed.db = await startTestDb(name);
+  }, 120_000);
+  afterAll(async () => {
+    await bed.db?.stop();
+  }, 60_000);
+  beforeEach(() => {
+    bed.fake = fakeSignaller();
+    bed.deps = { pool: bed.db.pool, ...bed.fake.deliver, logger: quietLogger() };
+  });
+  return bed;
 }
