@@ -1,10 +1,11 @@
-import { Context } from '@temporalio/activity';
+import { CompleteAsyncError, Context } from '@temporalio/activity';
+import { acceptedAnswer } from '../domain/event-wait';
 import { explainFailedValidation, firstFieldAttr, PlatformTransientError, toActivityFailure } from '../clients/platform';
 import { retryAfterFailure } from '../domain/platform-failure';
 import { scheduleOnce } from '../clients/platform/schedule';
 import type { EnergyAccount, ScheduleAccountCreation } from '../schemas/account';
 import { PREFLIGHT_STAGE, preflightNotes, tariffsOf } from '../source/catalogue-check';
-import type { ScheduleWindow } from '../domain/inputs';
+import { importEventSignalOf, type ScheduleWindow } from '../domain/inputs';
 import type { AttemptRef, LedgerError } from '../ledger';
 import type { ActivityContext } from './deps';
 import type { PaceSignal } from '../domain/platform-pace';
@@ -32,7 +33,8 @@ export function platformActivities(
       // The pre-flight's notes and "scheduled" are written together, just before the call.
       await ledger.markScheduled(input, { stage: PREFLIGHT_STAGE, errors: notes });
       // The window is taken when the call goes (after any wait for its turn): its start may not be in the past.
-      return schedule(input, () => ({ payload: request, task_params: taskParams(input.window, input.dryRun, now()) }));
+      const answer = await schedule(input, () => ({ payload: request, task_params: taskParams(input.window, input.dryRun, now()) }));
+      return answer.kind === 'accepted' ? accepted(input, input.awaitEventSeconds) : answer;
     },
 
     async explainFailedValidation(input) {
@@ -53,6 +55,24 @@ export function platformActivities(
       return { status: s.status, ...(s.kraken_identifier ? { accountNumber: s.kraken_identifier } : {}), ...(errorCode ? { errorCode } : {}) };
     },
   };
+
+  /**
+   * In processing at the tenant. When the workflow asked for it (domain/event-wait.ts), the activity
+   * waits for the event: its wait is written with the stage and the inbox read for an event that
+   * beat it, in one statement; then the activity completes asynchronously: the events router
+   * completes it with the event, or its sweep without one when the wait runs out.
+   */
+  async function accepted(ref: AttemptRef, awaitEventSeconds: number | undefined): Promise<ScheduleOutcome> {
+    const info = activityContext()?.info;
+    if (awaitEventSeconds === undefined || !info) {
+      await ledger.setStage(ref, 'await');
+      return { kind: 'accepted' };
+    }
+    const { waits, kept } = await ledger.awaitEvent(ref, { activityId: info.activityId, seconds: awaitEventSeconds });
+    const answer = acceptedAnswer({ waits, kept: kept && importEventSignalOf(kept), dryRun: ref.dryRun });
+    if (answer) return answer;
+    throw new CompleteAsyncError();
+  }
 
   /**
    * Tariff pre-flight from documented catalogue data (cached per run): it never refuses an account;
@@ -80,7 +100,6 @@ export function platformActivities(
     if (r.learnedFromStatus) ctx.logger.info({ status: r.learnedFromStatus, attempt: currentAttempt() }, 'schedule answer was lost; the import status decided');
     switch (r.kind) {
       case 'accepted':
-        await ledger.setStage(ref, 'await');
         return { kind: 'accepted' };
       case 'already_imported':
         return { kind: 'already_imported', accountNumber: r.accountNumber };

@@ -77,7 +77,8 @@ export type MainActivities = AccountActivities & RunActivities;
 
 /** Activities on the rate-limited platform task queue. */
 export interface PlatformActivities {
-  scheduleAccount(input: AttemptRef & { window: ScheduleWindow }): Promise<ScheduleOutcome>;
+  /** `awaitEventSeconds`: after an accepted answer, wait this long for the event (domain/event-wait.ts). */
+  scheduleAccount(input: AttemptRef & { window: ScheduleWindow; awaitEventSeconds?: number }): Promise<ScheduleOutcome>;
   getImportStatus(input: AttemptRef): Promise<ImportStatusSummary>;
   /** After `import_process_failed_validation` by event or status: records the validate endpoint's field errors. */
   explainFailedValidation(input: AttemptRef): Promise<{ attr?: string; errorCount: number }>;

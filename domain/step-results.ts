@@ -1,4 +1,4 @@
-import type { SupplierStatus } from './inputs';
+import type { ImportEventSignal, SupplierStatus } from './inputs';
 
 /**
  * What the account workflow's steps answer (activities/types.ts), here so the outcome functions
@@ -12,7 +12,11 @@ export type PrepareResult =
 export type StageDocumentsResult = { ok: true; uploaded: number; alreadyPresent: number } | { ok: false; code: string; attr?: string };
 
 export type ScheduleOutcome =
-  | { kind: 'accepted' }
+  /**
+   * In processing at the tenant. When the workflow asked the activity to wait for the event
+   * (domain/event-wait.ts): `event` when it came, `waited` when the wait ran out without one.
+   */
+  | { kind: 'accepted'; event?: ImportEventSignal; waited?: true }
   | { kind: 'already_imported'; accountNumber: string }
   | { kind: 'validation_failed'; code: string; attr?: string; errorCount: number }
   /** The tariff pre-flight: the platform's catalogue does not know a tariff the account uses. */

@@ -2,16 +2,19 @@ import { attemptClassOf } from '../ledger/inbox-record';
 import { isLifecycleEvent, isPostImportEvent, isTerminalEvent } from '../domain/event-types';
 import {
   attemptsForEvent,
+  clearEventWait,
   createPostImportLedger,
   createSupplyLedger,
   eventBelongsTo,
   freePlatformPermit,
+  overdueEventWaits,
   pendingEvents,
   setMatch,
   type PendingEvent,
 } from '../ledger';
 import { SignalError, type EventsDeps, type MatchStatus } from './types';
 import { importEventSignalOf } from '../domain/inputs';
+import { WAIT_RAN_OUT, waitingActivityFor, type Accepted } from '../domain/event-wait';
 
 /** What the router needs of an inbox row: the ledger's pending-event shape, defined once there. */
 export type RoutableEvent = PendingEvent;
@@ -24,7 +27,9 @@ export interface RouteOutcome {
 }
 
 /**
- * Finds the account workflow waiting for this event and signals it. Events name no import
+ * Finds the account workflow waiting for this event and delivers it: to its schedule activity when
+ * that waits for it (domain/event-wait.ts), else by signal (also when that activity is gone: timed
+ * out, retried, or its workflow closed). Events name no import
  * supplier, so an account number in flight for two suppliers is ambiguous: nobody is signalled
  * and those workflows fall back to status polling, which is supplier-specific.
  */
@@ -57,7 +62,10 @@ async function decide(deps: EventsDeps, e: RoutableEvent): Promise<RouteOutcome>
     // what the tenant counts).
     if (isTerminalEvent(e.eventType, a.dryRun)) await freePlatformPermit(deps.pool, a.workflowId);
     try {
-      await deps.signal(a.workflowId, signal);
+      const activityId = waitingActivityFor(e.eventType, a);
+      if (activityId === undefined || !(await completed(deps, { workflowId: a.workflowId, activityId }, { kind: 'accepted', event: signal }))) {
+        await deps.signal(a.workflowId, signal);
+      }
       return { matchStatus: 'matched', workflowId: a.workflowId, runId: a.runId };
     } catch (err) {
       if (err instanceof SignalError && err.code === 'workflow_gone') {
@@ -139,4 +147,34 @@ export async function rematchPending(deps: EventsDeps, opts: { withinMinutes?: n
     if (o.matchStatus === 'pending') break;
   }
   return { tried, matched };
+}
+
+/** Completes a waiting schedule activity; false when it is no longer there (the caller signals instead). */
+async function completed(deps: EventsDeps, activity: { workflowId: string; activityId: string }, result: Accepted): Promise<boolean> {
+  try {
+    await deps.complete(activity, result);
+    return true;
+  } catch (err) {
+    if (err instanceof SignalError && err.code === 'workflow_gone') return false;
+    throw err;
+  }
+}
+
+/**
+ * Ends the schedule activities' event waits that ran out (an event late or lost): completed as
+ * accepted without an event, so their workflows read the inbox and poll, as after their own timer.
+ * An activity no longer there needs nothing; Temporal unreachable: the next tick tries again.
+ */
+export async function endOverdueWaits(deps: EventsDeps, limit = 500): Promise<number> {
+  let ended = 0;
+  for (const w of await overdueEventWaits(deps.pool, limit)) {
+    try {
+      if (await completed(deps, { workflowId: w.workflowId, activityId: w.activityId }, WAIT_RAN_OUT)) ended++;
+    } catch (err) {
+      deps.logger.warn({ workflowId: w.workflowId, code: err instanceof SignalError ? err.code : 'complete_failed' }, 'could not end an event wait');
+      break;
+    }
+    await clearEventWait(deps.pool, w);
+  }
+  return ended;
 }

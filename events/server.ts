@@ -4,8 +4,8 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import type pino from 'pino';
 import type { Pool } from '../clients/db';
 import type { Config } from '../config';
-import { rematchPending } from './router';
-import { temporalSignaller, type TemporalClientSource } from './signaller';
+import { endOverdueWaits, rematchPending } from './router';
+import { temporalCompleter, temporalSignaller, type TemporalClientSource } from './signaller';
 import { startSqsConsumer, type SqsConsumer } from './sqs-consumer';
 import type { EventsDeps } from './types';
 import { createWebhookApp } from './webhook';
@@ -33,7 +33,7 @@ export interface EventsReceiver {
 /** Webhook on EVENTS_HOST (loopback by default), the SQS consumer when a queue is configured, and the rematch timer. */
 export async function startEventsReceiver(opts: EventsReceiverOptions): Promise<EventsReceiver> {
   const { config, pool, logger } = opts;
-  const deps: EventsDeps = { pool, logger, signal: temporalSignaller(opts.temporalClient) };
+  const deps: EventsDeps = { pool, logger, signal: temporalSignaller(opts.temporalClient), complete: temporalCompleter(opts.temporalClient) };
 
   const app = createWebhookApp(deps, { config, allowUnsigned: opts.allowUnsigned });
   if (opts.metrics) countHttpRequests(app, opts.metrics, 'events');
@@ -48,8 +48,11 @@ export async function startEventsReceiver(opts: EventsReceiverOptions): Promise<
   const timer = setInterval(() => {
     if (rematching) return;
     rematching = rematchPending(deps, { withinMinutes: opts.rematchWithinMinutes ?? 60 })
-      .then((r) => {
+      .then(async (r) => {
         if (r.matched > 0) logger.info(r, 'rematched events');
+        // Schedule activities whose event did not come in time (domain/event-wait.ts: EVENT_WAIT_SWEEP_SECONDS counts on this period).
+        const ended = await endOverdueWaits(deps);
+        if (ended > 0) logger.info({ ended }, 'event waits ran out; their workflows read the inbox and poll');
       })
       .catch((err) => logger.warn({ code: 'rematch_failed', errName: (err as Error)?.name }, 'rematch failed'))
       .finally(() => (rematching = undefined));

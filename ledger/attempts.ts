@@ -2,6 +2,7 @@ import type { Pool } from '../clients/db';
 import type { AccountOutcome, MigrationRunArgs, RunTotals, SupplierStatus } from '../domain/inputs';
 import { openJson, openString, SEALED, sealJson, sealString } from './sealing';
 import type { AttemptRef } from './types';
+import { beginEventWait } from './event-waits';
 import { accountLines, type AccountLines } from './account-lines';
 import { OUTCOME_SELECT, outcomeArrays, outcomeAssignments, rowToOutcome } from './outcome-columns';
 
@@ -181,6 +182,12 @@ export function createLedger(pool: Pool) {
         [ref.runId, ref.externalAccountNumber, stage],
       );
     },
+
+    /**
+     * An accepted schedule whose activity waits for the event: the stage, the wait and the inbox
+     * read in one statement (ledger/event-waits.ts).
+     */
+    awaitEvent: (ref: AttemptRef, wait: { activityId: string; seconds: number }) => beginEventWait(pool, ref, wait),
 
     /**
      * Just before the schedule call: the stage's notes (the tariff pre-flight's) replaced and the

@@ -19,6 +19,23 @@ export interface MatchableAttempt {
   outcome: string | null;
   outcomeSource: string | null;
   scheduledAt: Date | null;
+  /** The schedule activity waiting for this attempt's event (domain/event-wait.ts), when one waits. */
+  eventWaitActivityId: string | null;
+}
+
+export const MATCHABLE_COLUMNS = 'run_id, workflow_id, supplier_code, dry_run, outcome, outcome_source, scheduled_at, event_wait_activity_id';
+
+export function matchableOf(a: Record<string, unknown>): MatchableAttempt {
+  return {
+    runId: a.run_id as string,
+    workflowId: a.workflow_id as string,
+    supplierCode: a.supplier_code as string,
+    dryRun: a.dry_run as boolean,
+    outcome: a.outcome as string | null,
+    outcomeSource: a.outcome_source as string | null,
+    scheduledAt: a.scheduled_at as Date | null,
+    eventWaitActivityId: a.event_wait_activity_id as string | null,
+  };
 }
 
 /**
@@ -38,21 +55,13 @@ export function eventBelongsTo(e: { eventType: string; receivedAt?: Date }, a: M
 /** The attempts of one account, newest first, of the event's class. */
 export async function attemptsForEvent(pool: Pool, externalAccountNumber: string, eventType: string): Promise<MatchableAttempt[]> {
   const r = await pool.query(
-    `select run_id, workflow_id, supplier_code, dry_run, outcome, outcome_source, scheduled_at
+    `select ${MATCHABLE_COLUMNS}
        from migrate.account_attempts
       where external_account_number = $1 and ($2::boolean is null or dry_run = $2)
       order by started_at desc`,
     [externalAccountNumber, attemptClassOf(eventType)?.dryRun ?? null],
   );
-  return r.rows.map((a) => ({
-    runId: a.run_id,
-    workflowId: a.workflow_id,
-    supplierCode: a.supplier_code,
-    dryRun: a.dry_run,
-    outcome: a.outcome,
-    outcomeSource: a.outcome_source,
-    scheduledAt: a.scheduled_at,
-  }));
+  return r.rows.map(matchableOf);
 }
 
 export async function setMatch(
@@ -103,22 +112,13 @@ export async function pendingEvents(pool: Pool, withinMinutes: number, limit: nu
  * For the workflow that finds no signal waiting: an event can be kept but not routed.
  */
 export async function claimInboxEvent(pool: Pool, ref: AttemptRef): Promise<PendingEvent | undefined> {
-  const a = await pool.query(
-    `select run_id, workflow_id, supplier_code, dry_run, outcome, outcome_source, scheduled_at
-       from migrate.account_attempts where run_id = $1 and external_account_number = $2`,
-    [ref.runId, ref.externalAccountNumber],
-  );
+  const a = await pool.query(`select ${MATCHABLE_COLUMNS} from migrate.account_attempts where run_id = $1 and external_account_number = $2`, [
+    ref.runId,
+    ref.externalAccountNumber,
+  ]);
   const row = a.rows[0];
   if (!row) return undefined;
-  const attempt: MatchableAttempt = {
-    runId: row.run_id,
-    workflowId: row.workflow_id,
-    supplierCode: row.supplier_code,
-    dryRun: row.dry_run,
-    outcome: row.outcome,
-    outcomeSource: row.outcome_source,
-    scheduledAt: row.scheduled_at,
-  };
+  const attempt = matchableOf(row);
   const events = await pool.query(
     `select event_id, event_type, external_identifier, identifier, error_code, received_at
        from migrate.inbox where external_identifier = $1 and match_status <> 'ambiguous' order by received_at`,

@@ -4,6 +4,7 @@ export * from './types';
 export * from './attempts';
 export * from './outcome-columns';
 export * from './inbox';
+export * from './event-waits';
 export * from './inbox-report';
 export * from './rejections';
 export * from './run-queries';

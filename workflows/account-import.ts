@@ -13,7 +13,7 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import { ACCOUNT_LOCAL, EXPLAIN_CALL, PLATFORM_CALL, RECORD_OUTCOME } from './activity-options';
+import { ACCOUNT_LOCAL, EXPLAIN_CALL, PLATFORM_CALL, RECORD_OUTCOME, scheduleAwaitingEvent } from './activity-options';
 import type { AccountActivities, PlatformActivities, PrepareResult, ScheduleOutcome } from '../activities/types';
 import type { PostImportPlatformActivities } from '../activities/post-import';
 import { accountDeltaWorkflow } from './post-import';
@@ -22,6 +22,7 @@ import type { AccountImportInput, AccountOutcome, ImportEventSignal, SupplierSta
 import { accountProgressQuery, importEventSignal, supplierStatusSignal } from '../domain/messages';
 import { isTerminalStatus, outcomeOf, type Ending } from '../domain/outcomes';
 import { isTerminalEvent } from '../domain/event-types';
+import { eventAfterSchedule, eventWaitLeft, type Accepted } from '../domain/event-wait';
 import type { OutcomeFacts } from '../domain/final-outcome';
 import type { AccountStage } from '../domain/stages';
 import { platformTaskQueue } from '../domain/task-queues';
@@ -51,7 +52,7 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
   // The platform queue is derived from this workflow's own queue (deterministic), so a deployment's
   // or a test's workers run only their own platform calls.
   const platformQueue = platformTaskQueue(workflowInfo().taskQueue);
-  const platform = (summary: string) => proxyActivities<PlatformActivities>({ ...PLATFORM_CALL, taskQueue: platformQueue, summary });
+  const platform = (summary: string, options = PLATFORM_CALL) => proxyActivities<PlatformActivities>({ ...options, taskQueue: platformQueue, summary });
   const explain = proxyActivities<PlatformActivities>({ ...EXPLAIN_CALL, taskQueue: platformQueue, summary: SUMMARIES.explain });
   // Reading the account back before changes are carried over: a platform call like the others.
   const readBack = proxyActivities<PostImportPlatformActivities>({ ...PLATFORM_CALL, taskQueue: platformQueue, summary: SUMMARIES.readBack });
@@ -88,7 +89,7 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
       if ((await awaitOngoingSupplier(prepared.supplierStatus)) === 'COMPLETE') return { step: 'guard', supplier: 'COMPLETE' };
       const scheduled = await schedule();
       if (scheduled === 'COMPLETE') return { step: 'guard', supplier: 'COMPLETE' };
-      if (scheduled.kind === 'accepted') return await awaitOutcome();
+      if (scheduled.kind === 'accepted') return await awaitOutcome(scheduled);
       return { step: 'schedule', result: scheduled };
     } catch (e) {
       // An activity gave up (retries exhausted or a non-retryable error): the account still gets
@@ -140,24 +141,33 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
   async function schedule(): Promise<Exclude<ScheduleOutcome, { kind: 'supplier_not_ongoing' }> | 'COMPLETE'> {
     live.stage = 'schedule';
     show({ step: 'schedule' });
-    let scheduled = await platform(SUMMARIES.schedule).scheduleAccount({ ...ref, window: input.window });
+    // The activity also waits for the event (domain/event-wait.ts). Replay needs no patch: an older
+    // history's answer carries neither an event nor `waited`, so the same commands follow.
+    const waitSeconds = input.timings.eventWaitSeconds;
+    const call = () =>
+      platform(SUMMARIES.schedule, scheduleAwaitingEvent(waitSeconds)).scheduleAccount({ ...ref, window: input.window, awaitEventSeconds: waitSeconds });
+    let scheduled = await call();
     while (scheduled.kind === 'supplier_not_ongoing') {
       await localWith(SUMMARIES.recordSupplierNotOngoing).recordSupplierNotOngoing({ supplierCode: input.supplierCode });
       if ((await awaitOngoingSupplier('PAUSED')) === 'COMPLETE') return 'COMPLETE';
       live.stage = 'schedule';
       show({ step: 'schedule' });
-      scheduled = await platform(SUMMARIES.schedule).scheduleAccount({ ...ref, window: input.window });
+      scheduled = await call();
     }
     return scheduled;
   }
 
-  /** 5. The platform's event (signalled by the events router), else the inbox, else status polling with backoff. */
-  async function awaitOutcome(): Promise<Ending> {
+  /**
+   * 5. The platform's event (the schedule activity's answer, else signalled by the events router),
+   * else the inbox, else status polling with backoff.
+   */
+  async function awaitOutcome(accepted: Accepted): Promise<Ending> {
     live.stage = 'await';
     const window = input.window;
+    event = eventAfterSchedule(accepted, event, input.dryRun);
     // The wait's timer is never cancelled: when the event wins, the workflow ends with the timer
-    // pending, which costs no TimerCanceled event.
-    if (event === undefined) {
+    // pending, which costs no TimerCanceled event. No timer when the activity's own wait ran out.
+    if (event === undefined && eventWaitLeft(accepted)) {
       show({ step: 'await', window, phase: 'event', waitSeconds: input.timings.eventWaitSeconds });
       await Promise.race([condition(() => event !== undefined), sleep(`${input.timings.eventWaitSeconds} seconds`, { summary: SUMMARIES.eventWait })]);
     }

@@ -1,5 +1,6 @@
 import type { ActivityOptions, LocalActivityOptions, RetryPolicy } from '@temporalio/workflow';
 import { FINAL_PLATFORM_ERROR_CODES } from '../domain/platform-error-codes';
+import { EVENT_WAIT_SWEEP_SECONDS } from '../domain/event-wait';
 
 /**
  * Every workflow's activity options and retry policies, stated once: the workflows proxy their
@@ -26,11 +27,27 @@ export const ACCOUNT_LOCAL: LocalActivityOptions = { startToCloseTimeout: '2 min
 /** Recording an account's outcome must happen whatever it takes: retried until the ledger answers. */
 export const RECORD_OUTCOME: LocalActivityOptions = { startToCloseTimeout: '30 seconds', retry: LOCAL_BACKOFF };
 
+/** A platform call's start-to-close: the permit wait (activities/schedule.ts, at most 25 s) and the call. */
+const PLATFORM_CALL_SECONDS = 45;
+
 /**
  * A platform call on the rate-limited task queue (schedule, import status, read-back, post-import
  * sends: each safe to repeat): transient failures retry for up to a day.
  */
-export const PLATFORM_CALL: ActivityOptions = { startToCloseTimeout: '45 seconds', scheduleToCloseTimeout: '24 hours', retry: PLATFORM_RETRY };
+export const PLATFORM_CALL: ActivityOptions = {
+  startToCloseTimeout: `${PLATFORM_CALL_SECONDS} seconds`,
+  scheduleToCloseTimeout: '24 hours',
+  retry: PLATFORM_RETRY,
+};
+
+/**
+ * The schedule call when it also waits for the account's event (domain/event-wait.ts): its
+ * start-to-close covers the call, the event wait and the events process's sweep of waits that ran
+ * out. No heartbeat: the wait holds no worker, and a heartbeat is a billed action.
+ */
+export function scheduleAwaitingEvent(eventWaitSeconds: number): ActivityOptions {
+  return { ...PLATFORM_CALL, startToCloseTimeout: `${PLATFORM_CALL_SECONDS + eventWaitSeconds + EVENT_WAIT_SWEEP_SECONDS} seconds` };
+}
 
 /**
  * A switch's follow (workflows/supply.ts): a read of the meter points' statuses and, when due, the

@@ -59,7 +59,9 @@ describe('platform outcomes end to end', () => {
 
   it('a late event that arrives after polling recorded the outcome changes nothing', async () => {
     const [ext] = await clean(uniqueId('LT'), 1);
-    await sandbox(e, 'PUT', '/admin/faults', { eventDelayMs: 8_000 });
+    // Later than the wait ends: its 1 s, then the events process's next sweep (every 15 s,
+    // domain/event-wait.ts), then the status read.
+    await sandbox(e, 'PUT', '/admin/faults', { eventDelayMs: 30_000 });
     const runId = uniqueId('run-late-');
     const result = await runToEnd(e, {
       runId,

@@ -5,7 +5,7 @@ import { claimInboxEvent, insertInboxRecord } from '../../../ledger/inbox';
 import { accountWorkflowId } from '../../../domain/workflow-ids';
 import { accountImportInputSchema, migrationRunInputSchema, type AccountOutcome } from '../../../domain/inputs';
 import { importEventSignal } from '../../../domain/messages';
-import { accountsFile, attempts, useE2E, groundTruth, seedAccounts, setSupplierEverywhere, uniqueId } from '../helpers';
+import { accountsFile, attempts, useE2E, groundTruth, sandbox, seedAccounts, setSupplierEverywhere, uniqueId } from '../helpers';
 
 /**
  * Promises the pipeline makes that no happy run exercises: the recorded outcome is set once, an
@@ -16,7 +16,7 @@ import { accountsFile, attempts, useE2E, groundTruth, seedAccounts, setSupplierE
 const e = useE2E();
 
 /** A run registered in the ledger, and one account of it started as the run starts it (the run workflow itself is not needed). */
-async function startAccount(ext: string, opts: { runId: string; signal?: { type: string; identifier: string } }) {
+async function startAccount(ext: string, opts: { runId: string; signal?: { type: string; identifier: string }; eventWaitSeconds?: number }) {
   const supplierCode = e.config.IMPORT_SUPPLIER_CODE;
   const run = migrationRunInputSchema.parse({
     runId: opts.runId,
@@ -32,7 +32,7 @@ async function startAccount(ext: string, opts: { runId: string; signal?: { type:
     source: run.source,
     dryRun: false,
     window: run.window,
-    timings: { ...run.timings, supplierRecheckSeconds: 2 },
+    timings: { ...run.timings, supplierRecheckSeconds: 2, ...(opts.eventWaitSeconds === undefined ? {} : { eventWaitSeconds: opts.eventWaitSeconds }) },
   });
   const start = {
     taskQueue: e.config.TEMPORAL_TASK_QUEUE,
@@ -187,5 +187,47 @@ describe('the account workflow', () => {
       .map((ev) => ev.activityTaskScheduledEventAttributes!.activityType!.name);
     expect(platformActivities).toEqual([]);
     expect((await groundTruth(e, supplierCode)).get(ext)).toBeUndefined();
+  });
+});
+
+describe('the schedule activity delivers the event (domain/event-wait.ts)', () => {
+  it('a happy-path account: the event completes the schedule activity; no timer, no signal, at most 14 history events', async () => {
+    const [t] = await seedAccounts(e, { accounts: 1, seed: 47, defectRate: 0, accountNumberPrefix: `${uniqueId('EW')}-` });
+    const ext = t.external_account_number;
+    const runId = uniqueId('run-event-wait-');
+    const handle = await startAccount(ext, { runId });
+    const result = await settled(handle);
+    const platform = (await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE)).get(ext);
+    expect(result).toMatchObject({ outcome: 'completed', accountNumber: platform!.account_number, source: 'event' });
+    const events = (await handle.fetchHistory()).events!;
+    expect(events.filter((ev) => ev.timerStartedEventAttributes)).toEqual([]);
+    expect(events.filter((ev) => ev.workflowExecutionSignaledEventAttributes)).toEqual([]);
+    expect(events.length).toBeLessThanOrEqual(14);
+  });
+
+  it('a lost event: the wait runs out, the events process ends it, and the account ends on the import status', async () => {
+    const [t] = await seedAccounts(e, { accounts: 1, seed: 53, defectRate: 0, accountNumberPrefix: `${uniqueId('EL')}-` });
+    const ext = t.external_account_number;
+    const runId = uniqueId('run-event-lost-');
+    // This file's stack is its own (one per fork): no other test's events are dropped meanwhile.
+    await sandbox(e, 'PUT', '/admin/faults', { eventDropRate: 1 });
+    let result;
+    let history;
+    try {
+      const handle = await startAccount(ext, { runId, eventWaitSeconds: 2 });
+      result = await settled(handle);
+      history = await handle.fetchHistory();
+    } finally {
+      await sandbox(e, 'PUT', '/admin/faults', { eventDropRate: 0 });
+    }
+    const platform = (await groundTruth(e, e.config.IMPORT_SUPPLIER_CODE)).get(ext);
+    expect(platform?.account_number).toMatch(/^A-[0-9A-F]{8}$/);
+    expect(result).toMatchObject({ outcome: 'completed', accountNumber: platform!.account_number, source: 'poll' });
+    // Ended by the events process's sweep, in its first attempt: not by its start-to-close timeout and a retry.
+    const started = history.events!.filter((ev) => ev.activityTaskStartedEventAttributes).map((ev) => ev.activityTaskStartedEventAttributes!.attempt);
+    expect(started[0]).toBe(1);
+    expect(history.events!.filter((ev) => ev.activityTaskTimedOutEventAttributes)).toEqual([]);
+    const attempt = await e.pool.query(`select event_wait_activity_id from migrate.account_attempts where run_id = $1`, [runId]);
+    expect(attempt.rows[0].event_wait_activity_id).toBeNull();
   });
 });

@@ -20,9 +20,10 @@ describe('a worker killed mid-run', () => {
     const truth = await seedAccounts(e, { accounts: 30, seed: 21, defectRate: 0, accountNumberPrefix: `${uniqueId('KW')}-` });
     // Schedule calls are held long enough at the sandbox that one is in flight when the worker dies.
     // Under the blind-resend trap the import of a call whose client died stays pending past the
-    // retry (the schedule activity's 45 s start-to-close timeout, then its backoff), and a repeated
+    // retry (the schedule activity's start-to-close timeout, 85 s with a 10 s event wait:
+    // workflows/activity-options.ts scheduleAwaitingEvent, then its backoff), and a repeated
     // schedule would open a second import: only reading the status first keeps it at one.
-    await sandbox(e, 'PUT', '/admin/faults', { latencyMs: 100, latencyJitterMs: 50, scheduleLatencyMs: 1_500, blindResendTrapMs: 75_000 });
+    await sandbox(e, 'PUT', '/admin/faults', { latencyMs: 100, latencyJitterMs: 50, scheduleLatencyMs: 1_500, blindResendTrapMs: 100_000 });
     // Its queue (and so its platform queue, `<queue>-platform`) is polled by no other worker: the
     // process killed is the one running the platform calls.
     const first = await startWorker(queue, 'crash-worker-1');
@@ -34,6 +35,7 @@ describe('a worker killed mid-run', () => {
         supplierCode: e.config.IMPORT_SUPPLIER_CODE,
         selection: listOf(e, runId, truth),
         concurrency: 8,
+        timings: { eventWaitSeconds: 10, pollMaxSeconds: 3600, supplierRecheckSeconds: 30 },
       },
       { taskQueue: queue },
     );

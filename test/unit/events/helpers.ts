@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import path from 'node:path';
 import { createPool, type Pool } from '../../../clients/db';
 import { createLogger } from '../../../logging/logger';
@@ -8,6 +9,7 @@ import { freePort } from '../../../harness/stack/child-process';
 import { startPostgres } from '../../../harness/stack/postgres';
 import { SignalError, type EventsDeps } from '../../../events/types';
 import type { ImportEventSignal } from '../../../domain/inputs';
+import type { Accepted } from '../../../domain/event-wait';
 
 export const ROOT = path.resolve(__dirname, '../../..');
 
@@ -44,15 +46,23 @@ export function capturingLogger() {
   return { logger, lines };
 }
 
-/** Records signals; `failWith` makes the next ones throw. */
+/**
+ * Records signals and activity completions; `failWith` makes the next signals throw, and
+ * `completeFailsWith` the next completions (`workflow_gone`: the activity is no longer there).
+ */
 export function fakeSignaller() {
   const calls: Array<{ workflowId: string; signal: ImportEventSignal }> = [];
-  const state: { failWith?: SignalError['code'] } = {};
+  const completions: Array<{ workflowId: string; activityId: string; result: Accepted }> = [];
+  const state: { failWith?: SignalError['code']; completeFailsWith?: SignalError['code'] } = {};
   const signal: EventsDeps['signal'] = async (workflowId, s) => {
     if (state.failWith) throw new SignalError(state.failWith, 'test');
     calls.push({ workflowId, signal: s });
   };
-  return { signal, calls, state };
+  const complete: EventsDeps['complete'] = async (activity, result) => {
+    if (state.completeFailsWith) throw new SignalError(state.completeFailsWith, 'test');
+    completions.push({ ...activity, result });
+  };
+  return { signal, complete, deliver: { signal, complete }, calls, completions, state };
 }
 
 let seq = 0;
@@ -102,4 +112,20 @@ export async function signedPost(url: string, secret: string, body: string, tSec
     headers: { 'content-type': 'application/json', 'x-kraken-signature': signWebhookBody(secret, body, tSeconds) },
     body,
   });
+}
+
+/** One embedded Postgres for a test file, and fresh fake deliveries (signals, completions) before each test. */
+export function eventsTestBed(name: string) {
+  const bed = {} as { db: Awaited<ReturnType<typeof startTestDb>>; fake: ReturnType<typeof fakeSignaller>; deps: EventsDeps };
+  beforeAll(async () => {
+    bed.db = await startTestDb(name);
+  }, 120_000);
+  afterAll(async () => {
+    await bed.db?.stop();
+  }, 60_000);
+  beforeEach(() => {
+    bed.fake = fakeSignaller();
+    bed.deps = { pool: bed.db.pool, ...bed.fake.deliver, logger: quietLogger() };
+  });
+  return bed;
 }

@@ -24,7 +24,7 @@ afterAll(async () => {
 }, 60_000);
 beforeEach(() => {
   fake = fakeSignaller();
-  deps = { pool: db.pool, signal: fake.signal, logger: quietLogger() };
+  deps = { pool: db.pool, ...fake.deliver, logger: quietLogger() };
 });
 
 const complete = (ext: string, identifier: string, id?: string) => envelope(COMPLETE, { resource_type: 'account', external_identifier: ext, identifier }, id);

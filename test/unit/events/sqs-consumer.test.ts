@@ -58,7 +58,7 @@ describe('SQS consumer', () => {
     }
     await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: 'not json at all' }));
 
-    const consumer = startSqsConsumer({ pool: db.pool, signal: fakeSignaller().signal, logger: quietLogger(), sqs }, { queueUrl, waitTimeSeconds: 1 });
+    const consumer = startSqsConsumer({ pool: db.pool, ...fakeSignaller().deliver, logger: quietLogger(), sqs }, { queueUrl, waitTimeSeconds: 1 });
     try {
       await until(() => consumer.processed === 3);
     } finally {
@@ -82,7 +82,7 @@ describe('SQS consumer', () => {
 
     const pool = await deadPool();
     const { logger, lines } = capturingLogger();
-    const failing = startSqsConsumer({ pool, signal: fakeSignaller().signal, logger, sqs }, { queueUrl, waitTimeSeconds: 1 });
+    const failing = startSqsConsumer({ pool, ...fakeSignaller().deliver, logger, sqs }, { queueUrl, waitTimeSeconds: 1 });
     try {
       await until(() => lines.some((l) => l.code === 'inbox_unavailable'));
     } finally {
@@ -101,7 +101,7 @@ describe('SQS consumer', () => {
     });
     expect(redelivered).toEqual([body]);
 
-    const healthy = startSqsConsumer({ pool: db.pool, signal: fakeSignaller().signal, logger: quietLogger(), sqs }, { queueUrl, waitTimeSeconds: 1 });
+    const healthy = startSqsConsumer({ pool: db.pool, ...fakeSignaller().deliver, logger: quietLogger(), sqs }, { queueUrl, waitTimeSeconds: 1 });
     try {
       await until(() => healthy.processed === 1);
     } finally {
@@ -125,7 +125,7 @@ describe('SQS consumer', () => {
       },
     } as unknown as typeof sqs;
     const consumer = startSqsConsumer(
-      { pool: db.pool, signal: fakeSignaller().signal, logger: quietLogger(), sqs: hanging },
+      { pool: db.pool, ...fakeSignaller().deliver, logger: quietLogger(), sqs: hanging },
       { queueUrl: 'http://127.0.0.1:1/q', waitTimeSeconds: 20 },
     );
     await until(() => receives === 1);

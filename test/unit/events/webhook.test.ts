@@ -25,7 +25,7 @@ beforeAll(async () => {
   db = await startTestDb('webhook');
   fake = fakeSignaller();
   counter = new RejectionCounter(db.pool, quietLogger());
-  app = createWebhookApp({ pool: db.pool, signal: fake.signal, logger: quietLogger() }, { config, rejections: counter });
+  app = createWebhookApp({ pool: db.pool, ...fake.deliver, logger: quietLogger() }, { config, rejections: counter });
   url = (await app.listen({ port: 0, host: '127.0.0.1' })) + WEBHOOK_PATH;
 }, 120_000);
 afterAll(async () => {
@@ -150,7 +150,7 @@ describe('POST /events/eventbridge with HMAC signatures (EVENTS_WEBHOOK_AUTH=hma
 
   it('answers 503 when the database is down, so the sender retries', async () => {
     const pool = await deadPool();
-    const down = createWebhookApp({ pool, signal: fake.signal, logger: quietLogger() }, { config });
+    const down = createWebhookApp({ pool, ...fake.deliver, logger: quietLogger() }, { config });
     const base = await down.listen({ port: 0, host: '127.0.0.1' });
     try {
       const res = await signedPost(base + WEBHOOK_PATH, SECRET, completeBody(uniq('ACC'), uniq('evt')));
@@ -182,7 +182,7 @@ describe('POST /events/eventbridge with the API-key header (the default: an Even
     const cfg = parseConfig({ EVENTS_WEBHOOK_API_KEY: API_KEY });
     expect(cfg.EVENTS_WEBHOOK_AUTH).toBe('api-key');
     keyCounter = new RejectionCounter(db.pool, quietLogger());
-    keyApp = createWebhookApp({ pool: db.pool, signal: fake.signal, logger: quietLogger() }, { config: cfg, rejections: keyCounter });
+    keyApp = createWebhookApp({ pool: db.pool, ...fake.deliver, logger: quietLogger() }, { config: cfg, rejections: keyCounter });
     keyUrl = (await keyApp.listen({ port: 0, host: '127.0.0.1' })) + WEBHOOK_PATH;
   });
   afterAll(async () => {
@@ -234,7 +234,7 @@ describe('POST /events/eventbridge with the API-key header (the default: an Even
 
   it('reads the header the connection is configured with (EVENTS_WEBHOOK_API_KEY_HEADER, any case)', async () => {
     const custom = createWebhookApp(
-      { pool: db.pool, signal: fake.signal, logger: quietLogger() },
+      { pool: db.pool, ...fake.deliver, logger: quietLogger() },
       { config: parseConfig({ EVENTS_WEBHOOK_API_KEY: API_KEY, EVENTS_WEBHOOK_API_KEY_HEADER: 'X-Kraken-Events-Key' }) },
     );
     try {
@@ -264,7 +264,7 @@ describe('POST /events/eventbridge with the API-key header (the default: an Even
 });
 
 describe('start-up without a key or secret', () => {
-  const deps = () => ({ pool: db.pool, signal: fake.signal, logger: quietLogger() });
+  const deps = () => ({ pool: db.pool, ...fake.deliver, logger: quietLogger() });
 
   it('refuses to start in development unless allowUnsigned is given, naming what is missing', () => {
     expect(() => createWebhookApp(deps(), { config: parseConfig({}) })).toThrow(
@@ -299,7 +299,7 @@ describe('start-up without a key or secret', () => {
 });
 
 describe('refusals per source: rate-limited, counted, and the listener on loopback by default', () => {
-  const deps = () => ({ pool: db.pool, signal: fake.signal, logger: quietLogger() });
+  const deps = () => ({ pool: db.pool, ...fake.deliver, logger: quietLogger() });
 
   it('a source that spends its refusals is answered 429 rate_limited before its request is read; another source, and accepted deliveries, are not slowed', async () => {
     let now = 1_000_000;

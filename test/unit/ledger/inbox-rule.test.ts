@@ -10,6 +10,7 @@ const attempt = (over: Partial<MatchableAttempt> = {}): MatchableAttempt => ({
   outcome: null,
   outcomeSource: null,
   scheduledAt: T(10),
+  eventWaitActivityId: null,
   ...over,
 });
 const type = (t: string) => `data_import.import_process.${t}`;
