@@ -72,6 +72,8 @@ export const SAFE_LOG_FIELDS = new Set([
   'component',
   'count',
   'deploymentName',
+  // How many schedule activities' event waits the events process ended (events/server.ts): a count.
+  'ended',
   'errCode',
   'errName',
   'errors',
