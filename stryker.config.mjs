@@ -66,6 +66,8 @@ export const DECISIONS = [
   'domain/run-dispatch.ts',
   'domain/wave-poll.ts',
   'domain/wave-status.ts',
+  // How an account's event reaches it: the schedule activity's answer, the router's choice, the workflow's wait.
+  'domain/event-wait.ts',
 ];
 export const DECISIONS_TESTS = [
   'test/unit/cli/worker-versions.test.ts',
@@ -76,6 +78,7 @@ export const DECISIONS_TESTS = [
   'test/unit/domain/run-dispatch.test.ts',
   'test/unit/domain/wave-poll.test.ts',
   'test/unit/domain/wave-status.test.ts',
+  'test/unit/domain/event-wait.test.ts',
 ];
 
 /**
