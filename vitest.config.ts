@@ -4,10 +4,9 @@ import { defineConfig } from 'vitest/config';
 // Postgres, S3) takes tens of seconds on 2 cores, hence the long hook timeout. Unit tests need
 // no services; the global setup brings up one end-to-end stack per fork, and each e2e file uses its
 // worker's (test/e2e/helpers.ts `stackEnv`). Three forks by default on the developers' 2 cores
-// (vitest's default there is one, cores - 1). `npm test` runs every project in one run on four
-// forks: most e2e time is waiting on timers (activity timeouts after a kill, plan windows, held
-// imports), and the unit and harness files (CPU) fill those waits instead of running before the
-// e2e stacks start. VITEST_MAX_FORKS sets the count.
+// (vitest's default there is one, cores - 1); `npm test` runs e2e on four: most e2e time is waiting
+// on timers (activity timeouts after a kill, plan windows, held imports), which a fourth stack
+// overlaps rather than queueing for CPU. VITEST_MAX_FORKS sets the count.
 export default defineConfig({
   test: {
     pool: 'forks',
