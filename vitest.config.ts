@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import DurationSequencer from './test/setup/duration-sequencer';
 
 // Temporal's native bridge is not worker-thread safe: forks only. Stack start-up (Temporal,
 // Postgres, S3) takes tens of seconds on 2 cores, hence the long hook timeout. Unit tests need
@@ -10,6 +11,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     pool: 'forks',
+    // Longest e2e files first (test/setup/duration-sequencer.ts): the run ends when its last file does.
+    sequence: { sequencer: DurationSequencer },
     poolOptions: { forks: { maxForks: Number(process.env.VITEST_MAX_FORKS ?? 3), minForks: 1 } },
     projects: [
       {
