@@ -1,3 +1,4 @@
+import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import durations from './e2e-durations.json';
 
@@ -12,14 +13,9 @@ const seconds: Readonly<Record<string, number>> = durations.seconds;
 export default class DurationSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const base = await super.sort(files);
-    const known = (f: TestSpecification) => seconds[this.relative(f)];
+    const known = (f: TestSpecification) => seconds[relative(this.ctx.config.root, f.moduleId)];
     const rank = (f: TestSpecification) => (f.project.name !== 'e2e' ? 0 : (known(f) ?? Number.POSITIVE_INFINITY));
     // Array.prototype.sort is stable: equal ranks (every non-e2e file) keep vitest's order.
     return [...base].sort((a, b) => rank(b) - rank(a));
-  }
-
-  private relative(f: TestSpecification): string {
-    const root = this.ctx.config.root.replace(/\/$/, '');
-    return f.moduleId.startsWith(`${root}/`) ? f.moduleId.slice(root.length + 1) : f.moduleId;
   }
 }
