@@ -217,10 +217,15 @@ export function createReconciliationLedger(pool: Pool) {
         [runId],
       );
       // Per field and account, differing over unverified over matched: kept per run by the
-      // reconciliations table's statement triggers (db/migrations/1796000000000_operator_queries_at_scale.sql).
+      // reconciliations table's statement triggers (db/migrations/1796000000000_operator_queries_at_scale.sql),
+      // the checks whose every field matched as a count per set of fields (1798200000000_reconciliation_clean_fields.sql).
       const fields = await pool.query<FieldSummary & { accounts_unverified: number }>(
-        `select field, matched, differing, unverified, any_unverified as accounts_unverified from migrate.reconciliation_field_totals
-          where run_id = $1 and (matched <> 0 or differing <> 0 or unverified <> 0 or any_unverified <> 0) order by field`,
+        `select field, sum(matched)::int as matched, sum(differing)::int as differing, sum(unverified)::int as unverified,
+                sum(any_unverified)::int as accounts_unverified
+           from (select field, matched, differing, unverified, any_unverified from migrate.reconciliation_field_totals where run_id = $1
+                 union all
+                 select f.field, c.n, 0, 0, 0 from migrate.reconciliation_clean_fields c cross join unnest(c.fields) as f (field) where c.run_id = $1) t
+          group by field having sum(matched) <> 0 or sum(differing) <> 0 or sum(unverified) <> 0 or sum(any_unverified) <> 0 order by field`,
         [runId],
       );
       // Unverified accounts and balance totals: kept per run by the same table's statement triggers
