@@ -97,7 +97,7 @@ export async function pgSnapshot(pool: Pool): Promise<PgSnapshot> {
 }
 
 /** The pass's statements per account, between two snapshots; `top` the costliest by execution time. */
-export function pgPassStats(before: PgSnapshot, after: PgSnapshot, accounts: number, top = 40): PgPassStats {
+export function pgPassStats(before: PgSnapshot, after: PgSnapshot, accounts: number, top = 100): PgPassStats {
   const per = (x: number) => Math.round((x / Math.max(1, accounts)) * 1000) / 1000;
   const calls: Record<StatementOwner, number> = { pipeline: 0, sandbox: 0, either: 0 };
   let nested = 0;
