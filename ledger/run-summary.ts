@@ -3,8 +3,9 @@ import type { Pool } from '../clients/db';
 /**
  * A run's attempts counted without scanning them: finished ones from the counters the ledger's
  * triggers keep as outcomes are recorded (db/migrations/1797400000000_run_outcome_summaries.sql;
- * 16 rows a run each, 1798200000001_run_outcome_counts_sharded.sql), those in progress (at most the run's concurrency, or the accounts a stopped run left open) from a
- * partial index. At a million attempts it reads a few hundred rows, not a million.
+ * 16 rows a run each, 1798200000001_attempt_counters_one_trigger.sql), those in progress (at most
+ * the run's concurrency, or the accounts a stopped run left open) from a partial index. At a
+ * million attempts it reads a few hundred rows, not a million.
  */
 export interface SummaryRow {
   /** null: in progress. */

@@ -37,14 +37,15 @@ drop function migrate.reconciliation_run_totals_insert();
 -- Every counter of the checks: old rows subtract, new rows add (a replaced check is an update: both);
 -- `clean`, a check's fields sorted when every one matched (none differing, none unverified), else
 -- null (or none at all: an account missing). Keys sorted, so concurrent statements lock rows in one order.
-create or replace function migrate.reconciliation_field_totals_insert() returns trigger language plpgsql as $$
+create function migrate.reconciliation_counts_change() returns trigger language plpgsql as $$
 begin
   with c as (
     select x.run_id, x.status, x.unverified_fields, x.field_counts, x.sign, migrate.counter_shard(x.external_account_number) as shard,
            x.source_balance_pence is not null and x.platform_balance_pence is not null as balanced, x.source_balance_pence, x.platform_balance_pence,
            (select case when bool_and((f.value->>1)::int = 0 and (f.value->>2)::int = 0) then array_agg(f.key order by f.key) end
               from jsonb_each(x.field_counts) f) as clean
-      from (select run_id, external_account_number, status, unverified_fields, source_balance_pence, platform_balance_pence, field_counts, 1 as sign from new_rows) x),
+      from (select run_id, external_account_number, status, unverified_fields, source_balance_pence, platform_balance_pence, field_counts,
+                   case when TG_OP = 'INSERT' then 1 else -1 end as sign from changed_rows) x),
   statuses as (
     insert into migrate.reconciliation_status_counts as t (run_id, shard, status, n)
     select run_id, shard, status, sum(sign) from c group by 1, 2, 3 having sum(sign) <> 0 order by 1, 2, 3
@@ -115,43 +116,17 @@ begin
   return null;
 end $$;
 
-create or replace function migrate.reconciliation_field_totals_delete() returns trigger language plpgsql as $$
-begin
-  with c as (
-    select x.run_id, x.status, x.unverified_fields, x.field_counts, x.sign, migrate.counter_shard(x.external_account_number) as shard,
-           x.source_balance_pence is not null and x.platform_balance_pence is not null as balanced, x.source_balance_pence, x.platform_balance_pence,
-           (select case when bool_and((f.value->>1)::int = 0 and (f.value->>2)::int = 0) then array_agg(f.key order by f.key) end
-              from jsonb_each(x.field_counts) f) as clean
-      from (select run_id, external_account_number, status, unverified_fields, source_balance_pence, platform_balance_pence, field_counts, -1 as sign from old_rows) x),
-  statuses as (
-    insert into migrate.reconciliation_status_counts as t (run_id, shard, status, n)
-    select run_id, shard, status, sum(sign) from c group by 1, 2, 3 having sum(sign) <> 0 order by 1, 2, 3
-    on conflict (run_id, shard, status) do update set n = t.n + excluded.n),
-  totals as (
-    insert into migrate.reconciliation_run_totals as t (run_id, shard, unverified, balance_accounts, source_pence, platform_pence)
-    select run_id, shard, sum(sign * (unverified_fields > 0)::int), sum(sign * balanced::int),
-           coalesce(sum(sign * source_balance_pence) filter (where balanced), 0), coalesce(sum(sign * platform_balance_pence) filter (where balanced), 0)
-      from c group by 1, 2 order by 1, 2
-    on conflict (run_id, shard) do update set unverified = t.unverified + excluded.unverified,
-      balance_accounts = t.balance_accounts + excluded.balance_accounts,
-      source_pence = t.source_pence + excluded.source_pence, platform_pence = t.platform_pence + excluded.platform_pence),
-  sets as (
-    insert into migrate.reconciliation_clean_fields as t (run_id, fields_key, shard, fields, n)
-    select run_id, md5(array_to_string(clean, E'\n')), shard, clean, sum(sign)
-      from c where clean is not null group by run_id, clean, shard having sum(sign) <> 0 order by 1, 2, 3
-    on conflict (run_id, fields_key, shard) do update set n = t.n + excluded.n)
-  insert into migrate.reconciliation_field_totals as t (run_id, field, matched, differing, unverified, any_unverified)
-  select run_id, field, sum(m), sum(d), sum(u), sum(a)
-    from (select c.run_id, f.key as field, c.sign * ((f.value->>1)::int = 0 and (f.value->>2)::int = 0)::int as m,
-                 c.sign * ((f.value->>1)::int > 0)::int as d, c.sign * ((f.value->>1)::int = 0 and (f.value->>2)::int > 0)::int as u,
-                 c.sign * ((f.value->>2)::int > 0)::int as a
-            from c cross join lateral jsonb_each(c.field_counts) f where c.clean is null) per_field
-   group by run_id, field having sum(m) <> 0 or sum(d) <> 0 or sum(u) <> 0 or sum(a) <> 0 order by run_id, field
-  on conflict (run_id, field) do update
-    set matched = t.matched + excluded.matched, differing = t.differing + excluded.differing,
-        unverified = t.unverified + excluded.unverified, any_unverified = t.any_unverified + excluded.any_unverified;
-  return null;
-end $$;
+drop trigger reconciliation_field_totals_insert on migrate.reconciliations;
+drop trigger reconciliation_field_totals_delete on migrate.reconciliations;
+drop function migrate.reconciliation_field_totals_insert();
+drop function migrate.reconciliation_field_totals_delete();
+-- An insert adds its rows, a delete (also the cascade from a deleted attempt) takes its rows away:
+-- one function, the transition table named alike.
+create trigger reconciliation_counts_insert after insert on migrate.reconciliations
+  referencing new table as changed_rows for each statement execute function migrate.reconciliation_counts_change();
+create trigger reconciliation_counts_delete after delete on migrate.reconciliations
+  referencing old table as changed_rows for each statement execute function migrate.reconciliation_counts_change();
+
 
 -- The counts so far, recounted into their rows.
 delete from migrate.reconciliation_status_counts;
@@ -184,6 +159,9 @@ select r.run_id, f.key, count(*) filter (where (f.value->>1)::int = 0 and (f.val
  group by r.run_id, f.key;
 
 -- Down Migration
+drop trigger reconciliation_counts_delete on migrate.reconciliations;
+drop trigger reconciliation_counts_insert on migrate.reconciliations;
+drop function migrate.reconciliation_counts_change();
 create or replace function migrate.reconciliation_field_totals_apply() returns trigger language plpgsql as $$
 begin
   insert into migrate.reconciliation_field_totals as t (run_id, field, matched, differing, unverified, any_unverified)
@@ -206,7 +184,7 @@ begin
         unverified = t.unverified + excluded.unverified, any_unverified = t.any_unverified + excluded.any_unverified;
   return null;
 end $$;
-create or replace function migrate.reconciliation_field_totals_insert() returns trigger language plpgsql as $$
+create function migrate.reconciliation_field_totals_insert() returns trigger language plpgsql as $$
 begin
   insert into migrate.reconciliation_field_totals as t (run_id, field, matched, differing, unverified, any_unverified)
   select n.run_id, f.key, sum(((f.value->>1)::int = 0 and (f.value->>2)::int = 0)::int), sum(((f.value->>1)::int > 0)::int),
@@ -219,7 +197,7 @@ begin
   return null;
 end $$;
 
-create or replace function migrate.reconciliation_field_totals_delete() returns trigger language plpgsql as $$
+create function migrate.reconciliation_field_totals_delete() returns trigger language plpgsql as $$
 begin
   insert into migrate.reconciliation_field_totals as t (run_id, field, matched, differing, unverified, any_unverified)
   select o.run_id, f.key, -sum(((f.value->>1)::int = 0 and (f.value->>2)::int = 0)::int), -sum(((f.value->>1)::int > 0)::int),
@@ -232,6 +210,10 @@ begin
   return null;
 end $$;
 
+create trigger reconciliation_field_totals_insert after insert on migrate.reconciliations
+  referencing new table as new_rows for each statement execute function migrate.reconciliation_field_totals_insert();
+create trigger reconciliation_field_totals_delete after delete on migrate.reconciliations
+  referencing old table as old_rows for each statement execute function migrate.reconciliation_field_totals_delete();
 alter table migrate.reconciliation_status_counts drop constraint reconciliation_status_counts_pkey, drop column shard;
 alter table migrate.reconciliation_run_totals drop constraint reconciliation_run_totals_pkey, drop column shard;
 delete from migrate.reconciliation_status_counts;

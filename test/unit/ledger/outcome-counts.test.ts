@@ -8,9 +8,9 @@ import { startTestDb } from '../events/helpers';
 
 /**
  * A run's finished accounts by outcome and by minute, and the checkpoint's counts, kept by the attempts
- * table's triggers in 16 rows a run, one statement an event (db/migrations/1798200000001_run_outcome_counts_sharded.sql,
- * 1798200000002_attempt_counters_one_trigger.sql): what `run status`, the report and the metrics read
- * equals a count of the attempts themselves, through outcomes recorded, changed and deleted.
+ * table's triggers in 16 rows a run, one statement an event (db/migrations/1798200000001_attempt_counters_one_trigger.sql):
+ * what `run status`, the report and the metrics read equals a count of the attempts themselves,
+ * through outcomes recorded, changed and deleted.
  */
 
 let db: Awaited<ReturnType<typeof startTestDb>>;

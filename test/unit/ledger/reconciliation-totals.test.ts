@@ -7,7 +7,7 @@ import { startTestDb } from '../events/helpers';
 /**
  * The report's figures per field, kept by the reconciliations table's triggers: a check whose every
  * field matched counts once for its set of fields, the others field by field
- * (db/migrations/1798200000000_reconciliation_clean_fields.sql). Whatever the mix of checks, re-checks
+ * (db/migrations/1798200000000_reconciliation_counts_one_statement.sql). Whatever the mix of checks, re-checks
  * and deletions, they equal a recount of the checks as they stand.
  */
 
