@@ -21,7 +21,8 @@ export const PG_STATEMENT_SETTINGS: Readonly<Record<string, string>> = {
 export type StatementOwner = 'pipeline' | 'sandbox' | 'either';
 export function statementOwner(query: string): StatementOwner {
   if (/^\s*(begin|commit|rollback)\b/i.test(query)) return 'either';
-  return /\bsandbox\./.test(query) ? 'sandbox' : 'pipeline';
+  // Quoted too: Postgres's own foreign-key checks name the table `"sandbox"."import_processes"`.
+  return /(\bsandbox|"sandbox")\./.test(query) ? 'sandbox' : 'pipeline';
 }
 
 interface Row {
