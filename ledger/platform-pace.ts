@@ -121,26 +121,30 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
            delete from migrate.platform_permit_waiters where tenant = $1 and seen_at < clock_timestamp() - make_interval(secs => $2)`,
           [tenant, WAITER_FORGOTTEN_MS / 1000],
         );
-        if (waiting.length > 0) {
-          await c.query(
-            `insert into migrate.platform_permit_waiters (tenant, holder, fairness_key, priority_key, weight)
-             select $1, * from unnest($2::text[], $3::text[], $4::int[], $5::float8[])
-             on conflict (tenant, holder) do update set seen_at = clock_timestamp(), fairness_key = excluded.fairness_key,
-                priority_key = excluded.priority_key, weight = excluded.weight`,
-            [tenant, waiting.map((w) => w.holder), waiting.map((w) => w.fairnessKey), waiting.map((w) => w.priorityKey), waiting.map((w) => w.weight)],
-          );
-        }
-        // An account asking while it holds a permit: the attempt it was given to has ended (a worker
-        // killed, an attempt timed out) and the account is the same one: it is its permit again. Not
-        // counted as held against it, which with a narrow window would have it wait on itself until the lease ends.
+        // The waiters (re)registered, and an account asking while it holds a permit: the attempt it
+        // was given to has ended (a worker killed, an attempt timed out) and the account is the same
+        // one: it is its permit again. Not counted as held against it, which with a narrow window would
+        // have it wait on itself until the lease ends. One statement (two tables).
         const own =
           waiting.length === 0
             ? []
             : (
                 await c.query<{ holder: string }>(
-                  `update migrate.platform_permits set granted_at = clock_timestamp(), accepted_at = null, expires_at = clock_timestamp() + make_interval(secs => $3)
-                  where tenant = $1 and holder = any($2) returning holder`,
-                  [tenant, waiting.map((w) => w.holder), opts.leaseMs / 1000],
+                  `with seen as (
+                     insert into migrate.platform_permit_waiters (tenant, holder, fairness_key, priority_key, weight)
+                     select $1, * from unnest($2::text[], $3::text[], $4::int[], $5::float8[])
+                     on conflict (tenant, holder) do update set seen_at = clock_timestamp(), fairness_key = excluded.fairness_key,
+                        priority_key = excluded.priority_key, weight = excluded.weight)
+                   update migrate.platform_permits set granted_at = clock_timestamp(), accepted_at = null, expires_at = clock_timestamp() + make_interval(secs => $6)
+                    where tenant = $1 and holder = any($2) returning holder`,
+                  [
+                    tenant,
+                    waiting.map((w) => w.holder),
+                    waiting.map((w) => w.fairnessKey),
+                    waiting.map((w) => w.priorityKey),
+                    waiting.map((w) => w.weight),
+                    opts.leaseMs / 1000,
+                  ],
                 )
               ).rows.map((r) => r.holder);
         if (own.length > 0) {
@@ -192,18 +196,18 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
           shares: stored,
           mine: new Map(waiting.map((x) => [x.holder, x.fairnessKey])),
         });
-        if (changed.length > 0)
-          await c.query(
-            `insert into migrate.platform_fair_shares (tenant, fairness_key, granted) select $1, * from unnest($2::text[], $3::float8[])
-             on conflict (tenant, fairness_key) do update set granted = excluded.granted, updated_at = clock_timestamp()`,
-            [tenant, changed.map(([k]) => k), changed.map(([, n]) => n)],
-          );
-        if (given.length === 0) return new Map();
+        if (changed.length === 0 && given.length === 0) return new Map();
+        // The keys' new counts, the permits given and their waiters gone: one statement (three tables, no row in two).
         await c.query(
-          `insert into migrate.platform_permits (tenant, holder, fairness_key, priority_key, weight, expires_at)
-           select $1, x.holder, x.fairness_key, x.priority_key, x.weight, clock_timestamp() + make_interval(secs => $6)
-             from unnest($2::text[], $3::text[], $4::int[], $5::float8[]) as x (holder, fairness_key, priority_key, weight)
-           on conflict (tenant, holder) do update set granted_at = clock_timestamp(), accepted_at = null, expires_at = excluded.expires_at`,
+          `with shares as (
+             insert into migrate.platform_fair_shares (tenant, fairness_key, granted) select $1, * from unnest($7::text[], $8::float8[])
+             on conflict (tenant, fairness_key) do update set granted = excluded.granted, updated_at = clock_timestamp()),
+           given as (
+             insert into migrate.platform_permits (tenant, holder, fairness_key, priority_key, weight, expires_at)
+             select $1, x.holder, x.fairness_key, x.priority_key, x.weight, clock_timestamp() + make_interval(secs => $6)
+               from unnest($2::text[], $3::text[], $4::int[], $5::float8[]) as x (holder, fairness_key, priority_key, weight)
+             on conflict (tenant, holder) do update set granted_at = clock_timestamp(), accepted_at = null, expires_at = excluded.expires_at)
+           delete from migrate.platform_permit_waiters where tenant = $1 and holder = any($2)`,
           [
             tenant,
             given,
@@ -211,9 +215,10 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
             given.map((h) => mine.get(h)!.priorityKey),
             given.map((h) => mine.get(h)!.weight),
             opts.leaseMs / 1000,
+            changed.map(([k]) => k),
+            changed.map(([, n]) => n),
           ],
         );
-        await c.query(`delete from migrate.platform_permit_waiters where tenant = $1 and holder = any($2)`, [tenant, given]);
         return new Map(given.map((h) => [h, { full }]));
       });
     },

@@ -208,8 +208,9 @@ export function createReconciliationLedger(pool: Pool) {
 
     async summary(runId: string): Promise<ReconciliationSummary> {
       const totals = await pool.query<{ status: string; n: number }>(
-        // Kept per run by the reconciliations table's statement triggers (db/migrations/1797400000000_run_outcome_summaries.sql).
-        'select status, n::int as n from migrate.reconciliation_status_counts where run_id = $1 and n <> 0',
+        // Kept per run by the reconciliations table's statement triggers (db/migrations/1797400000000_run_outcome_summaries.sql),
+        // in 16 rows a run (1798200000000_reconciliation_counts_one_statement.sql, as the sums below).
+        'select status, sum(n)::int as n from migrate.reconciliation_status_counts where run_id = $1 group by status having sum(n) <> 0',
         [runId],
       );
       const by = await pool.query<{ field: string; n: number }>(
@@ -217,19 +218,24 @@ export function createReconciliationLedger(pool: Pool) {
         [runId],
       );
       // Per field and account, differing over unverified over matched: kept per run by the
-      // reconciliations table's statement triggers (db/migrations/1796000000000_operator_queries_at_scale.sql).
+      // reconciliations table's statement triggers (db/migrations/1796000000000_operator_queries_at_scale.sql),
+      // the checks whose every field matched as a count per set of fields (1798200000000_reconciliation_counts_one_statement.sql).
       const fields = await pool.query<FieldSummary & { accounts_unverified: number }>(
-        `select field, matched, differing, unverified, any_unverified as accounts_unverified from migrate.reconciliation_field_totals
-          where run_id = $1 and (matched <> 0 or differing <> 0 or unverified <> 0 or any_unverified <> 0) order by field`,
+        `select field, sum(matched)::int as matched, sum(differing)::int as differing, sum(unverified)::int as unverified,
+                sum(any_unverified)::int as accounts_unverified
+           from (select field, matched, differing, unverified, any_unverified from migrate.reconciliation_field_totals where run_id = $1
+                 union all
+                 select f.field, c.n, 0, 0, 0 from migrate.reconciliation_clean_fields c cross join unnest(c.fields) as f (field) where c.run_id = $1) t
+          group by field having sum(matched) <> 0 or sum(differing) <> 0 or sum(unverified) <> 0 or sum(any_unverified) <> 0 order by field`,
         [runId],
       );
       // Unverified accounts and balance totals: kept per run by the same table's statement triggers
       // (db/migrations/1797700000000_run_checkpoint_counts.sql); no row yet, nothing checked.
       const kept = await pool.query<{ unverified: number; accounts: number; source: string; platform: string; difference: string }>(
         // trim_scale: a running sum keeps the scale of every value it ever held; a total shows the scale it needs.
-        `select unverified::int, balance_accounts::int as accounts, trim_scale(source_pence)::text as source, trim_scale(platform_pence)::text as platform,
-                trim_scale(platform_pence - source_pence)::text as difference
-           from migrate.reconciliation_run_totals where run_id = $1`,
+        `select sum(unverified)::int as unverified, sum(balance_accounts)::int as accounts, trim_scale(sum(source_pence))::text as source,
+                trim_scale(sum(platform_pence))::text as platform, trim_scale(sum(platform_pence) - sum(source_pence))::text as difference
+           from migrate.reconciliation_run_totals where run_id = $1 having count(*) > 0`,
         [runId],
       );
       const m = kept.rows[0] ?? { unverified: 0, accounts: 0, source: '0', platform: '0', difference: '0' };

@@ -2,9 +2,10 @@ import type { Pool } from '../clients/db';
 
 /**
  * A run's attempts counted without scanning them: finished ones from the counters the ledger's
- * triggers keep as outcomes are recorded (db/migrations/1797400000000_run_outcome_summaries.sql),
- * those in progress (at most the run's concurrency, or the accounts a stopped run left open) from a
- * partial index. At a million attempts it reads a few hundred rows, not a million.
+ * triggers keep as outcomes are recorded (db/migrations/1797400000000_run_outcome_summaries.sql;
+ * 16 rows a run each, 1798200000001_attempt_counters_one_trigger.sql), those in progress (at most
+ * the run's concurrency, or the accounts a stopped run left open) from a partial index. At a
+ * million attempts it reads a few hundred rows, not a million.
  */
 export interface SummaryRow {
   /** null: in progress. */
@@ -17,7 +18,8 @@ export interface SummaryRow {
 
 export async function runSummary(pool: Pool, runId: string): Promise<SummaryRow[]> {
   const r = await pool.query<{ outcome: string | null; stage: string; code: string; source: string; n: string }>(
-    `select outcome, stage, error_code as code, outcome_source as source, n from migrate.run_outcome_counts where run_id = $1 and n <> 0
+    `select outcome, stage, error_code as code, outcome_source as source, sum(n) as n from migrate.run_outcome_counts where run_id = $1
+      group by 1, 2, 3, 4 having sum(n) <> 0
      union all
      select null, stage, '', '', count(*) from migrate.account_attempts where run_id = $1 and outcome is null group by stage`,
     [runId],
@@ -27,9 +29,10 @@ export async function runSummary(pool: Pool, runId: string): Promise<SummaryRow[
 
 /** Accounts finished per minute (the report's throughput), from the same triggers' counters. */
 export async function finishMinutes(pool: Pool, runId: string): Promise<Array<{ minute: Date; n: number }>> {
-  const r = await pool.query<{ minute: Date; n: string }>(`select minute, n from migrate.run_finish_minutes where run_id = $1 and n <> 0 order by minute`, [
-    runId,
-  ]);
+  const r = await pool.query<{ minute: Date; n: string }>(
+    `select minute, sum(n) as n from migrate.run_finish_minutes where run_id = $1 group by minute having sum(n) <> 0 order by minute`,
+    [runId],
+  );
   return r.rows.map((x) => ({ minute: x.minute, n: Number(x.n) }));
 }
 

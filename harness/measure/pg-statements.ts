@@ -21,7 +21,8 @@ export const PG_STATEMENT_SETTINGS: Readonly<Record<string, string>> = {
 export type StatementOwner = 'pipeline' | 'sandbox' | 'either';
 export function statementOwner(query: string): StatementOwner {
   if (/^\s*(begin|commit|rollback)\b/i.test(query)) return 'either';
-  return /\bsandbox\./.test(query) ? 'sandbox' : 'pipeline';
+  // Quoted too: Postgres's own foreign-key checks name the table `"sandbox"."import_processes"`.
+  return /(\bsandbox|"sandbox")\./.test(query) ? 'sandbox' : 'pipeline';
 }
 
 interface Row {
@@ -97,7 +98,7 @@ export async function pgSnapshot(pool: Pool): Promise<PgSnapshot> {
 }
 
 /** The pass's statements per account, between two snapshots; `top` the costliest by execution time. */
-export function pgPassStats(before: PgSnapshot, after: PgSnapshot, accounts: number, top = 40): PgPassStats {
+export function pgPassStats(before: PgSnapshot, after: PgSnapshot, accounts: number, top = 100): PgPassStats {
   const per = (x: number) => Math.round((x / Math.max(1, accounts)) * 1000) / 1000;
   const calls: Record<StatementOwner, number> = { pipeline: 0, sandbox: 0, either: 0 };
   let nested = 0;

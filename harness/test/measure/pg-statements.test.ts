@@ -10,6 +10,8 @@ const snap = (rows: Array<[string, boolean, number, number, string]>, autovacuum
 describe('Postgres statements per account over a pass', () => {
   it('tells the sandbox’s statements, the pipeline’s and transaction control apart by their text', () => {
     expect(statementOwner('UPDATE sandbox.events e SET lease_until = now()')).toBe('sandbox');
+    expect(statementOwner('SELECT $2 FROM ONLY "sandbox"."import_processes" x WHERE "id" OPERATOR(pg_catalog.=) $1 FOR KEY SHARE OF x')).toBe('sandbox');
+    expect(statementOwner('SELECT $3 FROM ONLY "migrate"."account_attempts" x WHERE "run_id" OPERATOR(pg_catalog.=) $1')).toBe('pipeline');
     expect(statementOwner('select migrate.free_platform_permit($1)')).toBe('pipeline');
     expect(statementOwner('BEGIN')).toBe('either');
     expect(statementOwner('commit')).toBe('either');

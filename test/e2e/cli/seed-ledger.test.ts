@@ -39,6 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await pool.query('delete from migrate.account_attempts where run_id = $1', [runId]);
   await pool.query('delete from migrate.reconciliation_field_totals where run_id = $1', [runId]);
+  await pool.query('delete from migrate.reconciliation_clean_fields where run_id = $1', [runId]);
   await pool.query('delete from migrate.runs where run_id = $1', [runId]);
   await pool.end();
   fs.rmSync(tmp, { recursive: true, force: true });
