@@ -4,8 +4,8 @@ import { createLedger } from '../../../ledger/attempts';
 import { claimInboxEvent, insertInboxRecord } from '../../../ledger/inbox';
 import { accountWorkflowId } from '../../../domain/workflow-ids';
 import { accountImportInputSchema, migrationRunInputSchema, type AccountOutcome } from '../../../domain/inputs';
-import { importEventSignal } from '../../../domain/messages';
-import { accountsFile, attempts, useE2E, groundTruth, sandbox, seedAccounts, setSupplierEverywhere, uniqueId } from '../helpers';
+import { accountProgressQuery, importEventSignal } from '../../../domain/messages';
+import { accountsFile, attempts, useE2E, groundTruth, sandbox, seedAccounts, setSupplierEverywhere, uniqueId, until } from '../helpers';
 
 /**
  * Promises the pipeline makes that no happy run exercises: the recorded outcome is set once, an
@@ -187,6 +187,28 @@ describe('the account workflow', () => {
       .map((ev) => ev.activityTaskScheduledEventAttributes!.activityType!.name);
     expect(platformActivities).toEqual([]);
     expect((await groundTruth(e, supplierCode)).get(ext)).toBeUndefined();
+  });
+
+  it('an account of a paused supplier waits at the guard with no platform call, and completes once the supplier is ongoing', async () => {
+    const [t] = await seedAccounts(e, { accounts: 1, seed: 44, defectRate: 0, accountNumberPrefix: `${uniqueId('PS')}-` });
+    const ext = t.external_account_number;
+    const supplierCode = e.config.IMPORT_SUPPLIER_CODE;
+    const runId = uniqueId('run-paused-guard-');
+    await setSupplierEverywhere(e, supplierCode, 'PAUSED');
+    let handle;
+    let parked;
+    try {
+      handle = await startAccount(ext, { runId });
+      const h = handle;
+      await until('the account parked on its supplier', async () => (await h.query(accountProgressQuery)).waitingOnSupplier);
+      parked = await handle.fetchHistory();
+    } finally {
+      await setSupplierEverywhere(e, supplierCode, 'ONGOING');
+    }
+    // Parked before the platform heard of it: nothing went to the rate-limited platform queue.
+    expect(parked.events!.filter((ev) => ev.activityTaskScheduledEventAttributes)).toEqual([]);
+    // The guard's recheck (2 s here) finds the supplier ongoing again.
+    expect(await settled(handle)).toMatchObject({ outcome: 'completed' });
   });
 });
 
