@@ -50,6 +50,14 @@ async function startAccount(ext: string, opts: { runId: string; signal?: { type:
   return e.client.workflow.start('accountImportWorkflow', start);
 }
 
+/** A fresh account and run id, its supplier set to `status` on the platform and in the ledger (the caller sets it back). */
+async function oneAccountOfSupplier(status: 'PAUSED' | 'COMPLETE', seed: number) {
+  const [t] = await seedAccounts(e, { accounts: 1, seed, defectRate: 0, accountNumberPrefix: `${uniqueId(status.slice(0, 2))}-` });
+  const supplierCode = e.config.IMPORT_SUPPLIER_CODE;
+  await setSupplierEverywhere(e, supplierCode, status);
+  return { ext: t.external_account_number, supplierCode, runId: uniqueId(`run-${status.toLowerCase()}-guard-`) };
+}
+
 async function settled(handle: { result(): Promise<unknown> }): Promise<AccountOutcome | WorkflowFailedError> {
   return (handle.result() as Promise<AccountOutcome>).catch((err: unknown) => {
     if (err instanceof WorkflowFailedError) return err;
@@ -161,11 +169,7 @@ describe('the account workflow', () => {
   });
 
   it('an account of a complete supplier ends not_attempted at the guard, with no platform call', async () => {
-    const [t] = await seedAccounts(e, { accounts: 1, seed: 43, defectRate: 0, accountNumberPrefix: `${uniqueId('CS')}-` });
-    const ext = t.external_account_number;
-    const supplierCode = e.config.IMPORT_SUPPLIER_CODE;
-    const runId = uniqueId('run-complete-guard-');
-    await setSupplierEverywhere(e, supplierCode, 'COMPLETE');
+    const { ext, supplierCode, runId } = await oneAccountOfSupplier('COMPLETE', 43);
     let result: AccountOutcome | WorkflowFailedError;
     let history;
     try {
@@ -190,11 +194,7 @@ describe('the account workflow', () => {
   });
 
   it('an account of a paused supplier waits at the guard with no platform call, and completes once the supplier is ongoing', async () => {
-    const [t] = await seedAccounts(e, { accounts: 1, seed: 44, defectRate: 0, accountNumberPrefix: `${uniqueId('PS')}-` });
-    const ext = t.external_account_number;
-    const supplierCode = e.config.IMPORT_SUPPLIER_CODE;
-    const runId = uniqueId('run-paused-guard-');
-    await setSupplierEverywhere(e, supplierCode, 'PAUSED');
+    const { ext, supplierCode, runId } = await oneAccountOfSupplier('PAUSED', 44);
     let handle;
     let parked;
     try {
