@@ -28,7 +28,7 @@ import type { AccountStage } from '../domain/stages';
 import { platformTaskQueue } from '../domain/task-queues';
 import { KmErrorCode, KmOutcome, KmStage } from '../domain/search-attributes';
 import { accountDetails, SUMMARIES, type AccountStep } from './account-details';
-import { startSupplyFollow } from './supply';
+import { followsSupply, startSupplyFollow } from './supply';
 
 /** The same local activities, with a summary the UI's timeline shows (user metadata: not checked on replay). */
 const localWith = (summary: string) => proxyLocalActivities<AccountActivities>({ ...ACCOUNT_LOCAL, summary });
@@ -73,9 +73,13 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
   const created = (o: AccountOutcome) => o.outcome === 'completed' && !input.dryRun && o.accountNumber !== undefined;
   const reconcile = input.reconcile !== false;
 
-  const recorded = await record(await afterCreation(outcomeOf(input.externalAccountNumber, await importAccount())));
+  // Every step returns its activity's promise and a rare branch (a parked supplier, a late event,
+  // carry-over, a switch) is entered only when taken: the SDK records a source-mapped stack trace
+  // for each promise a workflow creates (docs/throughput.md, "Where the cost goes").
+  const o = outcomeOf(input.externalAccountNumber, await importAccount());
+  const recorded = await record(created(o) && input.carryOverChanges ? await carryOver(o) : { outcome: o, readBack: reconcile && created(o) });
   // On a switch, the created account's meter points are followed to supply by a workflow of their own (workflows/supply.ts).
-  await startSupplyFollow(input, recorded);
+  if (followsSupply(input, recorded)) await startSupplyFollow(input, recorded);
   return recorded;
 
   async function importAccount(): Promise<Ending> {
@@ -86,11 +90,14 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
         const staged = await stageDocuments();
         if (!staged.ok) return { step: 'documents', result: staged };
       }
-      if ((await awaitOngoingSupplier(prepared.supplierStatus)) === 'COMPLETE') return { step: 'guard', supplier: 'COMPLETE' };
-      const scheduled = await schedule();
+      live.stage = 'guard';
+      const supplier = prepared.supplierStatus === 'PAUSED' ? await awaitOngoingSupplier('PAUSED') : prepared.supplierStatus;
+      if (supplier === 'COMPLETE') return { step: 'guard', supplier: 'COMPLETE' };
+      const first = await schedule();
+      const scheduled = first.kind === 'supplier_not_ongoing' ? await scheduleOnceOngoing() : first;
       if (scheduled === 'COMPLETE') return { step: 'guard', supplier: 'COMPLETE' };
-      if (scheduled.kind === 'accepted') return await awaitOutcome(scheduled);
-      return { step: 'schedule', result: scheduled };
+      if (scheduled.kind !== 'accepted') return { step: 'schedule', result: scheduled };
+      return eventNow(scheduled) ?? (await awaitOutcome(scheduled));
     } catch (e) {
       // An activity gave up (retries exhausted or a non-retryable error): the account still gets
       // its one recorded outcome, with the failure's type as the code.
@@ -101,7 +108,7 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
   }
 
   /** 1. Source → transform → validate; the payload is written to the ledger, history sees the summary. */
-  async function prepare(): Promise<PrepareResult> {
+  function prepare(): Promise<PrepareResult> {
     live.stage = 'prepare';
     show({ step: 'prepare' });
     return localWith(SUMMARIES.prepare).prepareAccount({
@@ -113,13 +120,13 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
   }
 
   /** 2. Documents must be in the platform bucket before the platform checks their paths. */
-  async function stageDocuments() {
+  function stageDocuments() {
     live.stage = 'documents';
     show({ step: 'documents' });
     return localWith(SUMMARIES.stageDocuments).stageDocuments(ref);
   }
 
-  /** 3. Free while the supplier is ongoing; otherwise parked until the operator's signal or a recheck says so. */
+  /** 3. Free while the supplier is ongoing (not called); otherwise parked until the operator's signal or a recheck says so. */
   async function awaitOngoingSupplier(known: SupplierStatus): Promise<'ONGOING' | 'COMPLETE'> {
     live.stage = 'guard';
     let status = known;
@@ -135,36 +142,38 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
   }
 
   /**
-   * 4. Tariff pre-flight and the schedule call (one platform activity). A refusal for the supplier
-   * (the platform's, or the ledger's mirror) parks the account like any account of a paused supplier.
+   * 4. Tariff pre-flight and the schedule call (one platform activity). The activity also waits for
+   * the event (domain/event-wait.ts). Replay needs no patch: an older history's answer carries
+   * neither an event nor `waited`, so the same commands follow.
    */
-  async function schedule(): Promise<Exclude<ScheduleOutcome, { kind: 'supplier_not_ongoing' }> | 'COMPLETE'> {
+  function schedule(): Promise<ScheduleOutcome> {
     live.stage = 'schedule';
     show({ step: 'schedule' });
-    // The activity also waits for the event (domain/event-wait.ts). Replay needs no patch: an older
-    // history's answer carries neither an event nor `waited`, so the same commands follow.
     const waitSeconds = input.timings.eventWaitSeconds;
-    const call = () =>
-      platform(SUMMARIES.schedule, scheduleAwaitingEvent(waitSeconds)).scheduleAccount({ ...ref, window: input.window, awaitEventSeconds: waitSeconds });
-    let scheduled = await call();
-    while (scheduled.kind === 'supplier_not_ongoing') {
+    return platform(SUMMARIES.schedule, scheduleAwaitingEvent(waitSeconds)).scheduleAccount({ ...ref, window: input.window, awaitEventSeconds: waitSeconds });
+  }
+
+  /** A refusal for the supplier (the platform's, or the ledger's mirror) parks the account like any account of a paused supplier. */
+  async function scheduleOnceOngoing(): Promise<Exclude<ScheduleOutcome, { kind: 'supplier_not_ongoing' }> | 'COMPLETE'> {
+    let scheduled: ScheduleOutcome;
+    do {
       await localWith(SUMMARIES.recordSupplierNotOngoing).recordSupplierNotOngoing({ supplierCode: input.supplierCode });
       if ((await awaitOngoingSupplier('PAUSED')) === 'COMPLETE') return 'COMPLETE';
-      live.stage = 'schedule';
-      show({ step: 'schedule' });
-      scheduled = await call();
-    }
+      scheduled = await schedule();
+    } while (scheduled.kind === 'supplier_not_ongoing');
     return scheduled;
   }
 
-  /**
-   * 5. The platform's event (the schedule activity's answer, else signalled by the events router),
-   * else the inbox, else status polling with backoff.
-   */
-  async function awaitOutcome(accepted: Accepted): Promise<Ending> {
+  /** 5. The platform's event when it is already here: the schedule activity's answer, else signalled by the events router. */
+  function eventNow(accepted: Accepted): Ending | undefined {
     live.stage = 'await';
-    const window = input.window;
     event = eventAfterSchedule(accepted, event, input.dryRun);
+    return event === undefined ? undefined : { step: 'event', event };
+  }
+
+  /** 5'. Otherwise the event on a timer, else the inbox, else status polling with backoff. */
+  async function awaitOutcome(accepted: Accepted): Promise<Ending> {
+    const window = input.window;
     // The wait's timer is never cancelled: when the event wins, the workflow ends with the timer
     // pending, which costs no TimerCanceled event. No timer when the activity's own wait ran out.
     if (event === undefined && eventWaitLeft(accepted)) {
@@ -195,8 +204,7 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
    * workflow. Neither re-imports anything. Without carry-over the record step does the read-back:
    * no activity, no workflow task of its own (history events per account are the cost at scale).
    */
-  async function afterCreation(o: AccountOutcome): Promise<OutcomeFacts> {
-    if (!created(o) || !input.carryOverChanges) return { outcome: o, readBack: reconcile && created(o) };
+  async function carryOver(o: AccountOutcome): Promise<OutcomeFacts> {
     const facts: OutcomeFacts = { outcome: o, readBack: false };
     if (reconcile) {
       live.stage = 'reconcile';

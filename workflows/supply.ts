@@ -98,13 +98,17 @@ export async function accountSupplyWorkflow(input: SupplyFollowInput): Promise<S
   }
 }
 
+/** Whether the recorded outcome starts a follow of the account's meter points: a switch that created the account. */
+export function followsSupply(input: AccountImportInput, outcome: AccountOutcome): outcome is AccountOutcome & { accountNumber: string } {
+  if (input.sendRegistrationFlows !== true || outcome.accountNumber === undefined) return false;
+  return outcome.outcome === 'completed' || outcome.outcome === 'completed_with_differences';
+}
+
 /**
- * After the account's outcome is recorded, on a switch: starts the follow of its meter points as a
- * workflow of its own (abandoned by the account, which ends now; the follow may take weeks).
+ * After the account's outcome is recorded, on a switch (`followsSupply`): starts the follow of its
+ * meter points as a workflow of its own (abandoned by the account, which ends now; the follow may take weeks).
  */
-export async function startSupplyFollow(input: AccountImportInput, outcome: AccountOutcome): Promise<void> {
-  if (input.sendRegistrationFlows !== true || outcome.accountNumber === undefined) return;
-  if (outcome.outcome !== 'completed' && outcome.outcome !== 'completed_with_differences') return;
+export async function startSupplyFollow(input: AccountImportInput, outcome: AccountOutcome & { accountNumber: string }): Promise<void> {
   const followId = supplyWorkflowId(input.supplierCode, input.externalAccountNumber);
   // The account's page names the points the follow waits for: its first read, signalled back (accounts started before: none).
   const namePoints = patched('supply-points-on-account-page');

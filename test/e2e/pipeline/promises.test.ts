@@ -4,8 +4,8 @@ import { createLedger } from '../../../ledger/attempts';
 import { claimInboxEvent, insertInboxRecord } from '../../../ledger/inbox';
 import { accountWorkflowId } from '../../../domain/workflow-ids';
 import { accountImportInputSchema, migrationRunInputSchema, type AccountOutcome } from '../../../domain/inputs';
-import { importEventSignal } from '../../../domain/messages';
-import { accountsFile, attempts, useE2E, groundTruth, sandbox, seedAccounts, setSupplierEverywhere, uniqueId } from '../helpers';
+import { accountProgressQuery, importEventSignal } from '../../../domain/messages';
+import { accountsFile, attempts, useE2E, groundTruth, sandbox, seedAccounts, setSupplierEverywhere, uniqueId, until } from '../helpers';
 
 /**
  * Promises the pipeline makes that no happy run exercises: the recorded outcome is set once, an
@@ -48,6 +48,14 @@ async function startAccount(ext: string, opts: { runId: string; signal?: { type:
     });
   }
   return e.client.workflow.start('accountImportWorkflow', start);
+}
+
+/** A fresh account and run id, its supplier set to `status` on the platform and in the ledger (the caller sets it back). */
+async function oneAccountOfSupplier(status: 'PAUSED' | 'COMPLETE', seed: number) {
+  const [t] = await seedAccounts(e, { accounts: 1, seed, defectRate: 0, accountNumberPrefix: `${uniqueId(status.slice(0, 2))}-` });
+  const supplierCode = e.config.IMPORT_SUPPLIER_CODE;
+  await setSupplierEverywhere(e, supplierCode, status);
+  return { ext: t.external_account_number, supplierCode, runId: uniqueId(`run-${status.toLowerCase()}-guard-`) };
 }
 
 async function settled(handle: { result(): Promise<unknown> }): Promise<AccountOutcome | WorkflowFailedError> {
@@ -161,11 +169,7 @@ describe('the account workflow', () => {
   });
 
   it('an account of a complete supplier ends not_attempted at the guard, with no platform call', async () => {
-    const [t] = await seedAccounts(e, { accounts: 1, seed: 43, defectRate: 0, accountNumberPrefix: `${uniqueId('CS')}-` });
-    const ext = t.external_account_number;
-    const supplierCode = e.config.IMPORT_SUPPLIER_CODE;
-    const runId = uniqueId('run-complete-guard-');
-    await setSupplierEverywhere(e, supplierCode, 'COMPLETE');
+    const { ext, supplierCode, runId } = await oneAccountOfSupplier('COMPLETE', 43);
     let result: AccountOutcome | WorkflowFailedError;
     let history;
     try {
@@ -187,6 +191,24 @@ describe('the account workflow', () => {
       .map((ev) => ev.activityTaskScheduledEventAttributes!.activityType!.name);
     expect(platformActivities).toEqual([]);
     expect((await groundTruth(e, supplierCode)).get(ext)).toBeUndefined();
+  });
+
+  it('an account of a paused supplier waits at the guard with no platform call, and completes once the supplier is ongoing', async () => {
+    const { ext, supplierCode, runId } = await oneAccountOfSupplier('PAUSED', 44);
+    let handle;
+    let parked;
+    try {
+      handle = await startAccount(ext, { runId });
+      const h = handle;
+      await until('the account parked on its supplier', async () => (await h.query(accountProgressQuery)).waitingOnSupplier);
+      parked = await handle.fetchHistory();
+    } finally {
+      await setSupplierEverywhere(e, supplierCode, 'ONGOING');
+    }
+    // Parked before the platform heard of it: nothing went to the rate-limited platform queue.
+    expect(parked.events!.filter((ev) => ev.activityTaskScheduledEventAttributes)).toEqual([]);
+    // The guard's recheck (2 s here) finds the supplier ongoing again.
+    expect(await settled(handle)).toMatchObject({ outcome: 'completed' });
   });
 });
 
