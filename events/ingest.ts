@@ -1,6 +1,14 @@
 import { parseEvent } from '../schemas/events';
 import { attemptClassOf, toInboxRecord, type InboxRecord } from '../ledger/inbox-record';
-import { bumpDeliveries, inboxByDedupeKey, insertInboxRecord, recordRejection, rescheduledSince } from '../ledger';
+import {
+  bumpDeliveries,
+  inboxByDedupeKey,
+  insertInboxRecord,
+  insertInboxRecordReadingAttempts,
+  recordRejection,
+  rescheduledSince,
+  type MatchableAttempt,
+} from '../ledger';
 import { routeEvent } from './router';
 import type { EventsDeps, IngestResult, ReceivedVia } from './types';
 
@@ -21,13 +29,14 @@ export async function ingestEvent(deps: EventsDeps, raw: unknown, via: ReceivedV
   const value: unknown = JSON.parse(rawText);
   const record = toInboxRecord(parsed, value, rawText);
 
-  let inserted: boolean;
+  // The attempts it may belong to, read with the insert when the router will need them.
+  let attempts: MatchableAttempt[] | undefined;
   try {
-    inserted = await insert(deps, record, record.dedupeKey, via);
-    if (!inserted) {
+    const first = await insertFirst(deps, record, via);
+    if (first.inserted) attempts = first.attempts;
+    else {
       const dup = await duplicateOf(deps, record, via);
       if (dup) return dup;
-      inserted = true;
     }
   } catch (err) {
     // jsonb refuses some valid JSON (\u0000 in a string): redelivering would never succeed.
@@ -43,7 +52,7 @@ export async function ingestEvent(deps: EventsDeps, raw: unknown, via: ReceivedV
     return { status: 'recorded', eventId: record.eventId, matchStatus: 'unknown_type' };
   }
   try {
-    const routed = await routeEvent(deps, record);
+    const routed = await routeEvent(deps, record, attempts);
     deps.logger.info({ eventId: record.eventId, eventType: record.eventType, matchStatus: routed.matchStatus, workflowId: routed.workflowId }, 'event routed');
     return { status: 'recorded', eventId: record.eventId, matchStatus: routed.matchStatus, ...(routed.workflowId ? { workflowId: routed.workflowId } : {}) };
   } catch (err) {
@@ -51,6 +60,13 @@ export async function ingestEvent(deps: EventsDeps, raw: unknown, via: ReceivedV
     deps.logger.warn({ eventId: record.eventId, err }, 'event recorded but not routed');
     return { status: 'recorded', eventId: record.eventId, matchStatus: 'pending' };
   }
+}
+
+/** The first insert of a delivery; for an account's terminal event, with the attempts the router reads. */
+async function insertFirst(deps: EventsDeps, rec: InboxRecord, via: ReceivedVia): Promise<{ inserted: boolean; attempts?: MatchableAttempt[] }> {
+  if (rec.matchStatus === 'unknown_type' || !attemptClassOf(rec.eventType) || !rec.externalIdentifier)
+    return { inserted: await insert(deps, rec, rec.dedupeKey, via) };
+  return insertInboxRecordReadingAttempts(deps.pool, rec, rec.dedupeKey, via, rec.externalIdentifier);
 }
 
 async function insert(deps: EventsDeps, rec: InboxRecord, dedupeKey: string, via: ReceivedVia): Promise<boolean> {

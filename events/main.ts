@@ -1,6 +1,7 @@
 import { holdStopSignals } from '../process/stop-signals';
 import { createSqsClient, ensureQueue } from '../clients/aws';
 import { createPool } from '../clients/db';
+import { EVENTS_APPLICATION_NAME } from './server';
 import { createLogger } from '../logging/logger';
 import { connectClient } from '../clients/temporal';
 import { getConfig } from '../config';
@@ -21,8 +22,9 @@ async function main(): Promise<void> {
     logger.fatal({ code: 'config_invalid' }, 'DATABASE_URL is required (start the stack, or point it at Postgres)');
     process.exit(2);
   }
-  // Deliveries are sealed in the inbox with the payload codec's keyring.
-  const pool = useLedgerKeys(createPool(config.DATABASE_URL, config.PG_POOL_MAX), loadCodecKeys(config));
+  // Deliveries are sealed in the inbox with the payload codec's keyring. Named to Postgres
+  // (pg_stat_activity), where the bench tells its statements from the workers'.
+  const pool = useLedgerKeys(createPool(config.DATABASE_URL, config.PG_POOL_MAX, { applicationName: EVENTS_APPLICATION_NAME }), loadCodecKeys(config));
   let client: ReturnType<typeof connectClient> | undefined;
   const temporalClient = () => (client ??= connectClient(config));
 

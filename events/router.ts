@@ -10,6 +10,7 @@ import {
   overdueEventWaits,
   pendingEvents,
   setMatch,
+  type MatchableAttempt,
   type PendingEvent,
 } from '../ledger';
 import { SignalError, type EventsDeps, type MatchStatus } from './types';
@@ -33,20 +34,21 @@ export interface RouteOutcome {
  * supplier, so an account number in flight for two suppliers is ambiguous: nobody is signalled
  * and those workflows fall back to status polling, which is supplier-specific.
  */
-export async function routeEvent(deps: EventsDeps, e: RoutableEvent): Promise<RouteOutcome> {
-  const outcome = await decide(deps, e);
+export async function routeEvent(deps: EventsDeps, e: RoutableEvent, attempts?: MatchableAttempt[]): Promise<RouteOutcome> {
+  const outcome = await decide(deps, e, attempts);
   await setMatch(deps.pool, e.eventId, outcome);
   return outcome;
 }
 
-async function decide(deps: EventsDeps, e: RoutableEvent): Promise<RouteOutcome> {
+/** `known`: the account's attempts, already read with the inbox insert (ledger/inbox.ts). */
+async function decide(deps: EventsDeps, e: RoutableEvent, known?: MatchableAttempt[]): Promise<RouteOutcome> {
   if (isPostImportEvent(e.eventType)) return decidePostImport(deps, e);
   if (isLifecycleEvent(e.eventType)) return decideLifecycle(deps, e);
   const cls = attemptClassOf(e.eventType);
   if (!cls) return { matchStatus: 'unmatched', note: 'not_routed: no account workflow waits on this event type' };
   if (!e.externalIdentifier) return { matchStatus: 'unmatched', note: 'not_routed: event has no external_identifier' };
 
-  const attempts = await attemptsForEvent(deps.pool, e.externalIdentifier, e.eventType);
+  const attempts = known ?? (await attemptsForEvent(deps.pool, e.externalIdentifier, e.eventType));
   const waiting = attempts.filter((a) => eventBelongsTo({ eventType: e.eventType }, a));
 
   if (waiting.length > 1) {

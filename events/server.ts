@@ -10,6 +10,9 @@ import { startSqsConsumer, type SqsConsumer } from './sqs-consumer';
 import type { EventsDeps } from './types';
 import { createWebhookApp } from './webhook';
 
+/** The application_name of the receiver's Postgres connections. */
+export const EVENTS_APPLICATION_NAME = 'events-receiver';
+
 export interface EventsReceiverOptions {
   config: Config;
   pool: Pool;

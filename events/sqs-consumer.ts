@@ -12,6 +12,12 @@ export interface SqsConsumerOptions {
   batchSize?: number;
   /** Pause after a failed receive (queue unreachable). */
   errorBackoffMs?: number;
+  /**
+   * Pause after a batch that was not full, so the next receive finds more than one message: the
+   * platform's events come one at a time, and each receive and delete call costs the receiver (and
+   * the queue) about as much for one message as for ten. Events wait at most this much longer.
+   */
+  gatherMs?: number;
 }
 
 export interface SqsConsumer {
@@ -30,6 +36,7 @@ export function startSqsConsumer(deps: SqsConsumerDeps, opts: SqsConsumerOptions
   const waitTimeSeconds = opts.waitTimeSeconds ?? 10;
   const batchSize = opts.batchSize ?? 10;
   const backoffMs = opts.errorBackoffMs ?? 2_000;
+  const gatherMs = opts.gatherMs ?? 200;
   const abort = new AbortController();
   let stopping = false;
   let processed = 0;
@@ -88,6 +95,8 @@ export function startSqsConsumer(deps: SqsConsumerDeps, opts: SqsConsumerOptions
       const done: Message[] = [];
       for (const m of messages) if (await handle(m)) done.push(m);
       await deleteAll(done);
+      // An empty receive has already waited its long poll; a full one may have more behind it.
+      if (messages.length > 0 && messages.length < batchSize && !stopping) await sleep(gatherMs);
     }
   })();
 

@@ -14,8 +14,8 @@ import type { AttemptRef } from './types';
  * wait already written by an earlier attempt of the activity (it timed out) is cleared instead:
  * `waits` false, that attempt answers at once. An event found is claimed (matched) for this attempt.
  *
- * The router writes the inbox before it reads the attempt: it sees the wait, or this statement sees
- * its event, except when the event lands while this one statement runs. Then the router signals,
+ * The router writes the inbox and reads the attempt in one statement (ledger/inbox.ts): it sees the
+ * wait, or this statement sees its event, except when the two statements run at once. Then the router signals,
  * and the workflow takes the signalled event when the sweep ends the wait: later, never lost.
  */
 export async function beginEventWait(

@@ -147,28 +147,57 @@ export async function platformErrorDetail(pool: Pool, externalAccountNumber: str
   return r.rows[0] ? (eventErrorDetailOf(openJson(pool, SEALED.inboxRaw, r.rows[0].raw)) ?? '') : '';
 }
 
+const INSERT_INBOX = `insert into migrate.inbox (event_id, dedupe_key, event_type, payload_version, external_identifier, identifier, error_code, raw, received_via, match_status, note, resource_type)
+     values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12)
+     on conflict do nothing`;
+
 /** Inserts a delivery; false when either unique key (event id, dedupe key) already has a row. */
 export async function insertInboxRecord(pool: Pool, rec: InboxRecord, dedupeKey: string, via: ReceivedVia): Promise<boolean> {
-  const r = await pool.query(
-    `insert into migrate.inbox (event_id, dedupe_key, event_type, payload_version, external_identifier, identifier, error_code, raw, received_via, match_status, note, resource_type)
-     values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12)
-     on conflict do nothing`,
-    [
-      rec.eventId,
-      dedupeKey,
-      rec.eventType,
-      rec.payloadVersion,
-      rec.externalIdentifier,
-      rec.identifier,
-      rec.errorCode,
-      sealJson(pool, SEALED.inboxRaw, rec.raw),
-      via,
-      rec.matchStatus,
-      rec.note,
-      rec.resourceType ?? null,
-    ],
-  );
+  const r = await pool.query(INSERT_INBOX, insertParams(pool, rec, dedupeKey, via));
   return (r.rowCount ?? 0) > 0;
+}
+
+/**
+ * Inserts a delivery and, when it is new, reads the attempts of its account it may belong to (as
+ * {@link attemptsForEvent}) in the same round trip: the router's first two statements as one. The
+ * read's snapshot is the statement's, taken before the insert commits (ledger/event-waits.ts says
+ * what that means for a wait being written at the same moment).
+ */
+export async function insertInboxRecordReadingAttempts(
+  pool: Pool,
+  rec: InboxRecord,
+  dedupeKey: string,
+  via: ReceivedVia,
+  externalAccountNumber: string,
+): Promise<{ inserted: false } | { inserted: true; attempts: MatchableAttempt[] }> {
+  const r = await pool.query(
+    `with ins as (${INSERT_INBOX} returning event_id)
+     select exists (select 1 from ins) as inserted, ${MATCHABLE_COLUMNS}
+       from (select 1) as one
+       left join migrate.account_attempts
+         on exists (select 1 from ins) and external_account_number = $13 and ($14::boolean is null or dry_run = $14)
+      order by started_at desc`,
+    [...insertParams(pool, rec, dedupeKey, via), externalAccountNumber, attemptClassOf(rec.eventType)?.dryRun ?? null],
+  );
+  if (!r.rows[0].inserted) return { inserted: false };
+  return { inserted: true, attempts: r.rows.filter((row) => row.run_id !== null).map(matchableOf) };
+}
+
+function insertParams(pool: Pool, rec: InboxRecord, dedupeKey: string, via: ReceivedVia): unknown[] {
+  return [
+    rec.eventId,
+    dedupeKey,
+    rec.eventType,
+    rec.payloadVersion,
+    rec.externalIdentifier,
+    rec.identifier,
+    rec.errorCode,
+    sealJson(pool, SEALED.inboxRaw, rec.raw),
+    via,
+    rec.matchStatus,
+    rec.note,
+    rec.resourceType ?? null,
+  ];
 }
 
 /** Counts one more delivery of a kept event. */

@@ -128,7 +128,7 @@ function cpuRow(r: { cpuMsPerAccount?: Record<string, number> }): Row[] {
     {
       figure: '    without the stand-ins',
       value: `${fmt(total - standIns, 0)} ms`,
-      note: `less ${STAND_IN_GROUPS.join(', ')} (${fmt(standIns, 1)} ms): what a deployment runs; the sandbox process also routes events`,
+      note: `less ${STAND_IN_GROUPS.join(', ')} (${fmt(standIns, 1)} ms): what a deployment runs (the events receiver, \`events\`, is the pipeline's)`,
     },
   ];
 }

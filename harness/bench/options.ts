@@ -109,7 +109,10 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
         .default('sqs'),
     )
     .option('--out <file>', 'results file', 'harness/bench/results.json')
-    .option('--cpu-prof <dir>', 'write V8 CPU profiles of the pipeline workers (every thread) into <dir>; slows them, so the figures are not comparable')
+    .option(
+      '--cpu-prof <dir>',
+      'write V8 CPU profiles of the pipeline workers (every thread), the events receiver and the sandbox into <dir>; slows them, so the figures are not comparable',
+    )
     .option('--heap-probe <dir>', "write the workers' memory split (RSS, V8 heap by thread, external) every second into <dir>")
     .option('--worker-node-flags <flags>', 'more node flags for the pipeline workers, space-separated (e.g. "--max-semi-space-size=8")')
     .option('--heap-snapshots', 'with --heap-probe: heap snapshots of the first worker at rest and with accounts in flight; stalls it and swells its RSS')

@@ -21,7 +21,7 @@ import { runHistoryCost } from './history-cost';
 import { benchResultsSchema, scriptRunSchema, type BenchResults, type MemoryGrowth, type PipelineRun, type ScriptRun } from './results';
 import { benchSandbox } from './sandbox';
 import { BASELINE_FILE, compareToBaseline, readBaseline } from './baseline';
-import { benchEnv, findTemporalPid, routeEvents, workerEnv, workerNodeArgs } from './stack-env';
+import { benchEnv, findTemporalPid, routeEvents, serviceNodeArgs, workerEnv, workerNodeArgs } from './stack-env';
 import { takeHeapSnapshots } from '../measure/heap-snapshots';
 import { median, ratio, round } from './stats';
 
@@ -117,6 +117,7 @@ async function main(opts: BenchOptions): Promise<BenchResults> {
     workers: 0,
     log: (l) => say(`stack: ${l}`),
     postgresSettings: PG_STATEMENT_SETTINGS,
+    serviceNodeArgs: serviceNodeArgs(opts),
   });
   await routeEvents(stack, opts.eventsRoute);
   const stopOnSignal = () => {
@@ -277,12 +278,14 @@ async function measure(
 
   notes.push(
     'worker processes log at info (one line per account outcome, as in production); the rest of the stack at warn',
-    'the platform sandbox and events receiver run in one process of the stack; the floor’s worker runs inside the bench process, the pipeline’s workers and the plain script are separate processes',
+    'the events receiver runs in a process of its own (`events`, the pipeline’s), apart from the platform sandbox (`sandbox`); the floor’s worker runs inside the bench process, the pipeline’s workers and the plain script are separate processes',
     'the floor uses the pipeline’s data converter (AES-GCM payload encryption) and worker limits, so the ratio isolates what the pipeline does beyond Temporal’s minimum',
     'latency: pipeline = ledger, account started by the run → outcome recorded; floor = client, workflow start → result; script = account read → terminal import status',
   );
   if (opts.cpuProfileDir) {
-    notes.push(`the pipeline workers ran under the CPU profiler (profiles in ${opts.cpuProfileDir}): their figures are slower than an unprofiled run's`);
+    notes.push(
+      `the pipeline workers, the events receiver and the sandbox ran under the CPU profiler (profiles in ${opts.cpuProfileDir}): their figures are slower than an unprofiled run's`,
+    );
   }
   const passes = [...pipelineSweep, ...floorSweep, plainScript, ceiling, memory?.run, metricsCost?.on, metricsCost?.off, ...(scaling ?? []).slice(1)].filter(
     (p) => p !== undefined,

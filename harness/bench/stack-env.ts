@@ -15,12 +15,14 @@ const ROOT = path.resolve(__dirname, '../..');
 
 export const WORKER_ENV = { LOG_LEVEL: 'info' };
 const HEAP_PROBE = path.join(__dirname, '../measure/heap-probe.cjs');
+/** `--cpu-prof`: node writes each process's profiles when it stops (the sandbox's and the events receiver's too: where the route's CPU goes). */
+export const serviceNodeArgs = (opts: BenchOptions): string[] => (opts.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfileDir}`] : []);
 /**
  * `--cpu-prof`: node writes each worker's profiles (one file a thread) when the worker stops.
  * `--heap-probe`: the probe is loaded before the worker (`--require`) and writes where `workerEnv` says.
  */
 export const workerNodeArgs = (opts: BenchOptions): string[] => [
-  ...(opts.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfileDir}`] : []),
+  ...serviceNodeArgs(opts),
   ...(opts.heapProbeDir ? ['--require', HEAP_PROBE] : []),
   ...opts.workerNodeFlags,
 ];

@@ -8,7 +8,7 @@ import { cmdline, descendants, processTable } from './proc-tree';
  * in for the platform (the sandbox, S3/SQS), which a deployment does not run on its own cores.
  */
 
-export type CpuGroup = 'worker' | 'temporal' | 'sandbox' | 'postgres' | 'sandbox-postgres' | 's3sqs' | 'codec' | 'script' | 'bench' | 'other';
+export type CpuGroup = 'worker' | 'events' | 'temporal' | 'sandbox' | 'postgres' | 'sandbox-postgres' | 's3sqs' | 'codec' | 'script' | 'bench' | 'other';
 
 /**
  * The Postgres backends that serve the platform sandbox (its pool's application_name, read from
@@ -23,6 +23,8 @@ const TICKS_PER_SECOND = 100;
 /** The group a process of the bench's tree belongs to, from its command line. */
 export function cpuGroupOf(cmd: string): CpuGroup {
   if (/workers[/\\]main\.ts/.test(cmd)) return 'worker';
+  // The events receiver is the pipeline's (it routes the platform's events to the workflows).
+  if (/events[/\\]main\.ts/.test(cmd)) return 'events';
   if (/platform-services-main/.test(cmd)) return 'sandbox';
   if (/plain-script/.test(cmd)) return 'script';
   if (/fauxqs/.test(cmd)) return 's3sqs';

