@@ -12,8 +12,8 @@ import { readCorpus } from '../../test/replay/corpus';
  * process, so a loaded machine moves both alike. Replay runs the workflow code and the SDK's
  * promise hook as a live worker does, without Temporal, the activities or the network.
  *
- *   git archive main | tar -x -C /tmp/a && ln -s "$PWD/node_modules" /tmp/a/node_modules
- *   npx tsx harness/measure/replay-cpu.ts --roots /tmp/a,. --history account-completed.json [--n 100] [--rounds 10]
+ *   a=$(mktemp -d) && git archive main | tar -x -C "$a" && ln -s "$PWD/node_modules" "$a/node_modules"
+ *   npx tsx harness/measure/replay-cpu.ts --roots "$a",. --history account-completed.json [--n 100] [--rounds 10]
  *
  * Where it goes: `node --cpu-prof --require tsx/cjs harness/measure/replay-cpu.ts --roots . --rounds 1 --n 400`.
  */
