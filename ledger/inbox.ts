@@ -53,13 +53,17 @@ export function eventBelongsTo(e: { eventType: string; receivedAt?: Date }, a: M
 }
 
 /** The attempts of one account, newest first, of the event's class. */
+/** The attempts an event of an account may belong to: its account's, of the event's class (dry run or not). */
+const attemptsOfAccount = (account: string, dryRun: string) => `external_account_number = ${account} and (${dryRun}::boolean is null or dry_run = ${dryRun})`;
+const dryRunOf = (eventType: string) => attemptClassOf(eventType)?.dryRun ?? null;
+
 export async function attemptsForEvent(pool: Pool, externalAccountNumber: string, eventType: string): Promise<MatchableAttempt[]> {
   const r = await pool.query(
     `select ${MATCHABLE_COLUMNS}
        from migrate.account_attempts
-      where external_account_number = $1 and ($2::boolean is null or dry_run = $2)
+      where ${attemptsOfAccount('$1', '$2')}
       order by started_at desc`,
-    [externalAccountNumber, attemptClassOf(eventType)?.dryRun ?? null],
+    [externalAccountNumber, dryRunOf(eventType)],
   );
   return r.rows.map(matchableOf);
 }
@@ -175,9 +179,9 @@ export async function insertInboxRecordReadingAttempts(
      select exists (select 1 from ins) as inserted, ${MATCHABLE_COLUMNS}
        from (select 1) as one
        left join migrate.account_attempts
-         on exists (select 1 from ins) and external_account_number = $13 and ($14::boolean is null or dry_run = $14)
+         on exists (select 1 from ins) and ${attemptsOfAccount('$13', '$14')}
       order by started_at desc`,
-    [...insertParams(pool, rec, dedupeKey, via), externalAccountNumber, attemptClassOf(rec.eventType)?.dryRun ?? null],
+    [...insertParams(pool, rec, dedupeKey, via), externalAccountNumber, dryRunOf(rec.eventType)],
   );
   if (!r.rows[0].inserted) return { inserted: false };
   return { inserted: true, attempts: r.rows.filter((row) => row.run_id !== null).map(matchableOf) };
