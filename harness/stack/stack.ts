@@ -180,20 +180,22 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
       .finally(() => ledgerPool.end());
 
     // The sandbox and the events receiver: two processes, as a deployment runs the receiver on its own
-    // (docker-compose.yml), each ready when its port answers. They stop and start together.
+    // (docker-compose.yml), each ready when its port answers. They stop and start together, and start
+    // side by side: neither needs the other to start (the sandbox retries its webhook deliveries).
     log('starting the platform sandbox and the events receiver');
-    const startServices = async () => {
-      const started: ManagedProcess[] = [];
-      for (const [name, script, metricsName, p] of [
-        ['platform-services', 'harness/stack/platform-services-main.ts', undefined, config.SANDBOX_PORT],
-        ['events-receiver', 'events/main.ts', 'events', config.EVENTS_PORT],
-      ] as const) {
-        const proc = await tsx(name, script, metricsName, opts.serviceNodeArgs);
-        started.push(proc);
-        await waitForPort(p, { timeoutMs: 120_000, proc, logFile: path.join(logDir, `${name}.log`) });
-      }
-      return started;
-    };
+    const startServices = (): Promise<ManagedProcess[]> =>
+      Promise.all(
+        (
+          [
+            ['platform-services', 'harness/stack/platform-services-main.ts', undefined, config.SANDBOX_PORT],
+            ['events-receiver', 'events/main.ts', 'events', config.EVENTS_PORT],
+          ] as const
+        ).map(async ([name, script, metricsName, p]) => {
+          const proc = await tsx(name, script, metricsName, opts.serviceNodeArgs);
+          await waitForPort(p, { timeoutMs: 120_000, proc, logFile: path.join(logDir, `${name}.log`) });
+          return proc;
+        }),
+      );
     let servicesProcs = await startServices();
     stops.push(async () => {
       for (const proc of [...servicesProcs].reverse()) await proc.stop();
