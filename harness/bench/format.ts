@@ -269,7 +269,7 @@ export function renderReport(r: BenchResults): string {
     `command:  ${r.command}`,
     `machine:  ${r.machine.cpuModel}, ${r.machine.cores} cores, ${fmt(r.machine.memoryGb, 1)} GB, ${r.machine.platform} ${r.machine.kernel}`,
     `versions: node ${r.versions.node}; Temporal CLI ${r.versions.temporalCli}; @temporalio/* ${r.versions.temporalio}`,
-    `settings: sandbox latency 0, processing delay 0, events on (route: ${r.eventsRoute === 'both' ? 'webhook and SQS, each event twice' : r.eventsRoute === 'sqs' ? 'SQS' : 'webhook'}), OUTCOME_EVENT_WAIT_SECONDS=${r.eventWaitSeconds}`,
+    `settings: sandbox latency 0, processing delay 0, events on (route: ${r.eventsRoute === 'both' ? 'webhook and SQS, each event twice' : r.eventsRoute === 'sqs' ? 'SQS' : 'webhook'}), OUTCOME_EVENT_WAIT_SECONDS=${r.eventWaitSeconds}${r.readBack ? '' : ', the pipeline reads no account back (--no-read-back)'}`,
     `load avg: ${la(r.load.atStart)} at start, ${la(r.load.atEnd)} at end (1/5/15 min; the machine is shared)`,
   ];
   const footer = [

@@ -17,6 +17,11 @@ export const benchOptionsSchema = z
     floor: z.boolean(),
     script: z.boolean(),
     scaling: z.boolean(),
+    /**
+     * Whether the pipeline's accounts are read back and reconciled once created (a run's default). Off,
+     * the pipeline does the ceiling's work and no more: the two passes then compare like with like.
+     */
+    readBack: z.boolean(),
     /** Accounts of the memory-growth run; 0 = not run. */
     memoryAccounts: z.number().int().min(0),
     /** Two passes more: a fresh worker with metrics on (scraped every 5 s) and one with metrics off (docs/observability.md). */
@@ -96,6 +101,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     .option('--no-floor', 'skip the Temporal floor')
     .option('--no-script', 'skip the plain-script baseline')
     .option('--no-scaling', 'skip the 2-worker run')
+    .option('--no-read-back', "pipeline runs that do not read accounts back (the script's and the ceiling's work, no more)")
     .option('--memory [accounts]', `memory-growth run (default ${MEMORY_DEFAULT_ACCOUNTS} accounts; expensive)`, int)
     .option('--metrics-cost', 'CPU per account of a fresh worker with metrics on (scraped every 5 s) and of one with metrics off, side by side')
     .option('--validation-seconds <s>', 'seconds per validation repeat', num)
@@ -128,6 +134,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     floor: boolean;
     script: boolean;
     scaling: boolean;
+    readBack: boolean;
     memory?: number | true;
     metricsCost?: boolean;
     validationSeconds?: number;
@@ -154,6 +161,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     floor: o.floor,
     script: o.script,
     scaling: mode === 'default' && o.scaling,
+    readBack: o.readBack,
     memoryAccounts: o.memory === undefined ? 0 : o.memory === true ? MEMORY_DEFAULT_ACCOUNTS : o.memory,
     metricsCost: Boolean(o.metricsCost),
     validationSeconds: o.validationSeconds ?? d.validationSeconds,

@@ -77,6 +77,8 @@ export async function runPipeline(opts: {
   supplierCode?: string;
   /** The run's fairness weight (`run start --weight`). */
   weight?: number;
+  /** False: created accounts are not read back (`--no-read-back`). */
+  readBack?: boolean;
 }): Promise<PipelineRun> {
   const { config, client, pool, set } = opts;
   const runId = `bench-${set.name}-${Date.now().toString(36)}`;
@@ -87,6 +89,7 @@ export async function runPipeline(opts: {
     selection: { kind: 'list', path: set.listFile },
     concurrency: opts.concurrency,
     ...(opts.weight !== undefined ? { weight: opts.weight } : {}),
+    ...(opts.readBack === false ? { reconcile: false } : {}),
     timings: {
       eventWaitSeconds: config.OUTCOME_EVENT_WAIT_SECONDS,
       pollMaxSeconds: config.OUTCOME_POLL_MAX_SECONDS,

@@ -135,6 +135,8 @@ export const benchResultsSchema = z.object({
   mode: z.enum(['smoke', 'default']),
   eventWaitSeconds: z.number(),
   eventsRoute: z.enum(['sqs', 'webhook', 'both']).default('both'),
+  /** False: the pipeline's runs did not read accounts back (`--no-read-back`). */
+  readBack: z.boolean().default(true),
   machine: machineSchema,
   versions: versionsSchema,
   load: z.object({ atStart: loadSchema, atEnd: loadSchema }),

@@ -99,7 +99,7 @@ interface Ctx {
   workerPids: number[];
   /** The pool statement statistics are read through, when the server keeps them. */
   stats?: Pool;
-  common: { config: RunningStack['config']; client: Client; pool: Pool; temporalPid?: number };
+  common: { config: RunningStack['config']; client: Client; pool: Pool; temporalPid?: number; readBack: boolean };
 }
 
 async function main(opts: BenchOptions): Promise<BenchResults> {
@@ -158,7 +158,14 @@ async function measure(
 ): Promise<BenchResults> {
   const temporalPid = findTemporalPid();
   const stats = (await enableStatementStats(pool)) ? pool : undefined;
-  const ctx: Ctx = { stack, client, pool, stats, workerPids: [firstWorker], common: { config: stack.config, client, pool, temporalPid } };
+  const ctx: Ctx = {
+    stack,
+    client,
+    pool,
+    stats,
+    workerPids: [firstWorker],
+    common: { config: stack.config, client, pool, temporalPid, readBack: opts.readBack },
+  };
   const notes: string[] = [];
   if (!stats) notes.push('Postgres keeps no statement statistics (pg_stat_statements not loaded): no Postgres calls per account');
   const skipped: string[] = [];
@@ -308,6 +315,7 @@ async function measure(
     mode: opts.mode,
     eventWaitSeconds: stack.config.OUTCOME_EVENT_WAIT_SECONDS,
     eventsRoute: opts.eventsRoute,
+    readBack: opts.readBack,
     machine: machineInfo(),
     versions: versions(ROOT),
     load: { atStart, atEnd: load() },
@@ -462,10 +470,11 @@ async function freshStackPass(opts: BenchOptions, i: number, concurrency: number
     const seed = seeder(p, stack);
     const warmup = await seed('warmup', 20, 90);
     const set = await seed('scale2', opts.accounts, 94 + i);
-    await runPipeline({ config: stack.config, client: c, pool: p, concurrency, set: warmup, workerPids });
+    const readBack = opts.readBack;
+    await runPipeline({ config: stack.config, client: c, pool: p, concurrency, set: warmup, workerPids, readBack });
     const stats = (await enableStatementStats(p)) ? p : undefined;
     return await withPassCost(stats, () =>
-      runPipeline({ config: stack.config, client: c, pool: p, concurrency, set, workerPids, temporalPid: findTemporalPid() }),
+      runPipeline({ config: stack.config, client: c, pool: p, concurrency, set, workerPids, temporalPid: findTemporalPid(), readBack }),
     );
   } finally {
     await client?.connection.close().catch(() => {});

@@ -15,6 +15,7 @@ describe('parseBenchArgs', () => {
       floor: true,
       script: true,
       scaling: true,
+      readBack: true,
       memoryAccounts: 0,
       eventWaitSeconds: 30,
       out: 'harness/bench/results.json',
@@ -44,6 +45,10 @@ describe('parseBenchArgs', () => {
 
   it('--no-floor, --no-script and --no-scaling switch passes off', () => {
     expect(parseBenchArgs(['--no-floor', '--no-script', '--no-scaling'])).toMatchObject({ floor: false, script: false, scaling: false });
+  });
+
+  it("--no-read-back runs the pipeline without its read-back (the ceiling's work)", () => {
+    expect(parseBenchArgs(['--no-read-back']).readBack).toBe(false);
   });
 
   it('--engine picks the Temporal engine (else KRAKEN_TEMPORAL_ENGINE, else the dev server) and refuses others', () => {
