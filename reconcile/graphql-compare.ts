@@ -204,9 +204,16 @@ export function compareGraphqlAccount(payload: unknown, found: unknown): Graphql
   const customers = list(p.customers);
   const users = Array.isArray(rec.users) ? rec.users.map((u) => (isObj(u) ? u : {})) : [];
   // Each side's fields normalised once: pairing compares every customer with every user, and a
-  // phone number is read by libphonenumber (tens of µs) each time it is normalised.
-  const sentFields = customers.map((c) => USER_FIELDS.map(([from, , kind]) => NORMALISE[kind](c[from])));
-  const foundFields = users.map((u) => USER_FIELDS.map(([, to, kind]) => NORMALISE[kind](u[to])));
+  // phone number is read by libphonenumber (tens of µs) each time it is normalised; the same
+  // number on both sides (the usual case) is read once.
+  const phones = new Map<string, string | undefined>();
+  const normalise = (kind: Exclude<Kind, 'money'>, v: unknown) => {
+    if (kind !== 'phone' || typeof v !== 'string') return NORMALISE[kind](v);
+    if (!phones.has(v)) phones.set(v, normalisePhone(v));
+    return phones.get(v);
+  };
+  const sentFields = customers.map((c) => USER_FIELDS.map(([from, , kind]) => normalise(kind, c[from])));
+  const foundFields = users.map((u) => USER_FIELDS.map(([, to, kind]) => normalise(kind, u[to])));
   const agreement = (i: number, j: number) => sentFields[i].filter((v, k) => v === foundFields[j][k]).length;
   const candidates = customers.flatMap((_, i) => users.map((_u, j) => ({ i, j, score: agreement(i, j) })));
   // A stable sort: equal scores keep customer order, then user order.
