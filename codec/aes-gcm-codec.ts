@@ -1,15 +1,16 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { CodecError } from './codec-error';
 import type { CodecKeyring } from './keys';
+import { NONCE_BYTES, randomNonce } from './nonce';
 import { secretKey } from './secret-key';
 
 export const ENCODING_ENCRYPTED = 'binary/encrypted';
 export const METADATA_ENCODING = 'encoding';
 export const METADATA_KEY_ID = 'encryption-key-id';
 
-const IV_BYTES = 12;
+const IV_BYTES = NONCE_BYTES;
 const TAG_BYTES = 16;
 const ALGORITHM = 'aes-256-gcm';
 
@@ -46,7 +47,7 @@ export class AesGcmCodec implements PayloadCodec {
   private encryptOne(payload: Payload): Payload {
     const { id, key } = this.keyring.current;
     const plain = temporal.api.common.v1.Payload.encode(payload).finish();
-    const iv = randomBytes(IV_BYTES);
+    const iv = randomNonce();
     const cipher = createCipheriv(ALGORITHM, secretKey(key), iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(aad(id));
     const body = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);

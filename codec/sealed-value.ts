@@ -1,6 +1,7 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { CodecError } from './codec-error';
 import type { CodecKeyring } from './keys';
+import { NONCE_BYTES, randomNonce } from './nonce';
 import { secretKey } from './secret-key';
 
 /**
@@ -14,7 +15,7 @@ import { secretKey } from './secret-key';
  */
 
 const PREFIX = '$sealed:v1:';
-const IV_BYTES = 12;
+const IV_BYTES = NONCE_BYTES;
 const TAG_BYTES = 16;
 const ALGORITHM = 'aes-256-gcm';
 const aad = (keyId: string, where: string) => Buffer.from(`kraken-migrate/ledger/v1/${keyId}/${where}`, 'utf8');
@@ -25,7 +26,7 @@ export function isSealed(text: string): boolean {
 
 export function sealText(keyring: CodecKeyring, where: string, plain: string): string {
   const { id, key } = keyring.current;
-  const iv = randomBytes(IV_BYTES);
+  const iv = randomNonce();
   const cipher = createCipheriv(ALGORITHM, secretKey(key), iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(aad(id, where));
   const body = Buffer.concat([iv, cipher.update(plain, 'utf8'), cipher.final(), cipher.getAuthTag()]);

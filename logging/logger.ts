@@ -299,6 +299,8 @@ function describeError(e: unknown, depth = 2): Record<string, unknown> {
 export function createTemporalLogger(logger: pino.Logger): TemporalLogger {
   const write = (level: TemporalLogLevel, message: string, meta?: LogMetadata) => {
     const target = TEMPORAL_LEVELS[level] ?? 'info';
+    // The SDK logs each activation and activity at trace and debug: below the level, nothing to build.
+    if (!logger.isLevelEnabled(target)) return;
     const { error, ...rest } = (meta ?? {}) as Record<string, unknown>;
     if (error === undefined) return logger[target](rest, message);
     logger[target]({ ...rest, error: describeError(error) }, message);

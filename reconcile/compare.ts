@@ -109,6 +109,21 @@ const londonClock = new Intl.DateTimeFormat('en-GB', {
  * hour before it (BST).
  */
 export function londonMidnight(date: string): number | undefined {
+  if (midnights.has(date)) return midnights.get(date);
+  const at = midnightOf(date);
+  if (midnights.size >= MIDNIGHTS_KEPT) midnights.clear();
+  midnights.set(date, at);
+  return at;
+}
+
+/**
+ * Midnights worked out already (each costs up to two `formatToParts`): read-backs compare the same
+ * move and agreement dates account after account. 16,384 days are 45 years; past that, begun again.
+ */
+const midnights = new Map<string, number | undefined>();
+const MIDNIGHTS_KEPT = 16_384;
+
+function midnightOf(date: string): number | undefined {
   const m = DATE.exec(date);
   if (!m) return undefined;
   const utc = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));

@@ -167,10 +167,9 @@ export function compareGraphqlAccount(payload: unknown, found: unknown): Graphql
     if (g === expected) return match(field);
     differ(path, field, unitsAsPence(expected), g === undefined ? got : unitsAsPence(g));
   };
-  /** Personal/text leaf: normalised equality, masked on a difference. */
-  const personal = (path: string, field: string, kind: Exclude<Kind, 'money'>, expected: unknown, got: unknown) => {
-    const n = NORMALISE[kind];
-    if (n(expected) === n(got)) return match(field);
+  /** Personal/text leaf: equal normalised values (`ne`, `ng`) match; masked on a difference. */
+  const personal = (path: string, field: string, expected: unknown, got: unknown, ne: string | undefined, ng: string | undefined) => {
+    if (ne === ng) return match(field);
     differ(path, field, maskValue(normaliseText(expected)), maskValue(normaliseText(got)));
   };
 
@@ -204,8 +203,19 @@ export function compareGraphqlAccount(payload: unknown, found: unknown): Graphql
   // may list users in any order; two customers can share a name); ties to the earlier.
   const customers = list(p.customers);
   const users = Array.isArray(rec.users) ? rec.users.map((u) => (isObj(u) ? u : {})) : [];
-  const agreement = (c: Obj, u: Obj) => USER_FIELDS.filter(([from, to, kind]) => NORMALISE[kind](c[from]) === NORMALISE[kind](u[to])).length;
-  const candidates = customers.flatMap((c, i) => users.map((u, j) => ({ i, j, score: agreement(c, u) })));
+  // Each side's fields normalised once: pairing compares every customer with every user, and a
+  // phone number is read by libphonenumber (tens of µs) each time it is normalised; the same
+  // number on both sides (the usual case) is read once.
+  const phones = new Map<string, string | undefined>();
+  const normalise = (kind: Exclude<Kind, 'money'>, v: unknown) => {
+    if (kind !== 'phone' || typeof v !== 'string') return NORMALISE[kind](v);
+    if (!phones.has(v)) phones.set(v, normalisePhone(v));
+    return phones.get(v);
+  };
+  const sentFields = customers.map((c) => USER_FIELDS.map(([from, , kind]) => normalise(kind, c[from])));
+  const foundFields = users.map((u) => USER_FIELDS.map(([, to, kind]) => normalise(kind, u[to])));
+  const agreement = (i: number, j: number) => sentFields[i].filter((v, k) => v === foundFields[j][k]).length;
+  const candidates = customers.flatMap((_, i) => users.map((_u, j) => ({ i, j, score: agreement(i, j) })));
   // A stable sort: equal scores keep customer order, then user order.
   candidates.sort((a, b) => b.score - a.score);
   const userOf: number[] = customers.map(() => -1);
@@ -218,10 +228,10 @@ export function compareGraphqlAccount(payload: unknown, found: unknown): Graphql
   customers.forEach((c, i) => {
     const j = userOf[i];
     if (j < 0) return differ(`users.${i}`, 'users.*', maskValue(normaliseText(c.family_name)), undefined);
-    for (const [from, to, kind] of USER_FIELDS) personal(`users.${j}.${to}`, `users.*.${to}`, kind, c[from], users[j][to]);
+    USER_FIELDS.forEach(([from, to], k) => personal(`users.${j}.${to}`, `users.*.${to}`, c[from], users[j][to], sentFields[i][k], foundFields[j][k]));
   });
 
   // Billing details.
-  for (const [from, to, kind] of BILLING_FIELDS) personal(to, to, kind, p[from], rec[to]);
+  for (const [from, to, kind] of BILLING_FIELDS) personal(to, to, p[from], rec[to], NORMALISE[kind](p[from]), NORMALISE[kind](rec[to]));
   return r;
 }

@@ -8,10 +8,14 @@ import { FAILURE_CONVERTER_PATH } from '../codec/data-converter';
 /**
  * The reusable V8 context evaluates the bundle's modules again for every workflow. These domain
  * modules hold no state (constants and pure functions) but import zod, whose evaluation per workflow
- * was a fifth of the workflow thread's CPU: they (and zod with them) are evaluated once and shared
- * (docs/throughput.md, "Where the cost goes"). test/unit/workers/preload-modules.test.ts keeps the list whole.
+ * was a fifth of the workflow thread's CPU, or luxon (the plan's windows: 30% of what was left
+ * evaluated per account workflow, which never calls it): they (and zod and luxon with them) are
+ * evaluated once and shared (docs/throughput.md, "Where the cost goes").
+ * test/unit/workers/preload-modules.test.ts keeps the list whole.
  */
-export const WORKFLOW_PRELOAD_MODULES: readonly string[] = ['../domain/supply.ts', '../domain/census.ts'].map((m) => path.resolve(__dirname, m));
+export const WORKFLOW_PRELOAD_MODULES: readonly string[] = ['../domain/supply.ts', '../domain/census.ts', '../domain/plan-windows.ts'].map((m) =>
+  path.resolve(__dirname, m),
+);
 
 /** Webpack over the workflow code, in this process; the failure converter goes in with it. */
 export function bundleWorkflows(interceptorModules: readonly string[]): Promise<WorkflowBundleWithSourceMap> {

@@ -24,10 +24,12 @@ function domainValueImports(): string[] {
 }
 
 describe('modules the workflow bundle evaluates once', () => {
-  it('every domain module a workflow imports values from that imports zod is preloaded (else zod is evaluated per workflow)', () => {
-    const withZod = domainValueImports().filter((f) => /from 'zod'/.test(fs.readFileSync(f, 'utf8')));
-    expect(withZod.length).toBeGreaterThan(0);
-    expect([...WORKFLOW_PRELOAD_MODULES].sort()).toEqual(expect.arrayContaining(withZod.sort()));
+  it('every domain module a workflow imports values from that imports zod or luxon is preloaded (else the library is evaluated per workflow)', () => {
+    const imports = (lib: string) => domainValueImports().filter((f) => fs.readFileSync(f, 'utf8').includes(`from '${lib}'`));
+    for (const lib of ['zod', 'luxon']) {
+      expect(imports(lib).length, lib).toBeGreaterThan(0);
+      expect([...WORKFLOW_PRELOAD_MODULES].sort(), lib).toEqual(expect.arrayContaining(imports(lib).sort()));
+    }
   });
 
   it('preloads only modules that exist and keep no mutable state at module scope', () => {
