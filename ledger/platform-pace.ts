@@ -226,23 +226,23 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
           await c.query(`delete from migrate.platform_permit_waiters where tenant = $1 and holder = any($2)`, [tenant, own]);
           return new Map(own.map((h) => [h, { full: false }]));
         }
-        // A key no longer waiting nor holding anything for as long as a waiter is remembered starts afresh.
-        await c.query(
-          `delete from migrate.platform_fair_shares s where tenant = $1 and updated_at < clock_timestamp() - make_interval(secs => $2)
-              and not exists (select from migrate.platform_permit_waiters w where w.tenant = s.tenant and w.fairness_key = s.fairness_key)
-              and not exists (select from migrate.platform_permits p where p.tenant = s.tenant and p.fairness_key = s.fairness_key)`,
-          [tenant, WAITER_FORGOTTEN_MS / 1000],
-        );
         // What the round decides on, read in one statement: the permits held, the fresh waiters (every
         // worker's) and each fairness key's count granted. Waiters and counts go unused when nothing is free.
+        // A key no longer waiting nor holding anything for as long as a waiter is remembered starts
+        // afresh, deleted by the same statement: its reads still see that key's count, which the round
+        // leaves alone (a key not waiting does not compete: domain `capLeads`), so it is never written back.
         const read = await c.query<{ n: number; unanswered: number; waiters: Waiter[]; shares: Record<string, number> }>(
-          `select (select count(*)::int from migrate.platform_permits where tenant = $1) as n,
+          `with forgotten as (
+             delete from migrate.platform_fair_shares s where tenant = $1 and updated_at < clock_timestamp() - make_interval(secs => $3)
+                and not exists (select from migrate.platform_permit_waiters w where w.tenant = s.tenant and w.fairness_key = s.fairness_key)
+                and not exists (select from migrate.platform_permits p where p.tenant = s.tenant and p.fairness_key = s.fairness_key))
+           select (select count(*)::int from migrate.platform_permits where tenant = $1) as n,
                   (select count(*)::int from migrate.platform_permits where tenant = $1 and accepted_at is null) as unanswered,
                   (select coalesce(json_agg(json_build_object('holder', holder, 'fairnessKey', fairness_key, 'priorityKey', priority_key,
                             'weight', weight, 'sinceMs', extract(epoch from since) * 1000)), '[]')
                      from migrate.platform_permit_waiters where tenant = $1 and seen_at >= clock_timestamp() - make_interval(secs => $2)) as waiters,
                   (select coalesce(json_object_agg(fairness_key, granted), '{}') from migrate.platform_fair_shares where tenant = $1) as shares`,
-          [tenant, WAITER_FRESH_MS / 1000],
+          [tenant, WAITER_FRESH_MS / 1000, WAITER_FORGOTTEN_MS / 1000],
         );
         const held = read.rows[0];
         const inWindow = freePermits(row.window, held.n);
