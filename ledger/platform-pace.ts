@@ -144,10 +144,14 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
       let pending: Answer[] = [];
       for (const a of answers) {
         let signal = a.signal;
-        if (signal?.kind === 'throttled') {
-          // A refusal counts the permits as they stand after the answers before it.
-          if (pending.length > 0) await c.query(`with ${permitsSql()} select 1`, permitParams(tenant, pending));
+        // A refusal counts the permits as they stand after the answers before it; an account answered
+        // twice (an attempt timed out while its call went on) has its earlier answer written first (one
+        // statement may not change a row twice).
+        if ((signal?.kind === 'throttled' || pending.some((p) => p.holder === a.holder)) && pending.length > 0) {
+          await c.query(`with ${permitsSql()} select 1`, permitParams(tenant, pending));
           pending = [];
+        }
+        if (signal?.kind === 'throttled') {
           const n = await c.query<{ n: number; unanswered: number }>(
             `select count(*) filter (where accepted_at is not null)::int as n,
                     count(*) filter (where accepted_at is null and holder <> $2)::int as unanswered

@@ -260,4 +260,16 @@ describe("the tenant's permits in the ledger", () => {
     expect(together.permits).toEqual(['a', 'b', 'f'].map((holder) => ({ holder, accepted: true })));
     expect(together.shares).toEqual([{ fairness_key: 'OCTO', granted: 3 }]);
   });
+
+  it('an account answered twice in one write (an attempt timed out while its call went on): its answers apply in order', async () => {
+    const s = store();
+    expect([...(await s.grant(T, [req('a')])).keys()]).toEqual(['a']);
+    // The old attempt's late acceptance, then the new attempt's call failing otherwise (its permit given back).
+    await s.answeredAll(T, [
+      { holder: 'a', signal: { kind: 'accepted', latencyMs: 10, full: false }, keep: true },
+      { holder: 'a', signal: undefined, keep: false },
+    ]);
+    expect(await permits()).toEqual([]);
+    expect((await paceRows(db.pool, T))[0]).toMatchObject({ accepted: 1, held: 0 });
+  });
 });
