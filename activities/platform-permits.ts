@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type pino from 'pino';
-import type { Grant, PaceStore, PermitRequest } from '../ledger/platform-pace';
+import type { Answer, Grant, PaceStore, PermitRequest } from '../ledger/platform-pace';
 import { permitsToCheck, sweepFrees, type PaceSignal, type WorkflowAnswer } from '../domain/platform-pace';
 
 /**
@@ -10,13 +10,20 @@ import { permitsToCheck, sweepFrees, type PaceSignal, type WorkflowAnswer } from
 export function createPermitGate(
   store: PaceStore,
   tenant: string,
-  opts: { tickMs: number; logger?: Pick<pino.Logger, 'warn'> & Partial<Pick<pino.Logger, 'info'>>; sweep?: PermitSweep; now?: () => number },
+  opts: {
+    tickMs: number;
+    logger?: Pick<pino.Logger, 'warn'> & Partial<Pick<pino.Logger, 'info'>>;
+    sweep?: PermitSweep;
+    now?: () => number;
+  },
 ) {
   const waiting = new Map<string, { request: PermitRequest; deadline: number; resolve: (g: Grant | null) => void }>();
   let looping = false;
   let wake: (() => void) | undefined;
   const now = opts.now ?? Date.now;
   let nextSweepAt = 0;
+  const answers: { answer: Answer; settled: (e?: Error) => void }[] = [];
+  let answering = false;
 
   /**
    * While accounts wait, now and then: permits held long are checked against Temporal, and those
@@ -38,6 +45,27 @@ export function createPermitGate(
       if (freed > 0) opts.logger?.info?.({ freed }, 'platform permits: given back for account workflows that closed without an outcome');
     } catch (e) {
       opts.logger?.warn({ err: (e as Error).message }, 'platform permits: the sweep of long-held permits failed; it runs again later');
+    }
+  }
+
+  async function writeAnswers(): Promise<void> {
+    answering = true;
+    try {
+      while (answers.length > 0) {
+        const batch = answers.splice(0);
+        try {
+          await store.answeredAll(
+            tenant,
+            batch.map((b) => b.answer),
+          );
+          for (const b of batch) b.settled();
+        } catch (e) {
+          // Each account's attempt fails as its own write would have (Temporal retries it).
+          for (const b of batch) b.settled(e instanceof Error ? e : new Error(String(e)));
+        }
+      }
+    } finally {
+      answering = false;
     }
   }
 
@@ -90,9 +118,16 @@ export function createPermitGate(
         else wake?.();
       });
     },
-    /** The tenant's answer (or none: the call failed otherwise); `keep` when the account is now in processing there. */
+    /**
+     * The tenant's answer (or none: the call failed otherwise); `keep` when the account is now in
+     * processing there. Resolved once written, with the answers of this worker's other accounts that
+     * came meanwhile: one ledger transaction for all of them (the window's row is locked once, not once an account).
+     */
     answered(holder: string, signal: PaceSignal | undefined, keep: boolean): Promise<void> {
-      return store.answered(tenant, holder, signal, keep);
+      return new Promise((resolve, reject) => {
+        answers.push({ answer: { holder, signal, keep }, settled: (e) => (e === undefined ? resolve() : reject(e)) });
+        if (!answering) void writeAnswers();
+      });
     },
   };
 }

@@ -6,7 +6,6 @@ import {
   createPostImportLedger,
   createSupplyLedger,
   eventBelongsTo,
-  freePlatformPermit,
   overdueEventWaits,
   pendingEvents,
   setMatch,
@@ -25,6 +24,8 @@ export interface RouteOutcome {
   workflowId?: string;
   runId?: string;
   note?: string;
+  /** The platform is done with this account workflow: its permit is freed with the match. */
+  freesPermitOf?: string;
 }
 
 /**
@@ -59,24 +60,24 @@ async function decide(deps: EventsDeps, e: RoutableEvent, known?: MatchableAttem
     const a = waiting[0];
     // An account's terminal event: the item kind is not part of its signal.
     const signal = importEventSignalOf({ ...e, resourceType: null });
-    // The platform is done with the account: its permit in the tenant's window frees now, not when
-    // the workflow gets round to recording the outcome (domain/platform-pace.ts: the window counts
-    // what the tenant counts).
-    if (isTerminalEvent(e.eventType, a.dryRun)) await freePlatformPermit(deps.pool, a.workflowId);
+    // The platform is done with the account: its permit in the tenant's window frees with the match
+    // (one statement), not when the workflow gets round to recording the outcome
+    // (domain/platform-pace.ts: the window counts what the tenant counts), whether or not the signal reached it.
+    const frees = isTerminalEvent(e.eventType, a.dryRun) ? { freesPermitOf: a.workflowId } : {};
     try {
       const activityId = waitingActivityFor(e.eventType, a);
       if (activityId === undefined || !(await completed(deps, { workflowId: a.workflowId, activityId }, { kind: 'accepted', event: signal }))) {
         await deps.signal(a.workflowId, signal);
       }
-      return { matchStatus: 'matched', workflowId: a.workflowId, runId: a.runId };
+      return { matchStatus: 'matched', workflowId: a.workflowId, runId: a.runId, ...frees };
     } catch (err) {
       if (err instanceof SignalError && err.code === 'workflow_gone') {
-        return { matchStatus: 'late', workflowId: a.workflowId, runId: a.runId, note: 'late: workflow already closed' };
+        return { matchStatus: 'late', workflowId: a.workflowId, runId: a.runId, note: 'late: workflow already closed', ...frees };
       }
       // Temporal unreachable: stays pending, the rematch timer tries again.
       const code = err instanceof SignalError ? err.code : 'signal_failed';
       deps.logger.warn({ eventId: e.eventId, workflowId: a.workflowId, code }, 'could not signal account workflow');
-      return { matchStatus: 'pending', note: `${code}: will retry` };
+      return { matchStatus: 'pending', note: `${code}: will retry`, ...frees };
     }
   }
   if (attempts.some((a) => a.outcome === null)) {

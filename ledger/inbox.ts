@@ -68,15 +68,20 @@ export async function attemptsForEvent(pool: Pool, externalAccountNumber: string
   return r.rows.map(matchableOf);
 }
 
+/**
+ * The event's match recorded; `freesPermitOf`: the account workflow the platform has finished with,
+ * its permit in the tenant's window freed in the same statement (ledger/platform-pace.ts).
+ */
 export async function setMatch(
   pool: Pool,
   eventId: string,
-  m: { matchStatus: MatchStatus; workflowId?: string; runId?: string; note?: string },
+  m: { matchStatus: MatchStatus; workflowId?: string; runId?: string; note?: string; freesPermitOf?: string },
 ): Promise<void> {
   await pool.query(
-    `update migrate.inbox set match_status = $2, matched_workflow_id = $3, matched_run_id = $4, note = $5
-      where event_id = $1 and match_status <> 'matched'`,
-    [eventId, m.matchStatus, m.workflowId ?? null, m.runId ?? null, m.note ?? null],
+    `with m as (update migrate.inbox set match_status = $2, matched_workflow_id = $3, matched_run_id = $4, note = $5
+                 where event_id = $1 and match_status <> 'matched')
+     select migrate.free_platform_permit($6) where $6::text is not null`,
+    [eventId, m.matchStatus, m.workflowId ?? null, m.runId ?? null, m.note ?? null, m.freesPermitOf ?? null],
   );
 }
 

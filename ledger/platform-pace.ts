@@ -42,6 +42,30 @@ export interface Grant {
   full: boolean;
 }
 
+/** The tenant's answer to one account's call (`keep`: the account is now in processing there). */
+export interface Answer {
+  holder: string;
+  signal: PaceSignal | undefined;
+  keep: boolean;
+}
+
+/**
+ * The answered accounts' permits as CTEs ($1 tenant, $2 holders kept, $3 holders given back): kept
+ * ones marked accepted (in processing), the others deleted, their keys' counts granted lowered by as
+ * many (without the tenant taking the account, not a share of the window it had).
+ */
+function permitsSql(): string {
+  return `kept as (update migrate.platform_permits set accepted_at = clock_timestamp() where tenant = $1 and holder = any($2::text[])),
+    gone as (delete from migrate.platform_permits where tenant = $1 and holder = any($3::text[]) returning fairness_key),
+    shares as (update migrate.platform_fair_shares s set granted = greatest(0, s.granted - g.n)
+      from (select fairness_key, count(*) as n from gone group by fairness_key) g
+     where s.tenant = $1 and s.fairness_key = g.fairness_key)`;
+}
+
+function permitParams(tenant: string, answers: readonly Answer[]): [string, string[], string[]] {
+  return [tenant, answers.filter((a) => a.keep).map((a) => a.holder), answers.filter((a) => !a.keep).map((a) => a.holder)];
+}
+
 /** A waiter not seen for this long has left (its activity attempt ended): passed over until it asks again. */
 const WAITER_FRESH_MS = 1_500;
 /** A waiter gone for this long is forgotten (its place in the queue with it). */
@@ -107,6 +131,61 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
     }
   }
 
+  /**
+   * Answers of several accounts' calls (a worker's, gathered: activities/platform-permits.ts), fed
+   * into the control law in their order under one lock: the window's state is the law folded over
+   * them (as many answers one after the other), written once with their permits and the counts.
+   */
+  function answeredAll(tenant: string, answers: readonly Answer[]): Promise<void> {
+    if (answers.length === 0) return Promise.resolve();
+    return locked(tenant, 'stored', async (c, row, now) => {
+      let state: PaceState = row;
+      const counts = [0, 0, 0];
+      let pending: Answer[] = [];
+      for (const a of answers) {
+        let signal = a.signal;
+        // A refusal counts the permits as they stand after the answers before it; an account answered
+        // twice (an attempt timed out while its call went on) has its earlier answer written first (one
+        // statement may not change a row twice).
+        if ((signal?.kind === 'throttled' || pending.some((p) => p.holder === a.holder)) && pending.length > 0) {
+          await c.query(`with ${permitsSql()} select 1`, permitParams(tenant, pending));
+          pending = [];
+        }
+        if (signal?.kind === 'throttled') {
+          const n = await c.query<{ n: number; unanswered: number }>(
+            `select count(*) filter (where accepted_at is not null)::int as n,
+                    count(*) filter (where accepted_at is null and holder <> $2)::int as unanswered
+               from migrate.platform_permits where tenant = $1 and expires_at >= clock_timestamp()`,
+            [tenant, a.holder],
+          );
+          signal = { ...signal, inProcessing: n.rows[0].n, unanswered: n.rows[0].unanswered };
+        }
+        if (signal) {
+          state = nextPace(state, signal, params, now);
+          counts[signal.kind === 'accepted' ? 0 : signal.kind === 'throttled' ? 1 : 2] += 1;
+        }
+        pending.push(a);
+      }
+      const signalled = answers.some((a) => a.signal);
+      if (!signalled) {
+        await c.query(`with ${permitsSql()} select 1`, permitParams(tenant, pending));
+        return;
+      }
+      // The permits and the window's update: one round trip. The holds of permits freed since the
+      // last answer folded into the moving average under this lock (1798100000000_platform_hold_samples.sql:
+      // freeing a permit does not wait on the row).
+      await c.query(
+        `with ${permitsSql()},
+           folded as (delete from migrate.platform_permit_holds where tenant = $1 returning id, held_ms)
+         update migrate.platform_pace set window_size = $4, probing = $5, hold_until = to_timestamp($6::float8 / 1000),
+                accepted = accepted + $7, throttled = throttled + $8, server_errors = server_errors + $9, updated_at = now(),
+                hold_ms = migrate.platform_hold_fold(hold_ms, (select array_agg(held_ms order by id) from folded))
+          where tenant = $1`,
+        [...permitParams(tenant, pending), state.window, state.probing, state.holdUntilMs, ...counts],
+      );
+    });
+  }
+
   return {
     /**
      * One round for this worker's waiting accounts: they are (re)registered as waiting, and the
@@ -151,23 +230,23 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
           await c.query(`delete from migrate.platform_permit_waiters where tenant = $1 and holder = any($2)`, [tenant, own]);
           return new Map(own.map((h) => [h, { full: false }]));
         }
-        // A key no longer waiting nor holding anything for as long as a waiter is remembered starts afresh.
-        await c.query(
-          `delete from migrate.platform_fair_shares s where tenant = $1 and updated_at < clock_timestamp() - make_interval(secs => $2)
-              and not exists (select from migrate.platform_permit_waiters w where w.tenant = s.tenant and w.fairness_key = s.fairness_key)
-              and not exists (select from migrate.platform_permits p where p.tenant = s.tenant and p.fairness_key = s.fairness_key)`,
-          [tenant, WAITER_FORGOTTEN_MS / 1000],
-        );
         // What the round decides on, read in one statement: the permits held, the fresh waiters (every
         // worker's) and each fairness key's count granted. Waiters and counts go unused when nothing is free.
+        // A key no longer waiting nor holding anything for as long as a waiter is remembered starts
+        // afresh, deleted by the same statement: its reads still see that key's count, which the round
+        // leaves alone (a key not waiting does not compete: domain `capLeads`), so it is never written back.
         const read = await c.query<{ n: number; unanswered: number; waiters: Waiter[]; shares: Record<string, number> }>(
-          `select (select count(*)::int from migrate.platform_permits where tenant = $1) as n,
+          `with forgotten as (
+             delete from migrate.platform_fair_shares s where tenant = $1 and updated_at < clock_timestamp() - make_interval(secs => $3)
+                and not exists (select from migrate.platform_permit_waiters w where w.tenant = s.tenant and w.fairness_key = s.fairness_key)
+                and not exists (select from migrate.platform_permits p where p.tenant = s.tenant and p.fairness_key = s.fairness_key))
+           select (select count(*)::int from migrate.platform_permits where tenant = $1) as n,
                   (select count(*)::int from migrate.platform_permits where tenant = $1 and accepted_at is null) as unanswered,
                   (select coalesce(json_agg(json_build_object('holder', holder, 'fairnessKey', fairness_key, 'priorityKey', priority_key,
                             'weight', weight, 'sinceMs', extract(epoch from since) * 1000)), '[]')
                      from migrate.platform_permit_waiters where tenant = $1 and seen_at >= clock_timestamp() - make_interval(secs => $2)) as waiters,
                   (select coalesce(json_object_agg(fairness_key, granted), '{}') from migrate.platform_fair_shares where tenant = $1) as shares`,
-          [tenant, WAITER_FRESH_MS / 1000],
+          [tenant, WAITER_FRESH_MS / 1000, WAITER_FORGOTTEN_MS / 1000],
         );
         const held = read.rows[0];
         const inWindow = freePermits(row.window, held.n);
@@ -229,42 +308,10 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
      * given back at once.
      */
     answered(tenant: string, holder: string, signal: PaceSignal | undefined, keep: boolean): Promise<void> {
-      return locked(tenant, 'stored', async (c, row, now) => {
-        if (signal?.kind === 'throttled') {
-          const n = await c.query<{ n: number; unanswered: number }>(
-            `select count(*) filter (where accepted_at is not null)::int as n,
-                    count(*) filter (where accepted_at is null and holder <> $2)::int as unanswered
-               from migrate.platform_permits where tenant = $1 and expires_at >= clock_timestamp()`,
-            [tenant, holder],
-          );
-          signal = { ...signal, inProcessing: n.rows[0].n, unanswered: n.rows[0].unanswered };
-        }
-        // The permit kept (in processing) or given back (without the tenant taking the account: not a
-        // share of the window it had), as CTEs of the window's update when there is one: one round trip.
-        const permit = keep
-          ? `kept as (update migrate.platform_permits set accepted_at = clock_timestamp() where tenant = $1 and holder = $2)`
-          : `gone as (delete from migrate.platform_permits where tenant = $1 and holder = $2 returning fairness_key),
-             shares as (update migrate.platform_fair_shares s set granted = greatest(0, s.granted - 1) from gone
-              where s.tenant = $1 and s.fairness_key = gone.fairness_key)`;
-        if (!signal) {
-          await c.query(`with ${permit} select 1`, [tenant, holder]);
-          return;
-        }
-        const next = nextPace(row, signal, params, now);
-        const counts = signal.kind === 'accepted' ? [1, 0, 0] : signal.kind === 'throttled' ? [0, 1, 0] : [0, 0, 1];
-        // The holds of permits freed since the last answer folded into the moving average under this
-        // lock (1798100000000_platform_hold_samples.sql: freeing a permit does not wait on the row).
-        await c.query(
-          `with ${permit},
-             folded as (delete from migrate.platform_permit_holds where tenant = $1 returning id, held_ms)
-           update migrate.platform_pace set window_size = $3, probing = $4, hold_until = to_timestamp($5::float8 / 1000),
-                  accepted = accepted + $6, throttled = throttled + $7, server_errors = server_errors + $8, updated_at = now(),
-                  hold_ms = migrate.platform_hold_fold(hold_ms, (select array_agg(held_ms order by id) from folded))
-            where tenant = $1`,
-          [tenant, holder, next.window, next.probing, next.holdUntilMs, ...counts],
-        );
-      });
+      return answeredAll(tenant, [{ holder, signal, keep }]);
     },
+
+    answeredAll,
 
     /**
      * The tenant's permits held now, with how long each has been held (by the database's clock), and

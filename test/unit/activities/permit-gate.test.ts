@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPermitGate } from '../../../activities/platform-permits';
 import type { WorkflowAnswer } from '../../../domain/platform-pace';
-import type { Grant, HeldPermit, PaceStore, PermitRequest } from '../../../ledger';
+import type { Answer, Grant, HeldPermit, PaceStore, PermitRequest } from '../../../ledger';
 
 const req = (holder: string): PermitRequest => ({ holder, priorityKey: 3, fairnessKey: 'OCTO', weight: 1 });
 
@@ -123,5 +123,36 @@ describe("a worker's accounts waiting for permits", () => {
     t = 100;
     await gate.acquire(req('a'), 5_000);
     expect(sweeps).toBe(2);
+  });
+
+  it('answers that come while one is being written go together in the next write; a failed write fails each of its answers', async () => {
+    const writes: string[][] = [];
+    let fail = false;
+    let release: () => void = () => undefined;
+    const store = {
+      answeredAll: async (_tenant: string, answers: readonly Answer[]) => {
+        writes.push(answers.map((a) => a.holder));
+        await new Promise<void>((resolve) => (release = resolve));
+        if (fail) throw new Error('connection refused');
+      },
+    } as unknown as PaceStore;
+    const gate = createPermitGate(store, 'tenant', { tickMs: 10 });
+    const first = gate.answered('a', { kind: 'accepted', latencyMs: 5, full: true }, true);
+    const rest = [gate.answered('b', undefined, false), gate.answered('c', { kind: 'throttled' }, false)];
+    expect(writes).toEqual([['a']]);
+    release();
+    await first;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual([['a'], ['b', 'c']]);
+    fail = true;
+    release();
+    for (const r of rest) await expect(r).rejects.toThrow('connection refused');
+    // The gate writes again on the next answer.
+    fail = false;
+    const later = gate.answered('d', undefined, false);
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    await later;
+    expect(writes).toEqual([['a'], ['b', 'c'], ['d']]);
   });
 });

@@ -206,6 +206,29 @@ describe('routing', () => {
     expect(fake.calls.map((c) => c.signal.eventId)).toEqual([retry]);
   });
 
+  it("an account's terminal event frees its permit in the tenant's window: signalled, its workflow closed, or Temporal away; others' permits stay", async () => {
+    const [a, b, c, d] = [await scheduledAttempt(), await scheduledAttempt(), await scheduledAttempt(), await scheduledAttempt()];
+    const tenant = uniq('tenant');
+    await db.pool.query(
+      `insert into migrate.platform_permits (tenant, holder, fairness_key, priority_key, weight, accepted_at, expires_at)
+       select $1, h, '', 3, 1, clock_timestamp(), clock_timestamp() + interval '1 hour' from unnest($2::text[]) as h`,
+      [tenant, [a, b, c, d].map((x) => x.workflowId)],
+    );
+    const held = async () =>
+      (await db.pool.query<{ holder: string }>('select holder from migrate.platform_permits where tenant = $1 order by holder', [tenant])).rows.map(
+        (r) => r.holder,
+      );
+    expect(await ingestEvent(deps, complete(a.ext, 'A-0011'), 'test')).toMatchObject({ matchStatus: 'matched' });
+    fake.state.failWith = 'workflow_gone';
+    expect(await ingestEvent(deps, complete(b.ext, 'A-0014'), 'test')).toMatchObject({ matchStatus: 'late' });
+    fake.state.failWith = 'signal_failed';
+    expect(await ingestEvent(deps, complete(c.ext, 'A-0012'), 'test')).toMatchObject({ matchStatus: 'pending' });
+    fake.state.failWith = undefined;
+    // An event for an account nobody runs: nothing is freed.
+    expect(await ingestEvent(deps, complete(uniq('ACC'), 'A-0013'), 'test')).toMatchObject({ matchStatus: 'unmatched' });
+    expect(await held()).toEqual([d.workflowId]);
+  });
+
   it('routes dry_run_* only to dry-run attempts', async () => {
     const ext = uniq('ACC');
     const real = await scheduledAttempt({ ext, dryRun: false });

@@ -225,4 +225,51 @@ describe("the tenant's permits in the ledger", () => {
     // Fixed pace has no window.
     expect(await view('fixed')).toMatchObject({ mode: 'fixed', window: null, held: 0, calls: 0 });
   });
+
+  it("a worker's answers written together move the window, the permits and the keys' counts as the same answers one after the other", async () => {
+    await db.pool.query('delete from migrate.platform_fair_shares');
+    const apart = 'https://apart.example/v2/';
+    const s = createPaceStore(db.pool, { ...DEFAULT_PACE, initialWindow: 8, maxWindow: 16 }, { leaseMs: 60 * 60_000 });
+    const holders = ['a', 'b', 'c', 'd', 'e', 'f'];
+    // Two accepted in a full window, one given back unanswered, a 429 (it counts the two accepted before
+    // it as in processing and the two still unanswered), a 5xx, one more accepted.
+    const answers = [
+      { holder: 'a', signal: { kind: 'accepted', latencyMs: 10, full: true }, keep: true },
+      { holder: 'b', signal: { kind: 'accepted', latencyMs: 10, full: true }, keep: true },
+      { holder: 'c', signal: undefined, keep: false },
+      { holder: 'd', signal: { kind: 'throttled' }, keep: false },
+      { holder: 'e', signal: { kind: 'server_error' }, keep: false },
+      { holder: 'f', signal: { kind: 'accepted', latencyMs: 10, full: true }, keep: true },
+    ] as const;
+    for (const tenant of [T, apart]) expect((await s.grant(tenant, holders.map(req))).size).toBe(6);
+    for (const a of answers) await s.answered(apart, a.holder, a.signal, a.keep);
+    await s.answeredAll(T, answers);
+    const state = async (tenant: string) => {
+      const [row] = await paceRows(db.pool, tenant);
+      const held = await db.pool.query('select holder, accepted_at is not null as accepted from migrate.platform_permits where tenant = $1 order by holder', [
+        tenant,
+      ]);
+      const shares = await db.pool.query('select fairness_key, granted from migrate.platform_fair_shares where tenant = $1', [tenant]);
+      const { window, probing, accepted, throttled, serverErrors } = row;
+      return { window, probing, accepted, throttled, serverErrors, permits: held.rows, shares: shares.rows };
+    };
+    const together = await state(T);
+    expect(together).toEqual(await state(apart));
+    // Narrowed to the two in processing, probing again, and widened by the last accepted; three given back.
+    expect(together).toMatchObject({ window: 3, probing: true, accepted: 3, throttled: 1, serverErrors: 1 });
+    expect(together.permits).toEqual(['a', 'b', 'f'].map((holder) => ({ holder, accepted: true })));
+    expect(together.shares).toEqual([{ fairness_key: 'OCTO', granted: 3 }]);
+  });
+
+  it('an account answered twice in one write (an attempt timed out while its call went on): its answers apply in order', async () => {
+    const s = store();
+    expect([...(await s.grant(T, [req('a')])).keys()]).toEqual(['a']);
+    // The old attempt's late acceptance, then the new attempt's call failing otherwise (its permit given back).
+    await s.answeredAll(T, [
+      { holder: 'a', signal: { kind: 'accepted', latencyMs: 10, full: false }, keep: true },
+      { holder: 'a', signal: undefined, keep: false },
+    ]);
+    expect(await permits()).toEqual([]);
+    expect((await paceRows(db.pool, T))[0]).toMatchObject({ accepted: 1, held: 0 });
+  });
 });
