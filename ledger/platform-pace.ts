@@ -376,8 +376,3 @@ export async function paceView(pool: Pool, opts: { mode: 'fixed' | 'adaptive'; t
     holdMs: row?.holdMs ?? null,
   };
 }
-
-/** The platform has finished with the account of this workflow: its permit (if any) is free now. */
-export async function freePlatformPermit(pool: Pool, holder: string): Promise<void> {
-  await pool.query('select migrate.free_platform_permit($1)', [holder]);
-}

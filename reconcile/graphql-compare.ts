@@ -232,6 +232,6 @@ export function compareGraphqlAccount(payload: unknown, found: unknown): Graphql
   });
 
   // Billing details.
-  for (const [from, to, kind] of BILLING_FIELDS) personal(to, to, p[from], rec[to], NORMALISE[kind](p[from]), NORMALISE[kind](rec[to]));
+  for (const [from, to, kind] of BILLING_FIELDS) personal(to, to, p[from], rec[to], normalise(kind, p[from]), normalise(kind, rec[to]));
   return r;
 }

@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PACE, PROBE_IDLE_MS } from '../../../domain/platform-pace';
-import { createPaceStore, freePlatformPermit, paceRows, paceView, type PermitRequest } from '../../../ledger/platform-pace';
+import { createPaceStore, paceRows, paceView, type PermitRequest } from '../../../ledger/platform-pace';
 import { startTestDb } from '../events/helpers';
 
 let db: Awaited<ReturnType<typeof startTestDb>>;
+/** The platform has finished with this workflow's account: what the events router's match and a recorded outcome run. */
+const freePlatformPermit = async (pool: typeof db.pool, holder: string) => {
+  await pool.query('select migrate.free_platform_permit($1)', [holder]);
+};
 const T = 'https://tenant.example/v2/';
 const req = (holder: string): PermitRequest => ({ holder, priorityKey: 3, fairnessKey: 'OCTO', weight: 1 });
 // A window of one account in processing.
