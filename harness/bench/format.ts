@@ -133,6 +133,44 @@ function cpuRow(r: { cpuMsPerAccount?: Record<string, number> }): Row[] {
   ];
 }
 
+const sumOf = (c: Record<string, number>, keep: (group: string) => boolean) => Object.entries(c).reduce((a, [g, n]) => (keep(g) ? a + n : a), 0);
+
+/**
+ * The least CPU an account can cost here in any pipeline that does the script's work on Temporal:
+ * the floor's workflow and no-op activity (the server, and the bench process that runs the floor's
+ * worker) plus the plain script's own work and the tenant's stand-ins it drives (not the Temporal
+ * server and bench idling beside it). Undefined unless both passes were measured.
+ */
+export function leastCpuPerAccount(r: Pick<BenchResults, 'floor' | 'plainScript'>): number | undefined {
+  const floor = r.floor?.cpuMsPerAccount;
+  const script = r.plainScript?.cpuMsPerAccount;
+  if (!floor || !script || Object.keys(floor).length === 0 || Object.keys(script).length === 0) return undefined;
+  return sumOf(floor, (g) => g === 'temporal' || g === 'bench') + sumOf(script, (g) => g !== 'temporal' && g !== 'bench' && g !== 'worker');
+}
+
+const cpuOf = (c: Record<string, number> | undefined) => (c && Object.keys(c).length > 0 ? sumOf(c, () => true) : undefined);
+
+/** The CPU bounds beside the ceiling: the least any pipeline costs here, and what ours costs beyond the ceiling in the same run. */
+function cpuBoundRows(r: BenchResults): Row[] {
+  const rows: Row[] = [];
+  const least = leastCpuPerAccount(r);
+  if (least !== undefined)
+    rows.push({
+      figure: '  floor + script, CPU per account',
+      value: `${fmt(least, 0)} ms`,
+      note: "the least any pipeline doing the script's work on Temporal costs here: the floor's server and worker + the script's work and its stand-ins",
+    });
+  const pipeline = cpuOf(r.endToEnd.cpuMsPerAccount);
+  const ceiling = cpuOf(r.ceiling?.cpuMsPerAccount);
+  if (pipeline !== undefined && ceiling !== undefined)
+    rows.push({
+      figure: '  pipeline − ceiling, CPU per account',
+      value: `${fmt(pipeline - ceiling, 0)} ms`,
+      note: 'what the durable part costs in this run: the ledger, the event wait, the read-back, the window, history beyond the floor',
+    });
+  return rows;
+}
+
 function sweepRow(label: string, runs: readonly { concurrency: number; accountsPerSecond: number }[], best: number | undefined): Row | undefined {
   if (runs.length < 2) return undefined;
   return {
@@ -188,6 +226,7 @@ export function resultRows(r: BenchResults): Row[] {
     rows.push(
       { figure: '  ceiling / floor', value: fmt(r.ratios.ceilingOverFloor, 2), note: "the most a pipeline doing the script's work reaches of the floor here" },
       { figure: '  ceiling / script', value: fmt(r.ratios.ceilingOverScript, 2), note: 'the most such a pipeline reaches of the script here' },
+      ...cpuBoundRows(r),
     );
   }
   if (r.validation) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fmt, fmtMs, renderReport, renderTable, resultRows } from '../../bench/format';
+import { fmt, fmtMs, leastCpuPerAccount, renderReport, renderTable, resultRows } from '../../bench/format';
 import { benchResultsSchema, type BenchResults, type PipelineRun } from '../../bench/results';
 
 const run = (over: Partial<PipelineRun> = {}): PipelineRun => ({
@@ -205,18 +205,30 @@ describe('resultRows', () => {
       loadAvg1: 2,
       cpuMsPerAccount: { bench: 30, temporal: 25, sandbox: 10, 'sandbox-postgres': 4, s3sqs: 1 },
     };
-    const rows = resultRows(
-      results({ ceiling, ratios: { pipelineOverFloor: 0.25, pipelineOverScript: 0.5, ceilingOverFloor: 0.32, ceilingOverScript: 0.64 } }),
-    );
+    const base = results({ ceiling, ratios: { pipelineOverFloor: 0.25, pipelineOverScript: 0.5, ceilingOverFloor: 0.32, ceilingOverScript: 0.64 } });
+    const measured: BenchResults = {
+      ...base,
+      endToEnd: { ...base.endToEnd, cpuMsPerAccount: { worker: 34, temporal: 28, postgres: 8, sandbox: 10, 'sandbox-postgres': 4, s3sqs: 1 } },
+      // Beside each pass the other processes idle: the floor's sandbox, the script's Temporal, bench and worker are not its work.
+      floor: { ...base.floor!, cpuMsPerAccount: { temporal: 20, bench: 8, sandbox: 0.5 } },
+      plainScript: { ...base.plainScript!, cpuMsPerAccount: { script: 10, sandbox: 6, 'sandbox-postgres': 2, temporal: 1, bench: 0.5, worker: 0.2 } },
+    };
+    expect(leastCpuPerAccount(measured)).toBe(46);
+    expect(leastCpuPerAccount({ ...measured, floor: undefined })).toBeUndefined();
+    const rows = resultRows(measured);
     const at = rows.findIndex((r) => r.figure.startsWith('Ceiling'));
     expect(rows[at]).toMatchObject({ value: '32.00 acc/s', note: expect.stringContaining('1,999/2,000 in 62.5 s at concurrency 50') });
-    expect(rows.slice(at + 1, at + 6).map((r) => [r.figure.trim(), r.value])).toEqual([
+    expect(rows.slice(at + 1, at + 8).map((r) => [r.figure.trim(), r.value])).toEqual([
       ['CPU per account', '70 ms'],
       // What a deployment runs: the tenant's stand-ins (its API, its database work, S3/SQS) taken off.
       ['without the stand-ins', '55 ms'],
       ['NOT completed', '1'],
       ['ceiling / floor', '0.32'],
       ['ceiling / script', '0.64'],
+      // The floor's server and worker (20 + 8) + the script's work and stand-ins (10 + 6 + 2).
+      ['floor + script, CPU per account', '46 ms'],
+      // 85 in the pipeline's pass, 70 in the ceiling's.
+      ['pipeline − ceiling, CPU per account', '15 ms'],
     ]);
   });
 
