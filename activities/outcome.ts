@@ -1,12 +1,11 @@
 import { PREFLIGHT_STAGE, tariffAttrFor } from '../source/catalogue-check';
-import { claimInboxEvent, platformErrorDetail } from '../ledger';
+import { claimInboxEvent, outcomeUpdate, platformErrorDetail } from '../ledger';
 import { Context } from '@temporalio/activity';
 import { importEventSignalOf } from '../domain/inputs';
-import type { ReconcileResult } from '../domain/post-import-inputs';
 import { PlatformClientError } from '../clients/platform';
 import { finalOutcome, readsBack } from '../domain/final-outcome';
 import { attemptRef, type ActivityContext } from './deps';
-import { readBackAccount } from './read-back';
+import { checkAccount } from './read-back';
 import type { AccountActivities } from './types';
 
 function firstAttempt(): boolean {
@@ -39,13 +38,16 @@ export function outcomeActivities(
           ? tariffAttrFor(base.code, await ledger.errorsOf(ref, PREFLIGHT_STAGE))
           : undefined;
       const readBack = readsBack(input, input.dryRun, firstAttempt());
-      let o = finalOutcome(input, { tariffAttr, readBack: readBack ? await readBackOnce(base.accountNumber!) : undefined });
+      const checked = readBack ? await readBackOnce(base.accountNumber!) : undefined;
+      let o = finalOutcome(input, { tariffAttr, readBack: checked?.result });
       // import_process_failed_validation: explainFailedValidation has recorded the field errors already.
       if (o.outcome === 'failed' && (o.source === 'event' || o.source === 'poll') && o.code && o.code !== 'import_process_failed_validation') {
         const detail = await platformErrorDetail(pool, input.externalAccountNumber, o.code);
         await ledger.replaceErrors(ref, 'platform', [{ stage: 'platform', code: o.code, attr: o.attr, detail }]);
       }
-      const set = await ledger.recordOutcome(ref, o);
+      // A read-back's check and the outcome it decides are written together.
+      const outcome = o;
+      const set = checked ? await ctx.reconciliations.record(checked.check, (first) => outcomeUpdate(outcome, first)) : await ledger.recordOutcome(ref, o);
       // A retried record whose first attempt did record: the ledger's outcome stands (a second read-back may have differed).
       if (!set && readBack) o = (await ledger.recordedOutcomes(ref.runId, [ref.externalAccountNumber]))[0] ?? o;
       ctx.logger.info(
@@ -59,9 +61,9 @@ export function outcomeActivities(
        * the platform does not answer leaves the account completed and unchecked (`run reconcile`
        * checks it later); any other failure fails the attempt, and the retry records without it.
        */
-      async function readBackOnce(accountNumber: string): Promise<ReconcileResult | undefined> {
+      async function readBackOnce(accountNumber: string): Promise<Awaited<ReturnType<typeof checkAccount>> | undefined> {
         try {
-          return await readBackAccount(ctx, { ...ref, accountNumber, checkedBy: 'workflow' });
+          return await checkAccount(ctx, { ...ref, accountNumber, checkedBy: 'workflow' });
         } catch (e) {
           if (!(e instanceof PlatformClientError)) throw e;
           ctx.logger.warn(

@@ -1,9 +1,17 @@
 import type { PlatformClient } from '../clients/platform';
-import type { Ledger, ReconciliationLedger } from '../ledger';
+import type { Ledger, ReconciliationLedger, ReconciliationRow } from '../ledger';
 import type { ReconcileResult } from '../domain/post-import-inputs';
 import { mergeReconciliations, readBackResult } from '../domain/reconciliation';
 import { compareAccount, expectedAccountRecord } from '../reconcile/compare';
 import { compareGraphqlAccount } from '../reconcile/graphql-compare';
+
+type ReadBackInput = {
+  runId: string;
+  supplierCode: string;
+  externalAccountNumber: string;
+  accountNumber: string;
+  checkedBy: 'workflow' | 'reconcile_command';
+};
 
 /**
  * Reads a created account back and compares it with the payload the ledger kept: the REST account
@@ -19,8 +27,21 @@ export async function readBackAccount(
     reconciliations: Pick<ReconciliationLedger, 'record'>;
     platform: Pick<PlatformClient, 'getAccount' | 'readAccount'>;
   },
-  input: { runId: string; supplierCode: string; externalAccountNumber: string; accountNumber: string; checkedBy: 'workflow' | 'reconcile_command' },
+  input: ReadBackInput,
 ): Promise<ReconcileResult> {
+  const { result, check } = await checkAccount(deps, input);
+  await deps.reconciliations.record(check);
+  return result;
+}
+
+/**
+ * The read-back's reads and comparison, not yet recorded: the record step writes the check with the
+ * account's outcome (ledger/reconciliation.ts `record`), which depends on it.
+ */
+export async function checkAccount(
+  deps: { ledger: Pick<Ledger, 'loadPayload'>; platform: Pick<PlatformClient, 'getAccount' | 'readAccount'> },
+  input: ReadBackInput,
+): Promise<{ result: ReconcileResult; check: ReconciliationRow }> {
   const { request } = await deps.ledger.loadPayload<{ payload?: unknown }>({
     runId: input.runId,
     externalAccountNumber: input.externalAccountNumber,
@@ -39,27 +60,31 @@ export async function readBackAccount(
   const graphql = found ? await deps.platform.readAccount(input.accountNumber) : undefined;
   if (!found || !graphql) {
     const missingFrom = found ? 'account' : 'number';
-    await deps.reconciliations.record({
-      ...base,
-      status: 'account_missing',
-      checkedFields: 0,
-      differences: [{ path: missingFrom, field: missingFrom, expected: input.accountNumber, found: undefined }],
-    });
-    return { status: 'account_missing', checked: 0, differing: 1, unverified: 0, fields: [missingFrom], unverifiedFields: [] };
+    return {
+      result: { status: 'account_missing', checked: 0, differing: 1, unverified: 0, fields: [missingFrom], unverifiedFields: [] },
+      check: {
+        ...base,
+        status: 'account_missing',
+        checkedFields: 0,
+        differences: [{ path: missingFrom, field: missingFrom, expected: input.accountNumber, found: undefined }],
+      },
+    };
   }
   const money = compareGraphqlAccount(sent, graphql);
   const r = mergeReconciliations(compareAccount(expectedAccountRecord(sent, input.accountNumber), found), money);
   const result = readBackResult(r);
-  await deps.reconciliations.record({
-    ...base,
-    status: result.status,
-    checkedFields: r.checked,
-    matchedFields: r.matched,
-    unverifiedFields: r.unverified.length,
-    byField: r.byField,
-    differences: r.differences,
-    sourceBalancePence: money.balance.sourcePence,
-    platformBalancePence: money.balance.platformPence,
-  });
-  return result;
+  return {
+    result,
+    check: {
+      ...base,
+      status: result.status,
+      checkedFields: r.checked,
+      matchedFields: r.matched,
+      unverifiedFields: r.unverified.length,
+      byField: r.byField,
+      differences: r.differences,
+      sourceBalancePence: money.balance.sourcePence,
+      platformBalancePence: money.balance.platformPence,
+    },
+  };
 }

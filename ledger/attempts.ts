@@ -4,7 +4,7 @@ import { openJson, openString, SEALED, sealJson, sealString } from './sealing';
 import type { AttemptRef } from './types';
 import { beginEventWait } from './event-waits';
 import { accountLines, type AccountLines } from './account-lines';
-import { OUTCOME_SELECT, outcomeArrays, outcomeAssignments, rowToOutcome } from './outcome-columns';
+import { OUTCOME_SELECT, outcomeArrays, outcomeUpdate, rowToOutcome } from './outcome-columns';
 
 export interface LedgerError {
   stage: string;
@@ -232,12 +232,8 @@ export function createLedger(pool: Pool) {
 
     /** Sets the attempt's outcome unless one is already recorded; returns whether this call set it. */
     async recordOutcome(ref: AttemptRef, o: AccountOutcome): Promise<boolean> {
-      const set = outcomeAssignments(o, 3);
-      const r = await pool.query(
-        `update migrate.account_attempts set ${set.sql}, finished_at = now(), updated_at = now()
-          where run_id = $1 and external_account_number = $2 and outcome is null`,
-        [ref.runId, ref.externalAccountNumber, ...set.values],
-      );
+      const set = outcomeUpdate(o, 3);
+      const r = await pool.query(set.sql, [ref.runId, ref.externalAccountNumber, ...set.values]);
       return (r.rowCount ?? 0) > 0;
     },
 

@@ -36,6 +36,25 @@ export function outcomeAssignments(o: AccountOutcome, first: number): { sql: str
   };
 }
 
+/** A statement part and the values its placeholders take. */
+export interface SqlPart {
+  sql: string;
+  values: Array<string | null>;
+}
+
+/**
+ * The account's one outcome set ($1 run, $2 account; its values numbered from `first`), only while
+ * none is recorded: an outcome is set once and never overwritten.
+ */
+export function outcomeUpdate(o: AccountOutcome, first: number): SqlPart {
+  const set = outcomeAssignments(o, first);
+  return {
+    sql: `update migrate.account_attempts set ${set.sql}, finished_at = now(), updated_at = now()
+          where run_id = $1 and external_account_number = $2 and outcome is null`,
+    values: set.values,
+  };
+}
+
 /**
  * The outcome columns of many outcomes for a bulk insert: the column list, `$first::text[], …` (one
  * array parameter a column, for `unnest`), and those arrays (null for a field an outcome leaves out).

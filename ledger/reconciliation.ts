@@ -2,6 +2,7 @@ import type { Pool } from '../clients/db';
 import type { Difference, FieldTally } from '../reconcile/compare';
 import { accountLines, type AccountLines } from './account-lines';
 import { openJson, SEALED, sealJson } from './sealing';
+import type { SqlPart } from './outcome-columns';
 
 /**
  * `migrate.reconciliations` and `migrate.reconciliation_differences`: the latest check of each
@@ -87,8 +88,14 @@ const RECONCILABLE = `run_id = $1 and outcome in ('completed', 'completed_with_d
 
 export function createReconciliationLedger(pool: Pool) {
   return {
-    /** Replaces the account's previous check (a re-check supersedes it). */
-    async record(r: ReconciliationRow): Promise<void> {
+    /**
+     * Replaces the account's previous check (a re-check supersedes it). With `outcome` (the record
+     * step's read-back: `outcomeUpdate` of ledger/outcome-columns.ts, its values numbered from the
+     * number it is given), the account's outcome is set in the same statement or transaction, a
+     * round trip fewer on every created account; returns whether it set the outcome (false: one was
+     * recorded already).
+     */
+    async record(r: ReconciliationRow, outcome?: (first: number) => SqlPart): Promise<boolean> {
       const counts = Object.fromEntries(Object.entries(r.byField ?? {}).map(([f, t]) => [f, [t.matched, t.differing, t.unverified]]));
       const row = [
         r.runId,
@@ -104,35 +111,45 @@ export function createReconciliationLedger(pool: Pool) {
         r.sourceBalancePence ?? null,
         r.platformBalancePence ?? null,
       ];
+      const key = [r.runId, r.externalAccountNumber];
       if (r.differences.length === 0) {
         // The common case (every matching account): one statement, atomic on its own.
-        await pool.query(`with gone as (delete from migrate.reconciliation_differences where run_id = $1 and external_account_number = $2) ${UPSERT}`, row);
-        return;
+        const gone = 'with gone as (delete from migrate.reconciliation_differences where run_id = $1 and external_account_number = $2)';
+        if (!outcome) {
+          await pool.query(`${gone} ${UPSERT}`, row);
+          return false;
+        }
+        const set = outcome(row.length + 1);
+        const x = await pool.query<{ set: number }>(
+          `${gone}, checked as (${UPSERT}), outcome as (${set.sql} returning 1) select count(*)::int as set from outcome`,
+          [...row, ...set.values],
+        );
+        return x.rows[0].set > 0;
       }
       // Differences replace the previous ones under the same keys: a transaction, delete before insert.
       const client = await pool.connect();
       try {
         await client.query('begin');
         await client.query(UPSERT, row);
-        await client.query('delete from migrate.reconciliation_differences where run_id = $1 and external_account_number = $2', [
-          r.runId,
-          r.externalAccountNumber,
-        ]);
-        if (r.differences.length) {
-          await client.query(
-            `insert into migrate.reconciliation_differences (run_id, external_account_number, path, field, expected, found)
-             select $1, $2, * from unnest($3::text[], $4::text[], $5::jsonb[], $6::jsonb[])`,
-            [
-              r.runId,
-              r.externalAccountNumber,
-              r.differences.map((d) => d.path),
-              r.differences.map((d) => d.field),
-              r.differences.map((d) => sealJson(pool, SEALED.differenceExpected, d.expected)),
-              r.differences.map((d) => sealJson(pool, SEALED.differenceFound, d.found)),
-            ],
-          );
+        await client.query('delete from migrate.reconciliation_differences where run_id = $1 and external_account_number = $2', key);
+        await client.query(
+          `insert into migrate.reconciliation_differences (run_id, external_account_number, path, field, expected, found)
+           select $1, $2, * from unnest($3::text[], $4::text[], $5::jsonb[], $6::jsonb[])`,
+          [
+            ...key,
+            r.differences.map((d) => d.path),
+            r.differences.map((d) => d.field),
+            r.differences.map((d) => sealJson(pool, SEALED.differenceExpected, d.expected)),
+            r.differences.map((d) => sealJson(pool, SEALED.differenceFound, d.found)),
+          ],
+        );
+        let set = false;
+        if (outcome) {
+          const u = outcome(key.length + 1);
+          set = ((await client.query(u.sql, [...key, ...u.values])).rowCount ?? 0) > 0;
         }
         await client.query('commit');
+        return set;
       } catch (e) {
         await client.query('rollback').catch(() => undefined);
         throw e;

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLedger } from '../../../ledger/attempts';
 import { finishMinutes, runSummary } from '../../../ledger/run-summary';
 import { recentFinishedByRun, readLedgerMetrics } from '../../../ledger/metrics';
-import { createReconciliationLedger } from '../../../ledger/reconciliation';
+import { createReconciliationLedger, type ReconciliationRow } from '../../../ledger/reconciliation';
+import { outcomeUpdate } from '../../../ledger/outcome-columns';
 import type { AccountOutcome } from '../../../domain/inputs';
 import { startTestDb } from '../events/helpers';
 
@@ -31,10 +32,11 @@ async function finish(ext: string, o: Omit<AccountOutcome, 'externalAccountNumbe
   if (o.accountNumber) await ledger.markScheduled(ref, { stage: 'preflight', errors: [] });
   await ledger.recordOutcome(ref, { externalAccountNumber: ext, ...o });
 }
-const checkpointCounts = async () => {
-  const { inSource, sent, created } = (await createReconciliationLedger(db.pool).checkpoint(RUN, 0)).counts;
+const checkpointCountsOf = async (run: string) => {
+  const { inSource, sent, created } = (await createReconciliationLedger(db.pool).checkpoint(run, 0)).counts;
   return { inSource, sent, created };
 };
+const checkpointCounts = () => checkpointCountsOf(RUN);
 
 /** The finished attempts counted from the attempts table, as runSummary returns them. */
 async function counted() {
@@ -112,5 +114,82 @@ describe("a run's outcome counts", () => {
     expect((await db.pool.query(`select holder from migrate.platform_permits where tenant = 'T'`)).rows).toEqual([{ holder: 'wf-other' }]);
     expect((await db.pool.query(`select holder from migrate.platform_permit_waiters where tenant = 'T'`)).rows).toEqual([]);
     expect((await holds()).map((h) => Math.round(h.held_ms / 1000))).toEqual([2]);
+  });
+});
+
+describe("a created account's read-back (the record step's check)", () => {
+  const RUN2 = 'run-checked';
+  const ledger = () => createLedger(db.pool);
+  const checks = () => createReconciliationLedger(db.pool);
+  const refOf = (ext: string) => ({ runId: RUN2, externalAccountNumber: ext, supplierCode: 'SUP', dryRun: false });
+  const checkOf = (ext: string, differing = false): ReconciliationRow => ({
+    runId: RUN2,
+    externalAccountNumber: ext,
+    platformAccountNumber: `A-${ext}`,
+    status: differing ? 'differing' : 'matched',
+    checkedFields: 12,
+    matchedFields: differing ? 11 : 12,
+    differences: differing ? [{ path: 'customers.0.family_name', field: 'customers.*.family_name', expected: 'Lovelace', found: 'Byron' }] : [],
+    checkedBy: 'workflow',
+  });
+  const outcomeOf = (ext: string, outcome: AccountOutcome['outcome']): AccountOutcome => ({
+    externalAccountNumber: ext,
+    outcome,
+    stage: 'done',
+    accountNumber: `A-${ext}`,
+    source: 'event',
+  });
+  const written = async (ext: string) => ({
+    outcome: (await ledger().recordedOutcomes(RUN2, [ext]))[0]?.outcome ?? null,
+    check:
+      (await db.pool.query(`select status from migrate.reconciliations where run_id = $1 and external_account_number = $2`, [RUN2, ext])).rows[0]?.status ??
+      null,
+    differences: (
+      await db.pool.query(`select count(*)::int as n from migrate.reconciliation_differences where run_id = $1 and external_account_number = $2`, [RUN2, ext])
+    ).rows[0].n,
+  });
+  const opened = async (ext: string) => {
+    await ledger().openAttempt(refOf(ext), `wf-${ext}`);
+    await ledger().markScheduled(refOf(ext), { stage: 'preflight', errors: [] });
+  };
+
+  beforeAll(async () => {
+    await db.pool.query(`insert into migrate.runs (run_id, supplier_code, source, selection, concurrency) values ($1, 'SUP', '{}', '{}', 1)`, [RUN2]);
+  });
+
+  it('is written with the outcome it decides in one round trip; a retried record replaces the check and the first outcome stands', async () => {
+    await opened('C1');
+    let calls = 0;
+    const counted = new Proxy(db.pool, {
+      get(target, key) {
+        const v = Reflect.get(target, key);
+        if (key === 'query') return (...args: unknown[]) => (calls++, (v as (...a: unknown[]) => unknown).apply(target, args));
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    expect(await createReconciliationLedger(counted).record(checkOf('C1'), (first) => outcomeUpdate(outcomeOf('C1', 'completed'), first))).toBe(true);
+    expect(calls).toBe(1);
+    expect(await written('C1')).toEqual({ outcome: 'completed', check: 'matched', differences: 0 });
+    expect(await checkpointCountsOf(RUN2)).toEqual({ inSource: 1, sent: 1, created: 1 });
+
+    // Its first attempt recorded, then failed to answer: the retry's read-back differs.
+    expect(await checks().record(checkOf('C1', true), (first) => outcomeUpdate(outcomeOf('C1', 'completed_with_differences'), first))).toBe(false);
+    expect(await written('C1')).toEqual({ outcome: 'completed', check: 'differing', differences: 1 });
+  });
+
+  it('with differences, in one transaction; an outcome the ledger refuses leaves no check behind', async () => {
+    await opened('D1');
+    expect(await checks().record(checkOf('D1', true), (first) => outcomeUpdate(outcomeOf('D1', 'completed_with_differences'), first))).toBe(true);
+    expect(await written('D1')).toEqual({ outcome: 'completed_with_differences', check: 'differing', differences: 1 });
+
+    for (const [ext, differing] of [
+      ['X1', false],
+      ['X2', true],
+    ] as const) {
+      await opened(ext);
+      const refused = { ...outcomeOf(ext, 'completed'), outcome: 'no_such_outcome' } as unknown as AccountOutcome;
+      await expect(checks().record(checkOf(ext, differing), (first) => outcomeUpdate(refused, first))).rejects.toThrow(/check constraint/);
+      expect(await written(ext)).toEqual({ outcome: null, check: null, differences: 0 });
+    }
   });
 });

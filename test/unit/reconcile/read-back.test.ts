@@ -23,7 +23,7 @@ async function readBack(o: { rest?: unknown; graphql?: unknown; stored?: unknown
   const result = await readBackAccount(
     {
       ledger: { loadPayload: async () => ({ request: o.stored ?? { payload } }) } as never,
-      reconciliations: { record: async (r: ReconciliationRow) => void rows.push(r) },
+      reconciliations: { record: async (r: ReconciliationRow) => rows.push(r) > 0 },
       platform: {
         getAccount: async () => ('rest' in o ? o.rest : accountRecordFromPayload(NUMBER, payload)),
         readAccount: async () => ('graphql' in o ? o.graphql : graphqlAccountFromPayload(NUMBER, payload)),
