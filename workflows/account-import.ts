@@ -102,10 +102,13 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
       return eventNow(scheduled) ?? (await awaitOutcome(scheduled));
     } catch (e) {
       // An activity gave up (retries exhausted or a non-retryable error): the account still gets
-      // its one recorded outcome, with the failure's type as the code.
-      if (!(e instanceof ActivityFailure)) throw e;
+      // its one recorded outcome, with the failure's type as the code. A local activity's failure
+      // arrives as its own ApplicationFailure: sdk-core wraps only its timeouts and cancellations
+      // in an ActivityFailure (local_activity_state_machine.rs); nothing else here throws one.
+      if (!(e instanceof ActivityFailure || e instanceof ApplicationFailure)) throw e;
+      const gaveUp = e instanceof ActivityFailure ? e.cause : e;
+      const cause = gaveUp instanceof ApplicationFailure ? gaveUp : undefined;
       // Prepare marks a failure of its staging: the account fails at `documents`, as it did when staging was a step of its own.
-      const cause = e.cause instanceof ApplicationFailure ? e.cause : undefined;
       return { step: 'activity_failed', stage: failedWhileStaging(cause?.details) ? 'documents' : live.stage, code: cause?.type ?? 'activity_failed' };
     }
   }
