@@ -2,15 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { ApplicationFailure } from '@temporalio/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { prepareActivities } from '../../../activities/prepare';
-import { createS3Client, ensureBucket } from '../../../clients/aws';
 import { parseConfig } from '../../../config';
-import { freePort, type ManagedProcess } from '../../../harness/stack/child-process';
-import { startLocalAws } from '../../../harness/stack/fauxqs';
+import { freePort } from '../../../harness/stack/child-process';
 import type { Ledger, StagedDocument } from '../../../ledger';
 import { realisticAccount } from '../../../schemas/fixtures';
 import { payloadDocuments } from '../../../source/payload-documents';
+import { useLoopbackS3 } from './loopback-s3';
 
 /**
  * Prepare stages the account's documents in the same activity, from what it holds: the document root
@@ -22,29 +21,7 @@ import { payloadDocuments } from '../../../source/payload-documents';
 const base = path.resolve('.data/test-prepare-stages');
 const bucket = 'prepare-stages-test';
 const ROOT = 'migrations/LEGACY_ENERGY';
-let aws: ManagedProcess;
-let s3: S3Client;
-
-beforeAll(async () => {
-  fs.rmSync(base, { recursive: true, force: true });
-  fs.mkdirSync(base, { recursive: true });
-  const port = await freePort();
-  const started = await startLocalAws({ port, logDir: base });
-  aws = started.proc;
-  s3 = createS3Client({
-    S3_ENDPOINT: started.endpoint,
-    S3_REGION: 'eu-west-2',
-    S3_ACCESS_KEY_ID: 'test',
-    S3_SECRET_ACCESS_KEY: 'test',
-    S3_FORCE_PATH_STYLE: true,
-  });
-  await ensureBucket(s3, bucket);
-}, 60_000);
-
-afterAll(async () => {
-  s3?.destroy();
-  await aws?.stop();
-});
+const aws = useLoopbackS3(base, bucket);
 
 /** The ledger's statements prepare and staging make, recorded. */
 function recordingLedger() {
@@ -102,7 +79,7 @@ function prepare(tag: string, client: S3Client, opts: { missing?: boolean } = {}
 
 describe('prepare stages the documents it holds', () => {
   it('puts every document under the root its statement answered, records them, and says so in its answer', async () => {
-    const { answer, calls, docs } = prepare('staged', s3);
+    const { answer, calls, docs } = prepare('staged', aws.s3);
     expect(await answer).toEqual({
       ok: true,
       documentCount: docs.length,
@@ -113,12 +90,12 @@ describe('prepare stages the documents it holds', () => {
     expect(calls.documents).toEqual([{ docs: expect.any(Array), stage: 'guard' }]);
     const keys = calls.documents[0].docs.map((d) => d.key);
     expect(keys).toEqual(docs.map((d) => `${ROOT}${d.payloadPath}`));
-    const body = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: keys[0] }));
+    const body = await aws.s3.send(new GetObjectCommand({ Bucket: bucket, Key: keys[0] }));
     expect(await body.Body!.transformToString()).toBe(`%PDF-1.4 ${docs[0].sourcePath}\n`);
   });
 
   it('a missing document is its answer (staged ok:false, the code and attr noted at documents), not an error', async () => {
-    const { answer, calls, docs } = prepare('missing', s3, { missing: true });
+    const { answer, calls, docs } = prepare('missing', aws.s3, { missing: true });
     const expected = { ok: false, code: 'path_does_not_exist_in_file_store', attr: docs[0].attr };
     expect(await answer).toMatchObject({ ok: true, staged: expected });
     expect(calls.errors).toEqual([expect.objectContaining({ stage: 'documents', code: expected.code, attr: expected.attr })]);
