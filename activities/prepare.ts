@@ -9,19 +9,23 @@ import type { DocumentRef, SourceAccount } from '../source/types';
 import type { EnergyAccount } from '../schemas/account';
 import type { LedgerError } from '../ledger';
 import { attemptRef, type ActivityContext } from './deps';
+import { asStagingStep, stageAccountDocuments } from './stage-documents';
 import type { AccountActivities, PrepareResult } from './types';
 
 type Built = { ok: true; payload: EnergyAccount; documents: DocumentRef[] } | { ok: false; stage: 'source' | 'transform' | 'validate'; errors: LedgerError[] };
 
 /**
- * Prepare (a local activity: source read, pure transform and validation, one ledger statement):
- * the payload goes to the ledger, history sees only the summary. The supplier's status comes back
- * with it so the guard costs nothing while the supplier is ongoing. A legacy account is transformed;
- * a team's own payload is taken as it is, validated the same way (and refused, not stripped, when
- * it carries a key the contract does not declare).
+ * Prepare (a local activity: source read, pure transform and validation, one ledger statement),
+ * then the account's documents staged: the payload goes to the ledger, history sees only the
+ * summary and the staging's. The supplier's status comes back with it so the guard costs nothing
+ * while the supplier is ongoing. A legacy account is transformed; a team's own payload is taken as
+ * it is, validated the same way (and refused, not stripped, when it carries a key the contract does
+ * not declare). Staging here spares the account a marker, a workflow activation and the read-back
+ * of what was just stored. A retry does it all again safely: the payload is re-validated and stored
+ * over itself, and staging is idempotent per document (activities/stage-documents.ts).
  */
 export function prepareActivities(
-  ctx: Pick<ActivityContext, 'ledger' | 'adapterFor' | 'config' | 'mapping' | 'payloadsFor'>,
+  ctx: Pick<ActivityContext, 'ledger' | 'adapterFor' | 'config' | 'mapping' | 'payloadsFor' | 's3'>,
 ): Pick<AccountActivities, 'prepareAccount'> {
   const { ledger } = ctx;
   const region = ctx.config.PHONE_DEFAULT_REGION as CountryCode;
@@ -111,7 +115,12 @@ export function prepareActivities(
           'supplier_unknown',
         );
       }
-      return { ok: true as const, documentCount: built.documents.length, supplierStatus: supplier.status };
+      const documents = built.documents;
+      const staged =
+        documents.length > 0
+          ? await asStagingStep(() => stageAccountDocuments(ctx, ref, supplier.documentRoot, documents))
+          : { ok: true as const, uploaded: 0, alreadyPresent: 0 };
+      return { ok: true as const, documentCount: documents.length, supplierStatus: supplier.status, staged };
     },
   };
 }

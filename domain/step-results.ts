@@ -6,10 +6,20 @@ import type { ImportEventSignal, SupplierStatus } from './inputs';
  */
 
 export type PrepareResult =
-  | { ok: true; documentCount: number; supplierStatus: SupplierStatus }
+  /** `staged`: prepare staged the documents itself (absent from answers recorded before it did). */
+  | { ok: true; documentCount: number; supplierStatus: SupplierStatus; staged?: StageDocumentsResult }
   | { ok: false; stage: 'source' | 'transform' | 'validate'; code: string; attr?: string; errorCount: number };
 
 export type StageDocumentsResult = { ok: true; uploaded: number; alreadyPresent: number } | { ok: false; code: string; attr?: string };
+
+/** The detail a step's failure carries when it failed while staging documents (activities/stage-documents.ts). */
+export const STAGING_FAILED = { stage: 'documents' } as const;
+
+/** Whether an activity's failure details say it failed while staging documents. */
+export function failedWhileStaging(details: readonly unknown[] | null | undefined): boolean {
+  const first: unknown = details?.[0];
+  return typeof first === 'object' && first !== null && (first as { stage?: unknown }).stage === STAGING_FAILED.stage;
+}
 
 export type ScheduleOutcome =
   /**

@@ -35,7 +35,8 @@ function windowText(w: ScheduleWindow): string {
 function headline(s: AccountStep): [number, string] {
   switch (s.step) {
     case 'prepare':
-      return [1, 'preparing: source, transform, validate'];
+      // Prepare stages the documents in the same activity (activities/prepare.ts): step 2 shows only in older histories.
+      return [1, 'preparing: source, transform, validate, documents staged'];
     case 'documents':
       return [2, 'staging documents in the platform bucket'];
     case 'guard':
@@ -106,7 +107,7 @@ export function accountSwitchDetails(outcome: AccountOutcome, ref: AccountRef, f
 
 /** Fixed one-line summaries for the timeline (the same on every account: no data at all). */
 export const SUMMARIES = {
-  prepare: 'Step 1: source, transform, validate',
+  prepare: 'Step 1: source, transform, validate, stage documents',
   stageDocuments: 'Step 2: stage documents',
   supplierStatus: "Step 3: read the supplier's status",
   supplierRecheck: "Step 3: wait for the supplier's resume (or recheck)",

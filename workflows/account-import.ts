@@ -24,6 +24,7 @@ import { isTerminalStatus, outcomeOf, type Ending } from '../domain/outcomes';
 import { isTerminalEvent } from '../domain/event-types';
 import { eventAfterSchedule, eventWaitLeft, type Accepted } from '../domain/event-wait';
 import type { OutcomeFacts } from '../domain/final-outcome';
+import { failedWhileStaging } from '../domain/step-results';
 import type { AccountStage } from '../domain/stages';
 import { platformTaskQueue } from '../domain/task-queues';
 import { KmErrorCode, KmOutcome, KmStage } from '../domain/search-attributes';
@@ -86,10 +87,11 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
     try {
       const prepared = await prepare();
       if (!prepared.ok) return { step: 'prepare', result: prepared };
-      if (prepared.documentCount > 0) {
-        const staged = await stageDocuments();
-        if (!staged.ok) return { step: 'documents', result: staged };
-      }
+      // Prepare stages the documents itself and answers `staged` (activities/prepare.ts). No patch:
+      // the choice follows the recorded answer, and an older history's prepare marker has no
+      // `staged`, so its replay calls stageDocuments as it did (the schedule step's argument, below).
+      const staged = prepared.staged ?? (prepared.documentCount > 0 ? await stageDocuments() : undefined);
+      if (staged?.ok === false) return { step: 'documents', result: staged };
       live.stage = 'guard';
       const supplier = prepared.supplierStatus === 'PAUSED' ? await awaitOngoingSupplier('PAUSED') : prepared.supplierStatus;
       if (supplier === 'COMPLETE') return { step: 'guard', supplier: 'COMPLETE' };
@@ -100,10 +102,14 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
       return eventNow(scheduled) ?? (await awaitOutcome(scheduled));
     } catch (e) {
       // An activity gave up (retries exhausted or a non-retryable error): the account still gets
-      // its one recorded outcome, with the failure's type as the code.
-      if (!(e instanceof ActivityFailure)) throw e;
-      const cause = e.cause instanceof ApplicationFailure ? e.cause : undefined;
-      return { step: 'activity_failed', stage: live.stage, code: cause?.type ?? 'activity_failed' };
+      // its one recorded outcome, with the failure's type as the code. A local activity's failure
+      // arrives as its own ApplicationFailure: sdk-core wraps only its timeouts and cancellations
+      // in an ActivityFailure (local_activity_state_machine.rs); nothing else here throws one.
+      if (!(e instanceof ActivityFailure || e instanceof ApplicationFailure)) throw e;
+      const gaveUp = e instanceof ActivityFailure ? e.cause : e;
+      const cause = gaveUp instanceof ApplicationFailure ? gaveUp : undefined;
+      // Prepare marks a failure of its staging: the account fails at `documents`, as it did when staging was a step of its own.
+      return { step: 'activity_failed', stage: failedWhileStaging(cause?.details) ? 'documents' : live.stage, code: cause?.type ?? 'activity_failed' };
     }
   }
 
@@ -119,7 +125,7 @@ export async function accountImportWorkflow(input: AccountImportInput): Promise<
     });
   }
 
-  /** 2. Documents must be in the platform bucket before the platform checks their paths. */
+  /** 2. Documents must be in the platform bucket before the platform checks their paths (histories older than prepare's staging). */
   function stageDocuments() {
     live.stage = 'documents';
     show({ step: 'documents' });

@@ -113,6 +113,21 @@ describe('record the replay corpus', () => {
     await record('dry-run.json', 'a dry run, completed', runWorkflowId(dry));
   });
 
+  it('an account whose prepare staged its documents (one local activity), created and read back', async () => {
+    // Beside account-completed.json (prepare, then stageDocuments): both shapes replay.
+    const supplier = e.config.IMPORT_SUPPLIER_CODE;
+    const truth = await seedAccounts(e, { accounts: 1, seed: 53, defectRate: 0, accountNumberPrefix: `${uniqueId('RPLONE')}-` });
+    const runId = uniqueId('run-replay-one-step-');
+    expect((await (await startRun(e, { runId, supplierCode: supplier, selection: listOf(e, runId, truth) })).result()).totals).toMatchObject({ completed: 1 });
+    const staged = await e.pool.query(`select count(*)::int as n from migrate.documents_staged where run_id = $1`, [runId]);
+    expect(staged.rows[0].n, 'the seeded account has documents').toBeGreaterThan(0);
+    await record(
+      'account-completed-one-step.json',
+      'an account prepared and its documents staged in one local activity, created, read back',
+      accountId(supplier, truth[0].external_account_number),
+    );
+  });
+
   it('a run and its accounts parked on a paused supplier (still running when recorded)', async () => {
     const supplier = uniqueId('RPLPAUSE-');
     await setSupplierEverywhere(e, supplier, 'ONGOING');

@@ -2,12 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { stageDocument } from '../../../activities/documents';
-import { createS3Client, ensureBucket } from '../../../clients/aws';
-import { freePort, type ManagedProcess } from '../../../harness/stack/child-process';
-import { startLocalAws } from '../../../harness/stack/fauxqs';
+import { useLoopbackS3 } from './loopback-s3';
 import { PATH_DOES_NOT_EXIST, SOURCE_NOT_REGULAR_FILE, SOURCE_OUTSIDE_FOLDER } from '../../../source/documents';
 import type { DocumentRef } from '../../../source/types';
 
@@ -17,8 +15,7 @@ const base = path.resolve('.data/test-stage-document');
 const sourceDir = path.join(base, 'source');
 const bucket = 'stage-document-test';
 const PART = 5 * 1024 * 1024;
-let aws: ManagedProcess;
-let s3: S3Client;
+const aws = useLoopbackS3(base, bucket);
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const doc = (sourcePath: string, payloadPath = `/letters/${sourcePath}`): DocumentRef => ({
@@ -27,32 +24,15 @@ const doc = (sourcePath: string, payloadPath = `/letters/${sourcePath}`): Docume
   attr: 'notes.0.document_paths.0.document_path',
   contentType: 'application/pdf',
 });
-const stage = (d: DocumentRef) => stageDocument({ s3, bucket, documentRoot: 'migrations/test', sourceDir, doc: d, partSizeBytes: PART });
+const stage = (d: DocumentRef) => stageDocument({ s3: aws.s3, bucket, documentRoot: 'migrations/test', sourceDir, doc: d, partSizeBytes: PART });
 
 async function objectBytes(key: string): Promise<Buffer> {
-  const r = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  const r = await aws.s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
   return Buffer.from(await r.Body!.transformToByteArray());
 }
 
-beforeAll(async () => {
-  fs.rmSync(base, { recursive: true, force: true });
+beforeAll(() => {
   fs.mkdirSync(sourceDir, { recursive: true });
-  const port = await freePort();
-  const started = await startLocalAws({ port, logDir: base });
-  aws = started.proc;
-  s3 = createS3Client({
-    S3_ENDPOINT: started.endpoint,
-    S3_REGION: 'eu-west-2',
-    S3_ACCESS_KEY_ID: 'test',
-    S3_SECRET_ACCESS_KEY: 'test',
-    S3_FORCE_PATH_STYLE: true,
-  });
-  await ensureBucket(s3, bucket);
-}, 60_000);
-
-afterAll(async () => {
-  s3?.destroy();
-  await aws?.stop();
 });
 
 describe('stageDocument', () => {
@@ -61,7 +41,7 @@ describe('stageDocument', () => {
     fs.writeFileSync(path.join(sourceDir, 'letter.pdf'), bytes);
     const first = await stage(doc('letter.pdf'));
     expect(first).toEqual({ ok: true, key: 'migrations/test/letters/letter.pdf', sha256: sha(bytes), size: bytes.length, action: 'uploaded' });
-    const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'migrations/test/letters/letter.pdf' }));
+    const head = await aws.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'migrations/test/letters/letter.pdf' }));
     expect(head.Metadata?.sha256).toBe(sha(bytes));
     expect(head.ContentType).toBe('application/pdf');
 
@@ -104,7 +84,7 @@ describe('stageDocument', () => {
         detail: expect.stringContaining(p) as string,
       });
     }
-    await expect(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'migrations/test/letters/leak.pdf' }))).rejects.toThrow();
+    await expect(aws.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'migrations/test/letters/leak.pdf' }))).rejects.toThrow();
   });
 
   it('follows a link that stays inside the source folder, and refuses a folder or a FIFO as not a regular file', async () => {
@@ -125,7 +105,7 @@ describe('stageDocument', () => {
 
   it("refuses `..` in a path under a team's bucket prefix before asking the bucket", async () => {
     const r = await stageDocument({
-      s3,
+      s3: aws.s3,
       bucket,
       documentRoot: 'migrations/test',
       sourceDir,

@@ -8,7 +8,7 @@ const tail = 'Account `EXT-000123` of supplier `OCTO`, run `run-7`.';
 
 describe("an account's current step in the Temporal UI", () => {
   it('names each of the six steps, in order', () => {
-    expect(lines({ step: 'prepare' })).toEqual(['**Step 1 of 6: preparing: source, transform, validate**', tail]);
+    expect(lines({ step: 'prepare' })).toEqual(['**Step 1 of 6: preparing: source, transform, validate, documents staged**', tail]);
     expect(lines({ step: 'documents' })).toEqual(['**Step 2 of 6: staging documents in the platform bucket**', tail]);
     expect(lines({ step: 'guard', recheckSeconds: 300 })[0]).toBe('**Step 3 of 6: waiting for the supplier**');
     expect(lines({ step: 'schedule' })[0]).toBe('**Step 4 of 6: scheduling with the data-import API**');
