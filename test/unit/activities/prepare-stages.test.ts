@@ -15,7 +15,7 @@ import { useLoopbackS3 } from './loopback-s3';
  * Prepare stages the account's documents in the same activity, from what it holds: the document root
  * from its ledger statement's answer, the documents from the payload (no read-back). Real files and a
  * real (loopback) S3; the ledger is a recorder. What the workflow decides from its answer is in
- * test/unit/workflows/account-staging.test.ts.
+ * test/unit/durable-time/account-staging.test.ts.
  */
 
 const base = path.resolve('.data/test-prepare-stages');

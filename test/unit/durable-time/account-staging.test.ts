@@ -9,7 +9,7 @@ import type { AccountImportInput, AccountOutcome } from '../../../domain/inputs'
 import { platformTaskQueue } from '../../../domain/task-queues';
 import { TIMING_DEFAULTS } from '../../../domain/timing-defaults';
 import type { accountImportWorkflow } from '../../../workflows/account-import';
-import { startTimeSkipping, type TimeSkipping } from '../durable-time/time-skipping';
+import { startTimeSkipping, type TimeSkipping } from './time-skipping';
 
 /**
  * Prepare stages the account's documents in its own local activity (activities/prepare.ts): the real
