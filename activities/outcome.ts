@@ -5,7 +5,7 @@ import { importEventSignalOf } from '../domain/inputs';
 import { PlatformClientError } from '../clients/platform';
 import { finalOutcome, readsBack } from '../domain/final-outcome';
 import { attemptRef, type ActivityContext } from './deps';
-import { checkAccount } from './read-back';
+import { checkAccount, type CheckedAccount } from './read-back';
 import type { AccountActivities } from './types';
 
 function firstAttempt(): boolean {
@@ -46,8 +46,7 @@ export function outcomeActivities(
         await ledger.replaceErrors(ref, 'platform', [{ stage: 'platform', code: o.code, attr: o.attr, detail }]);
       }
       // A read-back's check and the outcome it decides are written together.
-      const outcome = o;
-      const set = checked ? await ctx.reconciliations.record(checked.check, (first) => outcomeUpdate(outcome, first)) : await ledger.recordOutcome(ref, o);
+      const set = checked ? await ctx.reconciliations.record(checked.check, (first) => outcomeUpdate(o, first)) : await ledger.recordOutcome(ref, o);
       // A retried record whose first attempt did record: the ledger's outcome stands (a second read-back may have differed).
       if (!set && readBack) o = (await ledger.recordedOutcomes(ref.runId, [ref.externalAccountNumber]))[0] ?? o;
       ctx.logger.info(
@@ -61,7 +60,7 @@ export function outcomeActivities(
        * the platform does not answer leaves the account completed and unchecked (`run reconcile`
        * checks it later); any other failure fails the attempt, and the retry records without it.
        */
-      async function readBackOnce(accountNumber: string): Promise<Awaited<ReturnType<typeof checkAccount>> | undefined> {
+      async function readBackOnce(accountNumber: string): Promise<CheckedAccount | undefined> {
         try {
           return await checkAccount(ctx, { ...ref, accountNumber, checkedBy: 'workflow' });
         } catch (e) {

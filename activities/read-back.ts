@@ -34,6 +34,12 @@ export async function readBackAccount(
   return result;
 }
 
+/** A read-back's verdict for the caller, and the check the ledger records. */
+export interface CheckedAccount {
+  result: ReconcileResult;
+  check: ReconciliationRow;
+}
+
 /**
  * The read-back's reads and comparison, not yet recorded: the record step writes the check with the
  * account's outcome (ledger/reconciliation.ts `record`), which depends on it.
@@ -41,7 +47,7 @@ export async function readBackAccount(
 export async function checkAccount(
   deps: { ledger: Pick<Ledger, 'loadPayload'>; platform: Pick<PlatformClient, 'getAccount' | 'readAccount'> },
   input: ReadBackInput,
-): Promise<{ result: ReconcileResult; check: ReconciliationRow }> {
+): Promise<CheckedAccount> {
   const { request } = await deps.ledger.loadPayload<{ payload?: unknown }>({
     runId: input.runId,
     externalAccountNumber: input.externalAccountNumber,
