@@ -28,7 +28,7 @@ export const OUTCOME_SELECT = FIELDS.map((f) => OUTCOME_COLUMNS[f]).join(', ');
  * `col = $n, …` setting every outcome column but the account's number (the row's key), numbered
  * from `first`, and its values in the same order (null for a field the outcome leaves out).
  */
-export function outcomeAssignments(o: AccountOutcome, first: number): { sql: string; values: Array<string | null> } {
+function outcomeAssignments(o: AccountOutcome, first: number): { sql: string; values: Array<string | null> } {
   const fields = FIELDS.filter((f) => f !== 'externalAccountNumber');
   return {
     sql: fields.map((f, i) => `${OUTCOME_COLUMNS[f]} = $${first + i}`).join(', '),

@@ -83,6 +83,9 @@ const UPSERT = `insert into migrate.reconciliations (run_id, external_account_nu
     field_counts = excluded.field_counts, source_balance_pence = excluded.source_balance_pence,
     platform_balance_pence = excluded.platform_balance_pence, checked_at = now()`;
 
+/** The account's previous differences, gone before a check's are written ($1 run, $2 account). */
+const FORGET_DIFFERENCES = 'delete from migrate.reconciliation_differences where run_id = $1 and external_account_number = $2';
+
 /** A run's accounts a read-back checks (its partial index: account_attempts_reconcilable). */
 const RECONCILABLE = `run_id = $1 and outcome in ('completed', 'completed_with_differences') and not dry_run and platform_account_number is not null`;
 
@@ -114,7 +117,7 @@ export function createReconciliationLedger(pool: Pool) {
       const key = [r.runId, r.externalAccountNumber];
       if (r.differences.length === 0) {
         // The common case (every matching account): one statement, atomic on its own.
-        const gone = 'with gone as (delete from migrate.reconciliation_differences where run_id = $1 and external_account_number = $2)';
+        const gone = `with gone as (${FORGET_DIFFERENCES})`;
         if (!outcome) {
           await pool.query(`${gone} ${UPSERT}`, row);
           return false;
@@ -131,7 +134,7 @@ export function createReconciliationLedger(pool: Pool) {
       try {
         await client.query('begin');
         await client.query(UPSERT, row);
-        await client.query('delete from migrate.reconciliation_differences where run_id = $1 and external_account_number = $2', key);
+        await client.query(FORGET_DIFFERENCES, key);
         await client.query(
           `insert into migrate.reconciliation_differences (run_id, external_account_number, path, field, expected, found)
            select $1, $2, * from unnest($3::text[], $4::text[], $5::jsonb[], $6::jsonb[])`,

@@ -108,6 +108,8 @@ function pgRows(r: { postgres?: PipelineRun['postgres'] }): Row[] {
   ];
 }
 
+const sumOf = (c: Record<string, number>, keep: (group: string) => boolean) => Object.entries(c).reduce((a, [g, n]) => (keep(g) ? a + n : a), 0);
+
 /** What stands in for the tenant (its API, its database work, S3/SQS): a deployment does not run these. */
 const STAND_IN_GROUPS = ['sandbox', 'sandbox-postgres', 's3sqs'] as const;
 
@@ -115,8 +117,8 @@ const STAND_IN_GROUPS = ['sandbox', 'sandbox-postgres', 's3sqs'] as const;
 function cpuRow(r: { cpuMsPerAccount?: Record<string, number> }): Row[] {
   const c = r.cpuMsPerAccount;
   if (!c || Object.keys(c).length === 0) return [];
-  const total = Object.values(c).reduce((a, b) => a + b, 0);
-  const standIns = STAND_IN_GROUPS.reduce((a, g) => a + (c[g] ?? 0), 0);
+  const total = sumOf(c, () => true);
+  const standIns = sumOf(c, (g) => (STAND_IN_GROUPS as readonly string[]).includes(g));
   return [
     {
       figure: '  CPU per account',
@@ -132,8 +134,6 @@ function cpuRow(r: { cpuMsPerAccount?: Record<string, number> }): Row[] {
     },
   ];
 }
-
-const sumOf = (c: Record<string, number>, keep: (group: string) => boolean) => Object.entries(c).reduce((a, [g, n]) => (keep(g) ? a + n : a), 0);
 
 /**
  * The least CPU an account can cost here in any pipeline that does the script's work on Temporal:
