@@ -157,8 +157,10 @@ const handedOut = new Set<number>();
  * of this machine can take it before the server binds) and never handed out twice by this process.
  * Random draws keep two concurrent runs apart.
  */
-export async function freePort(): Promise<number> {
-  const [lo, hi] = listenPortRange();
+export async function freePort(max = 65_535): Promise<number> {
+  const [lo, top] = listenPortRange();
+  const hi = Math.min(top, max);
+  if (hi < lo) throw usageError('port_in_use', `no loopback port outside the ephemeral range lies at or below ${max}`);
   for (let i = 0; i < 500; i++) {
     const port = lo + crypto.randomInt(hi - lo + 1);
     if (handedOut.has(port)) continue;

@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -9,10 +8,9 @@ import { SearchAttributeType } from '@temporalio/common';
 import { msToTs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import { stringify } from 'yaml';
-import { usageError } from '../../cli/errors';
 import { maskUrlPassword } from '../../config';
 import { ALL_SEARCH_ATTRIBUTES } from '../../domain/search-attributes';
-import { startProcess, waitForPort, type ManagedProcess } from './child-process';
+import { freePort, startProcess, waitForPort, type ManagedProcess } from './child-process';
 import type { ServerToolPaths } from './temporal-server-build';
 import { FAIRNESS_DYNAMIC_CONFIG, type TemporalDevServer } from './temporal-server';
 
@@ -53,7 +51,7 @@ export async function startTemporalFullServer(opts: FullServerOptions): Promise<
     await setUpSchema(opts.tools.sqlTool, db, TEMPORAL_DATABASES[key], EMBEDDED_SCHEMA[key], opts.logDir);
   }
 
-  const ports = await internalPorts();
+  const ports = await internalPorts([opts.port, opts.uiPort]);
   const configDir = path.join(opts.dir, 'config');
   fs.mkdirSync(path.join(configDir, 'dynamicconfig'), { recursive: true });
   fs.writeFileSync(path.join(configDir, 'dynamicconfig', 'server.yaml'), stringify(dynamicConfig()));
@@ -142,20 +140,17 @@ async function setUpSchema(tool: string, db: URL, database: string, schemaName: 
 
 type InternalPorts = Awaited<ReturnType<typeof internalPorts>>;
 /**
- * The services' own gRPC and membership ports: internal to the process, so any free ones below
- * 32768 (the membership table stores ports as smallint; the kernel's ephemeral range lies above).
+ * The services' own gRPC, HTTP and membership ports: drawn by the stack's one `freePort` (so never
+ * a port it has handed out to another process of the stack, nor one a client socket may take), at
+ * or below 32767 (the membership table stores ports as smallint), and never the frontend's or the
+ * UI's own port, which are not bound yet when these are drawn.
  */
-async function internalPorts() {
-  const taken = new Set<number>();
+async function internalPorts(reserved: readonly number[]) {
   const p = async () => {
-    for (let i = 0; i < 200; i++) {
-      const port = 20_000 + Math.floor(Math.random() * 12_000);
-      if (!taken.has(port) && (await canListen(port))) {
-        taken.add(port);
-        return port;
-      }
+    for (;;) {
+      const port = await freePort(32_767);
+      if (!reserved.includes(port)) return port;
     }
-    throw usageError('port_in_use', 'no free port between 20000 and 32000 for the Temporal services');
   };
   return {
     frontendHttp: await p(),
@@ -302,12 +297,4 @@ async function retry<T>(fn: () => Promise<T>, deadline: number, server: ManagedP
       await new Promise((r) => setTimeout(r, 500));
     }
   }
-}
-
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.once('error', () => resolve(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-  });
 }

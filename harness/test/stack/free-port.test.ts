@@ -40,6 +40,16 @@ describe('freePort', () => {
     await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
   });
 
+  it("keeps to a ceiling (the full server's membership ports must fit a smallint) and names one it cannot meet", async () => {
+    const [lo] = listenPortRange();
+    for (let i = 0; i < 20; i++) {
+      const port = await freePort(lo + 60);
+      expect(port).toBeGreaterThanOrEqual(lo);
+      expect(port).toBeLessThanOrEqual(lo + 60);
+    }
+    await expect(freePort(lo - 1)).rejects.toMatchObject({ code: 'port_in_use' });
+  });
+
   it('skips a port that is already bound', async () => {
     const held = net.createServer();
     const port = await freePort();
