@@ -100,6 +100,9 @@ export async function createSandbox(deps: SandboxDeps): Promise<Sandbox> {
     loggerInstance: logger as FastifyBaseLogger,
     // Per-request logs would cost throughput and say nothing the admin API does not.
     logController: new LogController({ disableRequestLogging: true }),
+    // Nor a child logger a request: its bindings pass through the logger's redaction (2.6% of the
+    // sandbox's CPU in a bench profile), and nothing logs through `req.log`.
+    childLoggerFactory: (parent) => parent,
     bodyLimit: options.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: true },
   });

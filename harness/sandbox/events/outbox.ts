@@ -39,6 +39,18 @@ interface ClaimedEvent {
   age_ms: number;
 }
 
+/** A delivery's outcome, as the round writes it (sandbox.events' columns). */
+interface Settled {
+  seq: number;
+  id: string;
+  attempts: number;
+  status: 'delivered' | 'failed' | 'pending';
+  delivered: TargetName[];
+  failed: TargetName[];
+  backoff_ms: number;
+  last_error: string | null;
+}
+
 const BATCH = 50;
 
 /**
@@ -124,12 +136,32 @@ export class EventOutbox {
     );
     const events = claimed.rows.sort((a, b) => a.seq - b.seq);
     if (faults.eventReorder) this.deps.prng.shuffle(events);
-    // Sequential on purpose: the order of delivery is what reorder is about.
-    for (const ev of events) await this.deliver(ev);
+    // Sequential on purpose: the order of delivery is what reorder is about. The round's outcomes
+    // are written together (one statement, not one an event); the loop runs one round at a time,
+    // so no other round can claim an event of this one before they are.
+    const settled: Settled[] = [];
+    try {
+      for (const ev of events) settled.push(await this.deliver(ev));
+    } finally {
+      if (settled.length > 0) await this.record(settled);
+    }
     return claimed.rowCount === limit;
   }
 
-  private async deliver(ev: ClaimedEvent): Promise<void> {
+  private async record(settled: Settled[]): Promise<void> {
+    await this.deps.pool.query(
+      `UPDATE sandbox.events e SET status = u.status,
+         delivered_to = e.delivered_to || array(SELECT jsonb_array_elements_text(u.delivered)),
+         pending_targets = array(SELECT jsonb_array_elements_text(u.failed)),
+         next_attempt_at = now() + u.backoff_ms * interval '1 millisecond', lease_until = NULL, last_error = u.last_error
+       FROM jsonb_to_recordset($1::jsonb) AS u(seq bigint, status text, delivered jsonb, failed jsonb, backoff_ms int, last_error text)
+       WHERE e.seq = u.seq`,
+      [JSON.stringify(settled)],
+    );
+    for (const s of settled) if (s.status === 'failed') this.deps.logger.warn({ eventId: s.id, attempts: s.attempts }, 'event delivery gave up');
+  }
+
+  private async deliver(ev: ClaimedEvent): Promise<Settled> {
     const { targets } = this.deps.state;
     const copies = ev.duplicated ? 2 : 1;
     const delivered: TargetName[] = [];
@@ -149,13 +181,16 @@ export class EventOutbox {
     const giveUp = failed.length > 0 && ev.age_ms >= this.deps.webhookRetryForMs;
     const status = failed.length === 0 ? 'delivered' : giveUp ? 'failed' : 'pending';
     const backoffMs = Math.min(250 * 2 ** (ev.attempts - 1), 10_000);
-    await this.deps.pool.query(
-      `UPDATE sandbox.events SET status = $2, delivered_to = delivered_to || $3::text[], pending_targets = $4,
-         next_attempt_at = now() + $5 * interval '1 millisecond', lease_until = NULL, last_error = $6
-       WHERE seq = $1`,
-      [ev.seq, status, delivered, failed, backoffMs, errors.length ? errors.join('; ').slice(0, 1000) : null],
-    );
-    if (status === 'failed') this.deps.logger.warn({ eventId: ev.id, attempts: ev.attempts }, 'event delivery gave up');
+    return {
+      seq: ev.seq,
+      id: ev.id,
+      attempts: ev.attempts,
+      status,
+      delivered,
+      failed,
+      backoff_ms: backoffMs,
+      last_error: errors.length ? errors.join('; ').slice(0, 1000) : null,
+    };
   }
 
   /** undefined on success, else a short reason. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { buildSchema, graphql, type GraphQLSchema } from 'graphql';
+import { buildSchema, execute, parse, validate, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type pg from 'pg';
 import { prunedSchemaSdl } from '../../../contract/graphql';
 import { secretEquals } from '../auth/credentials';
@@ -23,6 +23,35 @@ let schema: GraphQLSchema | undefined;
 function readSchema(): GraphQLSchema {
   schema ??= buildSchema(prunedSchemaSdl());
   return schema;
+}
+
+/** Query texts seen, parsed and validated once (a client sends a handful of texts, each many times). */
+const documents = new Map<string, DocumentNode | readonly GraphQLError[]>();
+const DOCUMENTS_KEPT = 64;
+
+/** A query's document, or the errors `graphql()` would answer for its text (syntax, then validation). */
+function documentOf(query: string): DocumentNode | readonly GraphQLError[] {
+  const known = documents.get(query);
+  if (known) return known;
+  let found: DocumentNode | readonly GraphQLError[];
+  try {
+    const document = parse(query);
+    const errors = validate(readSchema(), document);
+    found = errors.length > 0 ? errors : document;
+  } catch (e) {
+    if (!(e instanceof GraphQLError)) throw e;
+    found = [e];
+  }
+  if (documents.size >= DOCUMENTS_KEPT) documents.delete(documents.keys().next().value!);
+  documents.set(query, found);
+  return found;
+}
+
+/** `graphql()` with the document's parse and validation done once per text. */
+async function runQuery(query: string, variableValues: Record<string, unknown> | undefined, rootValue: unknown): Promise<ExecutionResult> {
+  const document = documentOf(query);
+  if (!('kind' in document)) return { errors: document };
+  return execute({ schema: readSchema(), document, variableValues, rootValue });
 }
 
 /**
@@ -98,18 +127,12 @@ export function registerGraphqlRoutes(app: FastifyInstance, deps: GraphqlDeps): 
             { ...graphqlError(auth.message, auth.code), extensions: { errorType: 'AUTHORIZATION', errorCode: auth.code, errorDescription: auth.message } },
           ],
         };
-      const result = await graphql({
-        schema: readSchema(),
-        source: query,
-        variableValues: (body.variables ?? undefined) as Record<string, unknown> | undefined,
-        rootValue: {
-          account: async ({ accountNumber }: { accountNumber: string }) => {
-            const account = await accountByNumber(deps.pool, accountNumber);
-            return account ? withReadBackFaults(graphqlAccountFromPayload(account.number, account.payload), deps.state.faults) : null;
-          },
+      return runQuery(query, (body.variables ?? undefined) as Record<string, unknown> | undefined, {
+        account: async ({ accountNumber }: { accountNumber: string }) => {
+          const account = await accountByNumber(deps.pool, accountNumber);
+          return account ? withReadBackFaults(graphqlAccountFromPayload(account.number, account.payload), deps.state.faults) : null;
         },
       });
-      return result;
     }
     const input = extractInput(query, body.variables);
     const given = INPUT_KEYS.filter((k) => typeof input?.[k] === 'string' && input[k] !== '');

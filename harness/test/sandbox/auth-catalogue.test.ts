@@ -89,6 +89,31 @@ describe('obtainKrakenToken', () => {
   });
 });
 
+describe('GraphQL queries', () => {
+  async function query(text: string, token: string) {
+    const res = await fetch(`${stack.baseUrl}/v1/graphql/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: token },
+      body: JSON.stringify({ query: text }),
+    });
+    return (await res.json()) as any;
+  }
+
+  it('answers a text that does not parse or validate with its errors each time it is sent, and a valid one with data', async () => {
+    const { token } = (await obtain({ organizationSecretKey: ORG_KEY })).body.data.obtainKrakenToken;
+    for (let i = 0; i < 2; i++) {
+      const unknownField = await query('query { account(accountNumber: "A-NOPE") { number overdraft } }', token);
+      expect(unknownField.data).toBeUndefined();
+      expect(unknownField.errors.map((e: { message: string }) => e.message)).toEqual(['Cannot query field "overdraft" on type "AccountType".']);
+      const broken = await query('query { account(', token);
+      expect(broken.data).toBeUndefined();
+      expect(broken.errors).toHaveLength(1);
+      expect(broken.errors[0].message).toMatch(/^Syntax Error: /);
+      expect(await query('query { account(accountNumber: "A-NOPE") { number } }', token)).toEqual({ data: { account: null } });
+    }
+  });
+});
+
 describe('pre-signed keys and the APIKey input', () => {
   it('obtains a token with a pre-signed key the operator issued, and with the account user API key', async () => {
     const { preSignedKey } = await admin<{ preSignedKey: string }>(stack, 'POST', '/admin/pre-signed-keys', { ttlSeconds: 60 });
