@@ -89,28 +89,33 @@ describe('platform outcomes end to end', () => {
 
   it('an account whose platform call keeps failing is listed as retrying (attempt, code, next retry), and no longer once it succeeds', async () => {
     const [ext] = await clean(uniqueId('RT'), 1);
-    // Four failures: retries after 2, 4, 8 and 16 s (workflows/activity-options.ts), half a minute in
-    // which the listing and `run status` must see it; six took two minutes for the same promise.
-    await sandbox(e, 'PUT', '/admin/forced-outcomes', { [ext]: { fail_schedule_times: 4, status: 503 } });
+    // The platform answers 503 until both views have seen the account retrying, then takes it: what
+    // is asserted does not race the backoff (retries after 2, 4, 8, 16 s …, workflows/activity-options.ts).
+    // Four failures in a row gave the views 30 s, and beside three other stacks `run status` missed them.
+    await sandbox(e, 'PUT', '/admin/forced-outcomes', { [ext]: { fail_schedule_times: 1_000, status: 503 } });
     const runId = uniqueId('run-retry-');
     const handle = await startRun(e, { runId, supplierCode: e.config.IMPORT_SUPPLIER_CODE, selection: { kind: 'list', path: accountsFile(e, runId, [ext]) } });
-    let seen: Awaited<ReturnType<typeof listRetryingAccounts>> = [];
-    await until('the account to be listed as retrying', async () => (seen = await listRetryingAccounts(e.client, runId)).length > 0, 60_000);
-    expect(seen).toEqual([
-      expect.objectContaining({
-        account: ext,
-        activity: 'scheduleAccount',
-        lastFailureCode: 'platform_unavailable',
-        lastFailureMessage: expect.stringMatching(/-> 503$/),
-      }),
-    ]);
-    expect(seen[0].attempt).toBeGreaterThanOrEqual(2);
-    expect(Date.parse(seen[0].nextRetryAt!)).toBeGreaterThan(0);
-    // `run status` answers from the ledger alone when Temporal is slower than 3 s (cli/commands/run.ts),
-    // as it can be beside three other stacks: asked again, as an operator would, while the account retries.
-    let status = '';
-    await until('`run status` to list the account as retrying', async () => (status = cli(['run', 'status', runId]).stdout).includes('Retrying (1)'), 25_000);
-    expect(status).toContain(ext);
+    try {
+      let seen: Awaited<ReturnType<typeof listRetryingAccounts>> = [];
+      await until('the account to be listed as retrying', async () => (seen = await listRetryingAccounts(e.client, runId)).length > 0, 60_000);
+      expect(seen).toEqual([
+        expect.objectContaining({
+          account: ext,
+          activity: 'scheduleAccount',
+          lastFailureCode: 'platform_unavailable',
+          lastFailureMessage: expect.stringMatching(/-> 503$/),
+        }),
+      ]);
+      expect(seen[0].attempt).toBeGreaterThanOrEqual(2);
+      expect(Date.parse(seen[0].nextRetryAt!)).toBeGreaterThan(0);
+      // `run status` answers from the ledger alone when Temporal is slower than 3 s (cli/commands/run.ts),
+      // as it can be beside three other stacks: asked again, as an operator would, while the account retries.
+      let status = '';
+      await until('`run status` to list the account as retrying', async () => (status = cli(['run', 'status', runId]).stdout).includes('Retrying (1)'), 90_000);
+      expect(status).toContain(ext);
+    } finally {
+      await sandbox(e, 'PUT', '/admin/forced-outcomes', { [ext]: null });
+    }
     expect((await handle.result()).totals.completed).toBe(1);
     expect(await listRetryingAccounts(e.client, runId)).toEqual([]);
   });
