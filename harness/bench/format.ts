@@ -1,6 +1,7 @@
-import type { BaselineCheck, BenchResults, PipelineRun } from './results';
+import type { BaselineCheck, BenchResults, PipelineRun, RoundFigures, Rounds } from './results';
 import { BASELINE_FILE, rssPerAccountInFlight } from './baseline';
 import { median, ratio, round } from './stats';
+import { cpuOf, isStandIn, STAND_IN_GROUPS, sumOf } from './cpu-sums';
 
 export interface Row {
   figure: string;
@@ -108,17 +109,12 @@ function pgRows(r: { postgres?: PipelineRun['postgres'] }): Row[] {
   ];
 }
 
-const sumOf = (c: Record<string, number>, keep: (group: string) => boolean) => Object.entries(c).reduce((a, [g, n]) => (keep(g) ? a + n : a), 0);
-
-/** What stands in for the tenant (its API, its database work, S3/SQS): a deployment does not run these. */
-const STAND_IN_GROUPS = ['sandbox', 'sandbox-postgres', 's3sqs'] as const;
-
 /** Where a pass's CPU went, per account: on a machine with no spare core, this is what sets throughput. */
 function cpuRow(r: { cpuMsPerAccount?: Record<string, number> }): Row[] {
   const c = r.cpuMsPerAccount;
   if (!c || Object.keys(c).length === 0) return [];
   const total = sumOf(c, () => true);
-  const standIns = sumOf(c, (g) => (STAND_IN_GROUPS as readonly string[]).includes(g));
+  const standIns = sumOf(c, isStandIn);
   return [
     {
       figure: '  CPU per account',
@@ -148,8 +144,6 @@ export function leastCpuPerAccount(r: Pick<BenchResults, 'floor' | 'plainScript'
   return sumOf(floor, (g) => g === 'temporal' || g === 'bench') + sumOf(script, (g) => g !== 'temporal' && g !== 'bench' && g !== 'worker');
 }
 
-const cpuOf = (c: Record<string, number> | undefined) => (c && Object.keys(c).length > 0 ? sumOf(c, () => true) : undefined);
-
 /** The CPU bounds beside the ceiling: the least any pipeline costs here, and what ours costs beyond the ceiling in the same run. */
 function cpuBoundRows(r: BenchResults): Row[] {
   const rows: Row[] = [];
@@ -169,6 +163,26 @@ function cpuBoundRows(r: BenchResults): Row[] {
       note: 'what the durable part costs in this run: the ledger, the event wait, the read-back, the window, history beyond the floor',
     });
   return rows;
+}
+
+const roundLine = (f: RoundFigures) =>
+  `${fmt(f.pipelineOverCeiling, 2)} · ${fmt(f.pipelineOverFloor, 2)} · ${fmt(f.cpuMsPerAccount, 0)} (${fmt(f.cpuLessStandInsMs, 0)}) · ${fmt(f.postgresCpuMs, 1)} · ${fmt(f.pipelineMinusCeilingCpuMs, 0)}`;
+
+/** `--rounds`: each round's figures on a line, then their medians and spread, the figures a goal is judged on. */
+function roundRows(rounds: Rounds): Row[] {
+  return [
+    {
+      figure: `Rounds (${rounds.runs.length}: pipeline, floor, ceiling again)`,
+      value: 'p/ceil · p/floor · CPU (less stand-ins) · Postgres · p − ceil',
+      note: 'each pass beside the others of its round, the order reversed every other round (bench/rounds.ts); CPU in ms an account',
+    },
+    ...rounds.runs.map((x, i) => ({
+      figure: `  round ${i + 1}`,
+      value: roundLine(x.figures),
+      note: `${x.order.join(' → ')}: ${fmt(x.pipeline.accountsPerSecond, 2)} · ${fmt(x.floor.accountsPerSecond, 2)} · ${fmt(x.ceiling.accountsPerSecond, 2)} acc/s, load ${fmt(x.pipeline.loadAvg1, 1)}`,
+    })),
+    { figure: '  median', value: roundLine(rounds.median), note: `lowest ${roundLine(rounds.min)}; highest ${roundLine(rounds.max)}` },
+  ];
 }
 
 function sweepRow(label: string, runs: readonly { concurrency: number; accountsPerSecond: number }[], best: number | undefined): Row | undefined {
@@ -229,6 +243,7 @@ export function resultRows(r: BenchResults): Row[] {
       ...cpuBoundRows(r),
     );
   }
+  if (r.rounds) rows.push(...roundRows(r.rounds));
   if (r.validation) {
     const v = r.validation.payloadsPerSecondPerCore;
     rows.push({

@@ -22,6 +22,13 @@ export const benchOptionsSchema = z
      * the pipeline does the ceiling's work and no more: the two passes then compare like with like.
      */
     readBack: z.boolean(),
+    /**
+     * Rounds after the main passes: the pipeline, the floor and the ceiling again, each on fresh
+     * accounts at the main passes' concurrencies, their order reversed every other round. The host's
+     * speed drifts by a third between passes minutes apart, so a ratio is judged on the median of
+     * its rounds, each pass beside the others of its round (bench/rounds.ts); 0 = none.
+     */
+    rounds: z.number().int().min(0),
     /** Accounts of the memory-growth run; 0 = not run. */
     memoryAccounts: z.number().int().min(0),
     /** Two passes more: a fresh worker with metrics on (scraped every 5 s) and one with metrics off (docs/observability.md). */
@@ -57,6 +64,10 @@ export const benchOptionsSchema = z
     heapSnapshots: z.boolean(),
     /** More node flags for the pipeline workers (an A/B of V8's or the allocator's settings). */
     workerNodeFlags: z.array(z.string().regex(/^--/, 'a node flag')),
+  })
+  .refine((o) => o.rounds === 0 || (o.floor && o.script), {
+    message: '--rounds needs the floor and the ceiling (no --no-floor, no --no-script)',
+    path: ['rounds'],
   })
   .refine((o) => !o.heapSnapshots || o.heapProbeDir, { message: '--heap-snapshots needs --heap-probe <dir>', path: ['heapSnapshots'] });
 export type BenchOptions = z.infer<typeof benchOptionsSchema>;
@@ -102,6 +113,12 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     .option('--no-script', 'skip the plain-script baseline')
     .option('--no-scaling', 'skip the 2-worker run')
     .option('--no-read-back', "pipeline runs that do not read accounts back (the script's and the ceiling's work, no more)")
+    .option(
+      '--rounds <n>',
+      'rounds of the pipeline, floor and ceiling again, order alternating: the ratios and CPU judged on their medians (default 0)',
+      int,
+      0,
+    )
     .option('--memory [accounts]', `memory-growth run (default ${MEMORY_DEFAULT_ACCOUNTS} accounts; expensive)`, int)
     .option('--metrics-cost', 'CPU per account of a fresh worker with metrics on (scraped every 5 s) and of one with metrics off, side by side')
     .option('--validation-seconds <s>', 'seconds per validation repeat', num)
@@ -135,6 +152,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     script: boolean;
     scaling: boolean;
     readBack: boolean;
+    rounds: number;
     memory?: number | true;
     metricsCost?: boolean;
     validationSeconds?: number;
@@ -162,6 +180,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     script: o.script,
     scaling: mode === 'default' && o.scaling,
     readBack: o.readBack,
+    rounds: o.rounds,
     memoryAccounts: o.memory === undefined ? 0 : o.memory === true ? MEMORY_DEFAULT_ACCOUNTS : o.memory,
     metricsCost: Boolean(o.metricsCost),
     validationSeconds: o.validationSeconds ?? d.validationSeconds,

@@ -121,6 +121,37 @@ export const memoryGrowthSchema = z.object({
 });
 export type MemoryGrowth = z.infer<typeof memoryGrowthSchema>;
 
+/** What a round's three passes say together: its ratios, and the pipeline's CPU beside the ceiling's (ms an account). */
+export const roundFiguresSchema = z.object({
+  pipelineOverCeiling: z.number().optional(),
+  pipelineOverFloor: z.number().optional(),
+  cpuMsPerAccount: z.number().optional(),
+  /** Less the tenant's stand-ins (bench/cpu-sums.ts): what a deployment runs. */
+  cpuLessStandInsMs: z.number().optional(),
+  postgresCpuMs: z.number().optional(),
+  pipelineMinusCeilingCpuMs: z.number().optional(),
+});
+export type RoundFigures = z.infer<typeof roundFiguresSchema>;
+
+/** `--rounds`: the pipeline, the floor and the ceiling once more each, in `order`, on fresh accounts. */
+export const roundSchema = z.object({
+  order: z.array(z.enum(['pipeline', 'floor', 'ceiling'])),
+  pipeline: pipelineRunSchema,
+  floor: floorRunSchema,
+  ceiling: floorRunSchema,
+  figures: roundFiguresSchema,
+});
+export type Round = z.infer<typeof roundSchema>;
+
+export const roundsSchema = z.object({
+  runs: z.array(roundSchema),
+  /** Each figure's median over the rounds, and its lowest and highest. */
+  median: roundFiguresSchema,
+  min: roundFiguresSchema,
+  max: roundFiguresSchema,
+});
+export type Rounds = z.infer<typeof roundsSchema>;
+
 /**
  * One figure of the best pass against `baseline.json` (bench/baseline.ts): `rose` when above it by
  * more than its tolerance; `loadDependent` for CPU and memory (a flag that means something only on a quiet machine).
@@ -158,6 +189,8 @@ export const benchResultsSchema = z.object({
     ceilingOverFloor: z.number().optional(),
     ceilingOverScript: z.number().optional(),
   }),
+  /** `--rounds`: the ratios and CPU again in rounds of paired passes, judged on their medians. */
+  rounds: roundsSchema.optional(),
   validation: z.object({ seconds: z.number(), payloadsPerSecondPerCore: repeatedSchema }).optional(),
   sandbox: sandboxBenchSchema.optional(),
   /** [0] the 1-worker pass (endToEnd), then each 2-worker pass, each on a fresh stack. */

@@ -18,7 +18,17 @@ import { parseBenchArgs, type BenchOptions } from './options';
 import { runPipeline, seedSet, type PipelineTick, type SeededSet } from './pipeline';
 import { RssSampler } from '../measure/proc-tree';
 import { runHistoryCost } from './history-cost';
-import { benchResultsSchema, scriptRunSchema, type BenchResults, type MemoryGrowth, type PipelineRun, type ScriptRun } from './results';
+import {
+  benchResultsSchema,
+  scriptRunSchema,
+  type BenchResults,
+  type FloorRun,
+  type MemoryGrowth,
+  type PipelineRun,
+  type Round,
+  type ScriptRun,
+} from './results';
+import { roundFigures, roundOrder, summarizeRounds } from './rounds';
 import { benchSandbox } from './sandbox';
 import { BASELINE_FILE, compareToBaseline, readBaseline } from './baseline';
 import { benchEnv, findTemporalPid, routeEvents, serviceNodeArgs, workerEnv, workerNodeArgs } from './stack-env';
@@ -183,6 +193,16 @@ async function measure(
     script: opts.script ? await seed('script', opts.accounts, 92) : undefined,
     ceiling: opts.script && opts.floor ? await seed('ceiling', opts.accounts, 91) : undefined,
     memory: opts.memoryAccounts > 0 ? await seed('memory', opts.memoryAccounts, 93) : undefined,
+    // Each round's pipeline and ceiling take their own accounts (the floor's no-op needs none of its own).
+    rounds: await (async () => {
+      const out: Array<{ pipeline: SeededSet; ceiling: SeededSet }> = [];
+      for (let i = 0; i < opts.rounds; i++)
+        out.push({
+          pipeline: await seed(`round${i + 1}`, opts.accounts, 200 + 2 * i),
+          ceiling: await seed(`round${i + 1}-ceiling`, opts.accounts, 201 + 2 * i),
+        });
+      return out;
+    })(),
   };
 
   if (sets.warmup) {
@@ -246,6 +266,38 @@ async function measure(
     say(`ceiling: ${ceiling.accountsPerSecond} acc/s, ${ceiling.completed}/${ceiling.accounts} completed`);
   } else skipped.push('ceiling (needs the floor and the script)');
 
+  let rounds: BenchResults['rounds'];
+  if (floor && sets.rounds.length > 0) {
+    const runs: Round[] = [];
+    for (const [i, set] of sets.rounds.entries()) {
+      const order = roundOrder(i);
+      say(`round ${i + 1}/${sets.rounds.length}: ${order.join(', ')} (${opts.accounts} accounts each)`);
+      const passes: { pipeline?: PipelineRun; floor?: FloorRun; ceiling?: FloorRun } = {};
+      for (const pass of order) {
+        if (pass === 'pipeline')
+          passes.pipeline = await withPassCost(ctx.stats, () =>
+            runPipeline({ ...ctx.common, concurrency: endToEnd.concurrency, set: set.pipeline, workerPids: ctx.workerPids }),
+          );
+        else {
+          const work =
+            pass === 'ceiling'
+              ? { accounts: set.ceiling.accounts, concurrency: endToEnd.concurrency, work: 'ceiling' as const }
+              : { accounts: sets.sweep[0].accounts, concurrency: floor.concurrency };
+          passes[pass] = await withPassCost(ctx.stats, () =>
+            runFloor({ config: stack.config, client, tag: `round${i + 1}-${pass}-${Date.now().toString(36)}`, ...work }),
+          );
+        }
+      }
+      const done = { pipeline: passes.pipeline!, floor: passes.floor!, ceiling: passes.ceiling! };
+      const figures = roundFigures(done);
+      runs.push({ order, ...done, figures });
+      say(
+        `round ${i + 1}: pipeline ${done.pipeline.accountsPerSecond}, floor ${done.floor.accountsPerSecond}, ceiling ${done.ceiling.accountsPerSecond} acc/s; pipeline / ceiling ${figures.pipelineOverCeiling}, / floor ${figures.pipelineOverFloor}; CPU ${figures.cpuMsPerAccount} ms`,
+      );
+    }
+    rounds = summarizeRounds(runs);
+  }
+
   let memory: MemoryGrowth | undefined;
   if (sets.memory) {
     say(`memory growth: ${opts.memoryAccounts} accounts in one run, 1 worker`);
@@ -294,10 +346,20 @@ async function measure(
       `the pipeline workers, the events receiver and the sandbox ran under the CPU profiler (profiles in ${opts.cpuProfileDir}): their figures are slower than an unprofiled run's`,
     );
   }
-  const passes = [...pipelineSweep, ...floorSweep, plainScript, ceiling, memory?.run, metricsCost?.on, metricsCost?.off, ...(scaling ?? []).slice(1)].filter(
+  const passes = [
+    ...pipelineSweep,
+    ...floorSweep,
+    plainScript,
+    ceiling,
+    ...(rounds?.runs.flatMap((r) => [r.pipeline, r.floor, r.ceiling]) ?? []),
+    memory?.run,
+    metricsCost?.on,
+    metricsCost?.off,
+    ...(scaling ?? []).slice(1),
+  ].filter((p) => p !== undefined);
+  const pipelineRuns = [...pipelineSweep, ...(rounds?.runs.map((r) => r.pipeline) ?? []), memory?.run, ...(scaling ?? []).slice(1)].filter(
     (p) => p !== undefined,
   );
-  const pipelineRuns = [...pipelineSweep, memory?.run, ...(scaling ?? []).slice(1)].filter((p) => p !== undefined);
   const polled = pipelineRuns.reduce((n, p) => n + (p.outcomeSources.poll ?? 0), 0);
   const unidentified = pipelineRuns.reduce((n, p) => n + p.eventsUnidentified, 0);
   if (polled > 0) {
@@ -325,6 +387,7 @@ async function measure(
     floorSweep,
     plainScript,
     ceiling,
+    rounds,
     ratios: {
       pipelineOverFloor: roundOpt(ratio(endToEnd.accountsPerSecond, floor?.accountsPerSecond)),
       pipelineOverScript: roundOpt(ratio(endToEnd.accountsPerSecond, plainScript?.accountsPerSecond)),

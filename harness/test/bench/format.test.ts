@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fmt, fmtMs, leastCpuPerAccount, renderReport, renderTable, resultRows } from '../../bench/format';
 import { benchResultsSchema, type BenchResults, type PipelineRun } from '../../bench/results';
+import { roundFigures, roundOrder, summarizeRounds } from '../../bench/rounds';
 
 const run = (over: Partial<PipelineRun> = {}): PipelineRun => ({
   workers: 1,
@@ -230,6 +231,25 @@ describe('resultRows', () => {
       // 85 in the pipeline's pass, 70 in the ceiling's.
       ['pipeline − ceiling, CPU per account', '15 ms'],
     ]);
+  });
+
+  it('shows each round on a line, then the medians and spread a goal is judged on', () => {
+    const pass = (accountsPerSecond: number, cpuMsPerAccount: Record<string, number>) => ({ ...run(), accounts: 600, accountsPerSecond, cpuMsPerAccount });
+    const rounds = summarizeRounds(
+      [
+        { pipeline: pass(18, { worker: 60, sandbox: 10 }), floor: pass(36, {}), ceiling: pass(20, { bench: 50 }) },
+        { pipeline: pass(10, { worker: 90, postgres: 8 }), floor: pass(40, {}), ceiling: pass(20, { bench: 50 }) },
+      ].map((done, i) => ({ order: roundOrder(i), ...done, figures: roundFigures(done) })),
+    );
+    const rows = resultRows(results({ rounds }));
+    const at = rows.findIndex((r) => r.figure.startsWith('Rounds (2'));
+    expect(rows.slice(at + 1, at + 4).map((r) => [r.figure.trim(), r.value])).toEqual([
+      ['round 1', '0.90 · 0.50 · 70 (60) · — · 20'],
+      ['round 2', '0.50 · 0.25 · 98 (98) · 8.0 · 48'],
+      ['median', '0.70 · 0.38 · 84 (79) · 8.0 · 34'],
+    ]);
+    expect(rows[at + 2].note).toContain('ceiling → floor → pipeline: 10.00 · 40.00 · 20.00 acc/s');
+    expect(rows[at + 3].note).toBe('lowest 0.50 · 0.25 · 70 (60) · 8.0 · 20; highest 0.90 · 0.50 · 98 (98) · 8.0 · 48');
   });
 
   it('leaves out sections that were not run', () => {

@@ -51,6 +51,14 @@ describe('parseBenchArgs', () => {
     expect(parseBenchArgs(['--no-read-back']).readBack).toBe(false);
   });
 
+  it('--rounds runs the pipeline, the floor and the ceiling again that many times (none by default), and only with the floor and the script', () => {
+    expect(parseBenchArgs([]).rounds).toBe(0);
+    expect(parseBenchArgs(['--rounds', '5']).rounds).toBe(5);
+    expect(() => parseBenchArgs(['--rounds', '3', '--no-floor'])).toThrow(/--rounds needs the floor and the ceiling/);
+    expect(() => parseBenchArgs(['--rounds', '3', '--no-script'])).toThrow(/--rounds needs the floor and the ceiling/);
+    expect(() => parseBenchArgs(['--rounds', '-1'])).toThrow();
+  });
+
   it('--engine picks the Temporal engine (else KRAKEN_TEMPORAL_ENGINE, else the dev server) and refuses others', () => {
     expect(parseBenchArgs([], {}).engine).toBe('dev');
     expect(parseBenchArgs([], { KRAKEN_TEMPORAL_ENGINE: 'server' }).engine).toBe('server');
