@@ -13,7 +13,7 @@ import {
   type PendingEvent,
 } from '../ledger';
 import { SignalError, type EventsDeps, type MatchStatus } from './types';
-import { importEventSignalOf } from '../domain/inputs';
+import { importEventSignalOf, type ImportEventSignal } from '../domain/inputs';
 import { WAIT_RAN_OUT, waitingActivityFor, type Accepted } from '../domain/event-wait';
 
 /** What the router needs of an inbox row: the ledger's pending-event shape, defined once there. */
@@ -68,6 +68,7 @@ async function decide(deps: EventsDeps, e: RoutableEvent, known?: MatchableAttem
       const activityId = waitingActivityFor(e.eventType, a);
       if (activityId === undefined || !(await completed(deps, { workflowId: a.workflowId, activityId }, { kind: 'accepted', event: signal }))) {
         await deps.signal(a.workflowId, signal);
+        if (activityId === undefined && isTerminalEvent(e.eventType, a.dryRun)) await completeWaitBegunMeanwhile(deps, e, a, signal);
       }
       return { matchStatus: 'matched', workflowId: a.workflowId, runId: a.runId, ...frees };
     } catch (err) {
@@ -150,6 +151,26 @@ export async function rematchPending(deps: EventsDeps, opts: { withinMinutes?: n
     if (o.matchStatus === 'pending') break;
   }
   return { tried, matched };
+}
+
+/**
+ * The schedule activity writes its wait and reads the inbox in one statement (ledger/event-waits.ts),
+ * and the inbox insert reads the attempt in another (ledger/inbox.ts): run at the same moment, each
+ * can miss the other, and the workflow, signalled, would sit on an activity that waits until the
+ * sweep ends it (the event wait and the sweep, 45 s with the defaults). So after the signal, a
+ * second look at the attempt: a wait begun meanwhile is completed with the event. An activity
+ * that read the event itself is no longer there; Temporal out of reach leaves the sweep to end it.
+ */
+async function completeWaitBegunMeanwhile(deps: EventsDeps, e: RoutableEvent, a: MatchableAttempt, signal: ImportEventSignal): Promise<void> {
+  const now = (await attemptsForEvent(deps.pool, e.externalIdentifier!, e.eventType)).find((x) => x.runId === a.runId && x.workflowId === a.workflowId);
+  const activityId = now && eventBelongsTo({ eventType: e.eventType }, now) ? waitingActivityFor(e.eventType, now) : undefined;
+  if (activityId === undefined) return;
+  try {
+    await completed(deps, { workflowId: a.workflowId, activityId }, { kind: 'accepted', event: signal });
+  } catch (err) {
+    const code = err instanceof SignalError ? err.code : 'complete_failed';
+    deps.logger.warn({ eventId: e.eventId, workflowId: a.workflowId, code }, 'could not complete an event wait begun with the event; the sweep ends it');
+  }
 }
 
 /** Completes a waiting schedule activity; false when it is no longer there (the caller signals instead). */

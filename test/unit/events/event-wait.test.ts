@@ -95,6 +95,42 @@ describe('the router and a waiting schedule activity', () => {
     expect(bed.fake.calls).toEqual([{ workflowId: a.workflowId, signal: { eventId: id, type: COMPLETE, identifier: 'A-8' } }]);
   });
 
+  it('completes a wait begun while the event was recorded: each statement missed the other, so the router looks again after the signal', async () => {
+    const runId = uniq('run');
+    const ext = uniq('ACC');
+    await insertRun(bed.db.pool, runId);
+    const workflowId = `wf-${runId}-${ext}`;
+    await insertAttempt(bed.db.pool, { runId, ext, workflowId });
+    // The activity's statement committed its wait on a snapshot taken before the event's insert committed (it read no event).
+    const beginWait = () =>
+      bed.db.pool.query(
+        `update migrate.account_attempts set stage = 'await', event_wait_activity_id = '7', event_wait_until = now() + interval '60 seconds' where run_id = $1`,
+        [runId],
+      );
+    bed.fake.state.whileSignalling = beginWait;
+    const { id, routed } = await deliverCompletion(ext, 'A-10');
+    const event = { eventId: id, type: COMPLETE, identifier: 'A-10' };
+    expect(routed).toMatchObject({ matchStatus: 'matched', workflowId });
+    expect(bed.fake.calls).toEqual([{ workflowId, signal: event }]);
+    expect(bed.fake.completions).toEqual([{ workflowId, activityId: '7', result: { kind: 'accepted', event } }]);
+
+    // No wait begun: the signal alone. A wait whose completion Temporal refuses: still matched (the signal went through), the sweep ends it.
+    const other = uniq('ACC');
+    await insertAttempt(bed.db.pool, { runId, ext: other, workflowId: `${workflowId}-2` });
+    bed.fake.state.whileSignalling = undefined;
+    await deliverCompletion(other, 'A-11');
+    expect(bed.fake.completions).toHaveLength(1);
+    await bed.db.pool.query(`update migrate.account_attempts set outcome = 'completed' where run_id = $1 and external_account_number = $2`, [runId, other]);
+    const third = uniq('ACC');
+    await insertAttempt(bed.db.pool, { runId, ext: third, workflowId: `${workflowId}-3` });
+    bed.fake.state.whileSignalling = async () => {
+      await bed.db.pool.query(`update migrate.account_attempts set event_wait_activity_id = '9' where external_account_number = $1`, [third]);
+      bed.fake.state.completeFailsWith = 'signal_failed';
+    };
+    expect((await deliverCompletion(third, 'A-12')).routed).toMatchObject({ matchStatus: 'matched', workflowId: `${workflowId}-3` });
+    expect(bed.fake.completions).toHaveLength(1);
+  });
+
   it('keeps the event pending for the rematch when Temporal cannot be reached', async () => {
     const a = await waitingAttempt();
     bed.fake.state.completeFailsWith = 'signal_failed';

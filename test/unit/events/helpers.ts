@@ -48,14 +48,16 @@ export function capturingLogger() {
 
 /**
  * Records signals and activity completions; `failWith` makes the next signals throw, and
- * `completeFailsWith` the next completions (`workflow_gone`: the activity is no longer there).
+ * `completeFailsWith` the next completions (`workflow_gone`: the activity is no longer there);
+ * `whileSignalling` runs inside each signal (what another process does in the meantime).
  */
 export function fakeSignaller() {
   const calls: Array<{ workflowId: string; signal: ImportEventSignal }> = [];
   const completions: Array<{ workflowId: string; activityId: string; result: Accepted }> = [];
-  const state: { failWith?: SignalError['code']; completeFailsWith?: SignalError['code'] } = {};
+  const state: { failWith?: SignalError['code']; completeFailsWith?: SignalError['code']; whileSignalling?: () => Promise<unknown> } = {};
   const signal: EventsDeps['signal'] = async (workflowId, s) => {
     if (state.failWith) throw new SignalError(state.failWith, 'test');
+    await state.whileSignalling?.();
     calls.push({ workflowId, signal: s });
   };
   const complete: EventsDeps['complete'] = async (activity, result) => {
