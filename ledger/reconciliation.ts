@@ -130,9 +130,16 @@ export function createReconciliationLedger(pool: Pool) {
         return x.rows[0].set > 0;
       }
       // Differences replace the previous ones under the same keys: a transaction, delete before insert.
+      // The outcome first: the statement above takes the attempt's counters (its triggers) before the
+      // checks' counters, and two orders on one counter shard deadlock (test/unit/ledger/outcome-counts.test.ts).
       const client = await pool.connect();
       try {
         await client.query('begin');
+        let set = false;
+        if (outcome) {
+          const u = outcome(key.length + 1);
+          set = ((await client.query(u.sql, [...key, ...u.values])).rowCount ?? 0) > 0;
+        }
         await client.query(UPSERT, row);
         await client.query(FORGET_DIFFERENCES, key);
         await client.query(
@@ -146,11 +153,6 @@ export function createReconciliationLedger(pool: Pool) {
             r.differences.map((d) => sealJson(pool, SEALED.differenceFound, d.found)),
           ],
         );
-        let set = false;
-        if (outcome) {
-          const u = outcome(key.length + 1);
-          set = ((await client.query(u.sql, [...key, ...u.values])).rowCount ?? 0) > 0;
-        }
         await client.query('commit');
         return set;
       } catch (e) {

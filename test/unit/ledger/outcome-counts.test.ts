@@ -177,6 +177,27 @@ describe("a created account's read-back (the record step's check)", () => {
     expect(await written('C1')).toEqual({ outcome: 'completed', check: 'differing', differences: 1 });
   });
 
+  it('checks with and without differences recorded at once on one shard take their counters in one order: none deadlocks', async () => {
+    // Accounts of one counter shard share its rows: each check locks the attempt's counters and the checks' counters.
+    const all = Array.from({ length: 400 }, (_, i) => `S${i}`);
+    const shards = (
+      await db.pool.query<{ ext: string; shard: number }>(`select ext, migrate.counter_shard(ext) as shard from unnest($1::text[]) as ext`, [all])
+    ).rows;
+    const same = shards.filter((x) => x.shard === shards[0].shard).map((x) => x.ext);
+    expect(same.length).toBeGreaterThanOrEqual(16);
+    for (const ext of same) await opened(ext);
+    const results = await Promise.allSettled(
+      same.map((ext, i) =>
+        checks().record(checkOf(ext, i % 2 === 1), (first) => outcomeUpdate(outcomeOf(ext, i % 2 ? 'completed_with_differences' : 'completed'), first)),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'rejected').map((r) => String(r.reason))).toEqual([]);
+    const summary = await checks().summary(RUN2);
+    expect(summary).toMatchObject({ matched: expect.any(Number), differing: expect.any(Number) });
+    const recorded = await ledger().recordedOutcomes(RUN2, same);
+    expect(recorded.filter((o) => o.outcome === 'completed_with_differences')).toHaveLength(Math.floor(same.length / 2));
+  });
+
   it('with differences, in one transaction; an outcome the ledger refuses leaves no check behind', async () => {
     await opened('D1');
     expect(await checks().record(checkOf('D1', true), (first) => outcomeUpdate(outcomeOf('D1', 'completed_with_differences'), first))).toBe(true);
