@@ -5,7 +5,13 @@ export const STAND_IN_GROUPS = ['sandbox', 'sandbox-postgres', 's3sqs'] as const
 
 export const sumOf = (c: Record<string, number>, keep: (group: string) => boolean) => Object.entries(c).reduce((a, [g, n]) => (keep(g) ? a + n : a), 0);
 
-export const isStandIn = (group: string) => (STAND_IN_GROUPS as readonly string[]).includes(group);
+const isStandIn = (group: string) => (STAND_IN_GROUPS as readonly string[]).includes(group);
 
 /** Every group's CPU together; undefined when the pass measured none. */
 export const cpuOf = (c: Record<string, number> | undefined) => (c && Object.keys(c).length > 0 ? sumOf(c, () => true) : undefined);
+
+/** Every group's CPU less the tenant's stand-ins: what a deployment runs; undefined when the pass measured none. */
+export const cpuLessStandIns = (c: Record<string, number> | undefined) => {
+  const total = cpuOf(c);
+  return total === undefined ? undefined : total - sumOf(c!, isStandIn);
+};

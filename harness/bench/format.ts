@@ -1,7 +1,7 @@
 import type { BaselineCheck, BenchResults, PipelineRun, RoundFigures, Rounds } from './results';
 import { BASELINE_FILE, rssPerAccountInFlight } from './baseline';
 import { median, ratio, round } from './stats';
-import { cpuOf, isStandIn, STAND_IN_GROUPS, sumOf } from './cpu-sums';
+import { cpuLessStandIns, cpuOf, STAND_IN_GROUPS, sumOf } from './cpu-sums';
 
 export interface Row {
   figure: string;
@@ -112,9 +112,10 @@ function pgRows(r: { postgres?: PipelineRun['postgres'] }): Row[] {
 /** Where a pass's CPU went, per account: on a machine with no spare core, this is what sets throughput. */
 function cpuRow(r: { cpuMsPerAccount?: Record<string, number> }): Row[] {
   const c = r.cpuMsPerAccount;
-  if (!c || Object.keys(c).length === 0) return [];
-  const total = sumOf(c, () => true);
-  const standIns = sumOf(c, isStandIn);
+  const total = cpuOf(c);
+  const deployed = cpuLessStandIns(c);
+  if (!c || total === undefined || deployed === undefined) return [];
+  const standIns = total - deployed;
   return [
     {
       figure: '  CPU per account',
@@ -125,7 +126,7 @@ function cpuRow(r: { cpuMsPerAccount?: Record<string, number> }): Row[] {
     },
     {
       figure: '    without the stand-ins',
-      value: `${fmt(total - standIns, 0)} ms`,
+      value: `${fmt(deployed, 0)} ms`,
       note: `less ${STAND_IN_GROUPS.join(', ')} (${fmt(standIns, 1)} ms): what a deployment runs (the events receiver, \`events\`, is the pipeline's)`,
     },
   ];

@@ -1,4 +1,4 @@
-import { cpuOf, isStandIn, sumOf } from './cpu-sums';
+import { cpuLessStandIns, cpuOf } from './cpu-sums';
 import type { FloorRun, PipelineRun, Round, RoundFigures, Rounds } from './results';
 import { median, ratio, round } from './stats';
 
@@ -25,7 +25,7 @@ export function roundFigures(r: { pipeline: PipelineRun; floor: FloorRun; ceilin
     pipelineOverCeiling: rounded(ratio(r.pipeline.accountsPerSecond, r.ceiling.accountsPerSecond), 2),
     pipelineOverFloor: rounded(ratio(r.pipeline.accountsPerSecond, r.floor.accountsPerSecond), 2),
     cpuMsPerAccount: rounded(cpu, 1),
-    cpuLessStandInsMs: c && cpu !== undefined ? round(cpu - sumOf(c, isStandIn), 1) : undefined,
+    cpuLessStandInsMs: rounded(cpuLessStandIns(c), 1),
     postgresCpuMs: c?.postgres,
     pipelineMinusCeilingCpuMs: cpu !== undefined && ceilingCpu !== undefined ? round(cpu - ceilingCpu, 1) : undefined,
   };
