@@ -101,6 +101,15 @@ function pgRows(r: { postgres?: PipelineRun['postgres'] }): Row[] {
       value: fmt(p.callsPerAccount.pipeline, 2),
       note: `round trips of the pipeline (+ ${fmt(p.nestedCallsPerAccount, 2)} nested in triggers/functions, ${fmt(p.execMsPerAccount, 2)} ms executing); sandbox ${fmt(p.callsPerAccount.sandbox, 2)}; begin/commit (either) ${fmt(p.callsPerAccount.either, 2)}; ${p.autovacuums} autovacuum/analyze run(s), ${p.checkpoints} checkpoint(s) during the pass`,
     },
+    ...(p.walBytesPerAccount === undefined
+      ? []
+      : [
+          {
+            figure: '  Postgres WAL per account',
+            value: `${fmt(p.walBytesPerAccount / 1024, 1)} kB`,
+            note: `written by the pipeline's statements (${fmt(p.walFpiPerAccount ?? 0, 2)} full-page images an account: a checkpoint in the pass raises them)`,
+          },
+        ]),
     ...p.top.slice(0, 6).map((s) => ({
       figure: `    ${s.owner}${s.nested ? ' (nested)' : ''}`,
       value: `${fmt(s.callsPerAccount, 2)} × ${fmt(s.msPerAccount, 3)} ms`,

@@ -25,6 +25,9 @@ export const pgPassSchema = z.object({
   callsPerAccount: z.object({ pipeline: z.number(), sandbox: z.number(), either: z.number() }),
   nestedCallsPerAccount: z.number(),
   execMsPerAccount: z.number(),
+  // Absent in results written before they were measured.
+  walBytesPerAccount: z.number().optional(),
+  walFpiPerAccount: z.number().optional(),
   autovacuums: z.number(),
   checkpoints: z.number(),
   top: z.array(
@@ -35,6 +38,7 @@ export const pgPassSchema = z.object({
       callsPerAccount: z.number(),
       msPerAccount: z.number(),
       rowsPerAccount: z.number(),
+      walBytesPerAccount: z.number().optional(),
     }),
   ),
 });

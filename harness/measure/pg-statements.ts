@@ -31,6 +31,9 @@ interface Row {
   calls: number;
   ms: number;
   rows: number;
+  /** WAL written while it ran (its nested statements' included), and the full-page images in it. */
+  walBytes: number;
+  walFpi: number;
   query: string;
 }
 
@@ -48,6 +51,8 @@ export interface StatementCost {
   callsPerAccount: number;
   msPerAccount: number;
   rowsPerAccount: number;
+  /** Bytes of WAL per account (a top-level statement's include its nested ones'). */
+  walBytesPerAccount: number;
 }
 
 export interface PgPassStats {
@@ -57,6 +62,12 @@ export interface PgPassStats {
   nestedCallsPerAccount: number;
   /** Execution time per account of the pipeline's top-level statements (nested time is inside it). */
   execMsPerAccount: number;
+  /**
+   * WAL per account that the pipeline's statements wrote, in bytes, and the full-page images in it (the
+   * first change of a page after a checkpoint logs the whole page: a checkpoint in the pass raises it).
+   */
+  walBytesPerAccount: number;
+  walFpiPerAccount: number;
   /** Autovacuum and autoanalyze runs, and checkpoints, that happened during the pass. */
   autovacuums: number;
   checkpoints: number;
@@ -87,8 +98,9 @@ export async function sandboxBackendPids(pool: Pool): Promise<Set<number>> {
 }
 
 export async function pgSnapshot(pool: Pool): Promise<PgSnapshot> {
-  const s = await pool.query<{ key: string; toplevel: boolean; calls: number; ms: number; rows: number; query: string }>(
+  const s = await pool.query<Row>(
     `select queryid::text || ':' || toplevel::text as key, toplevel, calls::float8 as calls, total_exec_time::float8 as ms, rows::float8 as rows,
+            wal_bytes::float8 as "walBytes", wal_fpi::float8 as "walFpi",
             left(regexp_replace(query, '\\s+', ' ', 'g'), 160) as query
        from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())`,
   );
@@ -103,6 +115,7 @@ export function pgPassStats(before: PgSnapshot, after: PgSnapshot, accounts: num
   const calls: Record<StatementOwner, number> = { pipeline: 0, sandbox: 0, either: 0 };
   let nested = 0;
   let ms = 0;
+  const wal = { bytes: 0, fpi: 0 };
   const costs: StatementCost[] = [];
   for (const [key, a] of after.statements) {
     const b = before.statements.get(key);
@@ -111,13 +124,28 @@ export function pgPassStats(before: PgSnapshot, after: PgSnapshot, accounts: num
     const owner = statementOwner(a.query);
     if (a.toplevel) calls[owner] += d.calls;
     else if (owner === 'pipeline') nested += d.calls;
-    if (a.toplevel && owner === 'pipeline') ms += d.ms;
-    costs.push({ query: a.query, owner, nested: !a.toplevel, callsPerAccount: per(d.calls), msPerAccount: per(d.ms), rowsPerAccount: per(d.rows) });
+    if (a.toplevel && owner === 'pipeline') {
+      ms += d.ms;
+      wal.bytes += a.walBytes - (b?.walBytes ?? 0);
+      wal.fpi += a.walFpi - (b?.walFpi ?? 0);
+    }
+    const walBytes = a.walBytes - (b?.walBytes ?? 0);
+    costs.push({
+      query: a.query,
+      owner,
+      nested: !a.toplevel,
+      callsPerAccount: per(d.calls),
+      msPerAccount: per(d.ms),
+      rowsPerAccount: per(d.rows),
+      walBytesPerAccount: Math.round(walBytes / Math.max(1, accounts)),
+    });
   }
   return {
     callsPerAccount: { pipeline: per(calls.pipeline), sandbox: per(calls.sandbox), either: per(calls.either) },
     nestedCallsPerAccount: per(nested),
     execMsPerAccount: per(ms),
+    walBytesPerAccount: Math.round(wal.bytes / Math.max(1, accounts)),
+    walFpiPerAccount: per(wal.fpi),
     autovacuums: after.autovacuums - before.autovacuums,
     checkpoints: after.checkpoints - before.checkpoints,
     top: costs.sort((x, y) => y.msPerAccount - x.msPerAccount).slice(0, top),

@@ -117,6 +117,8 @@ describe('resultRows', () => {
       callsPerAccount: { pipeline: 23.92, sandbox: 10.65, either: 6.42 },
       nestedCallsPerAccount: 23.16,
       execMsPerAccount: 5.5,
+      walBytesPerAccount: 9318,
+      walFpiPerAccount: 0.4,
       autovacuums: 1,
       checkpoints: 0,
       top: [
@@ -136,6 +138,7 @@ describe('resultRows', () => {
       value: '23.92',
       note: expect.stringMatching(/\+ 23\.16 nested.*sandbox 10\.65.*begin\/commit \(either\) 6\.42.*1 autovacuum/),
     });
+    expect(rows.get('Postgres WAL per account')).toMatchObject({ value: '9.1 kB', note: expect.stringContaining('0.40 full-page images an account') });
     expect(rows.get('pipeline')).toMatchObject({ value: '1.01 × 0.800 ms', note: 'select migrate.free_platform_permit($1)' });
     expect(rows.get('worker peak RSS')?.note).toContain('7.64 MB per account in flight');
   });

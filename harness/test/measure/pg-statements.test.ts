@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { pgPassStats, statementOwner, type PgSnapshot } from '../../measure/pg-statements';
 
+// Each call writes 100 bytes of WAL, one call in ten a full-page image.
 const snap = (rows: Array<[string, boolean, number, number, string]>, autovacuums = 0, checkpoints = 0): PgSnapshot => ({
-  statements: new Map(rows.map(([key, toplevel, calls, ms, query]) => [key, { key, toplevel, calls, ms, rows: calls, query }])),
+  statements: new Map(
+    rows.map(([key, toplevel, calls, ms, query]) => [key, { key, toplevel, calls, ms, rows: calls, walBytes: calls * 100, walFpi: calls / 10, query }]),
+  ),
   autovacuums,
   checkpoints,
 });
@@ -43,6 +46,9 @@ describe('Postgres statements per account over a pass', () => {
     expect(s.callsPerAccount).toEqual({ pipeline: 1.5, sandbox: 2, either: 1 });
     expect(s.nestedCallsPerAccount).toBe(2);
     expect(s.execMsPerAccount).toBe(3.1);
+    // The pipeline's round trips only: 10 + 5 calls (the nested ones are inside them, the sandbox's and BEGIN are not ours).
+    expect(s.walBytesPerAccount).toBe(150);
+    expect(s.walFpiPerAccount).toBe(0.15);
     expect(s).toMatchObject({ autovacuums: 1, checkpoints: 0 });
     expect(s.top[0]).toEqual({
       query: 'update migrate.account_attempts set outcome = $1',
@@ -51,6 +57,7 @@ describe('Postgres statements per account over a pass', () => {
       callsPerAccount: 1,
       msPerAccount: 3,
       rowsPerAccount: 1,
+      walBytesPerAccount: 100,
     });
     expect(s.top.map((t) => t.nested)).toContain(true);
   });
