@@ -119,17 +119,22 @@ export function pgPassStats(before: PgSnapshot, after: PgSnapshot, accounts: num
   const costs: StatementCost[] = [];
   for (const [key, a] of after.statements) {
     const b = before.statements.get(key);
-    const d = { calls: a.calls - (b?.calls ?? 0), ms: a.ms - (b?.ms ?? 0), rows: a.rows - (b?.rows ?? 0) };
+    const d = {
+      calls: a.calls - (b?.calls ?? 0),
+      ms: a.ms - (b?.ms ?? 0),
+      rows: a.rows - (b?.rows ?? 0),
+      walBytes: a.walBytes - (b?.walBytes ?? 0),
+      walFpi: a.walFpi - (b?.walFpi ?? 0),
+    };
     if (d.calls <= 0) continue;
     const owner = statementOwner(a.query);
     if (a.toplevel) calls[owner] += d.calls;
     else if (owner === 'pipeline') nested += d.calls;
     if (a.toplevel && owner === 'pipeline') {
       ms += d.ms;
-      wal.bytes += a.walBytes - (b?.walBytes ?? 0);
-      wal.fpi += a.walFpi - (b?.walFpi ?? 0);
+      wal.bytes += d.walBytes;
+      wal.fpi += d.walFpi;
     }
-    const walBytes = a.walBytes - (b?.walBytes ?? 0);
     costs.push({
       query: a.query,
       owner,
@@ -137,7 +142,7 @@ export function pgPassStats(before: PgSnapshot, after: PgSnapshot, accounts: num
       callsPerAccount: per(d.calls),
       msPerAccount: per(d.ms),
       rowsPerAccount: per(d.rows),
-      walBytesPerAccount: Math.round(walBytes / Math.max(1, accounts)),
+      walBytesPerAccount: Math.round(d.walBytes / Math.max(1, accounts)),
     });
   }
   return {
