@@ -1,9 +1,9 @@
 -- Up Migration
 -- An attempt's steps update its row in place (heap-only tuples: no new index entries, nothing for
 -- vacuum to take out of the indexes; docs/throughput.md, "Where the cost goes"). An account's row is
--- updated about five times (stage notes, documents staged, scheduled, awaiting, outcome) and, in a
--- bench pass, none of those updates was in place: every one wrote a new entry in each of the
--- table's indexes. Two things stopped it:
+-- updated five times (prepared, documents staged, scheduled with the stage's notes, awaiting the
+-- event, the outcome) and, in a bench pass, none of those updates was in place: every one wrote a
+-- new entry in each of the table's indexes. Two things stopped it:
 -- - `stage`, which every step changes, was in two indexes, and Postgres updates in place only when
 --   no indexed column (key, included, expression or predicate) changes. The counts by stage come
 --   from the counters now (1797400000000_run_outcome_summaries.sql and later): the open accounts'

@@ -112,6 +112,7 @@ export async function pgSnapshot(pool: Pool): Promise<PgSnapshot> {
 /** The pass's statements per account, between two snapshots; `top` the costliest by execution time. */
 export function pgPassStats(before: PgSnapshot, after: PgSnapshot, accounts: number, top = 100): PgPassStats {
   const per = (x: number) => Math.round((x / Math.max(1, accounts)) * 1000) / 1000;
+  const perWhole = (x: number) => Math.round(x / Math.max(1, accounts));
   const calls: Record<StatementOwner, number> = { pipeline: 0, sandbox: 0, either: 0 };
   let nested = 0;
   let ms = 0;
@@ -142,14 +143,14 @@ export function pgPassStats(before: PgSnapshot, after: PgSnapshot, accounts: num
       callsPerAccount: per(d.calls),
       msPerAccount: per(d.ms),
       rowsPerAccount: per(d.rows),
-      walBytesPerAccount: Math.round(d.walBytes / Math.max(1, accounts)),
+      walBytesPerAccount: perWhole(d.walBytes),
     });
   }
   return {
     callsPerAccount: { pipeline: per(calls.pipeline), sandbox: per(calls.sandbox), either: per(calls.either) },
     nestedCallsPerAccount: per(nested),
     execMsPerAccount: per(ms),
-    walBytesPerAccount: Math.round(wal.bytes / Math.max(1, accounts)),
+    walBytesPerAccount: perWhole(wal.bytes),
     walFpiPerAccount: per(wal.fpi),
     autovacuums: after.autovacuums - before.autovacuums,
     checkpoints: after.checkpoints - before.checkpoints,
