@@ -143,7 +143,8 @@ export function platformActivities(
       try {
         answer = await fn();
       } catch (e) {
-        const signal = paceSignalOf(e);
+        const refused = paceSignalOf(e);
+        const signal = refused?.kind === 'throttled' ? { ...refused, sentUnder: grant.window } : refused;
         await gate.answered(me.holder, signal, false);
         if (signal?.kind === 'throttled' && signal.retryAfterMs === undefined && Date.now() < deadline) continue;
         throw e;

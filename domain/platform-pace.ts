@@ -70,8 +70,11 @@ export type PaceSignal =
    * with them, so the window is no wider than that (the ledger's store counts them). `unanswered`:
    * permits granted whose calls have no answer recorded yet (this one left out); the tenant may have
    * taken them before this refusal, so they count against "fewer than half in processing".
+   * `sentUnder`: the window when the refused call's permit was given. The acceptances of its round
+   * recorded before it have widened the window since (while probing, by one each); the refusal
+   * answers the narrower one.
    */
-  | { kind: 'throttled'; retryAfterMs?: number; inProcessing?: number; unanswered?: number }
+  | { kind: 'throttled'; retryAfterMs?: number; inProcessing?: number; unanswered?: number; sentUnder?: number }
   /** 5xx (retryAfterMs when it said how long to wait: a 503 may): counted, the window left as it is. */
   | { kind: 'server_error'; retryAfterMs?: number };
 
@@ -91,13 +94,23 @@ export function nextPace(s: PaceState, signal: PaceSignal, p: PaceParams, nowMs:
   // already slows its calls: narrowing on it let a 20% error rate (the chaos smoke) or an outage
   // hold the window at 1-2, from where it grows back one account per processing time.
   if (signal.kind === 'server_error') return s;
-  if (nowMs < s.holdUntilMs) return { ...s, probing: false };
+  // Within the hold a refusal answers a call sent before the decrease: the window is not decreased
+  // again, but never left wider than the accounts of ours the tenant may have held when it refused.
+  // Left wider, a permit is free while the tenant is full: the refused account gets it straight back
+  // and is refused again, call after call, until the hold ends.
+  if (nowMs < s.holdUntilMs) {
+    const possibly = (signal.inProcessing ?? Number.POSITIVE_INFINITY) + (signal.unanswered ?? 0);
+    return { ...s, window: clamp(Math.min(s.window, possibly), p), probing: false };
+  }
   // A Retry-After longer than the hold is the tenant saying how long its answer stands.
   const holdMs = Math.max(p.holdMs, signal.retryAfterMs ?? 0);
   // The tenant was full with `inProcessing` of ours: a window past that only draws more refusals
   // (probing overshoots by the calls answered in one round).
   const seen = signal.inProcessing ?? Number.POSITIVE_INFINITY;
-  const decreased = s.window * p.decrease;
+  // Decreased from the window the call was sent under: from the wider one, a first round of 4 at a
+  // limit of 3 whose 3 acceptances were recorded first (window 7) saw 3 in processing as "under half"
+  // and probed again, overshooting once more.
+  const decreased = Math.min(s.window, signal.sentUnder ?? Number.POSITIVE_INFINITY) * p.decrease;
   // Refused with less than half the window's accounts in processing: not the limit on accounts in
   // processing (a rate limit, a burst of 429s): the window narrows to them, and probes again from
   // there (a doubling per processing time up to the next refusal) rather than creeping back at one

@@ -37,9 +37,10 @@ export interface HeldPermit {
   heldMs: number;
 }
 
-/** A permit given: `full` when it was the window, not the callers, that held accounts back. */
+/** A permit given: `full` when it was the window, not the callers, that held accounts back; the window it was given under. */
 export interface Grant {
   full: boolean;
+  window: number;
 }
 
 /** The tenant's answer to one account's call (`keep`: the account is now in processing there). */
@@ -228,7 +229,7 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
               ).rows.map((r) => r.holder);
         if (own.length > 0) {
           await c.query(`delete from migrate.platform_permit_waiters where tenant = $1 and holder = any($2)`, [tenant, own]);
-          return new Map(own.map((h) => [h, { full: false }]));
+          return new Map(own.map((h) => [h, { full: false, window: row.window }]));
         }
         // What the round decides on, read in one statement: the permits held, the fresh waiters (every
         // worker's) and each fairness key's count granted. Waiters and counts go unused when nothing is free.
@@ -298,7 +299,7 @@ export function createPaceStore(pool: Pool, params: PaceParams, opts: { leaseMs:
             changed.map(([, n]) => n),
           ],
         );
-        return new Map(given.map((h) => [h, { full }]));
+        return new Map(given.map((h) => [h, { full, window: row.window }]));
       });
     },
 

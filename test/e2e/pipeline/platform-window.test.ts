@@ -20,9 +20,11 @@ afterAll(async () => {
 });
 
 describe("the tenant's window of accounts in processing (PLATFORM_PACE=adaptive)", () => {
-  // retry 1: on the serial e2e stack this test has refused 4-5 calls (bound 3) after other files left
-  // imports in processing, and passes alone; the second attempt is a fresh run and still fails a window
-  // that does not hold. The cause of the extra refusals is not yet found.
+  // retry 1: in CI this test has refused 4-5 calls (bound 3) now and then, never on a developer's
+  // machine (2 every time: alone, in the suite, serial, under load). Two causes found in the law
+  // (domain/platform-pace.ts): a first round's acceptances recorded before its refusal widened the
+  // window it was decreased from, so it probed again (seen here in this test's trace); a refusal in the
+  // hold left a permit free while the tenant was full. A failure prints the window's trace.
   it(
     'keeps within a limit it is not told, every account completed once; the permits carry the priority the account workflow was started with',
     { retry: 1 },
@@ -52,8 +54,11 @@ describe("the tenant's window of accounts in processing (PLATFORM_PACE=adaptive)
       const holders = new Set(accounts.map((ext) => accountWorkflowId(e.config.IMPORT_SUPPLIER_CODE, ext, false, runId)));
       const seen = new Map<string, { fairness_key: string; priority_key: number; weight: number }>();
       let maxHeld = 0;
+      // What the window and the tenant did, a line at each change (printed if the refusals are too many).
+      const trace: string[] = [];
       let done = false;
       const result = handle.result().finally(() => (done = true));
+      const startedAt = Date.now();
       while (!done) {
         const r = await e.pool.query<{ holder: string; fairness_key: string; priority_key: number; weight: number }>(
           `select holder, fairness_key, priority_key, weight from migrate.platform_permits
@@ -61,6 +66,17 @@ describe("the tenant's window of accounts in processing (PLATFORM_PACE=adaptive)
         );
         const held = await e.pool.query<{ n: number }>('select count(*)::int as n from migrate.platform_permits');
         maxHeld = Math.max(maxHeld, held.rows[0].n);
+        const t = await e.pool.query<{ line: string }>(
+          `select format('window %s%s, %s accepted, %s refused; %s permits held; the tenant: %s of ours, %s others in processing',
+                         round(window_size::numeric, 2), case when probing then ' (probing)' end, accepted, throttled,
+                         (select count(*) from migrate.platform_permits),
+                         (select count(*) from sandbox.import_processes where status in ('PENDING', 'IN_PROGRESS') and external_identifier = any($1)),
+                         (select count(*) from sandbox.import_processes where status in ('PENDING', 'IN_PROGRESS') and external_identifier <> all($1))) as line
+             from migrate.platform_pace`,
+          [accounts],
+        );
+        const line = t.rows.map((x) => x.line).join(' | ');
+        if (line !== trace.at(-1)?.replace(/^\+\d+ ms: /, '')) trace.push(`+${Date.now() - startedAt} ms: ${line}`);
         for (const x of r.rows) if (holders.has(x.holder)) seen.set(x.holder, x);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -89,7 +105,10 @@ describe("the tenant's window of accounts in processing (PLATFORM_PACE=adaptive)
       expect(view.calls).toBe(10 + refused);
       expect(view.held).toBe(0);
       expect(view.window).toBeGreaterThanOrEqual(1);
-      expect(refused, `refused calls (${elsewhere} imports of other files were in processing at the start)`).toBeLessThanOrEqual(3);
+      expect(
+        refused,
+        `refused calls (${elsewhere} imports of other files were in processing at the start); the window:\n${trace.join('\n')}`,
+      ).toBeLessThanOrEqual(3);
       expect(maxHeld).toBeLessThanOrEqual(Math.floor(view.window!) + 4);
       expect(paceLine(view)).toMatch(
         /^Platform window: adaptive, \d+ accounts in processing at once \(0 now; ceiling 500\), ≈ [\d.]+ accounts\/s at [\d.]+ s each, throttled/,

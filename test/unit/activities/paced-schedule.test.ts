@@ -26,7 +26,7 @@ function fakeGate(grant = true) {
   const gate: PermitGate = {
     acquire: async (request) => {
       asked.push(request);
-      return grant ? { full: true } : null;
+      return grant ? { full: true, window: 4 } : null;
     },
     answered: async (holder, signal, keep) => {
       answers.push({ holder, signal, keep });
@@ -113,7 +113,7 @@ describe('a schedule call inside the tenant’s window (PLATFORM_PACE=adaptive)'
     expect(f).toBeInstanceOf(ApplicationFailure);
     expect((f as ApplicationFailure).nextRetryDelay).toBe(7_000);
     expect(calls()).toBe(1);
-    expect(g.answers).toEqual([{ holder: 'account-import/OCTO/EXT-1', signal: { kind: 'throttled', retryAfterMs: 7_000 }, keep: false }]);
+    expect(g.answers).toEqual([{ holder: 'account-import/OCTO/EXT-1', signal: { kind: 'throttled', retryAfterMs: 7_000, sentUnder: 4 }, keep: false }]);
   });
 
   it('a final answer that is not an acceptance frees the permit at once and does not widen the window', async () => {

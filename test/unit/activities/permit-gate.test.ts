@@ -11,7 +11,7 @@ function fakeStore(decide: (round: number, waiting: readonly PermitRequest[]) =>
   const store = {
     grant: async (_tenant: string, waiting: readonly PermitRequest[]) => {
       rounds.push(waiting.map((w) => w.holder));
-      return new Map<string, Grant>(decide(rounds.length, waiting).map((h) => [h, { full: true }]));
+      return new Map<string, Grant>(decide(rounds.length, waiting).map((h) => [h, { full: true, window: 4 }]));
     },
     answered: async () => undefined,
   } as unknown as PaceStore;
@@ -23,8 +23,8 @@ describe("a worker's accounts waiting for permits", () => {
     const { store, rounds } = fakeStore((round) => (round === 1 ? [] : ['a', 'b']));
     const gate = createPermitGate(store, 'tenant', { tickMs: 10 });
     const [a, b] = await Promise.all([gate.acquire(req('a'), 5_000), gate.acquire(req('b'), 5_000)]);
-    expect(a).toEqual({ full: true });
-    expect(b).toEqual({ full: true });
+    expect(a).toEqual({ full: true, window: 4 });
+    expect(b).toEqual({ full: true, window: 4 });
     expect(rounds[0]).toEqual(['a']);
     expect(rounds[1]).toEqual(['a', 'b']);
     expect(rounds).toHaveLength(2);
@@ -35,7 +35,7 @@ describe("a worker's accounts waiting for permits", () => {
     const gate = createPermitGate(store, 'tenant', { tickMs: 10 });
     const [short, late] = await Promise.all([gate.acquire(req('short'), 15), gate.acquire(req('late'), 5_000)]);
     expect(short).toBeNull();
-    expect(late).toEqual({ full: true });
+    expect(late).toEqual({ full: true, window: 4 });
     expect(rounds.at(-1)).toEqual(['late']);
   });
 
@@ -57,7 +57,7 @@ describe("a worker's accounts waiting for permits", () => {
     const first = gate.acquire(req('a'), 5_000);
     const second = gate.acquire(req('a'), 5_000);
     expect(await first).toBeNull();
-    expect(await second).toEqual({ full: true });
+    expect(await second).toEqual({ full: true, window: 4 });
   });
 
   it('while accounts wait, long-held permits whose account workflow has closed are given back; running, unknown or young ones stay', async () => {
@@ -74,7 +74,7 @@ describe("a worker's accounts waiting for permits", () => {
     const asked: string[] = [];
     let rounds = 0;
     const store = {
-      grant: async () => new Map<string, Grant>(++rounds >= 3 ? [['a', { full: true }]] : []),
+      grant: async () => new Map<string, Grant>(++rounds >= 3 ? [['a', { full: true, window: 4 }]] : []),
       heldPermits: async () => ({ holdMs: null, permits: held }),
       release: async (_t: string, permits: readonly HeldPermit[]) => (released.push([...permits]), permits.length),
     } as unknown as PaceStore;
@@ -95,7 +95,7 @@ describe("a worker's accounts waiting for permits", () => {
       logger: { warn: () => undefined, info: (o: unknown) => info.push(o) },
       sweep: { workflowState, olderThanMs: 30_000, everyMs: 60_000, batch: 4 },
     });
-    expect(await gate.acquire(req('a'), 5_000)).toEqual({ full: true });
+    expect(await gate.acquire(req('a'), 5_000)).toEqual({ full: true, window: 4 });
     // One sweep in three rounds (at most every minute): the four oldest past 30 s asked, those closed or gone freed.
     expect(asked).toEqual(['gone', 'unreachable', 'running', 'terminated']);
     expect(released).toEqual([[permit('gone', 70_000), permit('terminated', 40_000)]]);
@@ -106,7 +106,7 @@ describe("a worker's accounts waiting for permits", () => {
     let t = 0;
     let sweeps = 0;
     const store = {
-      grant: async () => new Map<string, Grant>([['a', { full: true }]]),
+      grant: async () => new Map<string, Grant>([['a', { full: true, window: 4 }]]),
       heldPermits: async () => (sweeps++, { holdMs: null, permits: [] }),
       release: async () => 0,
     } as unknown as PaceStore;

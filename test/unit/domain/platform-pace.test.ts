@@ -72,8 +72,20 @@ describe('the window of accounts in processing (AIMD)', () => {
     expect(nextPace(at(10, { probing: true }), { kind: 'throttled', inProcessing: 3 }, p, 1_000)).toEqual({ window: 3, probing: false, holdUntilMs: 3_000 });
     expect(nextPace(at(10), { kind: 'throttled', inProcessing: 6 }, p, 1_000).window).toBe(5);
     expect(nextPace(at(10), { kind: 'throttled', inProcessing: 0 }, p, 1_000).window).toBe(1);
-    // During the hold it changes nothing either.
-    expect(nextPace(at(10, { holdUntilMs: 2_000 }), { kind: 'throttled', inProcessing: 3 }, p, 1_000).window).toBe(10);
+  });
+
+  it('a 429 during the hold is not a second decrease, but leaves no permit free while the tenant is full of ours', () => {
+    const held = (w: number) => at(w, { holdUntilMs: 2_000 });
+    // Not decreased again: the tenant held more of ours than the window (or did not say).
+    expect(nextPace(held(10), { kind: 'throttled', inProcessing: 12 }, p, 1_000)).toEqual({ window: 10, probing: false, holdUntilMs: 2_000 });
+    expect(nextPace(held(10), { kind: 'throttled' }, p, 1_000).window).toBe(10);
+    // Refused with 3 of ours in processing and the window at 4.4: left there, the refused account would
+    // get the fourth permit back at once and be refused again until the hold ends.
+    const next = nextPace(held(4.4), { kind: 'throttled', inProcessing: 3, unanswered: 0 }, p, 1_000);
+    expect(next).toEqual({ window: 3, probing: false, holdUntilMs: 2_000 });
+    expect(freePermits(next.window, 3)).toBe(0);
+    // Calls still unanswered may be in processing too: not narrowed below them.
+    expect(nextPace(held(10), { kind: 'throttled', inProcessing: 3, unanswered: 4 }, p, 1_000).window).toBe(7);
   });
 
   it('a 429 with fewer than half the window in processing is not the limit on accounts in processing: narrowed to them, it probes again', () => {
@@ -95,6 +107,15 @@ describe('the window of accounts in processing (AIMD)', () => {
     // A window of 20 (10 after the decrease): 4 in processing and 1 unanswered is 5, not under half.
     expect(nextPace(at(20), { kind: 'throttled', inProcessing: 4, unanswered: 1 }, p, 1_000).probing).toBe(false);
     expect(nextPace(at(20), { kind: 'throttled', inProcessing: 4, unanswered: 0 }, p, 1_000).probing).toBe(true);
+  });
+
+  it('a refusal is decreased from the window its call was sent under, not one its round widened since', () => {
+    // A first round of 4 at a tenant limited to 3, every permit full: the 3 acceptances recorded first
+    // took the probing window to 7. From 7, the 3 in processing were "under half" and it probed again.
+    const after = nextPace(at(7, { probing: true }), { kind: 'throttled', inProcessing: 3, unanswered: 0, sentUnder: 4 }, DEFAULT_PACE, 1_000);
+    expect(after).toEqual({ window: 3, probing: false, holdUntilMs: 2_000 });
+    // Sent under a wider window than now (an earlier decrease came between): the current one is decreased.
+    expect(nextPace(at(10), { kind: 'throttled', sentUnder: 20 }, p, 1_000).window).toBe(5);
   });
 
   it('after a burst of 429s that collapsed the window, it is back near the limit within a few processing times', () => {

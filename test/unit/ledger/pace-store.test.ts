@@ -51,7 +51,7 @@ describe("the tenant's permits in the ledger", () => {
     await db.pool.query(`update migrate.platform_pace set updated_at = clock_timestamp() - make_interval(secs => $1)`, [PROBE_IDLE_MS / 1000 + 1]);
     const probe = await s.grant(T, [req('c'), req('d')]);
     expect([...probe.keys()]).toEqual(['c']);
-    expect(probe.get('c')).toEqual({ full: true });
+    expect(probe.get('c')).toEqual({ full: true, window: 2 });
     expect((await s.grant(T, [req('d')])).size).toBe(0);
     // Accepted: the window widens past the held accounts and grows by one per account from there.
     await s.answered(T, 'c', { kind: 'accepted', latencyMs: 10, full: true }, true);
