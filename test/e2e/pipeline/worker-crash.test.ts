@@ -39,11 +39,17 @@ describe('a worker killed mid-run', () => {
       },
       { taskQueue: queue },
     );
-    // Kill it with some accounts done and a schedule call in flight at the sandbox.
+    // Kill it with some accounts done and a schedule call in flight at the sandbox, one that arrived
+    // since the last look (its port was not in flight then): it has most of its 1.5 s left. Any call
+    // in flight could end before the kill lands on a loaded machine (CI saw none cut off).
     const before = await sandbox(e, 'GET', '/admin/requests');
+    let inFlightBefore = new Set<number>();
     for (;;) {
       const p = await handle.query(runProgressQuery);
-      if (p.totals.completed >= 5 && (await sandbox(e, 'GET', '/admin/requests')).inFlightSchedules > 0) break;
+      const ports: number[] = (await sandbox(e, 'GET', '/admin/requests')).inFlightSchedulePorts;
+      const arrived = ports.some((port) => !inFlightBefore.has(port));
+      inFlightBefore = new Set(ports);
+      if (p.totals.completed >= 5 && arrived) break;
       await new Promise((r) => setTimeout(r, 50));
     }
     first.kill('SIGKILL');
