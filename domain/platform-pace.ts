@@ -94,19 +94,19 @@ export function nextPace(s: PaceState, signal: PaceSignal, p: PaceParams, nowMs:
   // already slows its calls: narrowing on it let a 20% error rate (the chaos smoke) or an outage
   // hold the window at 1-2, from where it grows back one account per processing time.
   if (signal.kind === 'server_error') return s;
+  // The tenant was full with `inProcessing` of ours: a window past that only draws more refusals
+  // (probing overshoots by the calls answered in one round). Answers of one round are recorded in
+  // any order: a refusal recorded before the acceptances sent beside it sees few in processing while
+  // the tenant was full of ours, so those still unanswered are possibly in processing too.
+  const seen = signal.inProcessing ?? Number.POSITIVE_INFINITY;
+  const possibly = seen + (signal.unanswered ?? 0);
   // Within the hold a refusal answers a call sent before the decrease: the window is not decreased
-  // again, but never left wider than the accounts of ours the tenant may have held when it refused.
-  // Left wider, a permit is free while the tenant is full: the refused account gets it straight back
-  // and is refused again, call after call, until the hold ends.
-  if (nowMs < s.holdUntilMs) {
-    const possibly = (signal.inProcessing ?? Number.POSITIVE_INFINITY) + (signal.unanswered ?? 0);
-    return { ...s, window: clamp(Math.min(s.window, possibly), p), probing: false };
-  }
+  // again, but never left wider than the accounts possibly in processing. Left wider, a permit is
+  // free while the tenant is full: the refused account gets it straight back and is refused again,
+  // call after call, until the hold ends.
+  if (nowMs < s.holdUntilMs) return { ...s, window: clamp(Math.min(s.window, possibly), p), probing: false };
   // A Retry-After longer than the hold is the tenant saying how long its answer stands.
   const holdMs = Math.max(p.holdMs, signal.retryAfterMs ?? 0);
-  // The tenant was full with `inProcessing` of ours: a window past that only draws more refusals
-  // (probing overshoots by the calls answered in one round).
-  const seen = signal.inProcessing ?? Number.POSITIVE_INFINITY;
   // Decreased from the window the call was sent under: from the wider one, a first round of 4 at a
   // limit of 3 whose 3 acceptances were recorded first (window 7) saw 3 in processing as "under half"
   // and probed again, overshooting once more.
@@ -115,10 +115,7 @@ export function nextPace(s: PaceState, signal: PaceSignal, p: PaceParams, nowMs:
   // processing (a rate limit, a burst of 429s): the window narrows to them, and probes again from
   // there (a doubling per processing time up to the next refusal) rather than creeping back at one
   // account per processing time, which after a collapse to one would take hours to reach a wide window.
-  // Answers of one round are recorded in any order: a refusal recorded before the acceptances sent
-  // beside it sees few in processing while the tenant was full of ours, so those still unanswered
-  // count as possibly in processing (the narrowing keeps the lower count: it must end the overshoot).
-  const possibly = seen + (signal.unanswered ?? 0);
+  // The test counts those possibly in processing; the narrowing keeps the lower count: it must end the overshoot.
   return { window: clamp(Math.min(decreased, seen), p), probing: possibly < decreased * REPROBE_BELOW, holdUntilMs: nowMs + holdMs };
 }
 
