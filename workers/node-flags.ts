@@ -6,14 +6,16 @@
  * growth factor up to 4 after it. The worker has two heaps (the main thread's, Temporal's workflow
  * thread's), each holding 50 – 150 MB alive at 100 accounts in flight, 165 kB an account.
  *
- * - `--max-semi-space-size=16` (Node's own default until v22): worker peak RSS at 100 in flight
- *   706 → 479 MB (300 accounts), no more worker CPU an account.
+ * - `--max-semi-space-size=8` (a young generation of 16 MB a heap): worker peak RSS at 100 in flight
+ *   706 → 479 MB (300 accounts) at 16, Node's own default until v22; at 8, four A/B pairs of 600
+ *   accounts against 16 gave 418 – 436 against 456 – 490 MB (the main thread's heap 166 → 151 MB,
+ *   the workflow thread's 95 → 66) and the same share of the CPU to the worker (0.37).
  * - `--max-old-space-size=1024`: V8 collects sooner and grows less (its growth factor shrinks with
  *   the limit); 598 → 459 and 648 → 476 MB in two A/B pairs of 600 accounts, worker CPU 38.2 →
  *   38.4 and 40.2 → 42.5 ms an account. The limit is 7× what a heap holds at 100 in flight; documents
  *   are buffers outside it (docs/throughput.md, "Where the cost goes").
  */
-export const WORKER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=16', '--max-old-space-size=1024'];
+export const WORKER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=8', '--max-old-space-size=1024'];
 
 /** The flags this process was started without, by name: another value is the operator's choice. */
 export function missingWorkerNodeFlags(execArgv: readonly string[], nodeOptions = ''): string[] {

@@ -3,7 +3,7 @@ import { missingWorkerNodeFlags, WORKER_NODE_FLAGS } from '../../../workers/node
 
 describe("the worker's node flags", () => {
   it('size both V8 heaps for the worker: the young generation and the old', () => {
-    expect(WORKER_NODE_FLAGS).toEqual(['--max-semi-space-size=16', '--max-old-space-size=1024']);
+    expect(WORKER_NODE_FLAGS).toEqual(['--max-semi-space-size=8', '--max-old-space-size=1024']);
   });
 
   it('are missing unless given on the command line or in NODE_OPTIONS; another value counts as given', () => {
@@ -13,6 +13,6 @@ describe("the worker's node flags", () => {
     expect(missingWorkerNodeFlags(['--max-semi-space-size=16'])).toEqual(['--max-old-space-size=1024']);
     expect(missingWorkerNodeFlags([], ` --enable-source-maps  ${WORKER_NODE_FLAGS.join(' ')} `)).toEqual([]);
     expect(missingWorkerNodeFlags(['--max-semi-space-size=8', '--max-old-space-size=2048'])).toEqual([]);
-    expect(missingWorkerNodeFlags(['--max-semi-space-size-x=16', '--max-old-space-size=1024'])).toEqual(['--max-semi-space-size=16']);
+    expect(missingWorkerNodeFlags(['--max-semi-space-size-x=16', '--max-old-space-size=1024'])).toEqual(['--max-semi-space-size=8']);
   });
 });
