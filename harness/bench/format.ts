@@ -36,6 +36,9 @@ const entries = (rec: Record<string, number>) =>
     .map(([k, n]) => `${k} ${fmt(n)}`)
     .join(', ');
 
+/** The share of the pass's slots its accounts held (absent from older results). */
+const slotsNote = (r: { slotsBusy?: number }) => (r.slotsBusy === undefined ? '' : `, slots busy ${fmt(r.slotsBusy, 2)}`);
+
 function pipelineRows(label: string, r: PipelineRun): Row[] {
   const rows: Row[] = [
     {
@@ -46,7 +49,7 @@ function pipelineRows(label: string, r: PipelineRun): Row[] {
     {
       figure: '  account latency p50 / p95',
       value: `${fmtMs(r.latency.p50Ms)} / ${fmtMs(r.latency.p95Ms)}`,
-      note: `max ${fmtMs(r.latency.maxMs)} (ledger: started by the run → outcome recorded)`,
+      note: `max ${fmtMs(r.latency.maxMs)} (ledger: started by the run → outcome recorded)${slotsNote(r)}`,
     },
     {
       figure: '  outcomes by source',
@@ -218,7 +221,7 @@ export function resultRows(r: BenchResults): Row[] {
     rows.push({
       figure: 'Temporal floor (1 workflow + 1 no-op activity)',
       value: `${fmt(r.floor.accountsPerSecond, 2)} acc/s`,
-      note: `peak: ${fmt(r.floor.completed)}/${fmt(r.floor.accounts)} in ${fmt(r.floor.wallSeconds, 1)} s at concurrency ${r.floor.concurrency}, p50 ${fmtMs(r.floor.latency.p50Ms)} (client: start → result), ${fmt(r.floor.historyEventsPerAccount, 1)} events/wf, 2 actions/wf`,
+      note: `peak: ${fmt(r.floor.completed)}/${fmt(r.floor.accounts)} in ${fmt(r.floor.wallSeconds, 1)} s at concurrency ${r.floor.concurrency}, p50 ${fmtMs(r.floor.latency.p50Ms)} (client: start → result)${slotsNote(r.floor)}, ${fmt(r.floor.historyEventsPerAccount, 1)} events/wf, 2 actions/wf`,
     });
     rows.push(...cpuRow(r.floor), ...pgRows(r.floor));
     const fs = sweepRow('  floor sweep', r.floorSweep, r.floor.concurrency);
@@ -243,7 +246,7 @@ export function resultRows(r: BenchResults): Row[] {
     rows.push({
       figure: "Ceiling (the script's work as the floor's activity)",
       value: `${fmt(c.accountsPerSecond, 2)} acc/s`,
-      note: `${fmt(c.completed)}/${fmt(c.accounts)} in ${fmt(c.wallSeconds, 1)} s at concurrency ${c.concurrency}, p50 ${fmtMs(c.latency.p50Ms)} (client: start → result); no ledger, no events, nothing durable between steps`,
+      note: `${fmt(c.completed)}/${fmt(c.accounts)} in ${fmt(c.wallSeconds, 1)} s at concurrency ${c.concurrency}, p50 ${fmtMs(c.latency.p50Ms)} (client: start → result)${slotsNote(c)}; no ledger, no events, nothing durable between steps`,
     });
     rows.push(...cpuRow(c));
     if (c.notCompleted > 0) rows.push({ figure: '  NOT completed', value: fmt(c.notCompleted) });

@@ -53,6 +53,12 @@ export const throughputRunSchema = z.object({
   wallSeconds: z.number(),
   accountsPerSecond: z.number(),
   latency: latencySchema,
+  /**
+   * The share of the pass's slots (concurrency × wall time) an account held: the sum of the latencies
+   * over both. Below 1, slots stood empty between one account's end and the next one's start (absent
+   * in results written before it was measured).
+   */
+  slotsBusy: z.number().optional(),
   /** 1-minute load average when the pass ended (the machine is shared). */
   loadAvg1: z.number(),
   /** CPU milliseconds per completed account by process group over the pass (`cpu.ts`). */

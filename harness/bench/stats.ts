@@ -55,6 +55,7 @@ export function passFigures(m: {
     wallSeconds: round(m.wallMs / 1000, 2),
     accountsPerSecond: round(m.completed / (m.wallMs / 1000), 2),
     latency: { p50Ms: whole(percentile(m.latenciesMs, 50)), p95Ms: whole(percentile(m.latenciesMs, 95)), maxMs: whole(percentile(m.latenciesMs, 100)) },
+    slotsBusy: m.wallMs > 0 ? round(m.latenciesMs.reduce((s, v) => s + v, 0) / (m.wallMs * m.concurrency), 2) : undefined,
     loadAvg1: round(m.loadAvg1, 2),
     historyEventsPerAccount: whole(mean(m.historyLengths), 1),
   };

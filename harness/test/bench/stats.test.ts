@@ -88,6 +88,8 @@ describe('passFigures', () => {
       wallSeconds: 2,
       accountsPerSecond: 2,
       latency: { p50Ms: 200, p95Ms: 401, maxMs: 401 },
+      // 1,001 ms of accounts in 2 slots × 2,000 ms.
+      slotsBusy: 0.25,
       loadAvg1: 1.23,
       historyEventsPerAccount: 10.5,
     });
