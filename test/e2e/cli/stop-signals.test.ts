@@ -27,8 +27,23 @@ interface Started {
   output: () => string;
 }
 
-/** Starts `npm run <script>` as a terminal would: its own process group, ready once it says so. */
+/**
+ * startOnce, again on fresh ports when a port drawn free was bound by the time its server listened
+ * (EADDRINUSE): CI's other stacks draw from the same range. A port this command's earlier cycles
+ * hold is never drawn (freePort binds it first), so a leftover still fails its cycle's checks.
+ */
 async function startInGroup(args: string[], readyLine: string): Promise<Started> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(args, readyLine);
+    } catch (e) {
+      if (attempt >= 3 || !String(e).includes('EADDRINUSE')) throw e;
+    }
+  }
+}
+
+/** Starts `npm run <script>` as a terminal would: its own process group, ready once it says so. */
+async function startOnce(args: string[], readyLine: string): Promise<Started> {
   const mark = crypto.randomUUID();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stop-signals-'));
   dirs.push(dataDir);
