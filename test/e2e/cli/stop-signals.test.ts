@@ -30,7 +30,7 @@ interface Started {
 /**
  * startOnce, again on fresh ports when a port drawn free was bound by the time its server listened
  * (EADDRINUSE): CI's other stacks draw from the same range. A port this command's earlier cycles
- * hold is never drawn (freePort binds it first), so a leftover still fails its cycle's checks.
+ * hold is never drawn (freePort draws only ports it can bind), so a leftover still fails its checks.
  */
 async function startInGroup(args: string[], readyLine: string): Promise<Started> {
   for (let attempt = 1; ; attempt++) {
