@@ -152,6 +152,11 @@ function canBind(port: number): Promise<boolean> {
 
 const handedOut = new Set<number>();
 
+/** A port this process will bind later (one the configuration names): freePort never hands it out. */
+export function reservePort(port: number): void {
+  handedOut.add(port);
+}
+
 /**
  * A loopback port that is free now, drawn at random from outside the ephemeral range (so no client socket
  * of this machine can take it before the server binds) and never handed out twice by this process.

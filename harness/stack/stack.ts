@@ -10,7 +10,7 @@ import { platformTaskQueue } from '../../domain/task-queues';
 import { workerDeploymentVersion } from '../../workers/deployment-version';
 import { migrate, migrateAll } from '../../db/migrate';
 import { SANDBOX_COMPONENT } from '../sandbox/migrations';
-import { assertPortFree, canConnect, freePort, startProcess, waitForPort, type ManagedProcess } from './child-process';
+import { assertPortFree, canConnect, freePort, reservePort, startProcess, waitForPort, type ManagedProcess } from './child-process';
 import { startLocalAws } from './fauxqs';
 import { startPostgres } from './postgres';
 import { loadOrCreateDevSecrets } from '../../config/dev-secrets';
@@ -89,6 +89,8 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
     const port = async (configured: number, what: string) => {
       if (opts.freePorts) return freePort();
       await assertPortFree(configured, what);
+      // Bound only as its server starts: the metrics ports drawn meanwhile must not take it.
+      reservePort(configured);
       return configured;
     };
     const secrets = loadOrCreateDevSecrets(dataDir);

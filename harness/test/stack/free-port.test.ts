@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { describeError, EXIT } from '../../../cli/errors';
-import { assertPortFree, freePort, listenPortRange } from '../../stack/child-process';
+import { assertPortFree, freePort, listenPortRange, reservePort } from '../../stack/child-process';
 import { assertReachable } from '../../stack/postgres';
 
 function kernelEphemeralRange(): [number, number] | undefined {
@@ -48,6 +48,13 @@ describe('freePort', () => {
       expect(port).toBeLessThanOrEqual(lo + 60);
     }
     await expect(freePort(lo - 1)).rejects.toMatchObject({ code: 'port_in_use' });
+  });
+
+  it('never hands out a port reserved for a server this process starts later', async () => {
+    const [lo] = listenPortRange();
+    // Every port up to the ceiling reserved (after the ceiling's test above, which draws below lo + 60): none is left to draw.
+    for (let p = lo; p <= lo + 19; p++) reservePort(p);
+    await expect(freePort(lo + 19)).rejects.toMatchObject({ code: 'port_in_use' });
   });
 
   it('skips a port that is already bound', async () => {
