@@ -119,13 +119,18 @@ export async function supplierRows(pool: Pool, code?: string): Promise<SupplierR
 export async function attemptTimings(
   pool: Pool,
   runId: string,
-): Promise<Array<{ ms: number | null; outcome: string | null; error_code: string | null; outcome_source: string | null }>> {
+): Promise<Array<{ ms: number | null; finishedMs: number | null; outcome: string | null; error_code: string | null; outcome_source: string | null }>> {
   const r = await pool.query(
-    `select extract(epoch from (finished_at - started_at)) * 1000 as ms, outcome, error_code, outcome_source
+    `select extract(epoch from (finished_at - started_at)) * 1000 as ms, extract(epoch from finished_at) * 1000 as finished_ms,
+            outcome, error_code, outcome_source
        from migrate.account_attempts where run_id = $1`,
     [runId],
   );
-  return r.rows.map((x) => ({ ...x, ms: x.ms === null ? null : Number(x.ms) }));
+  return r.rows.map(({ finished_ms, ...x }) => ({
+    ...x,
+    ms: x.ms === null ? null : Number(x.ms),
+    finishedMs: finished_ms === null ? null : Number(finished_ms),
+  }));
 }
 
 export async function finishedCount(pool: Pool, runId: string): Promise<number> {

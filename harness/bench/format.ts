@@ -39,12 +39,20 @@ const entries = (rec: Record<string, number>) =>
 /** The share of the pass's slots its accounts held (absent from older results). */
 const slotsNote = (r: { slotsBusy?: number }) => (r.slotsBusy === undefined ? '' : `, slots busy ${fmt(r.slotsBusy, 2)}`);
 
+/** The pass's rate with its window full, without the ramp and the drain (absent from older results and short passes). */
+const steadyNote = (r: { steadyAccountsPerSecond?: number }) =>
+  r.steadyAccountsPerSecond === undefined ? '' : `, steady ${fmt(r.steadyAccountsPerSecond, 2)} acc/s`;
+
+/** A wall-clock ratio, then the same of the steady rates when both were measured. */
+const steadyRatioNote = (steady: number | undefined) =>
+  steady === undefined ? '' : `; steady rates (the window full, no ramp, no drain: stats.ts steadyRate): ${fmt(steady, 2)}`;
+
 function pipelineRows(label: string, r: PipelineRun): Row[] {
   const rows: Row[] = [
     {
       figure: label,
       value: `${fmt(r.accountsPerSecond, 2)} acc/s`,
-      note: `${fmt(r.completed)}/${fmt(r.accounts)} completed in ${fmt(r.wallSeconds, 1)} s, concurrency ${r.concurrency}, load ${fmt(r.loadAvg1, 1)}`,
+      note: `${fmt(r.completed)}/${fmt(r.accounts)} completed in ${fmt(r.wallSeconds, 1)} s${steadyNote(r)}, concurrency ${r.concurrency}, load ${fmt(r.loadAvg1, 1)}`,
     },
     {
       figure: '  account latency p50 / p95',
@@ -179,20 +187,20 @@ function cpuBoundRows(r: BenchResults): Row[] {
 }
 
 const roundLine = (f: RoundFigures) =>
-  `${fmt(f.pipelineOverCeiling, 2)} · ${fmt(f.pipelineOverFloor, 2)} · ${fmt(f.cpuMsPerAccount, 0)} (${fmt(f.cpuLessStandInsMs, 0)}) · ${fmt(f.postgresCpuMs, 1)} · ${fmt(f.pipelineMinusCeilingCpuMs, 0)}`;
+  `${fmt(f.pipelineOverCeiling, 2)} · ${fmt(f.pipelineOverFloor, 2)} (${fmt(f.steadyPipelineOverCeiling, 2)} · ${fmt(f.steadyPipelineOverFloor, 2)}) · ${fmt(f.cpuMsPerAccount, 0)} (${fmt(f.cpuLessStandInsMs, 0)}) · ${fmt(f.postgresCpuMs, 1)} · ${fmt(f.pipelineMinusCeilingCpuMs, 0)}`;
 
 /** `--rounds`: each round's figures on a line, then their medians and spread, the figures a goal is judged on. */
 function roundRows(rounds: Rounds): Row[] {
   return [
     {
       figure: `Rounds (${rounds.runs.length}: pipeline, floor, ceiling again)`,
-      value: 'p/ceil · p/floor · CPU (less stand-ins) · Postgres · p − ceil',
-      note: 'each pass beside the others of its round, the order reversed every other round (bench/rounds.ts); CPU in ms an account',
+      value: 'p/ceil · p/floor (steady: the same two) · CPU (less stand-ins) · Postgres · p − ceil',
+      note: "each pass beside the others of its round, the order reversed every other round (bench/rounds.ts); steady: of the passes' rates with the window full; CPU in ms an account",
     },
     ...rounds.runs.map((x, i) => ({
       figure: `  round ${i + 1}`,
       value: roundLine(x.figures),
-      note: `${x.order.join(' → ')}: ${fmt(x.pipeline.accountsPerSecond, 2)} · ${fmt(x.floor.accountsPerSecond, 2)} · ${fmt(x.ceiling.accountsPerSecond, 2)} acc/s, load ${fmt(x.pipeline.loadAvg1, 1)}`,
+      note: `${x.order.join(' → ')}: ${fmt(x.pipeline.accountsPerSecond, 2)} · ${fmt(x.floor.accountsPerSecond, 2)} · ${fmt(x.ceiling.accountsPerSecond, 2)} acc/s (steady ${fmt(x.pipeline.steadyAccountsPerSecond, 2)} · ${fmt(x.floor.steadyAccountsPerSecond, 2)} · ${fmt(x.ceiling.steadyAccountsPerSecond, 2)}), load ${fmt(x.pipeline.loadAvg1, 1)}`,
     })),
     { figure: '  median', value: roundLine(rounds.median), note: `lowest ${roundLine(rounds.min)}; highest ${roundLine(rounds.max)}` },
   ];
@@ -221,7 +229,7 @@ export function resultRows(r: BenchResults): Row[] {
     rows.push({
       figure: 'Temporal floor (1 workflow + 1 no-op activity)',
       value: `${fmt(r.floor.accountsPerSecond, 2)} acc/s`,
-      note: `peak: ${fmt(r.floor.completed)}/${fmt(r.floor.accounts)} in ${fmt(r.floor.wallSeconds, 1)} s at concurrency ${r.floor.concurrency}, p50 ${fmtMs(r.floor.latency.p50Ms)} (client: start → result)${slotsNote(r.floor)}, ${fmt(r.floor.historyEventsPerAccount, 1)} events/wf, 2 actions/wf`,
+      note: `peak: ${fmt(r.floor.completed)}/${fmt(r.floor.accounts)} in ${fmt(r.floor.wallSeconds, 1)} s${steadyNote(r.floor)} at concurrency ${r.floor.concurrency}, p50 ${fmtMs(r.floor.latency.p50Ms)} (client: start → result)${slotsNote(r.floor)}, ${fmt(r.floor.historyEventsPerAccount, 1)} events/wf, 2 actions/wf`,
     });
     rows.push(...cpuRow(r.floor), ...pgRows(r.floor));
     const fs = sweepRow('  floor sweep', r.floorSweep, r.floor.concurrency);
@@ -229,7 +237,7 @@ export function resultRows(r: BenchResults): Row[] {
     rows.push({
       figure: '  pipeline / floor',
       value: fmt(r.ratios.pipelineOverFloor, 2),
-      note: 'pipeline at its best ÷ the floor at its peak (1 = as fast as bare Temporal)',
+      note: `pipeline at its best ÷ the floor at its peak (1 = as fast as bare Temporal)${steadyRatioNote(r.ratios.steady?.pipelineOverFloor)}`,
     });
   }
   if (r.plainScript) {
@@ -246,12 +254,21 @@ export function resultRows(r: BenchResults): Row[] {
     rows.push({
       figure: "Ceiling (the script's work as the floor's activity)",
       value: `${fmt(c.accountsPerSecond, 2)} acc/s`,
-      note: `${fmt(c.completed)}/${fmt(c.accounts)} in ${fmt(c.wallSeconds, 1)} s at concurrency ${c.concurrency}, p50 ${fmtMs(c.latency.p50Ms)} (client: start → result)${slotsNote(c)}; no ledger, no events, nothing durable between steps`,
+      note: `${fmt(c.completed)}/${fmt(c.accounts)} in ${fmt(c.wallSeconds, 1)} s${steadyNote(c)} at concurrency ${c.concurrency}, p50 ${fmtMs(c.latency.p50Ms)} (client: start → result)${slotsNote(c)}; no ledger, no events, nothing durable between steps`,
     });
     rows.push(...cpuRow(c));
     if (c.notCompleted > 0) rows.push({ figure: '  NOT completed', value: fmt(c.notCompleted) });
     rows.push(
-      { figure: '  ceiling / floor', value: fmt(r.ratios.ceilingOverFloor, 2), note: "the most a pipeline doing the script's work reaches of the floor here" },
+      {
+        figure: '  pipeline / ceiling',
+        value: fmt(r.ratios.pipelineOverCeiling, 2),
+        note: `the pipeline at its best ÷ the ceiling (1 = all its durable part free)${steadyRatioNote(r.ratios.steady?.pipelineOverCeiling)}`,
+      },
+      {
+        figure: '  ceiling / floor',
+        value: fmt(r.ratios.ceilingOverFloor, 2),
+        note: `the most a pipeline doing the script's work reaches of the floor here${steadyRatioNote(r.ratios.steady?.ceilingOverFloor)}`,
+      },
       { figure: '  ceiling / script', value: fmt(r.ratios.ceilingOverScript, 2), note: 'the most such a pipeline reaches of the script here' },
       ...cpuBoundRows(r),
     );

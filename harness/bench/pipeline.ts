@@ -153,6 +153,7 @@ export async function runPipeline(opts: {
   const missing = set.accounts.length - rows.length;
   if (missing > 0) failedByCode.no_ledger_row = missing;
   const latencies = rows.filter((r) => r.ms !== null).map((r) => Number(r.ms));
+  const ends = rows.filter((r) => r.outcome === 'completed' && r.finishedMs !== null).map((r) => Number(r.finishedMs));
   // Events on: how outcomes arrived, and what became of the platform's events for these accounts.
   const outcomeSources = countBy(rows.map((r) => r.outcome_source ?? 'none'));
   const inbox = await inboxMatchCounts(pool, set.accounts, dbStart, dbEnd);
@@ -171,6 +172,7 @@ export async function runPipeline(opts: {
       completed,
       wallMs,
       latenciesMs: latencies,
+      endsMs: ends,
       historyLengths: history,
       loadAvg1: os.loadavg()[0],
     }),

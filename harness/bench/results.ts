@@ -52,6 +52,12 @@ export const throughputRunSchema = z.object({
   notCompleted: z.number().int(),
   wallSeconds: z.number(),
   accountsPerSecond: z.number(),
+  /**
+   * Accounts finished per second while the pass's window was full: between its `concurrency`-th and
+   * (accounts − concurrency)-th finish (`stats.ts` steadyRate), without the ramp and the drain. Absent
+   * for the plain script, in results written before it was measured, or in passes too short for it.
+   */
+  steadyAccountsPerSecond: z.number().optional(),
   latency: latencySchema,
   /**
    * The share of the pass's slots (concurrency × wall time) an account held: the sum of the latencies
@@ -135,6 +141,9 @@ export type MemoryGrowth = z.infer<typeof memoryGrowthSchema>;
 export const roundFiguresSchema = z.object({
   pipelineOverCeiling: z.number().optional(),
   pipelineOverFloor: z.number().optional(),
+  /** The same two of the passes' steady rates (`steadyAccountsPerSecond`). */
+  steadyPipelineOverCeiling: z.number().optional(),
+  steadyPipelineOverFloor: z.number().optional(),
   cpuMsPerAccount: z.number().optional(),
   /** Less the tenant's stand-ins (bench/cpu-sums.ts): what a deployment runs. */
   cpuLessStandInsMs: z.number().optional(),
@@ -196,8 +205,13 @@ export const benchResultsSchema = z.object({
   ratios: z.object({
     pipelineOverFloor: z.number().optional(),
     pipelineOverScript: z.number().optional(),
+    pipelineOverCeiling: z.number().optional(),
     ceilingOverFloor: z.number().optional(),
     ceilingOverScript: z.number().optional(),
+    /** The same ratios of the passes' steady rates (`steadyAccountsPerSecond`): the pace a long run keeps. */
+    steady: z
+      .object({ pipelineOverFloor: z.number().optional(), pipelineOverCeiling: z.number().optional(), ceilingOverFloor: z.number().optional() })
+      .optional(),
   }),
   /** `--rounds`: the ratios and CPU again in rounds of paired passes, judged on their medians. */
   rounds: roundsSchema.optional(),

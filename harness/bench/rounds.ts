@@ -24,6 +24,8 @@ export function roundFigures(r: { pipeline: PipelineRun; floor: FloorRun; ceilin
   return {
     pipelineOverCeiling: rounded(ratio(r.pipeline.accountsPerSecond, r.ceiling.accountsPerSecond), 2),
     pipelineOverFloor: rounded(ratio(r.pipeline.accountsPerSecond, r.floor.accountsPerSecond), 2),
+    steadyPipelineOverCeiling: rounded(ratio(r.pipeline.steadyAccountsPerSecond, r.ceiling.steadyAccountsPerSecond), 2),
+    steadyPipelineOverFloor: rounded(ratio(r.pipeline.steadyAccountsPerSecond, r.floor.steadyAccountsPerSecond), 2),
     cpuMsPerAccount: rounded(cpu, 1),
     cpuLessStandInsMs: rounded(cpuLessStandIns(c), 1),
     postgresCpuMs: c?.postgres,
@@ -31,7 +33,16 @@ export function roundFigures(r: { pipeline: PipelineRun; floor: FloorRun; ceilin
   };
 }
 
-const FIGURES = ['pipelineOverCeiling', 'pipelineOverFloor', 'cpuMsPerAccount', 'cpuLessStandInsMs', 'postgresCpuMs', 'pipelineMinusCeilingCpuMs'] as const;
+const FIGURES = [
+  'pipelineOverCeiling',
+  'pipelineOverFloor',
+  'steadyPipelineOverCeiling',
+  'steadyPipelineOverFloor',
+  'cpuMsPerAccount',
+  'cpuLessStandInsMs',
+  'postgresCpuMs',
+  'pipelineMinusCeilingCpuMs',
+] as const;
 
 /** Each figure's median, lowest and highest over the rounds that measured it. */
 export function summarizeRounds(runs: Round[]): Rounds {

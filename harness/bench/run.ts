@@ -292,7 +292,7 @@ async function measure(
       const figures = roundFigures(done);
       runs.push({ order, ...done, figures });
       say(
-        `round ${i + 1}: pipeline ${done.pipeline.accountsPerSecond}, floor ${done.floor.accountsPerSecond}, ceiling ${done.ceiling.accountsPerSecond} acc/s; pipeline / ceiling ${figures.pipelineOverCeiling}, / floor ${figures.pipelineOverFloor}; CPU ${figures.cpuMsPerAccount} ms`,
+        `round ${i + 1}: pipeline ${done.pipeline.accountsPerSecond}, floor ${done.floor.accountsPerSecond}, ceiling ${done.ceiling.accountsPerSecond} acc/s; pipeline / ceiling ${figures.pipelineOverCeiling}, / floor ${figures.pipelineOverFloor} (steady ${figures.steadyPipelineOverCeiling}, ${figures.steadyPipelineOverFloor}); CPU ${figures.cpuMsPerAccount} ms`,
       );
     }
     rounds = summarizeRounds(runs);
@@ -391,8 +391,14 @@ async function measure(
     ratios: {
       pipelineOverFloor: roundOpt(ratio(endToEnd.accountsPerSecond, floor?.accountsPerSecond)),
       pipelineOverScript: roundOpt(ratio(endToEnd.accountsPerSecond, plainScript?.accountsPerSecond)),
+      pipelineOverCeiling: roundOpt(ratio(endToEnd.accountsPerSecond, ceiling?.accountsPerSecond)),
       ceilingOverFloor: roundOpt(ratio(ceiling?.accountsPerSecond, floor?.accountsPerSecond)),
       ceilingOverScript: roundOpt(ratio(ceiling?.accountsPerSecond, plainScript?.accountsPerSecond)),
+      steady: {
+        pipelineOverFloor: roundOpt(ratio(endToEnd.steadyAccountsPerSecond, floor?.steadyAccountsPerSecond)),
+        pipelineOverCeiling: roundOpt(ratio(endToEnd.steadyAccountsPerSecond, ceiling?.steadyAccountsPerSecond)),
+        ceilingOverFloor: roundOpt(ratio(ceiling?.steadyAccountsPerSecond, floor?.steadyAccountsPerSecond)),
+      },
     },
     validation: { seconds: opts.validationSeconds, payloadsPerSecondPerCore: { runs: vRuns, median: median(vRuns) } },
     sandbox: {

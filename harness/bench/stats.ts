@@ -36,6 +36,23 @@ export function round(n: number, digits = 2): number {
   return Math.round(n * f) / f;
 }
 
+/**
+ * The pass's rate while its window was full: accounts finished per second between the
+ * `concurrency`-th finish and the (n − concurrency)-th, the moment the last account could start.
+ * The pass's first `concurrency` finishes are its ramp, its last `concurrency` its drain, where slots
+ * empty and one slow account can hold the wall clock for seconds: in a pass of 600 accounts at 100
+ * that is a third of the finishes. A migration of a million is all steady part. `endsMs`: each
+ * account's finish, on any one clock. Undefined when the steady part is under `concurrency` finishes.
+ */
+export function steadyRate(endsMs: readonly number[], concurrency: number): number | undefined {
+  const first = concurrency;
+  const last = endsMs.length - concurrency;
+  if (concurrency < 1 || last - first < concurrency) return undefined;
+  const sorted = [...endsMs].sort((a, b) => a - b);
+  const ms = sorted[last - 1] - sorted[first - 1];
+  return ms > 0 ? (last - first) / (ms / 1000) : undefined;
+}
+
 /** The figures every timed pass reports (pipeline and floor alike), from its raw measurements. */
 export function passFigures(m: {
   accounts: number;
@@ -43,6 +60,8 @@ export function passFigures(m: {
   completed: number;
   wallMs: number;
   latenciesMs: readonly number[];
+  /** When each completed account finished, on any one clock (for the steady rate). */
+  endsMs?: readonly number[];
   historyLengths: readonly number[];
   loadAvg1: number;
 }) {
@@ -54,6 +73,7 @@ export function passFigures(m: {
     notCompleted: m.accounts - m.completed,
     wallSeconds: round(m.wallMs / 1000, 2),
     accountsPerSecond: round(m.completed / (m.wallMs / 1000), 2),
+    steadyAccountsPerSecond: m.endsMs ? whole(steadyRate(m.endsMs, m.concurrency), 2) : undefined,
     latency: { p50Ms: whole(percentile(m.latenciesMs, 50)), p95Ms: whole(percentile(m.latenciesMs, 95)), maxMs: whole(percentile(m.latenciesMs, 100)) },
     slotsBusy: m.wallMs > 0 ? round(m.latenciesMs.reduce((s, v) => s + v, 0) / (m.wallMs * m.concurrency), 2) : undefined,
     loadAvg1: round(m.loadAvg1, 2),

@@ -57,6 +57,7 @@ export async function runFloor(opts: {
     maxCachedWorkflows: 1000,
   });
   const latencies: number[] = [];
+  const ends: number[] = [];
   const ids = opts.accounts.map((a) => `bench-${work === 'noop' ? 'floor' : work}/${opts.tag}/${a}`);
   let wallMs = 0;
   const results = await worker.runUntil(async () => {
@@ -68,7 +69,9 @@ export async function runFloor(opts: {
         workflowId: ids[i],
         args: [account],
       });
-      latencies.push(performance.now() - t0);
+      const t1 = performance.now();
+      latencies.push(t1 - t0);
+      ends.push(t1);
       return out;
     });
     wallMs = performance.now() - started;
@@ -84,6 +87,7 @@ export async function runFloor(opts: {
     completed,
     wallMs,
     latenciesMs: latencies,
+    endsMs: ends,
     historyLengths: history,
     loadAvg1: os.loadavg()[0],
   });

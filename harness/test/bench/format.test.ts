@@ -209,7 +209,17 @@ describe('resultRows', () => {
       loadAvg1: 2,
       cpuMsPerAccount: { bench: 30, temporal: 25, sandbox: 10, 'sandbox-postgres': 4, s3sqs: 1 },
     };
-    const base = results({ ceiling, ratios: { pipelineOverFloor: 0.25, pipelineOverScript: 0.5, ceilingOverFloor: 0.32, ceilingOverScript: 0.64 } });
+    const base = results({
+      ceiling,
+      ratios: {
+        pipelineOverFloor: 0.25,
+        pipelineOverScript: 0.5,
+        pipelineOverCeiling: 0.78,
+        ceilingOverFloor: 0.32,
+        ceilingOverScript: 0.64,
+        steady: { pipelineOverCeiling: 0.7 },
+      },
+    });
     const measured: BenchResults = {
       ...base,
       endToEnd: { ...base.endToEnd, cpuMsPerAccount: { worker: 34, temporal: 28, postgres: 8, sandbox: 10, 'sandbox-postgres': 4, s3sqs: 1 } },
@@ -222,11 +232,12 @@ describe('resultRows', () => {
     const rows = resultRows(measured);
     const at = rows.findIndex((r) => r.figure.startsWith('Ceiling'));
     expect(rows[at]).toMatchObject({ value: '32.00 acc/s', note: expect.stringContaining('1,999/2,000 in 62.5 s at concurrency 50') });
-    expect(rows.slice(at + 1, at + 8).map((r) => [r.figure.trim(), r.value])).toEqual([
+    expect(rows.slice(at + 1, at + 9).map((r) => [r.figure.trim(), r.value])).toEqual([
       ['CPU per account', '70 ms'],
       // What a deployment runs: the tenant's stand-ins (its API, its database work, S3/SQS) taken off.
       ['without the stand-ins', '55 ms'],
       ['NOT completed', '1'],
+      ['pipeline / ceiling', '0.78'],
       ['ceiling / floor', '0.32'],
       ['ceiling / script', '0.64'],
       // The floor's server and worker (20 + 8) + the script's work and stand-ins (10 + 6 + 2).
@@ -234,25 +245,34 @@ describe('resultRows', () => {
       // 85 in the pipeline's pass, 70 in the ceiling's.
       ['pipeline − ceiling, CPU per account', '15 ms'],
     ]);
+    // The steady rates' ratio beside the wall clock's, when both passes measured one; nothing when not.
+    expect(rows[at + 4].note).toContain('steady rates (the window full, no ramp, no drain: stats.ts steadyRate): 0.70');
+    expect(rows[at + 5].note).not.toContain('steady');
   });
 
   it('shows each round on a line, then the medians and spread a goal is judged on', () => {
-    const pass = (accountsPerSecond: number, cpuMsPerAccount: Record<string, number>) => ({ ...run(), accounts: 600, accountsPerSecond, cpuMsPerAccount });
+    const pass = (accountsPerSecond: number, steadyAccountsPerSecond: number, cpuMsPerAccount: Record<string, number>) => ({
+      ...run(),
+      accounts: 600,
+      accountsPerSecond,
+      steadyAccountsPerSecond,
+      cpuMsPerAccount,
+    });
     const rounds = summarizeRounds(
       [
-        { pipeline: pass(18, { worker: 60, sandbox: 10 }), floor: pass(36, {}), ceiling: pass(20, { bench: 50 }) },
-        { pipeline: pass(10, { worker: 90, postgres: 8 }), floor: pass(40, {}), ceiling: pass(20, { bench: 50 }) },
+        { pipeline: pass(18, 24, { worker: 60, sandbox: 10 }), floor: pass(36, 48, {}), ceiling: pass(20, 30, { bench: 50 }) },
+        { pipeline: pass(10, 12, { worker: 90, postgres: 8 }), floor: pass(40, 48, {}), ceiling: pass(20, 30, { bench: 50 }) },
       ].map((done, i) => ({ order: roundOrder(i), ...done, figures: roundFigures(done) })),
     );
     const rows = resultRows(results({ rounds }));
     const at = rows.findIndex((r) => r.figure.startsWith('Rounds (2'));
     expect(rows.slice(at + 1, at + 4).map((r) => [r.figure.trim(), r.value])).toEqual([
-      ['round 1', '0.90 · 0.50 · 70 (60) · — · 20'],
-      ['round 2', '0.50 · 0.25 · 98 (98) · 8.0 · 48'],
-      ['median', '0.70 · 0.38 · 84 (79) · 8.0 · 34'],
+      ['round 1', '0.90 · 0.50 (0.80 · 0.50) · 70 (60) · — · 20'],
+      ['round 2', '0.50 · 0.25 (0.40 · 0.25) · 98 (98) · 8.0 · 48'],
+      ['median', '0.70 · 0.38 (0.60 · 0.38) · 84 (79) · 8.0 · 34'],
     ]);
-    expect(rows[at + 2].note).toContain('ceiling → floor → pipeline: 10.00 · 40.00 · 20.00 acc/s');
-    expect(rows[at + 3].note).toBe('lowest 0.50 · 0.25 · 70 (60) · 8.0 · 20; highest 0.90 · 0.50 · 98 (98) · 8.0 · 48');
+    expect(rows[at + 2].note).toContain('ceiling → floor → pipeline: 10.00 · 40.00 · 20.00 acc/s (steady 12.00 · 48.00 · 30.00)');
+    expect(rows[at + 3].note).toBe('lowest 0.50 · 0.25 (0.40 · 0.25) · 70 (60) · 8.0 · 20; highest 0.90 · 0.50 (0.80 · 0.50) · 98 (98) · 8.0 · 48');
   });
 
   it('leaves out sections that were not run', () => {

@@ -30,6 +30,16 @@ describe('bench rounds', () => {
     ]);
   });
 
+  it('sets the steady rates beside each other as well, when each pass measured one', () => {
+    const done = {
+      pipeline: { ...pipeline(18), steadyAccountsPerSecond: 24 },
+      floor: { ...floorPass(36), steadyAccountsPerSecond: 60 },
+      ceiling: { ...floorPass(20), steadyAccountsPerSecond: 30 },
+    };
+    expect(roundFigures(done)).toMatchObject({ pipelineOverCeiling: 0.9, steadyPipelineOverCeiling: 0.8, steadyPipelineOverFloor: 0.4 });
+    expect(roundFigures({ ...done, ceiling: floorPass(20) }).steadyPipelineOverCeiling).toBeUndefined();
+  });
+
   it("sets a round's pipeline beside its own floor and ceiling: the ratios, the CPU less the stand-ins, what it costs beyond the ceiling", () => {
     const done = {
       pipeline: pipeline(18, { worker: 40, temporal: 30, postgres: 9.5, events: 4, sandbox: 11, 'sandbox-postgres': 2.5, s3sqs: 3 }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mean, median, passFigures, percentile, ratio } from '../../bench/stats';
+import { mean, median, passFigures, percentile, ratio, steadyRate } from '../../bench/stats';
 
 describe('percentile (nearest rank)', () => {
   const hundred = Array.from({ length: 100 }, (_, i) => 100 - i); // 100..1, unsorted on purpose
@@ -93,5 +93,68 @@ describe('passFigures', () => {
       loadAvg1: 1.23,
       historyEventsPerAccount: 10.5,
     });
+  });
+});
+
+/** When each account of a sliding window finishes: the next starts on the earliest free slot. */
+function slidingWindowEnds(latenciesMs: readonly number[], concurrency: number): number[] {
+  const free = Array.from({ length: concurrency }, () => 0);
+  return latenciesMs.map((ms) => {
+    free.sort((a, b) => a - b);
+    free[0] += ms;
+    return free[0];
+  });
+}
+
+describe('steadyRate', () => {
+  it('is the window-full pace: 100 slots of 1 s accounts finish 100 a second, whatever the drain does', () => {
+    const even = Array.from({ length: 600 }, () => 1000);
+    // The same pass with its last ten accounts stuck 10 s: the wall-clock rate falls by almost half.
+    const stuck = even.map((ms, i) => (i >= 590 ? 11_000 : ms));
+    for (const latencies of [even, stuck]) expect(steadyRate(slidingWindowEnds(latencies, 100), 100)).toBeCloseTo(100, 6);
+    expect(600 / (Math.max(...slidingWindowEnds(stuck, 100)) / 1000)).toBeLessThan(55);
+  });
+
+  it('follows the steady part: accounts twice as slow there halve it', () => {
+    const latencies = Array.from({ length: 600 }, (_, i) => (i >= 100 && i < 500 ? 2000 : 1000));
+    expect(steadyRate(slidingWindowEnds(latencies, 100), 100)).toBeCloseTo(50, 0);
+  });
+
+  it('takes the finishes in any order, and is undefined when the steady part is shorter than the window', () => {
+    const ends = slidingWindowEnds(
+      Array.from({ length: 300 }, (_, i) => 500 + (i % 7) * 100),
+      50,
+    );
+    const shuffled = [...ends].reverse();
+    expect(steadyRate(shuffled, 50)).toBe(steadyRate(ends, 50));
+    expect(steadyRate(ends.slice(0, 149), 50)).toBeUndefined();
+    expect(steadyRate(ends.slice(0, 150), 50)).toBeGreaterThan(0);
+    expect(
+      steadyRate(
+        Array.from({ length: 9 }, () => 5),
+        3,
+      ),
+    ).toBeUndefined();
+  });
+
+  it('passFigures reports it beside the wall-clock rate when the finishes are given', () => {
+    const ends = slidingWindowEnds(
+      Array.from({ length: 30 }, () => 1000),
+      10,
+    );
+    const f = passFigures({
+      accounts: 30,
+      concurrency: 10,
+      completed: 30,
+      wallMs: 3000,
+      latenciesMs: ends.map(() => 1000),
+      endsMs: ends,
+      historyLengths: [],
+      loadAvg1: 0,
+    });
+    expect(f.steadyAccountsPerSecond).toBe(10);
+    expect(
+      passFigures({ accounts: 30, concurrency: 10, completed: 30, wallMs: 3000, latenciesMs: [], historyLengths: [], loadAvg1: 0 }).steadyAccountsPerSecond,
+    ).toBeUndefined();
   });
 });
