@@ -1,4 +1,4 @@
-import type { BaselineCheck, BenchResults, PipelineRun, RoundFigures, Rounds } from './results';
+import type { BaselineCheck, BenchResults, FloorRun, PipelineRun, RoundFigures, Rounds } from './results';
 import { BASELINE_FILE, rssPerAccountInFlight } from './baseline';
 import { median, ratio, round } from './stats';
 import { cpuLessStandIns, cpuOf, STAND_IN_GROUPS, sumOf } from './cpu-sums';
@@ -186,6 +186,32 @@ function cpuBoundRows(r: BenchResults): Row[] {
   return rows;
 }
 
+/** `--ceiling-kept`: the ceiling that also reads each account back and records its one outcome, and the ratios it bounds. */
+function keptRows(r: BenchResults, k: FloorRun): Row[] {
+  const rows: Row[] = [
+    {
+      figure: 'Ceiling kept (+ read-back, one outcome)',
+      value: `${fmt(k.accountsPerSecond, 2)} acc/s`,
+      note: `${fmt(k.completed)}/${fmt(k.accounts)} in ${fmt(k.wallSeconds, 1)} s${steadyNote(k)} at concurrency ${k.concurrency}: the ceiling's activity, then the pipeline's read-back and compare and one ledger statement`,
+    },
+    ...cpuRow(k),
+  ];
+  if (k.notCompleted > 0) rows.push({ figure: '  NOT completed', value: fmt(k.notCompleted) });
+  rows.push(
+    {
+      figure: '  kept / ceiling',
+      value: fmt(r.ratios.keptOverCeiling, 2),
+      note: `what the read-back and one outcome leave of the ceiling: the most a pipeline keeping them reaches of it${steadyRatioNote(r.ratios.steady?.keptOverCeiling)}`,
+    },
+    {
+      figure: '  pipeline / kept',
+      value: fmt(r.ratios.pipelineOverKept, 2),
+      note: `the pipeline at its best ÷ that bound (1 = all its durable part but those two free)${steadyRatioNote(r.ratios.steady?.pipelineOverKept)}`,
+    },
+  );
+  return rows;
+}
+
 const roundLine = (f: RoundFigures) =>
   `${fmt(f.pipelineOverCeiling, 2)} · ${fmt(f.pipelineOverFloor, 2)} (${fmt(f.steadyPipelineOverCeiling, 2)} · ${fmt(f.steadyPipelineOverFloor, 2)}) · ${fmt(f.cpuMsPerAccount, 0)} (${fmt(f.cpuLessStandInsMs, 0)}) · ${fmt(f.postgresCpuMs, 1)} · ${fmt(f.pipelineMinusCeilingCpuMs, 0)}`;
 
@@ -273,6 +299,7 @@ export function resultRows(r: BenchResults): Row[] {
       ...cpuBoundRows(r),
     );
   }
+  if (r.ceilingKept) rows.push(...keptRows(r, r.ceilingKept));
   if (r.rounds) rows.push(...roundRows(r.rounds));
   if (r.validation) {
     const v = r.validation.payloadsPerSecondPerCore;

@@ -23,6 +23,11 @@ export const benchOptionsSchema = z
      */
     readBack: z.boolean(),
     /**
+     * One pass more after the ceiling: the ceiling's activity that also reads the account back and
+     * records its one outcome (floor/kept.ts), the bound for a pipeline that keeps those two promises.
+     */
+    ceilingKept: z.boolean(),
+    /**
      * Rounds after the main passes: the pipeline, the floor and the ceiling again, each on fresh
      * accounts at the main passes' concurrencies, their order reversed every other round. The host's
      * speed drifts by a third between passes minutes apart, so a ratio is judged on the median of
@@ -69,6 +74,10 @@ export const benchOptionsSchema = z
     message: '--rounds needs the floor and the ceiling (no --no-floor, no --no-script)',
     path: ['rounds'],
   })
+  .refine((o) => !o.ceilingKept || (o.floor && o.script), {
+    message: '--ceiling-kept needs the floor and the ceiling (no --no-floor, no --no-script)',
+    path: ['ceilingKept'],
+  })
   .refine((o) => !o.heapSnapshots || o.heapProbeDir, { message: '--heap-snapshots needs --heap-probe <dir>', path: ['heapSnapshots'] });
 export type BenchOptions = z.infer<typeof benchOptionsSchema>;
 
@@ -113,6 +122,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     .option('--no-script', 'skip the plain-script baseline')
     .option('--no-scaling', 'skip the 2-worker run')
     .option('--no-read-back', "pipeline runs that do not read accounts back (the script's and the ceiling's work, no more)")
+    .option('--ceiling-kept', "a pass more: the ceiling's activity reading each account back and recording its one outcome too")
     .option(
       '--rounds <n>',
       'rounds of the pipeline, floor and ceiling again, order alternating: the ratios and CPU judged on their medians (default 0)',
@@ -152,6 +162,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     script: boolean;
     scaling: boolean;
     readBack: boolean;
+    ceilingKept?: boolean;
     rounds: number;
     memory?: number | true;
     metricsCost?: boolean;
@@ -180,6 +191,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     script: o.script,
     scaling: mode === 'default' && o.scaling,
     readBack: o.readBack,
+    ceilingKept: Boolean(o.ceilingKept),
     rounds: o.rounds,
     memoryAccounts: o.memory === undefined ? 0 : o.memory === true ? MEMORY_DEFAULT_ACCOUNTS : o.memory,
     metricsCost: Boolean(o.metricsCost),

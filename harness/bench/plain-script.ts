@@ -25,8 +25,11 @@ import { slidingWindow } from './window';
  * Same clients and calls as the pipeline; nothing durable (a crash loses the run's state).
  */
 
-/** One account's end in the script: completed, or the first code that stopped it. */
-export type ScriptOutcome = { ok: true } | { ok: false; code: string };
+/**
+ * One account's end in the script: completed (with the platform's account number and the payload
+ * sent, when the status gave the number: what a read-back would check), or the first code that stopped it.
+ */
+export type ScriptOutcome = { ok: true; accountNumber?: string; payload?: unknown } | { ok: false; code: string };
 
 const TERMINAL = new Set(['PROCESSED', 'ERRORED', 'CANCELLED']);
 
@@ -76,7 +79,10 @@ export function createScriptMigrator(cfg: Config, poolSize: number, poll: { star
     for (let delay = pollStart; ; delay = Math.min(delay * 2, pollMax)) {
       await new Promise((r) => setTimeout(r, delay));
       const s = await platform.getImportStatus(cfg.IMPORT_SUPPLIER_CODE, ext);
-      if (s && TERMINAL.has(s.status)) return s.status === 'PROCESSED' ? { ok: true } : { ok: false, code: `import_${s.status.toLowerCase()}` };
+      if (s && TERMINAL.has(s.status))
+        return s.status === 'PROCESSED'
+          ? { ok: true, accountNumber: s.kraken_identifier ?? undefined, payload: v.value }
+          : { ok: false, code: `import_${s.status.toLowerCase()}` };
     }
   };
 

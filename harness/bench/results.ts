@@ -199,6 +199,11 @@ export const benchResultsSchema = z.object({
   plainScript: scriptRunSchema.optional(),
   /** The floor's shape with the script's whole per-account work as its one activity, at the script's concurrency. */
   ceiling: floorRunSchema.optional(),
+  /**
+   * `--ceiling-kept`: the ceiling's activity reading each account back and recording its one outcome
+   * too (floor/kept.ts), at the ceiling's concurrency: the bound for a pipeline that keeps both promises.
+   */
+  ceilingKept: floorRunSchema.optional(),
   /** The best pipeline pass against the committed baseline; absent without a baseline file. */
   baseline: z.array(baselineCheckSchema).optional(),
   /** Accounts/s of one pass divided by another's (1 = as fast; 0.5 = half as fast). */
@@ -208,9 +213,18 @@ export const benchResultsSchema = z.object({
     pipelineOverCeiling: z.number().optional(),
     ceilingOverFloor: z.number().optional(),
     ceilingOverScript: z.number().optional(),
+    /** `--ceiling-kept`: what the read-back and one outcome cost the ceiling, and the pipeline against that bound. */
+    keptOverCeiling: z.number().optional(),
+    pipelineOverKept: z.number().optional(),
     /** The same ratios of the passes' steady rates (`steadyAccountsPerSecond`): the pace a long run keeps. */
     steady: z
-      .object({ pipelineOverFloor: z.number().optional(), pipelineOverCeiling: z.number().optional(), ceilingOverFloor: z.number().optional() })
+      .object({
+        pipelineOverFloor: z.number().optional(),
+        pipelineOverCeiling: z.number().optional(),
+        ceilingOverFloor: z.number().optional(),
+        keptOverCeiling: z.number().optional(),
+        pipelineOverKept: z.number().optional(),
+      })
       .optional(),
   }),
   /** `--rounds`: the ratios and CPU again in rounds of paired passes, judged on their medians. */

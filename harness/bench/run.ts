@@ -192,6 +192,7 @@ async function measure(
     })(),
     script: opts.script ? await seed('script', opts.accounts, 92) : undefined,
     ceiling: opts.script && opts.floor ? await seed('ceiling', opts.accounts, 91) : undefined,
+    ceilingKept: opts.ceilingKept ? await seed('ceiling-kept', opts.accounts, 94) : undefined,
     memory: opts.memoryAccounts > 0 ? await seed('memory', opts.memoryAccounts, 93) : undefined,
     // Each round's pipeline and ceiling take their own accounts (the floor's no-op needs none of its own).
     rounds: await (async () => {
@@ -265,6 +266,23 @@ async function measure(
     );
     say(`ceiling: ${ceiling.accountsPerSecond} acc/s, ${ceiling.completed}/${ceiling.accounts} completed`);
   } else skipped.push('ceiling (needs the floor and the script)');
+
+  // The ceiling that also keeps the read-back and one outcome: what those two promises cost at least.
+  let ceilingKept: BenchResults['ceilingKept'];
+  if (sets.ceilingKept) {
+    say(`ceiling-kept: ${opts.accounts} accounts, the ceiling's work plus the read-back and one outcome, concurrency ${endToEnd.concurrency}`);
+    ceilingKept = await withPassCost(ctx.stats, () =>
+      runFloor({
+        config: stack.config,
+        client,
+        accounts: sets.ceilingKept!.accounts,
+        concurrency: endToEnd.concurrency,
+        tag: `kept-${Date.now().toString(36)}`,
+        work: 'ceiling-kept',
+      }),
+    );
+    say(`ceiling-kept: ${ceilingKept.accountsPerSecond} acc/s, ${ceilingKept.completed}/${ceilingKept.accounts} completed`);
+  }
 
   let rounds: BenchResults['rounds'];
   if (floor && sets.rounds.length > 0) {
@@ -351,6 +369,7 @@ async function measure(
     ...floorSweep,
     plainScript,
     ceiling,
+    ceilingKept,
     ...(rounds?.runs.flatMap((r) => [r.pipeline, r.floor, r.ceiling]) ?? []),
     memory?.run,
     metricsCost?.on,
@@ -387,6 +406,7 @@ async function measure(
     floorSweep,
     plainScript,
     ceiling,
+    ceilingKept,
     rounds,
     ratios: {
       pipelineOverFloor: roundOpt(ratio(endToEnd.accountsPerSecond, floor?.accountsPerSecond)),
@@ -394,10 +414,14 @@ async function measure(
       pipelineOverCeiling: roundOpt(ratio(endToEnd.accountsPerSecond, ceiling?.accountsPerSecond)),
       ceilingOverFloor: roundOpt(ratio(ceiling?.accountsPerSecond, floor?.accountsPerSecond)),
       ceilingOverScript: roundOpt(ratio(ceiling?.accountsPerSecond, plainScript?.accountsPerSecond)),
+      keptOverCeiling: roundOpt(ratio(ceilingKept?.accountsPerSecond, ceiling?.accountsPerSecond)),
+      pipelineOverKept: roundOpt(ratio(endToEnd.accountsPerSecond, ceilingKept?.accountsPerSecond)),
       steady: {
         pipelineOverFloor: roundOpt(ratio(endToEnd.steadyAccountsPerSecond, floor?.steadyAccountsPerSecond)),
         pipelineOverCeiling: roundOpt(ratio(endToEnd.steadyAccountsPerSecond, ceiling?.steadyAccountsPerSecond)),
         ceilingOverFloor: roundOpt(ratio(ceiling?.steadyAccountsPerSecond, floor?.steadyAccountsPerSecond)),
+        keptOverCeiling: roundOpt(ratio(ceilingKept?.steadyAccountsPerSecond, ceiling?.steadyAccountsPerSecond)),
+        pipelineOverKept: roundOpt(ratio(endToEnd.steadyAccountsPerSecond, ceilingKept?.steadyAccountsPerSecond)),
       },
     },
     validation: { seconds: opts.validationSeconds, payloadsPerSecondPerCore: { runs: vRuns, median: median(vRuns) } },

@@ -12,15 +12,17 @@ import { passFigures } from '../stats';
 import { slidingWindow } from '../window';
 import { createScriptMigrator } from '../plain-script';
 import { ceilingActivities, floorActivities } from './activities';
+import { createKeptPromises } from './kept';
 import type { floorAccountWorkflow } from './workflows';
 
 export const FLOOR_TASK_QUEUE = 'kraken-migrate-bench-floor';
 
 /**
  * What each workflow of the pass does: `noop` is the floor (Temporal's own cost per account);
- * `ceiling` runs the plain script's per-account work as the one activity.
+ * `ceiling` runs the plain script's per-account work as the one activity; `ceiling-kept` adds the
+ * mission's read-back and one recorded outcome to that activity (floor/kept.ts).
  */
-export type FloorWork = 'noop' | 'ceiling';
+export type FloorWork = 'noop' | 'ceiling' | 'ceiling-kept';
 
 /**
  * The Temporal floor: one trivial workflow per account on the same server, with the same data
@@ -40,7 +42,8 @@ export async function runFloor(opts: {
   const { config, client } = opts;
   const work = opts.work ?? 'noop';
   quietRuntime();
-  const migrator = work === 'ceiling' ? createScriptMigrator(config, Math.min(opts.concurrency, 20)) : undefined;
+  const migrator = work !== 'noop' ? createScriptMigrator(config, Math.min(opts.concurrency, 20)) : undefined;
+  const kept = work === 'ceiling-kept' ? await createKeptPromises(config, Math.min(opts.concurrency, 20)) : undefined;
   const connection = await connectWorker(config);
   const worker = await Worker.create({
     connection,
@@ -51,7 +54,7 @@ export async function runFloor(opts: {
       workflowsPath: path.resolve(__dirname, 'workflows.ts'),
       logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => process.stderr.write(`${m}\n`), log() {} },
     }),
-    activities: migrator ? ceilingActivities(migrator) : floorActivities,
+    activities: migrator ? ceilingActivities(migrator, kept) : floorActivities,
     maxConcurrentActivityTaskExecutions: migrator ? Math.max(50, opts.concurrency) : 50,
     maxConcurrentWorkflowTaskExecutions: 40,
     maxCachedWorkflows: 1000,
@@ -79,6 +82,7 @@ export async function runFloor(opts: {
   });
   await connection.close();
   await migrator?.close();
+  await kept?.close();
   const completed = results.filter((r) => r.ok).length;
   const history = await historyLengths(client, ids.slice(0, 50));
   return passFigures({

@@ -250,6 +250,40 @@ describe('resultRows', () => {
     expect(rows[at + 5].note).not.toContain('steady');
   });
 
+  it('shows the kept ceiling after the ceiling, with what it leaves of the ceiling and the pipeline against it', () => {
+    const pass = (accountsPerSecond: number, cpuMsPerAccount: Record<string, number>) => ({
+      accounts: 1800,
+      concurrency: 100,
+      completed: 1800,
+      notCompleted: 0,
+      wallSeconds: 1800 / accountsPerSecond,
+      accountsPerSecond,
+      latency: { p50Ms: 1200 },
+      loadAvg1: 2,
+      cpuMsPerAccount,
+    });
+    const rows = resultRows(
+      results({
+        ceiling: pass(36, { bench: 30, temporal: 25 }),
+        ceilingKept: pass(32, { bench: 34, temporal: 25, postgres: 1, sandbox: 6 }),
+        ratios: { keptOverCeiling: 0.89, pipelineOverKept: 0.81, steady: { keptOverCeiling: 0.87 } },
+      }),
+    );
+    const at = rows.findIndex((r) => r.figure.startsWith('Ceiling kept'));
+    expect(at).toBeGreaterThan(rows.findIndex((r) => r.figure.startsWith('Ceiling (')));
+    expect(rows[at]).toMatchObject({ value: '32.00 acc/s', note: expect.stringContaining('1,800/1,800 in 56.3 s at concurrency 100') });
+    expect(rows.slice(at + 1, at + 5).map((r) => [r.figure.trim(), r.value])).toEqual([
+      ['CPU per account', '66 ms'],
+      ['without the stand-ins', '60 ms'],
+      ['kept / ceiling', '0.89'],
+      ['pipeline / kept', '0.81'],
+    ]);
+    expect(rows[at + 3].note).toContain('steady rates (the window full, no ramp, no drain: stats.ts steadyRate): 0.87');
+    expect(rows[at + 4].note).not.toContain('steady');
+    // No pass, no rows.
+    expect(resultRows(results()).some((r) => r.figure.startsWith('Ceiling kept'))).toBe(false);
+  });
+
   it('shows each round on a line, then the medians and spread a goal is judged on', () => {
     const pass = (accountsPerSecond: number, steadyAccountsPerSecond: number, cpuMsPerAccount: Record<string, number>) => ({
       ...run(),

@@ -51,6 +51,13 @@ describe('parseBenchArgs', () => {
     expect(parseBenchArgs(['--no-read-back']).readBack).toBe(false);
   });
 
+  it('--ceiling-kept adds the ceiling that reads back and records one outcome (off by default), only with the floor and the script', () => {
+    expect(parseBenchArgs([]).ceilingKept).toBe(false);
+    expect(parseBenchArgs(['--ceiling-kept']).ceilingKept).toBe(true);
+    expect(() => parseBenchArgs(['--ceiling-kept', '--no-floor'])).toThrow(/--ceiling-kept needs the floor and the ceiling/);
+    expect(() => parseBenchArgs(['--ceiling-kept', '--no-script'])).toThrow(/--ceiling-kept needs the floor and the ceiling/);
+  });
+
   it('--rounds runs the pipeline, the floor and the ceiling again that many times (none by default), and only with the floor and the script', () => {
     expect(parseBenchArgs([]).rounds).toBe(0);
     expect(parseBenchArgs(['--rounds', '5']).rounds).toBe(5);
