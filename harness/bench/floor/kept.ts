@@ -31,6 +31,8 @@ export async function createKeptPromises(cfg: Config, poolSize: number): Promise
         { ledger, platform },
         { runId: 'bench-ceiling-kept', supplierCode: cfg.IMPORT_SUPPLIER_CODE, externalAccountNumber: ext, accountNumber, checkedBy: 'workflow' },
       );
+      // A bench whose read-backs found nothing would price a cheaper step than the pipeline's: such an account fails the pass.
+      if (result.status !== 'matched') throw new Error(`account ${ext} read back ${result.status}: ${result.fields.join(', ')}`);
       await pool.query(
         `insert into bench.ceiling_outcomes (external_account_number, account_number, status, checked_fields, differing)
          values ($1, $2, $3, $4, $5) on conflict (external_account_number) do nothing`,
