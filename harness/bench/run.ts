@@ -250,39 +250,22 @@ async function measure(
     say(`plain script: ${plainScript.accountsPerSecond} acc/s, ${plainScript.completed}/${plainScript.accounts} completed`);
   } else skipped.push('plain script (--no-script)');
 
+  // A ceiling pass: the script's work as the floor's one activity, at the pipeline's best concurrency.
+  const ceilingPass = async (work: 'ceiling' | 'ceiling-kept', set: SeededSet, what: string) => {
+    say(`${work}: ${opts.accounts} accounts, ${what}, concurrency ${endToEnd.concurrency}`);
+    const r = await withPassCost(ctx.stats, () =>
+      runFloor({ config: stack.config, client, accounts: set.accounts, concurrency: endToEnd.concurrency, tag: `${work}-${Date.now().toString(36)}`, work }),
+    );
+    say(`${work}: ${r.accountsPerSecond} acc/s, ${r.completed}/${r.accounts} completed`);
+    return r;
+  };
   // What any pipeline doing the script's work under Temporal could reach here: the bound for both ratios.
-  let ceiling: BenchResults['ceiling'];
-  if (sets.ceiling) {
-    say(`ceiling: ${opts.accounts} accounts, the script's work as the floor's one activity, concurrency ${endToEnd.concurrency}`);
-    ceiling = await withPassCost(ctx.stats, () =>
-      runFloor({
-        config: stack.config,
-        client,
-        accounts: sets.ceiling!.accounts,
-        concurrency: endToEnd.concurrency,
-        tag: `ceiling-${Date.now().toString(36)}`,
-        work: 'ceiling',
-      }),
-    );
-    say(`ceiling: ${ceiling.accountsPerSecond} acc/s, ${ceiling.completed}/${ceiling.accounts} completed`);
-  } else skipped.push('ceiling (needs the floor and the script)');
-
+  const ceiling = sets.ceiling ? await ceilingPass('ceiling', sets.ceiling, "the script's work as the floor's one activity") : undefined;
+  if (!sets.ceiling) skipped.push('ceiling (needs the floor and the script)');
   // The ceiling that also keeps the read-back and one outcome: what those two promises cost at least.
-  let ceilingKept: BenchResults['ceilingKept'];
-  if (sets.ceilingKept) {
-    say(`ceiling-kept: ${opts.accounts} accounts, the ceiling's work plus the read-back and one outcome, concurrency ${endToEnd.concurrency}`);
-    ceilingKept = await withPassCost(ctx.stats, () =>
-      runFloor({
-        config: stack.config,
-        client,
-        accounts: sets.ceilingKept!.accounts,
-        concurrency: endToEnd.concurrency,
-        tag: `kept-${Date.now().toString(36)}`,
-        work: 'ceiling-kept',
-      }),
-    );
-    say(`ceiling-kept: ${ceilingKept.accountsPerSecond} acc/s, ${ceilingKept.completed}/${ceilingKept.accounts} completed`);
-  }
+  const ceilingKept = sets.ceilingKept
+    ? await ceilingPass('ceiling-kept', sets.ceilingKept, "the ceiling's work plus the read-back and one outcome")
+    : undefined;
 
   let rounds: BenchResults['rounds'];
   if (floor && sets.rounds.length > 0) {
