@@ -65,7 +65,23 @@ let exitHookInstalled = false;
 function killLiveGroupsOnExit() {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  process.once('exit', () => killAllStartedNow());
+  // Prepended: an earlier 'exit' listener that calls process.exit() (vitest's) ends the process at once.
+  process.prependOnceListener('exit', () => killAllStartedNow());
+}
+
+/**
+ * For a process that a signal can end before its own stop runs (vitest's global setup: a SIGTERM, a
+ * Ctrl-C or a closed terminal ends the runner without its teardown, and 'exit' is not emitted on a
+ * signal's default action): on each signal the groups started here are killed, then the signal is
+ * raised again to do what it would have done (the runner's own listener, or the default action).
+ */
+export function killStartedOnSignals(signals: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']): void {
+  // A runner whose own listener exits first (vitest's) leaves the kill to the 'exit' hook, which goes first.
+  for (const signal of signals)
+    process.once(signal, () => {
+      killAllStartedNow();
+      process.kill(process.pid, signal);
+    });
 }
 
 /** SIGKILL to every process group this process started that is still running (stop faster). */

@@ -308,11 +308,12 @@ function startServer(layout: Layout, port: number, owner: Owner | undefined, set
     lines.push(...chunk.split('\n').filter(Boolean));
     if (lines.length > 40) lines.splice(0, lines.length - 40);
   });
-  // If this process dies without stopping the stack, Postgres is still asked to shut down.
+  // If this process dies without stopping the stack, Postgres is still asked to shut down. Prepended:
+  // an earlier 'exit' listener that calls process.exit() (vitest's) would end the process first.
   const onExit = () => {
     if (proc.exitCode === null) proc.kill('SIGINT');
   };
-  process.once('exit', onExit);
+  process.prependOnceListener('exit', onExit);
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   return {
     proc,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { loadEnv } from '../../config';
 import { removeOrphanedData, SHARED_RUNTIME } from '../../harness/stack/postgres';
+import { killStartedOnSignals } from '../../harness/stack/child-process';
 import { startStack, type RunningStack } from '../../harness/stack/stack';
 
 declare module 'vitest' {
@@ -25,6 +26,8 @@ export async function setup(project: TestProject) {
   const root = path.resolve('.data/e2e');
   fs.mkdirSync(root, { recursive: true });
   for (const d of fs.readdirSync(root)) if (!isAlive(Number(d.split('-')[0]))) fs.rmSync(path.join(root, d), { recursive: true, force: true });
+  // The stacks run detached: a signal that ends the runner before its teardown must not leave them.
+  killStartedOnSignals();
   const count = await stacksNeeded(project);
   const started = Date.now();
   const results = await Promise.allSettled(Array.from({ length: count }, (_, i) => startOne(path.join(root, `${process.pid}-${i + 1}`), i + 1)));
