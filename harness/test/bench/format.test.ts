@@ -23,6 +23,19 @@ const run = (over: Partial<PipelineRun> = {}): PipelineRun => ({
   ...over,
 });
 
+/** A floor-shaped pass (the floor, the ceiling, the kept ceiling): `over` sets what a test reads. */
+const floorPass = (over: Partial<NonNullable<BenchResults['ceiling']>> = {}): NonNullable<BenchResults['ceiling']> => ({
+  accounts: 2000,
+  concurrency: 50,
+  completed: 2000,
+  notCompleted: 0,
+  wallSeconds: 62.5,
+  accountsPerSecond: 32,
+  latency: { p50Ms: 1200 },
+  loadAvg1: 2,
+  ...over,
+});
+
 const results = (over: Partial<BenchResults> = {}): BenchResults =>
   benchResultsSchema.parse({
     startedAt: '2025-06-01T10:00:00.000Z',
@@ -198,17 +211,11 @@ describe('resultRows', () => {
   });
 
   it('shows the ceiling beside the floor and the script, with the ratios that bound the pipeline', () => {
-    const ceiling = {
-      accounts: 2000,
-      concurrency: 50,
+    const ceiling = floorPass({
       completed: 1999,
       notCompleted: 1,
-      wallSeconds: 62.5,
-      accountsPerSecond: 32,
-      latency: { p50Ms: 1200 },
-      loadAvg1: 2,
       cpuMsPerAccount: { bench: 30, temporal: 25, sandbox: 10, 'sandbox-postgres': 4, s3sqs: 1 },
-    };
+    });
     const base = results({
       ceiling,
       ratios: {
@@ -251,17 +258,8 @@ describe('resultRows', () => {
   });
 
   it('shows the kept ceiling after the ceiling, with what it leaves of the ceiling and the pipeline against it', () => {
-    const pass = (accountsPerSecond: number, cpuMsPerAccount: Record<string, number>) => ({
-      accounts: 1800,
-      concurrency: 100,
-      completed: 1800,
-      notCompleted: 0,
-      wallSeconds: 1800 / accountsPerSecond,
-      accountsPerSecond,
-      latency: { p50Ms: 1200 },
-      loadAvg1: 2,
-      cpuMsPerAccount,
-    });
+    const pass = (accountsPerSecond: number, cpuMsPerAccount: Record<string, number>) =>
+      floorPass({ accounts: 1800, concurrency: 100, completed: 1800, wallSeconds: 1800 / accountsPerSecond, accountsPerSecond, cpuMsPerAccount });
     const rows = resultRows(
       results({
         ceiling: pass(36, { bench: 30, temporal: 25 }),
