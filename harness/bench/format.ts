@@ -212,6 +212,66 @@ function keptRows(r: BenchResults, k: FloorRun): Row[] {
   return rows;
 }
 
+/** Temporal's server and the bench process's worker: where a no-op floor pass spends its CPU. */
+const temporalAndWorker = (c: Record<string, number> | undefined) =>
+  c && Object.keys(c).length > 0 ? sumOf(c, (g) => g === 'temporal' || g === 'bench') : undefined;
+
+/**
+ * The price of the pipeline's two durable steps in Temporal and the worker (`--floor-steps`): the floor in
+ * the pipeline account's shape against the floor, its server and worker only. With the kept ceiling, the
+ * least a pipeline that keeps its promises in such steps costs, and what that leaves of the ceiling
+ * where the cores are the bound (both passes keep them busy: the ratio is then the CPU's).
+ */
+export function stepsPrice(r: Pick<BenchResults, 'floor' | 'floorSteps' | 'ceiling' | 'ceilingKept'>) {
+  const steps = temporalAndWorker(r.floorSteps?.cpuMsPerAccount);
+  const floor = temporalAndWorker(r.floor?.cpuMsPerAccount);
+  if (steps === undefined || floor === undefined) return undefined;
+  const price = steps - floor;
+  const kept = cpuOf(r.ceilingKept?.cpuMsPerAccount);
+  const ceiling = cpuOf(r.ceiling?.cpuMsPerAccount);
+  const least = kept === undefined ? undefined : kept + price;
+  return { price, least, ceilingOverLeast: least === undefined || ceiling === undefined ? undefined : ceiling / least };
+}
+
+function stepsRows(r: BenchResults, s: FloorRun): Row[] {
+  const rows: Row[] = [
+    {
+      figure: "Floor in the pipeline's shape (2 steps more)",
+      value: `${fmt(s.accountsPerSecond, 2)} acc/s`,
+      note: `${fmt(s.completed)}/${fmt(s.accounts)} in ${fmt(s.wallSeconds, 1)} s${steadyNote(s)} at concurrency ${s.concurrency}, ${fmt(s.historyEventsPerAccount, 1)} events/wf: a no-op local activity, the floor's activity, a no-op local activity (as prepare, schedule, record)`,
+    },
+    ...cpuRow(s),
+  ];
+  if (s.notCompleted > 0) rows.push({ figure: '  NOT completed', value: fmt(s.notCompleted) });
+  rows.push({
+    figure: '  steps / floor',
+    value: fmt(r.ratios.stepsOverFloor, 2),
+    note: `the floor's throughput left by two empty steps${steadyRatioNote(r.ratios.steady?.stepsOverFloor)}`,
+  });
+  const p = stepsPrice(r);
+  if (p) {
+    rows.push({
+      figure: "  the steps' price, CPU per account",
+      value: `${fmt(p.price, 1)} ms`,
+      note: "this pass's Temporal and worker less the floor's: two durable steps with no work in them",
+    });
+    if (p.least !== undefined && p.ceilingOverLeast !== undefined)
+      rows.push(
+        {
+          figure: "  kept + the steps' price, CPU per account",
+          value: `${fmt(p.least, 0)} ms`,
+          note: 'the least a pipeline costs that keeps the read-back and one outcome in steps of their own, its ledger, window and event route free',
+        },
+        {
+          figure: '  ceiling ÷ that',
+          value: fmt(p.ceilingOverLeast, 2),
+          note: "the most pipeline / ceiling such a pipeline reaches where the cores are the bound (the ceiling's CPU ÷ its)",
+        },
+      );
+  }
+  return rows;
+}
+
 const roundLine = (f: RoundFigures) =>
   `${fmt(f.pipelineOverCeiling, 2)} · ${fmt(f.pipelineOverFloor, 2)} (${fmt(f.steadyPipelineOverCeiling, 2)} · ${fmt(f.steadyPipelineOverFloor, 2)}) · ${fmt(f.cpuMsPerAccount, 0)} (${fmt(f.cpuLessStandInsMs, 0)}) · ${fmt(f.postgresCpuMs, 1)} · ${fmt(f.pipelineMinusCeilingCpuMs, 0)}`;
 
@@ -300,6 +360,7 @@ export function resultRows(r: BenchResults): Row[] {
     );
   }
   if (r.ceilingKept) rows.push(...keptRows(r, r.ceilingKept));
+  if (r.floorSteps) rows.push(...stepsRows(r, r.floorSteps));
   if (r.rounds) rows.push(...roundRows(r.rounds));
   if (r.validation) {
     const v = r.validation.payloadsPerSecondPerCore;

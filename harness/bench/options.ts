@@ -28,6 +28,12 @@ export const benchOptionsSchema = z
      */
     ceilingKept: z.boolean(),
     /**
+     * One pass more after the floor's sweep, at its peak's concurrency: the floor in the pipeline
+     * account's shape (a no-op local activity before and after its activity, floor/workflows.ts),
+     * the price of two durable steps in Temporal and the worker alone.
+     */
+    floorSteps: z.boolean(),
+    /**
      * Rounds after the main passes: the pipeline, the floor and the ceiling again, each on fresh
      * accounts at the main passes' concurrencies, their order reversed every other round. The host's
      * speed drifts by a third between passes minutes apart, so a ratio is judged on the median of
@@ -78,6 +84,7 @@ export const benchOptionsSchema = z
     message: '--ceiling-kept needs the floor and the ceiling (no --no-floor, no --no-script)',
     path: ['ceilingKept'],
   })
+  .refine((o) => !o.floorSteps || o.floor, { message: '--floor-steps needs the floor (no --no-floor)', path: ['floorSteps'] })
   .refine((o) => !o.heapSnapshots || o.heapProbeDir, { message: '--heap-snapshots needs --heap-probe <dir>', path: ['heapSnapshots'] });
 export type BenchOptions = z.infer<typeof benchOptionsSchema>;
 
@@ -123,6 +130,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     .option('--no-scaling', 'skip the 2-worker run')
     .option('--no-read-back', "pipeline runs that do not read accounts back (the script's and the ceiling's work, no more)")
     .option('--ceiling-kept', "a pass more: the ceiling's activity reading each account back and recording its one outcome too")
+    .option('--floor-steps', "a pass more: the floor in the pipeline account's shape (a no-op local activity before and after its activity)")
     .option(
       '--rounds <n>',
       'rounds of the pipeline, floor and ceiling again, order alternating: the ratios and CPU judged on their medians (default 0)',
@@ -163,6 +171,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     scaling: boolean;
     readBack: boolean;
     ceilingKept?: boolean;
+    floorSteps?: boolean;
     rounds: number;
     memory?: number | true;
     metricsCost?: boolean;
@@ -192,6 +201,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     scaling: mode === 'default' && o.scaling,
     readBack: o.readBack,
     ceilingKept: Boolean(o.ceilingKept),
+    floorSteps: Boolean(o.floorSteps),
     rounds: o.rounds,
     memoryAccounts: o.memory === undefined ? 0 : o.memory === true ? MEMORY_DEFAULT_ACCOUNTS : o.memory,
     metricsCost: Boolean(o.metricsCost),

@@ -196,6 +196,11 @@ export const benchResultsSchema = z.object({
   /** The floor's peak over its concurrency sweep. */
   floor: floorRunSchema.optional(),
   floorSweep: z.array(floorRunSchema).default([]),
+  /**
+   * `--floor-steps`: the floor in the pipeline account's shape (a no-op local activity before and after
+   * its activity), at the floor's concurrency: what two durable steps cost in Temporal and the worker.
+   */
+  floorSteps: floorRunSchema.optional(),
   plainScript: scriptRunSchema.optional(),
   /** The floor's shape with the script's whole per-account work as its one activity, at the script's concurrency. */
   ceiling: floorRunSchema.optional(),
@@ -216,6 +221,8 @@ export const benchResultsSchema = z.object({
     /** `--ceiling-kept`: what the read-back and one outcome cost the ceiling, and the pipeline against that bound. */
     keptOverCeiling: z.number().optional(),
     pipelineOverKept: z.number().optional(),
+    /** `--floor-steps`: the floor in the pipeline's shape against the floor. */
+    stepsOverFloor: z.number().optional(),
     /** The same ratios of the passes' steady rates (`steadyAccountsPerSecond`): the pace a long run keeps. */
     steady: z
       .object({
@@ -224,6 +231,7 @@ export const benchResultsSchema = z.object({
         ceilingOverFloor: z.number().optional(),
         keptOverCeiling: z.number().optional(),
         pipelineOverKept: z.number().optional(),
+        stepsOverFloor: z.number().optional(),
       })
       .optional(),
   }),

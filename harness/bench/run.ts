@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { createPool, type Pool } from '../../clients/db';
 import { connectClient } from '../../clients/temporal';
 import { startStack, type RunningStack } from '../stack/stack';
-import { runFloor } from './floor/run';
+import { floorBundle, runFloor } from './floor/run';
 import { withPassCost } from '../measure/pass-cost';
 import { enableStatementStats, PG_STATEMENT_SETTINGS } from '../measure/pg-statements';
 import { renderReport } from './format';
@@ -231,6 +231,7 @@ async function measure(
   let floor: BenchResults['floor'];
   const floorSweep: NonNullable<BenchResults['floor']>[] = [];
   if (opts.floor) {
+    await floorBundle();
     for (const concurrency of opts.floorConcurrency) {
       say(`Temporal floor: ${opts.accounts} trivial workflows, concurrency ${concurrency}`);
       const f = await withPassCost(ctx.stats, () =>
@@ -241,6 +242,17 @@ async function measure(
     }
     floor = floorSweep.reduce((a, b) => (b.accountsPerSecond > a.accountsPerSecond ? b : a));
   } else skipped.push('Temporal floor (--no-floor)');
+
+  // The floor in the pipeline account's shape, beside the floor's peak: what two durable steps cost with no work in them.
+  let floorSteps: FloorRun | undefined;
+  if (floor && opts.floorSteps) {
+    const concurrency = floor.concurrency;
+    say(`floor-steps: ${opts.accounts} no-op workflows in the pipeline's shape (local activity, activity, local activity), concurrency ${concurrency}`);
+    floorSteps = await withPassCost(ctx.stats, () =>
+      runFloor({ config: stack.config, client, accounts: sets.sweep[0].accounts, concurrency, tag: `steps-${Date.now().toString(36)}`, work: 'steps' }),
+    );
+    say(`floor-steps: ${floorSteps.accountsPerSecond} acc/s, ${floorSteps.completed}/${floorSteps.accounts} completed`);
+  }
 
   let plainScript: ScriptRun | undefined;
   if (sets.script) {
@@ -350,6 +362,7 @@ async function measure(
   const passes = [
     ...pipelineSweep,
     ...floorSweep,
+    floorSteps,
     plainScript,
     ceiling,
     ceilingKept,
@@ -387,6 +400,7 @@ async function measure(
     pipelineSweep,
     floor,
     floorSweep,
+    floorSteps,
     plainScript,
     ceiling,
     ceilingKept,
@@ -399,12 +413,14 @@ async function measure(
       ceilingOverScript: roundOpt(ratio(ceiling?.accountsPerSecond, plainScript?.accountsPerSecond)),
       keptOverCeiling: roundOpt(ratio(ceilingKept?.accountsPerSecond, ceiling?.accountsPerSecond)),
       pipelineOverKept: roundOpt(ratio(endToEnd.accountsPerSecond, ceilingKept?.accountsPerSecond)),
+      stepsOverFloor: roundOpt(ratio(floorSteps?.accountsPerSecond, floor?.accountsPerSecond)),
       steady: {
         pipelineOverFloor: roundOpt(ratio(endToEnd.steadyAccountsPerSecond, floor?.steadyAccountsPerSecond)),
         pipelineOverCeiling: roundOpt(ratio(endToEnd.steadyAccountsPerSecond, ceiling?.steadyAccountsPerSecond)),
         ceilingOverFloor: roundOpt(ratio(ceiling?.steadyAccountsPerSecond, floor?.steadyAccountsPerSecond)),
         keptOverCeiling: roundOpt(ratio(ceilingKept?.steadyAccountsPerSecond, ceiling?.steadyAccountsPerSecond)),
         pipelineOverKept: roundOpt(ratio(endToEnd.steadyAccountsPerSecond, ceilingKept?.steadyAccountsPerSecond)),
+        stepsOverFloor: roundOpt(ratio(floorSteps?.steadyAccountsPerSecond, floor?.steadyAccountsPerSecond)),
       },
     },
     validation: { seconds: opts.validationSeconds, payloadsPerSecondPerCore: { runs: vRuns, median: median(vRuns) } },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fmt, fmtMs, leastCpuPerAccount, renderReport, renderTable, resultRows } from '../../bench/format';
+import { fmt, fmtMs, leastCpuPerAccount, renderReport, renderTable, resultRows, stepsPrice } from '../../bench/format';
 import { benchResultsSchema, type BenchResults, type PipelineRun } from '../../bench/results';
 import { roundFigures, roundOrder, summarizeRounds } from '../../bench/rounds';
 
@@ -280,6 +280,47 @@ describe('resultRows', () => {
     expect(rows[at + 4].note).not.toContain('steady');
     // No pass, no rows.
     expect(resultRows(results()).some((r) => r.figure.startsWith('Ceiling kept'))).toBe(false);
+  });
+
+  it("prices the pipeline's two steps against the floor, and what kept + that price leaves of the ceiling", () => {
+    const pass = (accountsPerSecond: number, cpuMsPerAccount: Record<string, number>, historyEventsPerAccount?: number) =>
+      floorPass({
+        accounts: 1800,
+        concurrency: 100,
+        completed: 1800,
+        wallSeconds: 1800 / accountsPerSecond,
+        accountsPerSecond,
+        cpuMsPerAccount,
+        historyEventsPerAccount,
+      });
+    const r = results({
+      // The floor's server and worker 20 + 8 = 28; the steps' 26 + 12 = 38 (their Postgres and sandbox are not theirs).
+      floor: pass(100, { temporal: 20, bench: 8, postgres: 1 }, 11),
+      floorSteps: pass(75, { temporal: 26, bench: 12, postgres: 3, sandbox: 1 }, 13),
+      ceiling: pass(36, { bench: 30, temporal: 50 }),
+      ceilingKept: pass(32, { bench: 34, temporal: 50, postgres: 1, sandbox: 5 }),
+      ratios: { stepsOverFloor: 0.75, steady: { stepsOverFloor: 0.74 } },
+    });
+    expect(stepsPrice(r)).toEqual({ price: 10, least: 100, ceilingOverLeast: 0.8 });
+    const rows = resultRows(r);
+    const at = rows.findIndex((x) => x.figure.startsWith("Floor in the pipeline's shape"));
+    expect(at).toBeGreaterThan(rows.findIndex((x) => x.figure.startsWith('Ceiling kept')));
+    expect(rows[at]).toMatchObject({ value: '75.00 acc/s', note: expect.stringContaining('1,800/1,800 in 24.0 s at concurrency 100, 13.0 events/wf') });
+    expect(rows.slice(at + 1, at + 7).map((x) => [x.figure.trim(), x.value])).toEqual([
+      ['CPU per account', '42 ms'],
+      ['without the stand-ins', '41 ms'],
+      ['steps / floor', '0.75'],
+      ["the steps' price, CPU per account", '10.0 ms'],
+      ["kept + the steps' price, CPU per account", '100 ms'],
+      ['ceiling ÷ that', '0.80'],
+    ]);
+    expect(rows[at + 3].note).toContain('steady rates (the window full, no ramp, no drain: stats.ts steadyRate): 0.74');
+    // Without the kept ceiling, the price alone; without the pass, nothing.
+    const alone = resultRows(results({ floor: r.floor, floorSteps: r.floorSteps, ceiling: r.ceiling }));
+    expect(alone.some((x) => x.figure.includes("the steps' price"))).toBe(true);
+    expect(alone.some((x) => x.figure.includes('kept + the steps'))).toBe(false);
+    expect(stepsPrice(results({ floor: r.floor }))).toBeUndefined();
+    expect(resultRows(results()).some((x) => x.figure.startsWith("Floor in the pipeline's shape"))).toBe(false);
   });
 
   it('shows each round on a line, then the medians and spread a goal is judged on', () => {

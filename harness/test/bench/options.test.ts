@@ -51,6 +51,12 @@ describe('parseBenchArgs', () => {
     expect(parseBenchArgs(['--no-read-back']).readBack).toBe(false);
   });
 
+  it("--floor-steps adds the floor in the pipeline's shape (off by default), only with the floor", () => {
+    expect(parseBenchArgs([]).floorSteps).toBe(false);
+    expect(parseBenchArgs(['--floor-steps', '--no-script']).floorSteps).toBe(true);
+    expect(() => parseBenchArgs(['--floor-steps', '--no-floor'])).toThrow(/--floor-steps needs the floor/);
+  });
+
   it('--ceiling-kept adds the ceiling that reads back and records one outcome (off by default), only with the floor and the script', () => {
     expect(parseBenchArgs([]).ceilingKept).toBe(false);
     expect(parseBenchArgs(['--ceiling-kept']).ceilingKept).toBe(true);
