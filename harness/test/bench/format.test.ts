@@ -36,6 +36,18 @@ const floorPass = (over: Partial<NonNullable<BenchResults['ceiling']>> = {}): No
   ...over,
 });
 
+/** A floor-shaped pass of 1,800 accounts at concurrency 100, its wall clock from its rate. */
+const pass = (accountsPerSecond: number, cpuMsPerAccount: Record<string, number>, historyEventsPerAccount?: number) =>
+  floorPass({
+    accounts: 1800,
+    concurrency: 100,
+    completed: 1800,
+    wallSeconds: 1800 / accountsPerSecond,
+    accountsPerSecond,
+    cpuMsPerAccount,
+    historyEventsPerAccount,
+  });
+
 const results = (over: Partial<BenchResults> = {}): BenchResults =>
   benchResultsSchema.parse({
     startedAt: '2025-06-01T10:00:00.000Z',
@@ -258,8 +270,6 @@ describe('resultRows', () => {
   });
 
   it('shows the kept ceiling after the ceiling, with what it leaves of the ceiling and the pipeline against it', () => {
-    const pass = (accountsPerSecond: number, cpuMsPerAccount: Record<string, number>) =>
-      floorPass({ accounts: 1800, concurrency: 100, completed: 1800, wallSeconds: 1800 / accountsPerSecond, accountsPerSecond, cpuMsPerAccount });
     const rows = resultRows(
       results({
         ceiling: pass(36, { bench: 30, temporal: 25 }),
@@ -283,16 +293,6 @@ describe('resultRows', () => {
   });
 
   it("prices the pipeline's two steps against the floor, and what kept + that price leaves of the ceiling", () => {
-    const pass = (accountsPerSecond: number, cpuMsPerAccount: Record<string, number>, historyEventsPerAccount?: number) =>
-      floorPass({
-        accounts: 1800,
-        concurrency: 100,
-        completed: 1800,
-        wallSeconds: 1800 / accountsPerSecond,
-        accountsPerSecond,
-        cpuMsPerAccount,
-        historyEventsPerAccount,
-      });
     const r = results({
       // The floor's server and worker 20 + 8 = 28; the steps' 26 + 12 = 38 (their Postgres and sandbox are not theirs).
       floor: pass(100, { temporal: 20, bench: 8, postgres: 1 }, 11),
