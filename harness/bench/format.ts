@@ -152,6 +152,10 @@ function cpuRow(r: { cpuMsPerAccount?: Record<string, number> }): Row[] {
   ];
 }
 
+/** Temporal's server and the bench process's worker: where a no-op floor pass spends its CPU. */
+const temporalAndWorker = (c: Record<string, number> | undefined) =>
+  c && Object.keys(c).length > 0 ? sumOf(c, (g) => g === 'temporal' || g === 'bench') : undefined;
+
 /**
  * The least CPU an account can cost here in any pipeline that does the script's work on Temporal:
  * the floor's workflow and no-op activity (the server, and the bench process that runs the floor's
@@ -162,7 +166,7 @@ export function leastCpuPerAccount(r: Pick<BenchResults, 'floor' | 'plainScript'
   const floor = r.floor?.cpuMsPerAccount;
   const script = r.plainScript?.cpuMsPerAccount;
   if (!floor || !script || Object.keys(floor).length === 0 || Object.keys(script).length === 0) return undefined;
-  return sumOf(floor, (g) => g === 'temporal' || g === 'bench') + sumOf(script, (g) => g !== 'temporal' && g !== 'bench' && g !== 'worker');
+  return temporalAndWorker(floor)! + sumOf(script, (g) => g !== 'temporal' && g !== 'bench' && g !== 'worker');
 }
 
 /** The CPU bounds beside the ceiling: the least any pipeline costs here, and what ours costs beyond the ceiling in the same run. */
@@ -211,10 +215,6 @@ function keptRows(r: BenchResults, k: FloorRun): Row[] {
   );
   return rows;
 }
-
-/** Temporal's server and the bench process's worker: where a no-op floor pass spends its CPU. */
-const temporalAndWorker = (c: Record<string, number> | undefined) =>
-  c && Object.keys(c).length > 0 ? sumOf(c, (g) => g === 'temporal' || g === 'bench') : undefined;
 
 /**
  * The price of the pipeline's two durable steps in Temporal and the worker (`--floor-steps`): the floor in
