@@ -48,6 +48,9 @@ const pass = (accountsPerSecond: number, cpuMsPerAccount: Record<string, number>
     historyEventsPerAccount,
   });
 
+/** The `n` rows after row `at`, each as its figure (unindented) and value: what a reader of the table sees. */
+const figuresAfter = (rows: ReturnType<typeof resultRows>, at: number, n: number) => rows.slice(at + 1, at + 1 + n).map((r) => [r.figure.trim(), r.value]);
+
 const results = (over: Partial<BenchResults> = {}): BenchResults =>
   benchResultsSchema.parse({
     startedAt: '2025-06-01T10:00:00.000Z',
@@ -251,7 +254,7 @@ describe('resultRows', () => {
     const rows = resultRows(measured);
     const at = rows.findIndex((r) => r.figure.startsWith('Ceiling'));
     expect(rows[at]).toMatchObject({ value: '32.00 acc/s', note: expect.stringContaining('1,999/2,000 in 62.5 s at concurrency 50') });
-    expect(rows.slice(at + 1, at + 9).map((r) => [r.figure.trim(), r.value])).toEqual([
+    expect(figuresAfter(rows, at, 8)).toEqual([
       ['CPU per account', '70 ms'],
       // What a deployment runs: the tenant's stand-ins (its API, its database work, S3/SQS) taken off.
       ['without the stand-ins', '55 ms'],
@@ -280,7 +283,7 @@ describe('resultRows', () => {
     const at = rows.findIndex((r) => r.figure.startsWith('Ceiling kept'));
     expect(at).toBeGreaterThan(rows.findIndex((r) => r.figure.startsWith('Ceiling (')));
     expect(rows[at]).toMatchObject({ value: '32.00 acc/s', note: expect.stringContaining('1,800/1,800 in 56.3 s at concurrency 100') });
-    expect(rows.slice(at + 1, at + 5).map((r) => [r.figure.trim(), r.value])).toEqual([
+    expect(figuresAfter(rows, at, 4)).toEqual([
       ['CPU per account', '66 ms'],
       ['without the stand-ins', '60 ms'],
       ['kept / ceiling', '0.89'],
@@ -306,7 +309,7 @@ describe('resultRows', () => {
     const at = rows.findIndex((x) => x.figure.startsWith("Floor in the pipeline's shape"));
     expect(at).toBeGreaterThan(rows.findIndex((x) => x.figure.startsWith('Ceiling kept')));
     expect(rows[at]).toMatchObject({ value: '75.00 acc/s', note: expect.stringContaining('1,800/1,800 in 24.0 s at concurrency 100, 13.0 events/wf') });
-    expect(rows.slice(at + 1, at + 7).map((x) => [x.figure.trim(), x.value])).toEqual([
+    expect(figuresAfter(rows, at, 6)).toEqual([
       ['CPU per account', '42 ms'],
       ['without the stand-ins', '41 ms'],
       ['steps / floor', '0.75'],
@@ -339,7 +342,7 @@ describe('resultRows', () => {
     );
     const rows = resultRows(results({ rounds }));
     const at = rows.findIndex((r) => r.figure.startsWith('Rounds (2'));
-    expect(rows.slice(at + 1, at + 4).map((r) => [r.figure.trim(), r.value])).toEqual([
+    expect(figuresAfter(rows, at, 3)).toEqual([
       ['round 1', '0.90 · 0.50 (0.80 · 0.50) · 70 (60) · — · 20'],
       ['round 2', '0.50 · 0.25 (0.40 · 0.25) · 98 (98) · 8.0 · 48'],
       ['median', '0.70 · 0.38 (0.60 · 0.38) · 84 (79) · 8.0 · 34'],
